@@ -1,0 +1,1 @@
+"""plyscope's engine: games, evaluators and game-tree searchers.  No UI code lives here."""

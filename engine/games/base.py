@@ -1,0 +1,86 @@
+"""The game interface every searcher is written against.
+
+Points of view, stated once for the whole engine:
+
+* ``State.player`` is ``+1`` when the first player is to move and ``-1`` for the second.
+* ``State.utility()`` of a terminal state is from the **first player's** point of view:
+  ``+1`` first player won, ``-1`` second player won, ``0`` draw.
+* Evaluators (``engine.games.evaluators``) also score from the first player's point of
+  view: the first player is MAX, the second MIN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Protocol, TypeVar
+
+from engine.errors import UserError
+
+Move = Hashable
+"""A move of some game: an ``int`` column in Connect Four, a ``(pile, part)`` pair in Nim."""
+
+Player = int
+"""``+1`` for the first player (MAX), ``-1`` for the second (MIN)."""
+
+
+class PositionError(UserError):
+    """Text that does not describe a position, or a move that cannot be played; the message says why."""
+
+
+S = TypeVar("S", bound="State")
+
+
+class State(Protocol):
+    """An immutable game position; ``play`` returns a new state and never changes this one."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def player(self) -> Player: ...
+
+    @property
+    def ply(self) -> int:
+        """Moves played since the game's start position."""
+        ...
+
+    def legal_moves(self) -> Sequence[Move]: ...
+
+    def play(self: S, move: Move) -> S: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def winner(self) -> Player | None:
+        """``+1``/``-1`` for the player who won, ``0`` for a draw, ``None`` while the game goes on."""
+        ...
+
+    def utility(self) -> int:
+        """Terminal value from the first player's point of view: +1, 0 or -1."""
+        ...
+
+    def key(self) -> Hashable:
+        """A transposition key: equal for equal positions with the same side to move."""
+        ...
+
+    def move_label(self, move: Move) -> str: ...
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written as ``text``; raises ``PositionError`` otherwise."""
+        ...
+
+    def text(self) -> str:
+        """The position as text that ``Game.parse`` reads back."""
+        ...
+
+
+class Game(Protocol):
+    """A family of positions: its start, and how positions are written as text."""
+
+    name: str
+    """Short name used on the command line: ``connect4``, ``grundy``, ``nim``, ``nim-misere``."""
+
+    def start(self) -> State: ...
+
+    def parse(self, text: str) -> State:
+        """The position written as ``text``; raises ``PositionError`` naming the problem."""
+        ...

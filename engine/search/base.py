@@ -1,0 +1,334 @@
+"""The surface every searcher shares: ``Limit``, ``Stats``, ``Step``, ``Result``, ``Node``, ``Searcher``.
+
+Units of work and of budget, the same for every algorithm:
+
+* a **step** is one unit of work: an expansion (best-first minimax, Rivest, proof-number
+  search), one iteration (MCTS), one node visit (depth-first alpha-beta and minimax);
+* **moves** are calls to ``State.play`` made by the tree search ("calls to the move
+  operator" in Rivest's paper).  Under Rivest's accounting a best-first search also pays
+  one move for every edge it walks down from the root.  Random playouts are counted apart
+  (``Stats.playout_moves``), not in ``moves``.
+
+Values: ``Searcher.value()`` is from the first player's point of view, on the scale of the
+searcher's evaluator (or of its own statistics, for MCTS and proof-number search); each
+``Node`` subclass says the point of view of every number it keeps.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Generic, TypeVar
+
+from engine.errors import UserError
+from engine.games.base import Move, State
+
+
+class SearchError(UserError):
+    """A searcher cannot be built as asked (wrong game, bad parameter); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How much a ``run`` may spend; ``None`` means no bound on that unit.  Several bounds: the first reached stops."""
+
+    moves: int | None = None
+    """Calls to ``State.play`` (never exceeded: a step that would go over is not taken)."""
+    seconds: float | None = None
+    """Wall-clock seconds spent in this run."""
+    iterations: int | None = None
+    """Steps taken in this run."""
+    nodes: int | None = None
+    """Nodes in the searcher's tree (checked before each step)."""
+
+    def __post_init__(self) -> None:
+        for name in ("moves", "seconds", "iterations", "nodes"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise SearchError(f"limit {name} must be 0 or more, not {value}")
+
+    def is_bounded(self) -> bool:
+        return any(v is not None for v in (self.moves, self.seconds, self.iterations, self.nodes))
+
+
+@dataclass(slots=True)
+class Stats:
+    """What a searcher has spent and built since it was created."""
+
+    moves: int = 0
+    """Calls to ``State.play`` by the tree search (plus edges walked, under Rivest's accounting)."""
+    iterations: int = 0
+    """Steps taken."""
+    nodes: int = 0
+    """Nodes in the tree now (for depth-first searchers: nodes visited)."""
+    max_depth: int = 0
+    """Deepest node reached, in plies below the root."""
+    seconds: float = 0.0
+    """Time spent inside ``step`` and ``run``."""
+    playout_moves: int = 0
+    """Moves made in random playouts (MCTS), kept apart from ``moves``."""
+    playouts: int = 0
+    """Random playouts run (MCTS)."""
+
+
+class Node:
+    """A node of a searcher's own tree.  Subclasses add the numbers their algorithm keeps."""
+
+    __slots__ = ("parent", "move", "children", "depth")
+
+    parent: Node | None
+    move: Move | None
+    """The move from ``parent`` to this node (``None`` at the root)."""
+    children: list[Node]
+    """Children generated so far, in generation order."""
+    depth: int
+    """Plies below the root."""
+
+    def __init__(self, parent: Node | None, move: Move | None) -> None:
+        self.parent = parent
+        self.move = move
+        self.children = []
+        self.depth = 0 if parent is None else parent.depth + 1
+
+    def numbers(self) -> dict[str, float | int | str | None]:
+        """The numbers to show beside this node, by short name, in display order."""
+        return {}
+
+    def path(self) -> list[Node]:
+        """The nodes from the root down to this one."""
+        nodes: list[Node] = []
+        node: Node | None = self
+        while node is not None:
+            nodes.append(node)
+            node = node.parent
+        nodes.reverse()
+        return nodes
+
+    def moves(self) -> list[Move]:
+        """The moves from the root to this node."""
+        return [n.move for n in self.path()[1:]]
+
+
+N = TypeVar("N", bound=Node)
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[N]):
+    """What one step did, so that a UI can update only what changed."""
+
+    path: tuple[N, ...]
+    """The selected path, root first, ending at ``node``."""
+    node: N
+    """The node acted on (expanded, visited, or the new leaf of an MCTS iteration)."""
+    added: tuple[N, ...] = ()
+    """Children created by this step."""
+    changed: tuple[N, ...] = ()
+    """Nodes whose numbers changed (including ``node`` and the new children)."""
+    cutoffs: tuple[N, ...] = ()
+    """Nodes whose remaining children were pruned by this step (alpha-beta)."""
+    note: str = ""
+    """One line on what happened, for a status bar (e.g. ``cut-off: 7 >= beta 5``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Where a ``run`` left the search."""
+
+    best_move: Move | None
+    value: float
+    """Root value from the first player's point of view."""
+    principal_variation: tuple[Move, ...]
+    stats: Stats
+    """A copy of the searcher's stats at the end of the run."""
+    finished: bool
+    """True when the search has nothing left to do (tree complete or root proven)."""
+
+
+class Searcher(ABC, Generic[N]):
+    """A game-tree search that grows its own tree one ``step`` at a time.
+
+    Subclasses implement ``_advance`` (one unit of work), ``best_move``, ``value`` and
+    ``principal_path``; ``step`` and ``run`` are built on ``_advance`` so that running
+    visits exactly what stepping visits.
+    """
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``mcts``."""
+    description: ClassVar[str]
+    """One line for the registry listing."""
+
+    root: N
+    stats: Stats
+    finished: bool = False
+    """True when there is nothing left to do: the tree is complete or the root is proven."""
+
+    def __init__(self, state: State) -> None:
+        self.root_state = state
+        self.stats = Stats()
+
+    @abstractmethod
+    def _advance(self, record: bool, moves_left: int | None) -> Step[N] | bool:
+        """Do one unit of work, spending at most ``moves_left`` moves (no bound if ``None``).
+
+        Returns ``False``, having changed nothing, if the work would cost more than
+        ``moves_left`` or the search is finished.  Otherwise returns a ``Step`` when
+        ``record`` is true, and ``True`` when it is not (the fast path of ``run``).
+        """
+
+    @abstractmethod
+    def best_move(self) -> Move | None:
+        """The move this searcher would play now (``None`` before any work, or with no legal move)."""
+
+    @abstractmethod
+    def value(self) -> float:
+        """The root's value from the first player's point of view."""
+
+    @abstractmethod
+    def principal_path(self) -> list[N]:
+        """The nodes of the principal variation, root first."""
+
+    def principal_variation(self) -> list[Move]:
+        """The moves of the principal variation from the root."""
+        return [node.move for node in self.principal_path()[1:]]
+
+    def state_at(self, node: Node) -> State:
+        """The position at ``node`` (replays its moves from the root; no stats are charged)."""
+        state = self.root_state
+        for move in node.moves():
+            state = state.play(move)
+        return state
+
+    def step(self, moves_left: int | None = None) -> Step[N] | None:
+        """One unit of work; ``None`` (nothing done) when finished or it would cost more than ``moves_left``."""
+        started = time.perf_counter()
+        step = self._advance(True, moves_left)
+        self.stats.seconds += time.perf_counter() - started
+        if step is False:
+            return None
+        assert isinstance(step, Step)
+        self.stats.iterations += 1
+        return step
+
+    def run(self, limit: Limit) -> Result:
+        """Step (on the fast path) until ``limit`` or the end of the search; the tree is the same as stepping."""
+        started = time.perf_counter()
+        deadline = None if limit.seconds is None else started + limit.seconds
+        moves_cap = None if limit.moves is None else self.stats.moves + limit.moves
+        iterations = 0
+        stats = self.stats
+        while not self.finished:
+            if limit.iterations is not None and iterations >= limit.iterations:
+                break
+            if limit.nodes is not None and stats.nodes >= limit.nodes:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if not self._advance(False, None if moves_cap is None else moves_cap - stats.moves):
+                break
+            iterations += 1
+            stats.iterations += 1
+        stats.seconds += time.perf_counter() - started
+        return self.result()
+
+    def result(self) -> Result:
+        return Result(
+            best_move=self.best_move(),
+            value=self.value(),
+            principal_variation=tuple(self.principal_variation()),
+            stats=replace(self.stats),
+            finished=self.finished,
+        )
+
+    def walk(self) -> Iterator[N]:
+        """Every node of the tree, depth first, root first."""
+        stack: list[Node] = [self.root]
+        while stack:
+            node = stack.pop()
+            yield node  # type: ignore[misc]
+            stack.extend(reversed(node.children))
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a searcher: its type, default and allowed range, for the registry."""
+
+    name: str
+    kind: type
+    """``int``, ``float``, ``bool`` or ``str`` (``str`` with ``choices``)."""
+    default: object
+    help: str
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, value: object) -> object:
+        """``value`` (text from a command line or a form, or already typed) checked and converted."""
+        text = str(value).strip()
+        try:
+            if self.kind is bool:
+                if isinstance(value, bool):
+                    parsed: object = value
+                elif text.lower() in ("1", "true", "yes", "on"):
+                    parsed = True
+                elif text.lower() in ("0", "false", "no", "off"):
+                    parsed = False
+                else:
+                    raise ValueError
+            elif self.kind is int:
+                parsed = int(text)
+            elif self.kind is float:
+                parsed = float(text)
+                if parsed != parsed:
+                    raise ValueError
+            else:
+                parsed = text
+        except ValueError:
+            kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(self.kind, "text")
+            raise SearchError(f"parameter {self.name}: '{text}' is not {kind}") from None
+        if self.choices and parsed not in self.choices:
+            raise SearchError(f"parameter {self.name}: '{text}' is not one of {', '.join(self.choices)}")
+        if self.lo is not None and parsed < self.lo:  # type: ignore[operator]
+            raise SearchError(f"parameter {self.name}: {text} is below its range {self.range_text()}")
+        if self.hi is not None and parsed > self.hi:  # type: ignore[operator]
+            raise SearchError(f"parameter {self.name}: {text} is above its range {self.range_text()}")
+        return parsed
+
+    def range_text(self) -> str:
+        if self.choices:
+            return "|".join(self.choices)
+        if self.kind is bool:
+            return "true|false"
+        lo = "-inf" if self.lo is None else f"{self.lo:g}"
+        hi = "inf" if self.hi is None else f"{self.hi:g}"
+        return f"{lo}..{hi}"
+
+
+@dataclass(frozen=True, slots=True)
+class AlgorithmInfo:
+    """A registry entry: how to build one kind of searcher."""
+
+    name: str
+    description: str
+    factory: type[Searcher[Node]]
+    params: tuple[Param, ...] = field(default=())
+    games: tuple[str, ...] = ()
+    """Game families it works on (``connect4``, ``nim``); empty means all."""
+
+    def param(self, name: str) -> Param:
+        for param in self.params:
+            if param.name == name:
+                return param
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise SearchError(f"{self.name} has no parameter '{name}' (its parameters: {known})")
+
+    def defaults(self) -> dict[str, object]:
+        return {p.name: p.default for p in self.params}
+
+    def validate(self, values: Mapping[str, object]) -> dict[str, object]:
+        """Defaults overridden by ``values``, each checked against its ``Param``."""
+        chosen = self.defaults()
+        for name, value in values.items():
+            chosen[name] = self.param(name).parse(value)
+        return chosen

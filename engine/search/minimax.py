@@ -1,0 +1,148 @@
+"""Plain minimax with a depth cut-off: the reference every other searcher is checked against.
+
+Depth first, one node visit per step: a step plays one move from the deepest open node,
+evaluates the new node if it is a leaf (terminal or at the cut-off depth), and backs up
+the values of every node that it completes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.games.base import Move, State
+from engine.games.evaluators import Evaluator, default_evaluator, make_evaluator
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
+
+EVAL_PARAM = Param(
+    "eval", str, "auto", "static evaluator (auto: rivest for Connect Four, neutral for Nim)",
+    choices=("auto", "rivest", "threats", "neutral"),
+)
+
+
+def resolve_evaluator(name: str, state: State) -> Evaluator:
+    """The evaluator called ``name`` for ``state``'s game (``auto``: the game's default)."""
+    return make_evaluator(default_evaluator(state.game) if name == "auto" else name, state.game)
+
+
+class MinimaxNode(Node):
+    """A node of the minimax tree."""
+
+    __slots__ = ("value", "player")
+
+    value: float | None
+    """Minimax value from the first player's point of view; for an open node, the best found so far."""
+    player: int
+    """The player to move at this node (+1 first, -1 second)."""
+
+    def __init__(self, parent: MinimaxNode | None, move: Move | None, player: int) -> None:
+        super().__init__(parent, move)
+        self.value = None
+        self.player = player
+
+    def numbers(self) -> dict[str, float | int | str | None]:
+        return {"v": self.value}
+
+
+class _Frame:
+    """An open node on the depth-first stack: its position and the moves still to try."""
+
+    __slots__ = ("node", "state", "moves", "tried")
+
+    def __init__(self, node: MinimaxNode, state: State) -> None:
+        self.node = node
+        self.state = state
+        self.moves: Sequence[Move] = state.legal_moves()
+        self.tried = 0
+        """How many of ``moves`` have been played."""
+
+
+class Minimax(Searcher[MinimaxNode]):
+    """Full-width minimax to a fixed depth, stepped one node visit at a time."""
+
+    name = "minimax"
+    description = "plain minimax to a fixed depth (the reference; no pruning)"
+
+    def __init__(self, state: State, *, seed: int = 0, depth: int = 4, eval: str = "auto") -> None:
+        super().__init__(state)
+        self.depth = depth
+        self.evaluator = resolve_evaluator(eval, state)
+        self.root = MinimaxNode(None, None, state.player)
+        self.stats.nodes = 1
+        self._stack: list[_Frame] = []
+        if state.is_terminal() or depth == 0:
+            self.root.value = self.evaluator(state)
+            self.finished = True
+        else:
+            self._stack.append(_Frame(self.root, state))
+
+    def _advance(self, record: bool, moves_left: int | None) -> Step[MinimaxNode] | bool:
+        if self.finished or moves_left is not None and moves_left < 1:
+            return False
+        frame = self._stack[-1]
+        move = frame.moves[frame.tried]
+        frame.tried += 1
+        parent = frame.node
+        child_state = frame.state.play(move)
+        self.stats.moves += 1
+        child = MinimaxNode(parent, move, child_state.player)
+        parent.children.append(child)
+        self.stats.nodes += 1
+        self.stats.max_depth = max(self.stats.max_depth, child.depth)
+        changed = [child]
+        if child_state.is_terminal() or child.depth >= self.depth:
+            child.value = self.evaluator(child_state)
+            self._back_up(child, changed)
+        else:
+            self._stack.append(_Frame(child, child_state))
+        if not record:
+            return True
+        return Step(path=tuple(child.path()), node=child, added=(child,), changed=tuple(changed))  # type: ignore[arg-type]
+
+    def _back_up(self, leaf: MinimaxNode, changed: list[MinimaxNode]) -> None:
+        """Fold ``leaf``'s value into its parent, and close every frame that has no move left."""
+        node = leaf
+        while node.parent is not None:
+            parent = node.parent
+            assert isinstance(parent, MinimaxNode) and node.value is not None
+            if parent.value is None or (node.value - parent.value) * parent.player > 0:
+                parent.value = node.value
+                changed.append(parent)
+            frame = self._stack[-1]
+            if frame.node is not parent:
+                break
+            if frame.tried < len(frame.moves):
+                break
+            self._stack.pop()
+            node = parent
+        if not self._stack:
+            self.finished = True
+
+    def best_move(self) -> Move | None:
+        best = self._best_child(self.root)
+        return None if best is None else best.move
+
+    @staticmethod
+    def _best_child(node: MinimaxNode) -> MinimaxNode | None:
+        valued = [c for c in node.children if isinstance(c, MinimaxNode) and c.value is not None]
+        if not valued:
+            return None
+        return max(valued, key=lambda c: c.value * node.player)  # type: ignore[operator]
+
+    def value(self) -> float:
+        return self.root.value if self.root.value is not None else self.evaluator(self.root_state)
+
+    def principal_path(self) -> list[MinimaxNode]:
+        path = [self.root]
+        while (best := self._best_child(path[-1])) is not None:
+            path.append(best)
+        return path
+
+
+ALGORITHMS = (
+    AlgorithmInfo(
+        name=Minimax.name,
+        description=Minimax.description,
+        factory=Minimax,  # type: ignore[arg-type]
+        params=(Param("depth", int, 4, "search depth in plies", lo=0, hi=12), EVAL_PARAM),
+    ),
+)

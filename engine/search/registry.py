@@ -1,0 +1,98 @@
+"""Every searcher by name, with its parameters: the CLI, the UI and the arena build searchers here.
+
+Each searcher module in ``engine.search`` that exposes ``ALGORITHMS`` (a tuple of
+``AlgorithmInfo``) is registered; a factory is called as ``factory(state, seed=seed, **params)``
+with every parameter checked.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+import engine.search
+from engine.errors import UserError
+from engine.games import Connect4, Game, State
+from engine.search.base import AlgorithmInfo, Node, SearchError, Searcher
+
+@cache
+def algorithms() -> dict[str, AlgorithmInfo]:
+    """Every registered algorithm by name, module by module in alphabetical order."""
+    found: dict[str, AlgorithmInfo] = {}
+    for module_info in sorted(pkgutil.iter_modules(engine.search.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"engine.search.{module_info.name}")
+        for info in getattr(module, "ALGORITHMS", ()):
+            found[info.name] = info
+    return found
+
+
+def algorithm(name: str) -> AlgorithmInfo:
+    """The registry entry ``name``; raises ``SearchError`` listing the known names."""
+    known = algorithms()
+    if name not in known:
+        raise SearchError(f"unknown algorithm '{name}': choose one of {', '.join(known)}")
+    return known[name]
+
+
+def game_family(game: Game) -> str:
+    """``connect4`` or ``nim``: what ``AlgorithmInfo.games`` names."""
+    return "connect4" if isinstance(game, Connect4) else "nim"
+
+
+def make_searcher(
+    name: str, state: State, params: Mapping[str, object] | None = None, *, seed: int = 0
+) -> Searcher[Node]:
+    """A new searcher ``name`` on ``state`` with ``params`` checked against the registry."""
+    info = algorithm(name)
+    if info.games and game_family(state.game) not in info.games:
+        raise SearchError(f"{name} works on {' and '.join(info.games)} only, not on {state.game.name}")
+    values = info.validate(params or {})
+    if state.is_terminal():
+        raise SearchError("the game is already over in this position: there is nothing to search")
+    try:
+        return info.factory(state, seed=seed, **values)  # type: ignore[call-arg]
+    except UserError as error:  # a searcher refusing a game or a parameter combination
+        raise SearchError(f"{name}: {error}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """An agent written ``name:key=value,key=value`` (e.g. ``mcts:c=1.4,k=32``), checked against the registry."""
+
+    name: str
+    params: dict[str, object] = field(default_factory=dict)
+    """Parameter values, already converted to their types."""
+
+    @classmethod
+    def parse(cls, text: str) -> AgentSpec:
+        name, _, rest = text.strip().partition(":")
+        info = algorithm(name.strip())
+        raw: dict[str, str] = {}
+        for item in filter(None, (part.strip() for part in rest.split(","))):
+            key, equals, value = item.partition("=")
+            if not equals or not re.fullmatch(r"[A-Za-z_]\w*", key.strip()):
+                raise SearchError(f"agent '{text}': '{item}' is not key=value")
+            raw[key.strip()] = value.strip()
+        checked = info.validate(raw)
+        return cls(info.name, {k: v for k, v in checked.items() if k in raw})
+
+    def label(self) -> str:
+        """The spec written back as text, e.g. ``mcts:c=1.4,k=32``."""
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.params.items())
+
+    def make(self, state: State, *, seed: int = 0) -> Searcher[Node]:
+        return make_searcher(self.name, state, self.params, seed=seed)
+
+
+def _format(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

@@ -1,0 +1,94 @@
+"""The ``plyscope`` command line: the explorer by default, and the batch commands.
+
+Every command module has ``run(args) -> int``; user mistakes (a bad position, an unknown
+algorithm, a parameter out of range) are reported as one line on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from engine.errors import UserError
+from engine.games import GAME_NAMES
+
+
+def _add_game(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", default="connect4", metavar="GAME",
+        help=f"{' | '.join(GAME_NAMES)} | connect4:WxH (default: connect4)",
+    )
+
+
+def _add_budget(parser: argparse.ArgumentParser) -> None:
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--moves", type=int, metavar="N", help="budget: calls to the move operator")
+    budget.add_argument("--seconds", type=float, metavar="S", help="budget: wall-clock seconds")
+    budget.add_argument("--iterations", type=int, metavar="N", help="budget: steps (expansions, iterations, visits)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="plyscope",
+        description="A terminal explorer for game-tree search. With no command, opens the explorer.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    explore = commands.add_parser("explore", help="open the explorer (the default)")
+    _add_game(explore)
+    explore.add_argument("position", nargs="?", default=None, help="move string or piles")
+    explore.add_argument("--algo", default=None, help="algorithm from the registry")
+
+    solve = commands.add_parser("solve", help="exact value of a position and of each move")
+    solve.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
+    _add_game(solve)
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+
+    search = commands.add_parser("search", help="run one searcher on a position")
+    search.add_argument("position", nargs="?", default=None, help="move string or piles")
+    search.add_argument("--algo", help="algorithm name (see --list)")
+    search.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
+    _add_budget(search)
+    search.add_argument("--seed", type=int, default=0)
+    _add_game(search)
+    search.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
+    search.add_argument("--json", action="store_true", help="print one JSON object")
+
+    bench = commands.add_parser("bench", help="measure the engine (and the UI with --ui)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--quick", action="store_true", help="small samples, for a first look")
+    bench.add_argument("--only", action="append", default=[], metavar="SECTION", help="run only these sections")
+    bench.add_argument("--ui", action="store_true", help="measure the explorer headless")
+
+    return parser
+
+
+COMMANDS = {
+    "explore": "tui.commands.explore",
+    "solve": "tui.commands.solve",
+    "search": "tui.commands.search",
+    "bench": "tui.commands.bench",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "explore"
+    if args.command is None:
+        args = parser.parse_args(["explore", *(argv if argv is not None else sys.argv[1:])])
+    module = importlib.import_module(COMMANDS[command])
+    try:
+        return int(module.run(args))
+    except UserError as error:
+        print(f"plyscope {command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"plyscope {command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

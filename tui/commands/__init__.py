@@ -1,0 +1,1 @@
+"""One module per ``plyscope`` command, each with ``run(args) -> int``."""

@@ -1,0 +1,48 @@
+"""``plyscope bench``: the engine's (and with ``--ui`` the explorer's) figures as Rich tables or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from engine.benchmarks import SECTIONS, BenchTable, measure
+from engine.errors import UserError
+
+
+def run(args: argparse.Namespace) -> int:
+    sections = list(args.only) or list(SECTIONS)
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown:
+        raise UserError(f"unknown bench section {', '.join(unknown)}: choose from {', '.join(SECTIONS)}")
+    console = Console()
+    results: dict[str, list[dict[str, object]]] = {}
+    for section in sections:
+        tables = measure(section, args.quick)
+        results[section] = [t.as_dict() for t in tables]
+        if not args.json:
+            for table in tables:
+                console.print(render(table))
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+def render(table: BenchTable) -> Table:
+    rich_table = Table(title=table.title, title_justify="left", caption="\n".join(table.notes) or None,
+                       caption_justify="left")
+    for column in table.columns:
+        rich_table.add_column(column, justify="left" if column == table.columns[0] else "right")
+    for row in table.rows:
+        rich_table.add_row(*(_cell(v) for v in row))
+    return rich_table
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
