@@ -19,7 +19,9 @@ def perft(state: State, depth: int) -> int:
 
 def measure(quick: bool) -> list[BenchTable]:
     depth = 5 if quick else 7
-    table = BenchTable("Move generation (perft through State.play)", ["position", "depth", "leaves", "seconds", "nodes/s"])
+    table = BenchTable(
+        "Move generation (perft through State.play)", ["position", "depth", "leaves", "seconds", "nodes/s"]
+    )
     for name, state in (("connect4 start", Connect4().start()),):
         started = time.perf_counter()
         leaves = perft(state, depth)

@@ -180,7 +180,7 @@ class Connect4State:
         """The position after the player to move drops a stone in column ``move`` (must be legal)."""
         game = self.game
         mask = self.mask
-        new_mask = mask | (mask + game.bottom[move])  # type: ignore[index]
+        new_mask = mask | (mask + game.bottom[move])  # type: ignore[call-overload]
         mover = self.current | (new_mask ^ mask)
         ply = self.ply + 1
         winner: Player | None = None
@@ -219,7 +219,8 @@ class Connect4State:
         return min(self.key(), game.mirror(self.current) + game.mirror(self.mask))
 
     def move_label(self, move: Move) -> str:
-        return COLUMN_DIGITS[move]  # type: ignore[index]
+        assert isinstance(move, int)
+        return COLUMN_DIGITS[move]
 
     def parse_move(self, text: str, *, index: int | None = None) -> int:
         """The column written as ``text`` (``1`` = leftmost); raises ``PositionError`` if it cannot be played."""

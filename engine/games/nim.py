@@ -100,7 +100,7 @@ class NimState:
         return self._moves
 
     def play(self, move: Move) -> NimState:
-        pile, part = move  # type: ignore[misc]
+        pile, part = _pair(move)
         piles = list(self.piles)
         piles.remove(pile)
         if self.game.variant == "grundy":
@@ -129,7 +129,7 @@ class NimState:
         return (self.piles, self.player)
 
     def move_label(self, move: Move) -> str:
-        pile, part = move  # type: ignore[misc]
+        pile, part = _pair(move)
         if self.game.variant == "grundy":
             return f"{pile}={part}+{pile - part}"
         return f"{pile}-{part}"
@@ -158,3 +158,9 @@ class NimState:
 
     def __repr__(self) -> str:
         return f"<NimState {self.game.name} {self.text()} player={self.player:+d}>"
+
+
+def _pair(move: Move) -> NimMove:
+    """``move`` as the ``(pile, part)`` pair it is."""
+    assert isinstance(move, tuple)
+    return move

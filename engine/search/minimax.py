@@ -76,7 +76,7 @@ class Minimax(Searcher[MinimaxNode]):
             self._stack.append(_Frame(self.root, state))
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[MinimaxNode] | bool:
-        if self.finished or moves_left is not None and moves_left < 1:
+        if self.finished or (moves_left is not None and moves_left < 1):
             return False
         frame = self._stack[-1]
         move = frame.moves[frame.tried]

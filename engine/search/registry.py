@@ -17,7 +17,8 @@ from functools import cache
 import engine.search
 from engine.errors import UserError
 from engine.games import Connect4, Game, State
-from engine.search.base import AlgorithmInfo, Node, SearchError, Searcher
+from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
+
 
 @cache
 def algorithms() -> dict[str, AlgorithmInfo]:
