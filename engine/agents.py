@@ -1,0 +1,80 @@
+"""Agents: a registry searcher with a budget per turn, as the arena (and a play screen) use them.
+
+An agent builds a **new searcher for every turn** and carries nothing over from one turn to
+the next (Rivest's rule, section 5.3 of his paper): the tree, the transposition table and
+the random generator all start afresh from the position and the seed it is given.
+
+When the searcher proposes no move (a budget too small to finish even one step, e.g.
+``alphabeta`` under ``Limit(moves=3)``), the agent still moves: it plays
+``fallback_move(state)``, the first legal move in centre-first order, and says so in its
+``Decision`` so that the arena can count it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.games.base import Move, State
+from engine.games.connect4 import Connect4State
+from engine.search.base import Limit, Stats
+from engine.search.registry import AgentSpec
+
+
+def fallback_move(state: State) -> Move:
+    """The move played when a searcher proposes none: deterministic, and never a bad habit.
+
+    Connect Four: the playable column nearest the centre (the left one of two equally near).
+    Other games: the first legal move, in the order ``legal_moves()`` lists them.
+    """
+    moves = list(state.legal_moves())
+    if not moves:
+        raise ValueError("fallback_move() of a position where the game is over")
+    if isinstance(state, Connect4State):
+        centre = (state.game.width - 1) / 2
+        return min(moves, key=lambda column: (abs(column - centre), column))  # type: ignore[operator]
+    return moves[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One turn of an agent: the move it plays and what its searcher spent to find it."""
+
+    move: Move
+    fallback: bool
+    """True when the searcher proposed no move and ``move`` is ``fallback_move(state)``."""
+    stats: Stats
+    """The turn's searcher's stats at the end of its run (moves, nodes, seconds...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Agent:
+    """A registry spec (``mcts:c=1.4,k=32``) with a budget per turn (``Limit(moves=1000)``).
+
+    Plain data, so that it pickles to worker processes and Dask workers.
+    """
+
+    spec: AgentSpec
+    limit: Limit
+    name: str = ""
+    """The agent's name in tables and results; empty means the spec's label."""
+
+    @classmethod
+    def parse(cls, text: str, limit: Limit, name: str = "") -> Agent:
+        """The agent written ``text`` (checked against the registry; raises ``SearchError``)."""
+        return cls(AgentSpec.parse(text), limit, name)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.spec.label()
+
+    def decide(self, state: State, seed: int) -> Decision:
+        """Search ``state`` afresh with a new searcher seeded ``seed`` and pick a move."""
+        searcher = self.spec.make(state, seed=seed)
+        result = searcher.run(self.limit)
+        if result.best_move is None:
+            return Decision(fallback_move(state), True, result.stats)
+        return Decision(result.best_move, False, result.stats)
+
+    def choose_move(self, state: State, seed: int) -> Move:
+        """The move this agent plays in ``state`` (see ``decide`` for what it spent)."""
+        return self.decide(state, seed).move

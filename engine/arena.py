@@ -1,0 +1,521 @@
+"""Games between agents: openings, schedules, results, statistics, and where the games run.
+
+**Schedule.**  Every pair of agents (one pair: a head-to-head; more: a round robin) plays
+every opening twice, once with each agent moving first.  The games are listed opening by
+opening, so that a run stopped early has played each pair about equally.
+
+**Openings.**  ``all2`` is every sequence of two legal moves from the start that leaves the
+game open: the 49 of 7x6 Connect Four (7 first moves x 7 replies, as in Rivest's Table 2).
+A number ``N`` is ``N`` of those, drawn at random without replacement with the run's seed
+(and listed in the ``all2`` order), so a quick run still samples the whole range.
+
+**Seeds.**  Each game's seed is drawn by ``numpy.random.SeedSequence`` from the run's seed,
+the group (e.g. the bound of Rivest's experiment), the pairing, the opening and which agent
+moves first; each turn's searcher is seeded from the game's seed and the ply.  A game is
+therefore a pure function of its ``GameTask``: the same anywhere it runs (with budgets in
+moves; budgets in seconds depend on the machine's speed).
+
+**Results** are from the point of view of the agent named first in a pairing.  A game in
+which an agent raises (or proposes an illegal move) is recorded with ``result = "error"``
+and the message; it counts for neither side: it is left out of wins, draws, losses, the
+score and the Elo difference, and shown in a column of its own.
+
+**Statistics.**  Score = (wins + draws / 2) / games.  Its 95% interval is Wilson's score
+interval on that score with ``games`` trials (draws counted as half a win), which stays
+inside [0, 1] and is not empty at 0 or 1.  Elo difference = -400 log10(1 / score - 1)
+(infinite at 0 and 1); its interval is the image of the score's interval.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import signal
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from itertools import islice
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+
+from engine.agents import Agent, Decision
+from engine.errors import UserError
+from engine.games import Connect4, Game, Move, State, make_game
+from engine.search.base import SearchError
+
+Z95 = NormalDist().inv_cdf(0.975)
+"""The normal quantile of a two-sided 95% interval: 1.95996..."""
+
+SEED_MASK = (1 << 63) - 1
+"""Seeds are kept to 63 bits, so that any consumer taking a signed 64-bit int accepts them."""
+
+RESULTS = ("first", "second", "draw", "error")
+"""A game's ``result``: who won (by colour), a draw, or an error (counted for nobody)."""
+
+
+# --- openings ----------------------------------------------------------------------------
+
+
+def two_move_openings(game: Game) -> list[tuple[Move, ...]]:
+    """Every sequence of two legal moves from ``game``'s start that leaves the game open."""
+    start = game.start()
+    openings: list[tuple[Move, ...]] = []
+    for first in start.legal_moves():
+        after_first = start.play(first)
+        for second in after_first.legal_moves():
+            if not after_first.play(second).is_terminal():
+                openings.append((first, second))
+    return openings
+
+
+def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
+    """The openings ``--openings text`` names: ``all2``, or a number of them drawn with ``seed``."""
+    every = two_move_openings(game)
+    choice = text.strip().lower()
+    if choice == "all2":
+        return every
+    if not choice.isdigit() or not 1 <= int(choice) <= len(every):
+        raise UserError(f"openings '{text}': use all2 or a number from 1 to {len(every)}")
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    chosen = sorted(int(i) for i in rng.choice(len(every), size=int(choice), replace=False))
+    return [every[i] for i in chosen]
+
+
+def spell(state: State, moves: Sequence[Move]) -> str:
+    """``moves`` played from ``state`` as text: a Pons move string for Connect Four, labels otherwise."""
+    labels = []
+    for move in moves:
+        labels.append(state.move_label(move))
+        state = state.play(move)
+    return ("" if isinstance(state.game, Connect4) else " ").join(labels)
+
+
+# --- schedule and seeds --------------------------------------------------------------------
+
+
+def _derive_seed(entropy: int, key: Sequence[int]) -> int:
+    state = np.random.SeedSequence(entropy, spawn_key=tuple(key)).generate_state(1, np.uint64)
+    return int(state[0]) & SEED_MASK
+
+
+def game_seed(seed: int, group: int, pairing: tuple[int, int], opening: int, first: int) -> int:
+    """The seed of one game: from the run's ``seed``, the group's and opening's indices, the
+    pairing (indices of its two agents) and the index of the agent moving first."""
+    return _derive_seed(seed, (group, *pairing, opening, first))
+
+
+def turn_seed(seed: int, ply: int) -> int:
+    """The seed of the searcher that moves at ``ply`` in the game seeded ``seed``."""
+    return _derive_seed(seed, (ply,))
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One game to play: everything a worker needs, and nothing else (it is pickled)."""
+
+    index: int
+    """Position in the schedule; records are reported in this order."""
+    game: str
+    """The game's name for ``make_game``."""
+    group: str
+    """What the game belongs to beyond its agents (e.g. ``1000 moves`` in Rivest's experiment)."""
+    first: Agent
+    second: Agent
+    opening: tuple[Move, ...]
+    seed: int
+
+
+def schedule(
+    game: Game,
+    agents: Sequence[Agent],
+    openings: Sequence[tuple[Move, ...]],
+    seed: int,
+    *,
+    group: str = "",
+    group_index: int = 0,
+    start_index: int = 0,
+) -> list[GameTask]:
+    """Every pair of ``agents`` on every opening, twice (colours swapped), opening by opening."""
+    tasks: list[GameTask] = []
+    pairings = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    for opening_index, opening in enumerate(openings):
+        for pairing in pairings:
+            for first, second in (pairing, pairing[::-1]):
+                tasks.append(GameTask(
+                    index=start_index + len(tasks),
+                    game=game.name,
+                    group=group,
+                    first=agents[first],
+                    second=agents[second],
+                    opening=tuple(opening),
+                    seed=game_seed(seed, group_index, pairing, opening_index, first),
+                ))
+    return tasks
+
+
+# --- one game ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SideStats:
+    """What one agent spent over one game, summed over its turns."""
+
+    turns: int = 0
+    fallbacks: int = 0
+    """Turns where the searcher proposed no move and the agent played its fallback move."""
+    moves: int = 0
+    """Calls to the move operator by the searches (``Stats.moves``)."""
+    playout_moves: int = 0
+    nodes: int = 0
+    """Nodes in the turn's tree at the end of each turn, summed."""
+    seconds: float = 0.0
+    """Time spent in the searches."""
+
+    def add(self, decision: Decision) -> None:
+        self.turns += 1
+        self.fallbacks += decision.fallback
+        self.moves += decision.stats.moves
+        self.playout_moves += decision.stats.playout_moves
+        self.nodes += decision.stats.nodes
+        self.seconds += decision.stats.seconds
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game played (or stopped by an error), with its agents' names by colour."""
+
+    index: int
+    group: str
+    first: str
+    """The name of the agent that moved first (after the opening, too: openings have two moves)."""
+    second: str
+    opening: str
+    seed: int
+    moves: str
+    """The whole game from the start, opening included (a Pons move string for Connect Four)."""
+    result: str
+    """One of ``RESULTS``: ``first``, ``second``, ``draw`` or ``error``."""
+    error: str | None = None
+    """``Type: message`` of what went wrong, for ``result == "error"``."""
+    error_agent: str | None = None
+    """The name of the agent whose turn raised (``None`` if the game could not run at all)."""
+    first_stats: SideStats = field(default_factory=SideStats)
+    second_stats: SideStats = field(default_factory=SideStats)
+
+    def winner(self) -> str | None:
+        """The winning agent's name (``None`` for a draw or an error)."""
+        return {"first": self.first, "second": self.second}.get(self.result)
+
+    def as_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["stats"] = {"first": data.pop("first_stats"), "second": data.pop("second_stats")}
+        return data
+
+
+def play_game(task: GameTask) -> GameRecord:
+    """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record."""
+    start: State = make_game(task.game).start()
+    opening = spell(start, task.opening)
+    state = start
+    for move in task.opening:
+        state = state.play(move)
+    sides = {1: (task.first, SideStats()), -1: (task.second, SideStats())}
+    played = list(task.opening)
+    result = "error"
+    error: str | None = None
+    error_agent: str | None = None
+    try:
+        while not state.is_terminal():
+            agent, stats = sides[state.player]
+            decision = agent.decide(state, turn_seed(task.seed, state.ply))
+            if decision.move not in state.legal_moves():
+                raise SearchError(f"{agent.label} chose {decision.move!r}, which is not a legal move")
+            stats.add(decision)
+            played.append(decision.move)
+            state = state.play(decision.move)
+        result = {1: "first", -1: "second", 0: "draw"}[state.utility()]
+    except Exception as raised:
+        error = f"{type(raised).__name__}: {raised}"
+        error_agent = sides[state.player][0].label
+    return GameRecord(
+        index=task.index, group=task.group, first=task.first.label, second=task.second.label,
+        opening=opening, seed=task.seed, moves=spell(start, played), result=result,
+        error=error, error_agent=error_agent, first_stats=sides[1][1], second_stats=sides[-1][1],
+    )
+
+
+# --- statistics ----------------------------------------------------------------------------
+
+
+def wilson_interval(score: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a success rate ``score`` over ``games`` trials."""
+    if games <= 0:
+        raise ValueError("an interval needs at least one game")
+    spread = z * z / games
+    centre = (score + spread / 2) / (1 + spread)
+    half = z / (1 + spread) * math.sqrt(score * (1 - score) / games + spread / (4 * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that predicts ``score`` for the stronger side: -400 log10(1/score - 1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Games of ``agent`` against ``opponent`` (every opponent if empty), from ``agent``'s point of view."""
+
+    agent: str
+    opponent: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    errors: int = 0
+    """Games stopped by an error: counted in no other field."""
+
+    @property
+    def games(self) -> int:
+        """Games that count: wins, draws and losses."""
+        return self.wins + self.draws + self.losses
+
+    def score(self) -> float | None:
+        """(wins + draws / 2) / games; ``None`` with no game."""
+        return (self.wins + self.draws / 2) / self.games if self.games else None
+
+    def interval(self) -> tuple[float, float] | None:
+        """The score's 95% Wilson interval."""
+        score = self.score()
+        return None if score is None else wilson_interval(score, self.games)
+
+    def elo(self) -> float | None:
+        score = self.score()
+        return None if score is None else elo_difference(score)
+
+    def elo_interval(self) -> tuple[float, float] | None:
+        interval = self.interval()
+        return None if interval is None else (elo_difference(interval[0]), elo_difference(interval[1]))
+
+    def as_dict(self) -> dict[str, object]:
+        """The tally for JSON: Elo values that are infinite (a score of 0 or 1) are written ``null``."""
+        return {
+            "agent": self.agent, "opponent": self.opponent or None, "games": self.games,
+            "wins": self.wins, "draws": self.draws, "losses": self.losses, "errors": self.errors,
+            "score": self.score(), "score_95": _finite(self.interval()),
+            "elo": _finite(self.elo()), "elo_95": _finite(self.elo_interval()),
+        }
+
+
+def _finite(value: float | tuple[float, float] | None) -> object:
+    if isinstance(value, tuple):
+        return [_finite(v) for v in value]
+    return value if value is None or math.isfinite(value) else None
+
+
+def tally(records: Sequence[GameRecord], agent: str, opponent: str = "", group: str | None = None) -> Tally:
+    """``agent``'s games against ``opponent`` (every opponent if empty), in ``group`` (any if ``None``)."""
+    counts = {"win": 0, "draw": 0, "loss": 0, "error": 0}
+    for record in records:
+        if group is not None and record.group != group:
+            continue
+        if agent == record.first:
+            other = record.second
+        elif agent == record.second:
+            other = record.first
+        else:
+            continue
+        if opponent and other != opponent:
+            continue
+        if record.result in ("error", "draw"):
+            counts[record.result] += 1
+        else:
+            counts["win" if record.winner() == agent else "loss"] += 1
+    return Tally(agent, opponent, counts["win"], counts["draw"], counts["loss"], counts["error"])
+
+
+def pairing_tallies(records: Sequence[GameRecord], names: Sequence[str], group: str | None = None) -> list[Tally]:
+    """One tally per pair of ``names`` (in their order), from the first-named agent's point of view."""
+    return [
+        tally(records, names[i], names[j], group) for i in range(len(names)) for j in range(i + 1, len(names))
+    ]
+
+
+def summary(records: Sequence[GameRecord], names: Sequence[str]) -> dict[str, object]:
+    """Pairings and (for a round robin) each agent's standing over all its games, for JSON."""
+    return {
+        "pairings": [t.as_dict() for t in pairing_tallies(records, names)],
+        "standings": [tally(records, name).as_dict() for name in names],
+    }
+
+
+# --- running many games --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    records: list[GameRecord]
+    """Every finished game, in schedule order."""
+    interrupted: bool
+    """True when a ``KeyboardInterrupt`` stopped the run (games then running are lost)."""
+
+
+def run_games(
+    tasks: Sequence[GameTask],
+    executor: Executor | None = None,
+    *,
+    in_flight: int = 1,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> RunOutcome:
+    """Play ``tasks`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a time.
+
+    ``on_game`` is called in this process after each game.  A ``KeyboardInterrupt`` (Ctrl-C,
+    or raised by ``on_game``) stops the run: finished games are kept, the others cancelled.
+    """
+    finished: list[GameRecord] = []
+    pending: dict[Future[GameRecord], GameTask] = {}
+    interrupted = False
+    try:
+        if executor is None:
+            for task in tasks:
+                finished.append(play_game(task))
+                if on_game is not None:
+                    on_game(finished[-1])
+        else:
+            queue = iter(tasks)
+            for task in islice(queue, max(1, in_flight)):
+                pending[executor.submit(play_game, task)] = task
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                records = [_outcome(future, pending.pop(future)) for future in done]
+                finished.extend(records)
+                for task in islice(queue, len(done)):
+                    pending[executor.submit(play_game, task)] = task
+                for record in records:
+                    if on_game is not None:
+                        on_game(record)
+    except KeyboardInterrupt:
+        interrupted = True
+        for future in pending:
+            future.cancel()
+        if executor is not None:
+            _abandon(executor)
+    return RunOutcome(sorted(finished, key=lambda r: r.index), interrupted)
+
+
+def _outcome(future: Future[GameRecord], task: GameTask) -> GameRecord:
+    """The record of a finished future; a game its worker could not run is an ``error`` record."""
+    try:
+        return future.result()
+    except Exception as error:  # a worker that died, a task that did not pickle...
+        return GameRecord(
+            index=task.index, group=task.group, first=task.first.label, second=task.second.label,
+            opening=spell(make_game(task.game).start(), task.opening), seed=task.seed, moves="",
+            result="error", error=f"the game could not run: {type(error).__name__}: {error}",
+        )
+
+
+def _abandon(executor: Executor) -> None:
+    """Stop ``executor``'s games now: queued ones are cancelled, a local pool's processes terminated."""
+    if isinstance(executor, ProcessPoolExecutor):
+        processes = list((executor._processes or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+    else:
+        executor.shutdown(wait=False)
+
+
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[Executor | None, int]]:
+    """Where the games run, and how many to keep in flight there.
+
+    ``scheduler``: an existing Dask cluster (``tcp://HOST:PORT``) through its client's
+    executor.  Otherwise ``workers`` local processes (``workers == 1``: this process, no pool).
+    """
+    if workers < 1:
+        raise UserError(f"workers must be 1 or more, not {workers}")
+    if scheduler:
+        with _dask_executor(scheduler) as opened:
+            yield opened
+    elif workers == 1:
+        yield None, 1
+    else:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
+            yield pool, 2 * workers
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
+    try:
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise UserError(
+            "--scheduler needs Dask distributed, an optional dependency: pip install 'plyscope[cluster]'"
+        ) from None
+    try:
+        client = distributed.Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise UserError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    try:
+        threads = sum(client.nthreads().values())
+        executor = client.get_executor(pure=False)
+        try:
+            yield executor, max(2, 2 * threads)
+        finally:
+            executor.shutdown(wait=False)
+    finally:
+        client.close()
+
+
+# --- results file --------------------------------------------------------------------------
+
+
+def results_document(
+    meta: Mapping[str, object], records: Sequence[GameRecord], planned: int, interrupted: bool,
+    summary_of: Callable[[Sequence[GameRecord]], object],
+) -> dict[str, object]:
+    """The JSON document of a run: ``meta`` (the command's settings), progress, games, summary."""
+    return {
+        **meta,
+        "games_planned": planned,
+        "games_played": len(records),
+        "complete": len(records) == planned,
+        "interrupted": interrupted,
+        "games": [r.as_dict() for r in records],
+        "summary": summary_of(records),
+    }
+
+
+def write_json_atomic(path: Path, document: object) -> None:
+    """Write ``document`` to ``path`` so that a reader sees the old file or the new one, never half."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(document, stream, indent=1, allow_nan=False)
+            stream.write("\n")
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
