@@ -29,6 +29,14 @@ def _add_budget(parser: argparse.ArgumentParser) -> None:
     budget.add_argument("--iterations", type=int, metavar="N", help="budget: steps (expansions, iterations, visits)")
 
 
+def _add_cluster(parser: argparse.ArgumentParser) -> None:
+    """Where games run, their seeds, and the results file (arena and rivest)."""
+    parser.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: one per core)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
+    parser.add_argument("--seed", type=int, default=0, help="the seed every game's seed is drawn from (default 0)")
+    parser.add_argument("--out", metavar="FILE.json", help="write every game and the summary here (atomically)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plyscope",
@@ -62,6 +70,27 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--only", action="append", default=[], metavar="SECTION", help="run only these sections")
     bench.add_argument("--ui", action="store_true", help="measure the explorer headless")
 
+    arena = commands.add_parser("arena", help="agents play each other over a set of openings")
+    arena.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                       help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32")
+    arena.add_argument("--openings", default="all2", metavar="all2|NUMBER",
+                       help="every two-move opening (default), or that many of them drawn with --seed")
+    arena_budget = arena.add_mutually_exclusive_group()
+    arena_budget.add_argument("--moves", type=int, metavar="N",
+                              help="per turn: calls to the move operator (default 1000)")
+    arena_budget.add_argument("--seconds", type=float, metavar="S", help="per turn: wall-clock seconds")
+    _add_cluster(arena)
+    _add_game(arena)
+
+    rivest = commands.add_parser("rivest", help="Rivest's 1988 experiment: min/max approximation against alpha-beta")
+    rivest.add_argument("--bound", choices=("moves", "seconds"), default="moves",
+                        help="budget per turn (default moves)")
+    rivest.add_argument("--values", metavar="V,V,...",
+                        help="bounds to play (default 1000,2000,3000,4000,5000 moves or 1,2,3,4,5 seconds)")
+    rivest.add_argument("--openings", default="all2", metavar="all2|NUMBER",
+                        help="every two-move opening (default, as Rivest), or that many drawn with --seed")
+    _add_cluster(rivest)
+
     return parser
 
 
@@ -70,6 +99,8 @@ COMMANDS = {
     "solve": "tui.commands.solve",
     "search": "tui.commands.search",
     "bench": "tui.commands.bench",
+    "arena": "tui.commands.arena",
+    "rivest": "tui.commands.rivest",
 }
 
 
