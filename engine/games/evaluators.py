@@ -66,6 +66,12 @@ class RivestEvaluator:
     Otherwise 512, plus 16 if Black is to move (minus 16 if Red), plus for each of the
     lines of four (69 on 7x6) holding only Black stones 1, 10 or 50 for 1, 2 or 3 stones,
     minus the same for Red-only lines; clamped to 2..1022.
+
+    Bit-parallel over all four directions at once: one integer holds four lanes, one per
+    direction, each wide enough for the board shifted by up to three steps.  Multiplying a
+    player's stones by ``_cell_multipliers[j]`` puts, in each lane, the ``j``-th cell of
+    every line of that direction on the line's start cell; adding the four up bit by bit
+    gives every line's stone count.  (A line holding four stones is a win, handled first.)
     """
 
     name = "rivest"
@@ -74,18 +80,43 @@ class RivestEvaluator:
 
     def __init__(self, game: Connect4) -> None:
         self.game = game
-        self._starts = _segment_starts(game)
+        reach = 3 * max(game.shifts)  # room in each lane for the cells a line reaches: three longest shifts
+        lane = game.width * game.column_bits + reach
+        self._cell_multipliers = tuple(
+            sum(1 << (lane * k + reach - j * shift) for k, shift in enumerate(game.shifts)) for j in range(4)
+        )
+        self._line_starts = sum(valid << (lane * k + reach) for k, (_, valid) in enumerate(_segment_starts(game)))
+        """Start cells of the lines of four on the board, in each direction's lane."""
 
     def __call__(self, state: State) -> float:
         assert isinstance(state, Connect4State)
         winner = state.winner()
         if winner is not None:
             return 512.0 + 511.0 * winner
-        black = state.stones(1)
-        red = state.mask ^ black
-        b1, b2, b3 = _line_counts(black, red, self._starts)
-        r1, r2, r3 = _line_counts(red, black, self._starts)
-        value = 512 + 16 * state.player + (b1 - r1) + 10 * (b2 - r2) + 50 * (b3 - r3)
+        m0, m1, m2, m3 = self._cell_multipliers
+        starts = self._line_starts
+        own = state.current
+        other = own ^ state.mask
+        a, b, c, d = own * m0, own * m1, own * m2, own * m3
+        e, f, g, h = other * m0, other * m1, other * m2, other * m3
+        own_lines = starts & ~(e | f | g | h)
+        other_lines = starts & ~(a | b | c | d)
+        # Stone counts of each line, bit 0 and bit 1 (counts go up to 3).
+        low_ab, low_cd = a ^ b, c ^ d
+        own_bit0 = low_ab ^ low_cd
+        own_bit1 = (a & b) ^ (c & d) ^ (low_ab & low_cd)
+        low_ef, low_gh = e ^ f, g ^ h
+        other_bit0 = low_ef ^ low_gh
+        other_bit1 = (e & f) ^ (g & h) ^ (low_ef & low_gh)
+        own_odd = own_lines & own_bit0
+        other_odd = other_lines & other_bit0
+        # Score per line 1, 10, 50 for 1, 2, 3 stones = bit0 + 10 * bit1 + 39 * (bit0 and bit1).
+        mover_score = (
+            own_odd.bit_count() - other_odd.bit_count()
+            + 10 * ((own_lines & own_bit1).bit_count() - (other_lines & other_bit1).bit_count())
+            + 39 * ((own_odd & own_bit1).bit_count() - (other_odd & other_bit1).bit_count())
+        )
+        value = 528 + mover_score if state.ply % 2 == 0 else 496 - mover_score
         return float(min(1022, max(2, value)))
 
 
