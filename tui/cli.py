@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(explore)
     explore.add_argument("position", nargs="?", default=None, help="move string or piles")
     explore.add_argument("--algo", default=None, help="algorithm from the registry")
+    explore.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
+    explore.add_argument("--seed", type=int, default=0, help="seed of the searcher's random generator")
+    explore.add_argument("--moves", type=int, metavar="N", help="budget: calls to the move operator")
 
     solve = commands.add_parser("solve", help="exact value of a position and of each move")
     solve.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")

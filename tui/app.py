@@ -1,0 +1,56 @@
+"""The Textual app: ``plyscope`` opens it on the explorer screen."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import ClassVar, Protocol, runtime_checkable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from tui.screens.explore import ExploreScreen
+from tui.screens.help import HelpScreen, help_sections
+from tui.session import Session
+
+
+@runtime_checkable
+class CommandSource(Protocol):
+    """A screen that adds its own commands to the command palette."""
+
+    def palette_commands(self) -> Iterator[SystemCommand]: ...
+
+
+class PlyscopeApp(App[None]):
+    """Game-tree search, watched one step at a time."""
+
+    TITLE = "plyscope"
+    CSS_PATH = "app.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("t", "change_theme", "Theme", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session, *, clock: Callable[[], float] = time.perf_counter) -> None:
+        """``session``: what to explore first; ``clock`` measures steps per second."""
+        super().__init__()
+        self.session = session
+        self.clock = clock
+
+    def on_mount(self) -> None:
+        self.push_screen(ExploreScreen(self.session, clock=self.clock))
+
+    def action_help(self) -> None:
+        """Show every key of the current screen, built from the real bindings."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        palette = self.COMMAND_PALETTE_BINDING if self.ENABLE_COMMAND_PALETTE else None
+        self.push_screen(HelpScreen(help_sections(self, self.screen), palette_key=palette))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, CommandSource):
+            yield from screen.palette_commands()

@@ -1,0 +1,34 @@
+"""``plyscope explore`` (and ``plyscope`` with no command): open the explorer."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.search.base import SearchError
+from tui.session import DEFAULT_BUDGET, SearchConfig, Session
+
+
+def parse_params(items: list[str]) -> dict[str, str]:
+    """``--param K=V`` items as a mapping (the registry checks names and values)."""
+    params: dict[str, str] = {}
+    for item in items:
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip():
+            raise SearchError(f"--param '{item}' is not KEY=VALUE")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def config_from_args(args: argparse.Namespace) -> SearchConfig:
+    return SearchConfig(
+        game=args.game, position=args.position or "", algorithm=args.algo, params=parse_params(args.param),
+        seed=args.seed, budget=DEFAULT_BUDGET if args.moves is None else args.moves,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    session = Session.create(config_from_args(args))  # bad input fails here, before the screen is taken over
+    from tui.app import PlyscopeApp
+
+    PlyscopeApp(session).run()
+    return 0

@@ -1,0 +1,1 @@
+"""The explorer's screens: explore (and help and setup dialogs)."""

@@ -1,0 +1,90 @@
+"""The ``?`` help screen, built from the real bindings of the screen, its widgets and the app."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from rich.table import Table
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+
+def class_bindings(cls: type[DOMNode]) -> list[Binding]:
+    """The bindings ``cls`` declares, its base classes' included (a subclass's binding of a key wins)."""
+    by_key: dict[str, Binding] = {}
+    for klass in reversed(cls.__mro__):
+        declared: list[BindingType] = klass.__dict__.get("BINDINGS", [])
+        for binding in Binding.make_bindings(declared):
+            by_key[binding.key] = binding
+    return list(by_key.values())
+
+
+def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Binding]]]:
+    """Titled groups of bindings: the screen's, those of the project's widgets on it, then the app's."""
+    titled: list[tuple[str, type[DOMNode]]] = [(_title(type(screen).__name__), type(screen))]
+    for widget in screen.query("*"):
+        cls = type(widget)
+        if cls.__module__.startswith("tui.") and cls.__dict__.get("BINDINGS") and all(c is not cls for _, c in titled):
+            titled.append((_title(cls.__name__), cls))
+    titled.append(("Everywhere", type(app)))
+    sections = []
+    for title, owner in titled:
+        bindings = [b for b in class_bindings(owner) if b.description and not b.system]
+        if bindings:
+            sections.append((title, bindings))
+    return sections
+
+
+def _title(class_name: str) -> str:
+    """``SearchTree`` -> ``Search tree``; ``ExploreScreen`` -> ``Explore screen``."""
+    words = re.findall(r"[A-Z][a-z]*", class_name)
+    return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else class_name
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the screen below, by where it works, with what it does."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "dismiss", "Close help"),
+    ]
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 72; max-width: 100%; height: auto; max-height: 90%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    """
+
+    def __init__(self, sections: list[tuple[str, list[Binding]]], *, palette_key: str | None = None) -> None:
+        super().__init__()
+        self.sections = sections
+        self.palette_key = palette_key
+        """The key that opens the command palette, when it is enabled."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "Keys (escape closes)"
+            for title, bindings in self.sections:
+                yield Static(self._table(title, bindings))
+            if self.palette_key:
+                yield Static(f"\n{self.palette_key}: command palette (algorithms, games, parameters, themes, "
+                             "and every action above)")
+
+    def _table(self, title: str, bindings: list[Binding]) -> Table:
+        table = Table(title=title, title_justify="left", title_style="bold", show_header=False, box=None,
+                      padding=(0, 1), expand=True)
+        table.add_column("keys", style="bold", no_wrap=True, width=16)
+        table.add_column("action", ratio=1)
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for binding in bindings:
+            keys = grouped.setdefault((binding.action, binding.description), [])
+            keys.append(self.app.get_key_display(binding))
+        for (_, description), keys in grouped.items():
+            table.add_row(", ".join(keys), description)
+        return table

@@ -1,0 +1,247 @@
+"""One searcher on one position, as the explorer drives it; no Textual here.
+
+A ``Session`` owns a searcher and the lock that guards its tree: the search thread holds
+the lock while it steps, the UI thread while it reads nodes.  ``Session.drive`` is the
+body of the explorer's search thread: it takes steps in frames (at most ``FRAME_SECONDS``
+of work each), paced to a rate when one is set, and hands each frame's ``Batch`` to the UI.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from engine.errors import UserError
+from engine.games import Game, State, make_game
+from engine.search.base import Node, Searcher, Step
+from engine.search.registry import AgentSpec, algorithm, algorithms, game_family, make_searcher
+
+PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
+"""The explorer's default searcher: the first of these that is registered and fits the game."""
+
+DEFAULT_BUDGET = 100_000
+"""Moves (calls to ``State.play``) a new session may spend."""
+
+FRAME_SECONDS = 1 / 30
+"""The longest stretch of search between two hand-overs to the UI."""
+
+
+def default_algorithm(game: Game) -> str:
+    """The explorer's default algorithm for ``game`` (best-first searchers first)."""
+    known = algorithms()
+    family = game_family(game)
+    fitting = [name for name, info in known.items() if not info.games or family in info.games]
+    for name in PREFERRED_ALGORITHMS:
+        if name in fitting:
+            return name
+    if not fitting:
+        raise UserError(f"no registered algorithm plays {game.name}")
+    return fitting[0]
+
+
+def parse_position(game: Game, text: str) -> State:
+    """The position ``text`` of ``game``: a move string or piles; blank means the start."""
+    return game.parse(text) if text.strip() else game.start()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Everything that defines a session: game, position, algorithm, parameters, seed and budget."""
+
+    game: str = "connect4"
+    """A name ``make_game`` takes (``connect4``, ``connect4:6x5``, ``grundy``, ``nim``...)."""
+    position: str = ""
+    """Move string (Connect Four) or piles (Nim); blank for the game's start."""
+    algorithm: str | None = None
+    """Registry name; ``None`` picks ``default_algorithm``."""
+    params: Mapping[str, object] = field(default_factory=dict)
+    """Parameter values (text or typed) overriding the registry defaults."""
+    seed: int = 0
+    budget: int | None = DEFAULT_BUDGET
+    """Moves the search may spend; ``None`` for no bound."""
+
+    def label(self) -> str:
+        """The algorithm with its non-default parameters, e.g. ``mcts:c=1.4``."""
+        return AgentSpec(self.algorithm or "?", dict(self.params)).label()
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What some consecutive steps did, merged for one repaint."""
+
+    steps: int
+    """Steps taken."""
+    last: Step[Node] | None
+    """The last of them (its node and changes are the ones marked in the tree)."""
+    changed: tuple[Node, ...]
+    """Every node created or changed by these steps, once each."""
+    cutoffs: tuple[Node, ...]
+    """Nodes whose remaining children were pruned by these steps."""
+    ended: bool
+    """True when the search can do nothing more: finished, or the next step would exceed the budget."""
+
+
+class ValueHistory:
+    """Root values after each step, thinned to at most ``capacity`` samples evenly spread over the steps.
+
+    ``values[i]`` is the value after step ``i * stride`` (values are from the first player's point of view).
+    """
+
+    def __init__(self, capacity: int = 256) -> None:
+        self.capacity = capacity
+        self.values: list[float] = []
+        self.stride = 1
+        self._seen = 0
+
+    def add(self, value: float) -> None:
+        """Record the value after one more step; infinite values (proven results) are left out."""
+        if self._seen % self.stride == 0 and math.isfinite(value):
+            self.values.append(value)
+            if len(self.values) > self.capacity:
+                self.values = self.values[::2]
+                self.stride *= 2
+        self._seen += 1
+
+
+class RateMeter:
+    """Steps per second over the last ``window`` seconds of a clock."""
+
+    def __init__(self, clock: Callable[[], float], window: float = 1.0) -> None:
+        self.clock = clock
+        self.window = window
+        self._samples: deque[tuple[float, int]] = deque()
+
+    def add(self, total_steps: int) -> None:
+        """Note that ``total_steps`` steps have been taken by now."""
+        now = self.clock()
+        self._samples.append((now, total_steps))
+        while len(self._samples) > 2 and now - self._samples[1][0] >= self.window:
+            self._samples.popleft()
+
+    def rate(self) -> float | None:
+        """Steps per second, or ``None`` before two samples far enough apart in time."""
+        if len(self._samples) < 2:
+            return None
+        (t0, s0), (t1, s1) = self._samples[0], self._samples[-1]
+        return (s1 - s0) / (t1 - t0) if t1 > t0 else None
+
+    def clear(self) -> None:
+        self._samples.clear()
+
+
+class Session:
+    """A searcher on a root position, the budget it may spend and the root values it went through."""
+
+    def __init__(self, config: SearchConfig, state: State, searcher: Searcher[Node]) -> None:
+        self.config = config
+        """The configuration, with the algorithm name resolved and the parameters checked."""
+        self.state = state
+        """The root position."""
+        self.searcher = searcher
+        self.lock = threading.RLock()
+        """Held while the tree changes (by the search thread) or is read (by the UI)."""
+        self.history = ValueHistory()
+        self.history.add(searcher.value())
+        self.ended = searcher.finished
+        """True once a step was refused: finished, or out of budget (until the budget is raised)."""
+
+    @classmethod
+    def create(cls, config: SearchConfig) -> Session:
+        """A new session; raises a ``UserError`` naming the first thing wrong in ``config``."""
+        game = make_game(config.game)
+        state = parse_position(game, config.position)
+        name = config.algorithm or default_algorithm(game)
+        params = algorithm(name).validate(config.params)
+        if config.budget is not None and config.budget < 0:
+            raise UserError(f"budget {config.budget} is negative: give a number of moves, 0 or more")
+        searcher = make_searcher(name, state, params, seed=config.seed)
+        explicit = {key: value for key, value in params.items() if key in config.params}
+        resolved = replace(config, algorithm=name, params=explicit, position=state.text() if config.position else "")
+        return cls(resolved, state, searcher)
+
+    def renewed(self) -> Session:
+        """A fresh session with the same configuration (the same seed gives the same tree)."""
+        return Session.create(self.config)
+
+    @property
+    def budget(self) -> int | None:
+        return self.config.budget
+
+    def set_budget(self, budget: int | None) -> None:
+        """Change the move budget (it may let an ended search go on)."""
+        self.config = replace(self.config, budget=budget)
+        self.ended = self.searcher.finished
+
+    def moves_left(self) -> int | None:
+        budget = self.config.budget
+        return None if budget is None else max(0, budget - self.searcher.stats.moves)
+
+    def take(self, count: int | None, deadline: float | None = None, stop: threading.Event | None = None) -> Batch:
+        """Up to ``count`` steps (``None``: no bound), stopping early at ``deadline`` (``perf_counter``) or ``stop``."""
+        changed: dict[int, Node] = {}
+        cutoffs: dict[int, Node] = {}
+        last: Step[Node] | None = None
+        taken = 0
+        with self.lock:
+            searcher = self.searcher
+            while count is None or taken < count:
+                step = searcher.step(self.moves_left())
+                if step is None:
+                    self.ended = True
+                    break
+                taken += 1
+                last = step
+                changed[id(step.node)] = step.node
+                for node in step.changed:
+                    changed[id(node)] = node
+                for node in step.added:
+                    changed[id(node)] = node
+                for node in step.cutoffs:
+                    cutoffs[id(node)] = node
+                self.history.add(searcher.value())
+                if (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
+                    break
+            if searcher.finished:
+                self.ended = True
+        return Batch(taken, last, tuple(changed.values()), tuple(cutoffs.values()), self.ended)
+
+    def drive(
+        self,
+        steps: int | None,
+        rate: Callable[[], float | None],
+        deliver: Callable[[Batch], None],
+        stop: threading.Event,
+    ) -> None:
+        """Take ``steps`` steps (``None``: until the search ends) at ``rate()`` steps a second (``None``: flat out).
+
+        Runs in the search thread.  Each frame's batch goes to ``deliver``, which returns once the
+        UI has shown it; ``stop`` ends the drive between two steps.  ``rate`` is read every frame,
+        so a speed change takes effect at once.
+        """
+        done = 0
+        anchor_time = time.perf_counter()
+        anchor_done = 0
+        anchor_rate = rate()
+        while not stop.is_set():
+            now = time.perf_counter()
+            per_second = rate()
+            if per_second != anchor_rate:
+                anchor_time, anchor_done, anchor_rate = now, done, per_second
+            wanted = None if steps is None else steps - done
+            if per_second is not None:
+                due = int((now - anchor_time) * per_second) + 1 - (done - anchor_done)
+                if due <= 0:
+                    next_due = anchor_time + (done - anchor_done) / per_second
+                    stop.wait(min(0.1, max(0.0, next_due - now)))
+                    continue
+                wanted = due if wanted is None else min(due, wanted)
+            batch = self.take(wanted, now + FRAME_SECONDS, stop)
+            done += batch.steps
+            if batch.steps:
+                deliver(batch)
+            if batch.ended or (steps is not None and done >= steps):
+                return

@@ -1,0 +1,1 @@
+"""Reusable widgets: each takes its searcher or state as data (no global app state), for split panes too."""

@@ -1,0 +1,298 @@
+"""The board: a Connect Four grid or Nim piles, a line of moves drawn on it, moves played by key or mouse.
+
+The board shows a base position and a *line* (a sequence of moves from it: the principal
+variation, or the path to a chosen node).  On Connect Four the line's stones are drawn as
+numbered ghost stones where they would land; on Nim the line is listed under the piles.
+The first player's stones are red, the second player's yellow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import RenderResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine.games import Connect4State, Move, NimState, State
+
+CELL = 3
+"""Connect Four: columns are three cells wide."""
+TOKEN = 2
+"""Nim: each token takes two cells."""
+PILE_LABEL = 6
+"""Nim: cells before a pile's first token (its size, right-aligned, and a bar)."""
+LINE_DIGITS = "123456789"
+"""Numbers drawn on the ghost stones of a line; later moves are drawn ``+``."""
+
+
+class Board(Widget, can_focus=True):
+    """A position with a line of moves drawn on it; emits ``MovePlayed`` when the user plays a move."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "cursor(-1, 0)", "Cursor left", show=False),
+        Binding("right", "cursor(1, 0)", "Cursor right", show=False),
+        Binding("up", "cursor(0, -1)", "Pile above (Nim)", show=False),
+        Binding("down", "cursor(0, 1)", "Pile below (Nim)", show=False),
+        Binding("enter,space", "play_cursor", "Play the move at the cursor", show=False),
+        *(
+            Binding(key, f"play_column({column})", f"Play column {key}", show=False)
+            for column, key in enumerate("1234567890")
+        ),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "board--grid",
+        "board--first",
+        "board--second",
+        "board--empty",
+        "board--cursor",
+        "board--best",
+        "board--muted",
+    }
+
+    DEFAULT_CSS = """
+    Board { height: auto; padding: 0 1; }
+    Board > .board--grid { background: $primary-background; }
+    Board > .board--first { color: #e8413c; text-style: bold; }
+    Board > .board--second { color: #f2c12e; text-style: bold; }
+    Board > .board--empty { color: $text-muted; }
+    Board > .board--cursor { background: $accent 40%; }
+    Board > .board--best { color: $success; text-style: bold reverse; }
+    Board > .board--muted { color: $text-muted; }
+    """
+
+    cursor_column: reactive[int] = reactive(3)
+    """Connect Four: the column a key press plays; Nim: the part of the pile at the cursor."""
+    cursor_pile: reactive[int] = reactive(0)
+    """Nim: the index of the pile at the cursor (largest pile first)."""
+
+    class MovePlayed(Message):
+        """The user played ``move`` in the board's base position (it is legal there)."""
+
+        def __init__(self, board: Board, move: Move) -> None:
+            super().__init__()
+            self.board = board
+            self.move = move
+
+        @property
+        def control(self) -> Board:
+            return self.board
+
+    class IllegalMove(Message):
+        """The user tried a move that cannot be played; ``reason`` says why."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.state = state
+        """The base position (moves are played here)."""
+        self.line: tuple[Move, ...] = ()
+        """Moves drawn from ``state``."""
+        self.best: Move | None = None
+        """A move marked as the best one in ``state``."""
+        if isinstance(state, Connect4State):
+            self.set_reactive(Board.cursor_column, state.game.width // 2)
+
+    def show(self, state: State, line: Sequence[Move] = (), best: Move | None = None) -> None:
+        """Draw ``state`` with ``line`` on it and ``best`` marked."""
+        if state != self.state and isinstance(state, NimState):
+            self.set_reactive(Board.cursor_pile, 0)
+            self.set_reactive(Board.cursor_column, 1)
+        self.state = state
+        self.line = tuple(line)
+        self.best = best
+        self.refresh(layout=True)
+
+    # ----------------------------------------------------------------- actions
+
+    def action_cursor(self, columns: int, piles: int) -> None:
+        state = self.state
+        if isinstance(state, Connect4State):
+            self.cursor_column = (self.cursor_column + columns) % state.game.width
+        elif isinstance(state, NimState) and state.piles:
+            self.cursor_pile = (self.cursor_pile + piles) % len(state.piles)
+            pile = state.piles[self.cursor_pile]
+            self.cursor_column = min(max(1, self.cursor_column + columns), pile)
+
+    def action_play_cursor(self) -> None:
+        state = self.state
+        if isinstance(state, Connect4State):
+            self.action_play_column(self.cursor_column)
+        elif isinstance(state, NimState) and state.piles:
+            pile = state.piles[min(self.cursor_pile, len(state.piles) - 1)]
+            self._play_nim(pile, self.cursor_column)
+
+    def action_play_column(self, column: int) -> None:
+        state = self.state
+        if not isinstance(state, Connect4State) or column >= state.game.width:
+            return
+        self.cursor_column = column
+        if state.can_play(column):
+            self.post_message(self.MovePlayed(self, column))
+        else:
+            self.post_message(self.IllegalMove(f"column {column + 1} cannot be played: it is full or the game is over"))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        state = self.state
+        if isinstance(state, Connect4State):
+            column = (offset.x - 1) // CELL
+            if 0 <= column < state.game.width and offset.x >= 1:
+                self.action_play_column(column)
+        elif isinstance(state, NimState) and 0 <= offset.y < len(state.piles):
+            token = (offset.x - PILE_LABEL) // TOKEN + 1
+            pile = state.piles[offset.y]
+            if 1 <= token <= pile:
+                self.cursor_pile = offset.y
+                self.cursor_column = token
+                self._play_nim(pile, token)
+
+    def _play_nim(self, pile: int, token: int) -> None:
+        """Classic Nim: take the tokens from ``token`` to the end; Grundy: split after ``token``."""
+        state = self.state
+        assert isinstance(state, NimState)
+        classic = state.game.variant == "classic"
+        move = (pile, pile - token + 1) if classic else (pile, max(token, pile - token))
+        if move in state.legal_moves():
+            self.post_message(self.MovePlayed(self, move))
+        elif classic:
+            self.post_message(self.IllegalMove("that move cannot be played here"))
+        else:
+            self.post_message(self.IllegalMove(
+                f"a pile of {pile} cannot be split into {token} and {pile - token}: the two parts must differ"
+            ))
+
+    # ----------------------------------------------------------------- rendering
+
+    def render(self) -> RenderResult:
+        return self.render_board()
+
+    def render_board(self) -> Text:
+        state = self.state
+        if isinstance(state, Connect4State):
+            return self._render_connect4(state)
+        if isinstance(state, NimState):
+            return self._render_nim(state)
+        return Text(state.text())
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"board--{name}", partial=True)
+
+    def _player_style(self, player: int) -> Style:
+        return self._style("first" if player == 1 else "second")
+
+    def _render_connect4(self, state: Connect4State) -> Text:
+        game = state.game
+        ghosts: dict[int, tuple[str, int]] = {}
+        """Ghost stones of the line by cell bit: the digit drawn and the player whose stone it is."""
+        current = state
+        for index, move in enumerate(self.line):
+            if current.is_terminal() or not current.can_play(move):  # type: ignore[arg-type]
+                break
+            after = current.play(move)
+            ghosts[after.mask ^ current.mask] = (LINE_DIGITS[index] if index < len(LINE_DIGITS) else "+",
+                                                 current.player)
+            current = after
+        first = state.stones(1)
+        grid = self._style("grid")
+        text = Text()
+        marker = Text(" " * (game.width * CELL + 2))
+        if self.has_focus:
+            at = 1 + self.cursor_column * CELL + 1
+            marker = Text.assemble(" " * at, ("▼", self._player_style(state.player)))
+        text.append_text(marker)
+        text.append("\n")
+        for row in reversed(range(game.height)):
+            text.append("│", grid)
+            for column in range(game.width):
+                bit = game.cell(column, row)
+                cell_style = grid + (self._style("cursor") if self.has_focus and column == self.cursor_column
+                                     else Style())
+                if state.mask & bit:
+                    text.append(" ● ", cell_style + self._player_style(1 if first & bit else -1))
+                elif bit in ghosts:
+                    digit, player = ghosts[bit]
+                    text.append(f" {digit} ", cell_style + self._player_style(player) + Style(underline=True))
+                else:
+                    text.append(" · ", cell_style + self._style("empty"))
+            text.append("│\n", grid)
+        text.append("└" + "─" * (game.width * CELL) + "┘\n", grid)
+        text.append(" ")
+        for column in range(game.width):
+            label = f" {'1234567890'[column]} "
+            text.append(label, self._style("best") if column == self.best else self._style("muted"))
+        text.append("\n")
+        text.append_text(self._caption(state, current))
+        return text
+
+    def _render_nim(self, state: NimState) -> Text:
+        room = max(4, (self.size.width or 30) - PILE_LABEL) // TOKEN
+        text = Text()
+        mover = self._player_style(state.player)
+        best_pile = self.best[0] if isinstance(self.best, tuple) else None
+        for index, pile in enumerate(state.piles):
+            label_style = self._style("best") if pile == best_pile else self._style("muted")
+            text.append(f"{pile:>3}", label_style)
+            text.append(" │ ", self._style("muted"))
+            shown = pile if pile <= room else room - 2
+            for token in range(1, shown + 1):
+                style = mover
+                if self.has_focus and index == self.cursor_pile and self._under_cursor(state, pile, token):
+                    style = mover + self._style("cursor")
+                text.append("● " if token < shown else "●", style)
+            if shown < pile:
+                text.append(f" …{pile - shown}", self._style("muted"))
+            text.append("\n")
+        if not state.piles:
+            text.append("(no tokens left)\n", self._style("muted"))
+        current: State = state
+        if self.line:
+            text.append("line:", self._style("muted"))
+            for index, move in enumerate(self.line):
+                if current.is_terminal() or move not in current.legal_moves():
+                    break
+                text.append(f" {index + 1}.", self._style("muted"))
+                text.append(current.move_label(move), self._player_style(current.player))
+                current = current.play(move)
+            text.append(f"\n  → {current.text()}\n", self._style("muted"))
+        text.append_text(self._caption(state, current))
+        return text
+
+    def _under_cursor(self, state: NimState, pile: int, token: int) -> bool:
+        """Whether ``token`` of the pile at the cursor would move: taken (classic) or split off (Grundy)."""
+        cut = self.cursor_column
+        if state.game.variant == "classic":
+            return token >= cut
+        return token > cut
+
+    def _caption(self, state: State, line_end: State) -> Text:
+        """Who moves, and how the line ends when it ends the game."""
+        text = Text()
+        text.append("●", self._player_style(state.player))
+        text.append(" first" if state.player == 1 else " second", self._style("muted"))
+        text.append(" to move", self._style("muted"))
+        if self.line and line_end.is_terminal():
+            winner = line_end.winner()
+            outcome = "draw" if winner == 0 else ("first wins" if winner == 1 else "second wins")
+            text.append(f" · line ends: {outcome}", self._style("muted"))
+        return text

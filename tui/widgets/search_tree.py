@@ -1,0 +1,431 @@
+"""The search-tree pane: a ``Tree`` over a searcher's own tree, built lazily.
+
+Widget nodes exist only for branches that are open (opened by the user, or by follow
+mode along the path of the last step); a node with many children shows its ``top_k``
+most worked-on ones and a "… N more" line.  Each label is the move and the numbers the
+algorithm keeps (``Node.numbers()``, written generically), with the principal variation
+highlighted, the nodes changed by the last step marked and cut-off nodes marked ``✂``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from engine.search.base import Node, Searcher
+from tui.formatting import format_numbers
+from tui.session import Batch
+
+CHANGED_MARK = " ◂"
+CUTOFF_MARK = " ✂"
+
+
+class MoreChildren:
+    """The "… N more" line under a node whose children are not all shown."""
+
+    __slots__ = ("hidden", "parent")
+
+    def __init__(self, parent: Node, hidden: int) -> None:
+        self.parent = parent
+        self.hidden = hidden
+
+
+TreeItem = Node | MoreChildren
+View = TreeNode[TreeItem]
+
+
+class SearchTree(Tree[TreeItem]):
+    """A searcher's tree, lazily shown, relabelled in place for the nodes each batch of steps changed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "open_node", "Open node / first child", show=False),
+        Binding("left", "close_node", "Close node / go to parent", show=False),
+        Binding("c", "close_all", "Close every branch", show=False),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "search-tree--move",
+        "search-tree--numbers",
+        "search-tree--pv",
+        "search-tree--changed",
+        "search-tree--cutoff",
+        "search-tree--more",
+    }
+
+    DEFAULT_CSS = """
+    SearchTree > .search-tree--move { text-style: bold; }
+    SearchTree > .search-tree--numbers { color: $text-muted; }
+    SearchTree > .search-tree--pv { color: $success; text-style: bold; }
+    SearchTree > .search-tree--changed { color: $warning; text-style: bold; }
+    SearchTree > .search-tree--cutoff { color: $error; }
+    SearchTree > .search-tree--more { color: $text-muted; text-style: italic; }
+    """
+
+    follow: reactive[bool] = reactive(True)
+    """Keep the node of the last step in view, opening the branches on its path (and closing them after)."""
+
+    class NodeChosen(Message):
+        """The user chose a node of the search tree (enter or click) to see its position."""
+
+        def __init__(self, node: Node) -> None:
+            super().__init__()
+            self.node = node
+
+    def __init__(
+        self,
+        *,
+        top_k: int = 8,
+        max_lines: int = 2000,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        """``top_k``: children shown under a node before "… N more"; ``max_lines``: widget nodes at most."""
+        super().__init__(Text("(no search)"), None, name=name, id=id, classes=classes, disabled=disabled)
+        self.set_reactive(Tree.guide_depth, 2)
+        self.set_reactive(Tree.auto_expand, False)
+        self.top_k = top_k
+        self.max_lines = max_lines
+        self._searcher: Searcher[Node] | None = None
+        self._lock: AbstractContextManager[object] = nullcontext()
+        self._views: dict[int, View] = {}
+        """Widget node of each shown searcher node, by ``id`` of the searcher node."""
+        self._parts: dict[int, tuple[str, str]] = {}
+        """Move text and numbers text of each shown node, as of its last change."""
+        self._pv: set[int] = set()
+        self._marked: set[int] = set()
+        self._cut: set[int] = set()
+        self._trail: set[int] = set()
+        """The path of the last step: always shown, even beyond ``top_k``."""
+        self._auto_opened: set[int] = set()
+        """Nodes that follow mode opened (and will close when the path moves away)."""
+        self._limits: dict[int, int] = {}
+        """Children to show under a node, where "… N more" was chosen."""
+
+    # ----------------------------------------------------------------- public API
+
+    @property
+    def searcher(self) -> Searcher[Node] | None:
+        return self._searcher
+
+    @property
+    def shown_nodes(self) -> int:
+        """Widget nodes in the pane (its visible lines are at most this many)."""
+        return len(self._views)
+
+    def view_of(self, node: Node) -> View | None:
+        """The widget node showing ``node``, if it is shown."""
+        return self._views.get(id(node))
+
+    def show_searcher(self, searcher: Searcher[Node], lock: AbstractContextManager[object] | None = None) -> None:
+        """Show ``searcher``'s tree from scratch; ``lock`` guards reading it while another thread steps it."""
+        self._searcher = searcher
+        self._lock = lock if lock is not None else nullcontext()
+        for store in (self._views, self._parts, self._pv, self._marked, self._cut, self._trail, self._auto_opened,
+                      self._limits):
+            store.clear()
+        self.clear()
+        with self._lock:
+            self._adopt_root(searcher)
+
+    def apply(self, batch: Batch, principal_path: Sequence[Node]) -> None:
+        """Show what ``batch`` changed (call with the session's lock held): labels, new children, marks, PV."""
+        searcher = self._searcher
+        if searcher is None:
+            return
+        if searcher.root is not self.root.data:
+            self._forget_all()
+            self._adopt_root(searcher)
+        dirty: set[int] = set()
+        structural: dict[int, View] = {}
+        cut_now = {id(node) for node in batch.cutoffs}
+        for node in batch.changed:
+            key = id(node)
+            if key in self._views:
+                dirty.add(key)
+                structural[key] = self._views[key]
+            if key in self._cut and key not in cut_now:
+                self._cut.discard(key)
+                dirty.add(key)
+            parent = node.parent
+            if parent is not None and id(parent) in self._views:
+                structural[id(parent)] = self._views[id(parent)]
+                dirty.add(id(parent))
+        self._cut |= cut_now
+        dirty |= cut_now
+        last = batch.last
+        marked = set() if last is None else {id(last.node), *(id(n) for n in last.changed)}
+        dirty |= self._marked ^ marked
+        self._marked = marked
+        pv = {id(node) for node in principal_path}
+        dirty |= self._pv ^ pv
+        self._pv = pv
+        if last is not None:
+            self._trail = {id(node) for node in last.path}
+        for view in structural.values():
+            self._sync(view)
+        if self.follow and last is not None:
+            self._reveal(last.path)
+        for key in dirty:
+            shown = self._views.get(key)
+            if shown is not None:
+                self._relabel(shown)
+
+    def reveal(self, path: Sequence[Node]) -> None:
+        """Open the branches down to the last node of ``path`` (root first) and bring it into view."""
+        with self._lock:
+            self._trail = {id(node) for node in path}
+            self._reveal(path, user=True)
+
+    # ----------------------------------------------------------------- actions
+
+    def action_open_node(self) -> None:
+        view = self.cursor_node
+        if view is None:
+            return
+        if view.allow_expand and not view.is_expanded:
+            view.expand()
+        elif view.children:
+            self.move_cursor(view.children[0])
+
+    def action_close_node(self) -> None:
+        view = self.cursor_node
+        if view is None:
+            return
+        if view.is_expanded and view.allow_expand and view is not self.root:
+            view.collapse()
+        elif view.parent is not None:
+            self.move_cursor(view.parent)
+
+    def action_close_all(self) -> None:
+        """Close every branch below the root."""
+        for view in list(self.root.children):
+            if view.is_expanded:
+                view.collapse()
+        self._auto_opened.clear()
+
+    # ----------------------------------------------------------------- events
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[TreeItem]) -> None:
+        view = event.node
+        if view.is_expanded:
+            with self._lock:
+                self._sync(view)
+                self._relabel(view)
+
+    def on_tree_node_collapsed(self, event: Tree.NodeCollapsed[TreeItem]) -> None:
+        view = event.node
+        if not view.is_expanded and view is not self.root:
+            if isinstance(view.data, Node):
+                self._auto_opened.discard(id(view.data))
+            for child in list(view.children):
+                self._forget(child)
+            view.remove_children()
+            with self._lock:
+                self._relabel(view)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[TreeItem]) -> None:
+        item = event.node.data
+        if isinstance(item, MoreChildren):
+            parent = self._views.get(id(item.parent))
+            if parent is not None:
+                self._limits[id(item.parent)] = self._limit(item.parent) + self.top_k
+                with self._lock:
+                    self._sync(parent)
+        elif isinstance(item, Node):
+            self.post_message(self.NodeChosen(item))
+
+    def watch_follow(self, follow: bool) -> None:
+        if not follow:
+            self._auto_opened.clear()
+
+    # ----------------------------------------------------------------- rendering
+
+    def render_label(self, node: View, base_style: Style, style: Style) -> Text:
+        text = super().render_label(node, base_style, style)
+        item = node.data
+        label = node.label
+        start = len(text.plain) - len(label.plain if isinstance(label, Text) else label)
+        if isinstance(item, MoreChildren):
+            text.stylize(self.get_component_rich_style("search-tree--more", partial=True), start)
+            return text
+        if item is None:
+            return text
+        key = id(item)
+        move, numbers = self._parts.get(key, ("", ""))
+        move_style = self.get_component_rich_style("search-tree--move", partial=True)
+        if key in self._pv:
+            move_style += self.get_component_rich_style("search-tree--pv", partial=True)
+        text.stylize(move_style, start, start + len(move))
+        text.stylize(self.get_component_rich_style("search-tree--numbers", partial=True),
+                     start + len(move) + 1, start + len(move) + 1 + len(numbers))
+        if key in self._cut:
+            at = text.plain.find(CUTOFF_MARK, start)
+            text.stylize(self.get_component_rich_style("search-tree--cutoff", partial=True), at, at + len(CUTOFF_MARK))
+        if key in self._marked:
+            text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), start,
+                         start + len(move))
+            at = text.plain.rfind(CHANGED_MARK)
+            text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
+        return text
+
+    # ----------------------------------------------------------------- internals
+
+    def _adopt_root(self, searcher: Searcher[Node]) -> None:
+        root = searcher.root
+        self.root.data = root
+        self._views[id(root)] = self.root
+        self._relabel(self.root)
+        self.root.allow_expand = bool(root.children)
+        self.root.expand()
+        self._sync(self.root)
+
+    def _forget_all(self) -> None:
+        for view in list(self.root.children):
+            self._forget(view)
+        self.root.remove_children()
+        for store in (self._views, self._parts, self._cut, self._auto_opened, self._limits):
+            store.clear()
+
+    def _forget(self, view: View) -> None:
+        """Drop the bookkeeping of ``view`` and of every widget node below it."""
+        stack = [view]
+        while stack:
+            current = stack.pop()
+            if isinstance(current.data, Node):
+                key = id(current.data)
+                self._views.pop(key, None)
+                self._parts.pop(key, None)
+                self._auto_opened.discard(key)
+            stack.extend(current.children)
+
+    def _limit(self, node: Node) -> int:
+        return self._limits.get(id(node), self.top_k)
+
+    def _shown_children(self, node: Node) -> tuple[list[Node], int]:
+        """The children to show under ``node``, in generation order, and how many are left out.
+
+        Always shown: the children on the principal variation, on the last step's path and
+        those already open; the rest by the work spent below them (visits ``n`` where the
+        algorithm counts them, otherwise children generated), ties in generation order.
+        """
+        children = node.children
+        limit = min(self._limit(node), max(1, self.max_lines - len(self._views)))
+        if len(children) <= limit:
+            return list(children), 0
+        keep = {
+            index for index, child in enumerate(children)
+            if (key := id(child)) in self._pv or key in self._trail
+            or (key in self._views and self._views[key].is_expanded)
+        }
+        ranked = sorted(range(len(children)), key=lambda i: (-_work(children[i]), i))
+        for index in ranked:
+            if len(keep) >= limit:
+                break
+            keep.add(index)
+        return [children[i] for i in sorted(keep)], len(children) - len(keep)
+
+    def _sync(self, view: View) -> None:
+        """Make ``view``'s widget children match its searcher node's children (only if it is open)."""
+        node = view.data
+        if not isinstance(node, Node):
+            return
+        view.allow_expand = bool(node.children)
+        if not view.is_expanded:
+            return
+        wanted, hidden = self._shown_children(node)
+        wanted_keys = {id(child) for child in wanted}
+        more: View | None = None
+        for child_view in list(view.children):
+            item = child_view.data
+            if isinstance(item, MoreChildren):
+                more = child_view
+            elif isinstance(item, Node) and id(item) not in wanted_keys:
+                self._forget(child_view)
+                child_view.remove()
+        for index, child in enumerate(wanted):
+            if id(child) in self._views:
+                continue
+            # The "… N more" line stays last: inserting before ``index`` keeps generation order.
+            before = index if index < len(view.children) else None
+            child_view = view.add(Text(""), child, before=before, allow_expand=bool(child.children))
+            self._views[id(child)] = child_view
+            self._relabel(child_view)
+        if hidden and more is None:
+            view.add(Text(f"… {hidden} more"), MoreChildren(node, hidden), allow_expand=False)
+        elif hidden and more is not None and isinstance(more.data, MoreChildren) and more.data.hidden != hidden:
+            more.data.hidden = hidden
+            more.set_label(Text(f"… {hidden} more"))
+        elif not hidden and more is not None:
+            more.remove()
+
+    def _reveal(self, path: Sequence[Node], user: bool = False) -> None:
+        """Open the widget branches down ``path`` and its last node; follow mode remembers what it opened."""
+        view = self.root
+        for depth, node in enumerate(path):
+            if depth:
+                next_view = self._views.get(id(node))
+                if next_view is None:
+                    break
+                view = next_view
+            if node.children and not view.is_expanded:
+                if not user:
+                    self._auto_opened.add(id(node))
+                view.expand()
+            self._sync(view)
+        if not user:
+            self._close_stale({id(node) for node in path})
+        self.call_after_refresh(self.scroll_to_node, view, False)
+        if user:
+            self.move_cursor(view)
+
+    def _close_stale(self, on_path: set[int]) -> None:
+        """Close the branches follow mode opened that are off ``on_path`` and do not hold the cursor."""
+        keep = set(on_path)
+        cursor = self.cursor_node
+        while cursor is not None:
+            if isinstance(cursor.data, Node):
+                keep.add(id(cursor.data))
+            cursor = cursor.parent
+        for key in list(self._auto_opened - keep):
+            self._auto_opened.discard(key)
+            view = self._views.get(key)
+            if view is not None and view.is_expanded:
+                view.collapse()
+
+    def _relabel(self, view: View) -> None:
+        node = view.data
+        if not isinstance(node, Node):
+            return
+        key = id(node)
+        move = "root" if node.parent is None or self._searcher is None else (
+            self._searcher.root_state.move_label(node.move)
+        )
+        numbers = format_numbers(node.numbers())
+        self._parts[key] = (move, numbers)
+        suffix = ""
+        if key in self._cut:
+            suffix += CUTOFF_MARK
+        if node.children and not view.is_expanded:
+            suffix += f" ({len(node.children)})"
+        if key in self._marked:
+            suffix += CHANGED_MARK
+        view.set_label(Text(f"{move} {numbers}{suffix}"))
+
+
+def _work(node: Node) -> float:
+    """How much search went below ``node``: its visit count where the algorithm keeps one, else its children."""
+    visits = node.numbers().get("n")
+    if isinstance(visits, int | float) and not isinstance(visits, bool):
+        return float(visits)
+    return float(len(node.children))
