@@ -1,0 +1,173 @@
+"""Best-first minimax (Korf & Chickering, Artificial Intelligence 84, 1996).
+
+The whole tree is kept, with a backed-up minimax value at every node.  One step (one
+expansion): follow the principal variation from the root (the max child at MAX nodes, the
+min child at MIN nodes) to a leaf, generate and statically evaluate all its children, and
+back the new values up the path, stopping at the first ancestor whose value and principal
+child are unchanged.
+
+``ab_depth > 0`` is the "best-first extension": the tree is first grown full width to
+``ab_depth`` plies, one expansion per step in breadth-first order (every non-terminal node
+above that depth is expanded; the backed-up values are those alpha-beta would return at
+that depth, found without its pruning, so this phase costs every move of the full-width
+tree), and then best-first from its frontier.
+
+Terminal leaves are never expanded.  The search is finished when the principal leaf is
+terminal: the principal variation then ends in the game's end.  The root value is then
+exact when that end is a win or a loss (the evaluators score wins and losses beyond every
+heuristic value); a principal variation ending in a draw is only as sure as the heuristic
+values of the lines beside it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.games.base import Move, State
+from engine.games.evaluators import Evaluator
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
+from engine.search.minimax import EVAL_PARAM, resolve_evaluator
+
+
+class BestFirstNode(Node):
+    """A node of the best-first minimax tree."""
+
+    __slots__ = ("best", "player", "state", "v")
+
+    state: State
+    player: int
+    """The player to move here (+1 first player, MAX; -1 second, MIN)."""
+    v: float
+    """Minimax value of the tree below, from the first player's point of view (the static value at a leaf)."""
+    best: BestFirstNode | None
+    """The principal child: the first child with the best value for ``player`` (``None`` at a leaf)."""
+
+    def __init__(self, parent: BestFirstNode | None, move: Move | None, state: State, v: float) -> None:
+        # Every slot is set here (not through Node.__init__): nodes are created in the inner loop.
+        self.parent = parent
+        self.move = move
+        self.children = []
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.state = state
+        self.player = state.player
+        self.v = v
+        self.best = None
+
+    def numbers(self) -> dict[str, float | int | str | None]:
+        return {"v": self.v}
+
+
+class BestFirst(Searcher[BestFirstNode]):
+    """Best-first minimax: always expand the leaf at the end of the principal variation."""
+
+    name = "bestfirst"
+    description = "best-first minimax (Korf & Chickering): expand the principal leaf"
+
+    def __init__(self, state: State, *, seed: int = 0, ab_depth: int = 0, eval: str | Evaluator = "auto") -> None:
+        super().__init__(state)
+        self.evaluator = resolve_evaluator(eval, state) if isinstance(eval, str) else eval
+        self.ab_depth = ab_depth
+        self.root = BestFirstNode(None, None, state, self.evaluator(state))
+        self.stats.nodes = 1
+        self._full_width: deque[BestFirstNode] = deque()
+        """Nodes still to expand in the full-width phase, shallowest first."""
+        if ab_depth > 0 and not state.is_terminal():
+            self._full_width.append(self.root)
+        self._principal: list[BestFirstNode] = [self.root]
+        """The principal variation from the root to its leaf, kept up to date after every step."""
+        self.finished = state.is_terminal()
+
+    def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | bool:
+        if self.finished:
+            return False
+        full_width = bool(self._full_width)
+        leaf = self._full_width[0] if full_width else self._principal[-1]
+        state = leaf.state
+        moves = state.legal_moves()
+        if moves_left is not None and len(moves) > moves_left:
+            return False
+        if full_width:
+            self._full_width.popleft()
+        evaluator = self.evaluator
+        children: list[BestFirstNode] = leaf.children  # type: ignore[assignment]
+        for move in moves:
+            child_state = state.play(move)
+            children.append(BestFirstNode(leaf, move, child_state, evaluator(child_state)))
+        stats = self.stats
+        stats.moves += len(moves)
+        stats.nodes += len(moves)
+        if leaf.depth + 1 > stats.max_depth:
+            stats.max_depth = leaf.depth + 1
+        if full_width:
+            self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.state.is_terminal())
+        changed = self._back_up(leaf)
+        self._principal = self._principal_from_root()
+        self.finished = not self._full_width and self._principal[-1].state.is_terminal()
+        if not record:
+            return True
+        return Step(
+            path=tuple(leaf.path()),  # type: ignore[arg-type]
+            node=leaf,
+            added=tuple(children),
+            changed=(*changed, *children),
+        )
+
+    @staticmethod
+    def _back_up(leaf: BestFirstNode) -> list[BestFirstNode]:
+        """Recompute values and principal children from ``leaf`` up; the nodes that changed, ``leaf`` first."""
+        changed: list[BestFirstNode] = []
+        node: BestFirstNode | None = leaf
+        while node is not None:
+            children: list[BestFirstNode] = node.children  # type: ignore[assignment]
+            best = children[0]
+            if node.player > 0:
+                for child in children:
+                    if child.v > best.v:
+                        best = child
+            else:
+                for child in children:
+                    if child.v < best.v:
+                        best = child
+            if best is node.best and best.v == node.v:
+                break
+            node.best = best
+            node.v = best.v
+            changed.append(node)
+            node = node.parent  # type: ignore[assignment]
+        return changed
+
+    def _principal_from_root(self) -> list[BestFirstNode]:
+        path = [self.root]
+        node = self.root.best
+        while node is not None:
+            path.append(node)
+            node = node.best
+        return path
+
+    def best_move(self) -> Move | None:
+        best = self.root.best
+        return None if best is None else best.move
+
+    def value(self) -> float:
+        """The root's backed-up minimax value, first player's point of view, on the evaluator's scale."""
+        return self.root.v
+
+    def principal_path(self) -> list[BestFirstNode]:
+        return list(self._principal)
+
+
+ALGORITHMS = (
+    AlgorithmInfo(
+        name=BestFirst.name,
+        description=BestFirst.description,
+        factory=BestFirst,  # type: ignore[arg-type]
+        params=(
+            Param(
+                "ab_depth", int, 0,
+                "best-first extension: grow the tree full width to this depth first (0 = pure best-first)",
+                lo=0, hi=8,
+            ),
+            EVAL_PARAM,
+        ),
+    ),
+)
