@@ -1,0 +1,416 @@
+"""Monte Carlo tree search (UCT) with batched random playouts, and flat Monte Carlo sampling.
+
+One step is one iteration: select a path by UCB1 from the root, expand one untried move
+(one ``State.play``, the only move the tree search pays for), score the new leaf with
+``k`` random playouts (one numpy batch on Connect Four; see ``engine.search.playouts``),
+and back the results up as ``k`` visits.  Options: partial expansion, and MCTS-Solver
+(Winands, Björnsson & Saito 2008), which proves wins and losses.
+
+Points of view, stated once for this module:
+
+* A node's ``visits`` and ``total`` count playout results **for the player who made the
+  move into the node**: win 1, draw 0.5, loss 0.  So ``mean = total / visits`` is in
+  [0, 1] and every parent picks the child with the largest UCB1.  The root's numbers are
+  for the player who moved into the root position: the opponent of the player to move.
+* ``proven`` (MCTS-Solver) is from the same point of view: ``WIN`` means the player who
+  moved into the node wins it with perfect play, ``LOSS`` that this player loses.
+* ``Searcher.value()`` is from the first player's point of view, in [-1, 1]:
+  ``2 * mean - 1`` of the first player's mean (exactly +1 or -1 once the root is proven).
+
+Rewards are already in [0, 1], the scale partial expansion's ``UCB_c = 0.5 +
+sqrt(ln(n) / (1 + k))`` assumes, so it is compared with UCB1 as it is.
+
+Nodes keep no positions (a node costs about 250 bytes): each iteration replays the moves
+of its path from the root position, and those replays are not charged as moves.
+
+Under a moves bound (``moves_left`` not ``None``), a search whose tree can no longer grow
+(MCTS once every line of the tree ends in a finished game or a proof; flat Monte Carlo
+once every root move has its child) declines to step: its iterations would cost no
+moves, and the bound would never be reached.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine.games.base import Move, State
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
+from engine.search.playouts import Playouts
+
+WIN = 1
+LOSS = -1
+"""Values of ``MctsNode.proven`` (0: not proven), for the player who moved into the node."""
+
+DEFAULT_C = 1.4
+"""UCT's exploration constant; the theory (Auer et al.'s UCB1) says sqrt(2) ~ 1.414."""
+
+
+def ucb1(mean: float, parent_visits: int, visits: int, c: float) -> float:
+    """UCB1 = mean + c * sqrt(ln(parent visits) / visits); ``mean`` for the player choosing among siblings."""
+    return mean + c * math.sqrt(math.log(parent_visits) / visits)
+
+
+def expansion_urgency(visits: int, children: int) -> float:
+    """Partial expansion's UCB_c = 0.5 + sqrt(ln(n) / (1 + k)): add a child when it beats every child's UCB1."""
+    return 0.5 + math.sqrt(math.log(visits) / (1 + children))
+
+
+def secure_value(mean: float, visits: int) -> float:
+    """MCTS-Solver's final-move score: mean + 1 / sqrt(n)."""
+    return mean + 1 / math.sqrt(visits)
+
+
+class MctsNode(Node):
+    """A node of the Monte Carlo tree; its numbers are for the player who moved into it."""
+
+    __slots__ = ("visits", "total", "untried", "proven", "settled", "c")
+
+    children: list[MctsNode]  # type: ignore[assignment]
+    visits: int
+    """Playout results backed up through this node."""
+    total: float
+    """Their sum for the player who moved into this node: win 1, draw 0.5, loss 0."""
+    untried: list[Move] | None
+    """Moves not yet expanded; ``None`` until the first expansion from this node."""
+    proven: int
+    """``WIN`` or ``LOSS`` for the player who moved into this node once proven (MCTS-Solver), else 0."""
+    settled: bool
+    """Nothing below can grow any more: the game is over here, the node is proven, or every child is settled."""
+    c: float | None
+    """The tree's exploration constant, for ``ucb`` (``None`` in flat Monte Carlo, which has no UCB)."""
+
+    def __init__(self, parent: MctsNode | None, move: Move | None, c: float | None) -> None:
+        super().__init__(parent, move)
+        self.visits = 0
+        self.total = 0.0
+        self.untried = None
+        self.proven = 0
+        self.settled = False
+        self.c = c
+
+    def mean(self) -> float | None:
+        """Mean result for the player who moved into this node, in [0, 1] (``None`` before any visit)."""
+        return self.total / self.visits if self.visits else None
+
+    def ucb(self) -> float | None:
+        """UCB1 as the parent would compute it now (``None`` at the root or without UCB)."""
+        parent = self.parent
+        if parent is None or self.c is None:
+            return None
+        if not self.visits:
+            return math.inf
+        assert isinstance(parent, MctsNode)
+        return ucb1(self.total / self.visits, parent.visits, self.visits, self.c)
+
+    def numbers(self) -> dict[str, float | int | str | None]:
+        """``n`` visits; ``mean`` and ``proven`` for the player who moved here; ``ucb`` as the parent sees it."""
+        proven = "win" if self.proven == WIN else "loss" if self.proven == LOSS else None
+        return {"n": self.visits, "mean": self.mean(), "ucb": self.ucb(), "proven": proven}
+
+
+class MonteCarloTreeSearch(Searcher[MctsNode]):
+    """UCT with ``k`` random playouts per new leaf, optional partial expansion and MCTS-Solver."""
+
+    name = "mcts"
+    description = "Monte Carlo tree search (UCT), k numpy-batched playouts per leaf; partial expansion, MCTS-Solver"
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        seed: int = 0,
+        c: float = DEFAULT_C,
+        k: int = 1,
+        partial: bool = False,
+        solver: bool = False,
+        rng: random.Random | None = None,
+        generator: np.random.Generator | None = None,
+    ) -> None:
+        """``rng`` (tree choices and plain playouts) and ``generator`` (numpy batches) default to ``seed``."""
+        super().__init__(state)
+        self.c = c
+        self.k = k
+        self.partial = partial
+        self.solver = solver
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.playouts = Playouts(self.rng, generator if generator is not None else np.random.default_rng(seed))
+        self.root = MctsNode(None, None, self._node_c())
+        self.stats.nodes = 1
+        if state.is_terminal():
+            self.root.settled = True
+            self.finished = True
+
+    def _node_c(self) -> float | None:
+        """The constant the tree's nodes show their UCB with."""
+        return self.c
+
+    # --- one iteration ---
+
+    def _advance(self, record: bool, moves_left: int | None) -> Step[MctsNode] | bool:
+        if self.finished or (moves_left is not None and not self._can_grow()):
+            return False
+        path, state, grow = self._select()
+        if grow:
+            if moves_left is not None and moves_left < 1:
+                return False
+            child, state = self._expand(path[-1], state)
+            path.append(child)
+        leaf = path[-1]
+        reward = self._simulate(state)
+        self._back_up(path, reward)
+        if state.is_terminal():
+            self._settle(path)
+            self.finished = self.root.proven != 0
+        if not record:
+            return True
+        changed = [self.root]
+        for node in path[:-1]:
+            changed.extend(node.children)  # ucb depends on the parent's visits
+        return Step(
+            path=tuple(path),
+            node=leaf,
+            added=(leaf,) if grow else (),
+            changed=tuple(changed),
+            note=self._note(path, state, reward),
+        )
+
+    def _can_grow(self) -> bool:
+        """Whether some iteration would still add a node (and so spend a move)."""
+        return not self.root.settled
+
+    def _select(self) -> tuple[list[MctsNode], State, bool]:
+        """The path from the root to the node to act on, its position, and whether to expand a new child of it.
+
+        Descends by UCB1 (``ucb1``, computed here as mean + c * sqrt(ln N) / sqrt(n)), skipping
+        children proven lost for the player choosing; stops at a node never expanded, at a
+        finished game, or at a node with untried moves (with partial expansion: only when
+        its UCB_c beats the best child's UCB1).
+        """
+        node = self.root
+        path = [node]
+        state = self.root_state
+        c = self.c
+        sqrt = math.sqrt
+        while True:
+            untried = node.untried
+            if untried is None or (untried and not self.partial):
+                break
+            exploration = c * sqrt(math.log(node.visits))
+            best = None
+            best_score = -math.inf
+            for child in node.children:
+                if child.proven == LOSS:
+                    continue
+                visits = child.visits
+                score = child.total / visits + exploration / sqrt(visits)
+                if score > best_score:
+                    best, best_score = child, score
+            if untried and (best is None or expansion_urgency(node.visits, len(node.children)) > best_score):
+                break
+            assert isinstance(best, MctsNode), "an unproven node has a child that is not proven lost"
+            node = best
+            path.append(node)
+            state = state.play(node.move)
+        return path, state, not state.is_terminal()
+
+    def _expand(self, node: MctsNode, state: State) -> tuple[MctsNode, State]:
+        """Play one untried move of ``node`` (at ``state``), chosen at random: the new child and its position.
+
+        This is the one move an iteration spends.
+        """
+        untried = node.untried
+        if untried is None:
+            untried = node.untried = list(state.legal_moves())
+        index = int(self.rng.random() * len(untried))
+        untried[index], untried[-1] = untried[-1], untried[index]
+        move = untried.pop()
+        state = state.play(move)
+        stats = self.stats
+        stats.moves += 1
+        child = MctsNode(node, move, node.c)
+        node.children.append(child)
+        stats.nodes += 1
+        if child.depth > stats.max_depth:
+            stats.max_depth = child.depth
+        if state.is_terminal():
+            child.settled = True
+            winner = state.utility()
+            if self.solver and winner:
+                child.proven = WIN if winner == -state.player else LOSS
+        return child, state
+
+    def _simulate(self, state: State) -> float:
+        """``k`` results from ``state`` summed for the player who moved into it (win 1, draw 0.5, loss 0).
+
+        A finished game counts its own result ``k`` times, with no playout.
+        """
+        k = self.k
+        mover = -state.player
+        stats = self.stats
+        if state.is_terminal():
+            winner = state.utility()
+            return k * (1.0 if winner == mover else 0.0 if winner else 0.5)
+        if k == 1:
+            winner, played = self.playouts.one(state)
+            stats.playouts += 1
+            stats.playout_moves += played
+            return 1.0 if winner == mover else 0.0 if winner else 0.5
+        tally = self.playouts.many(state, k, mover)
+        stats.playouts += k
+        stats.playout_moves += tally.moves
+        return tally.score()
+
+    def _back_up(self, path: Sequence[MctsNode], reward: float) -> None:
+        """Add ``k`` visits and ``reward`` (for the leaf's mover) up ``path``, flipping the point of view each ply."""
+        k = self.k
+        for node in reversed(path):
+            node.visits += k
+            node.total += reward
+            reward = k - reward
+
+    def _settle(self, path: Sequence[MctsNode]) -> None:
+        """After reaching a finished game: pass proofs (MCTS-Solver) and settled marks up ``path`` while they change.
+
+        For the player who moved into the parent: a child proven won by its mover (the
+        player to move at the parent) makes the parent a proven loss; a fully expanded
+        parent whose children are all proven lost by their mover is a proven win.
+        """
+        for index in range(len(path) - 1, 0, -1):
+            child, parent = path[index], path[index - 1]
+            fully_expanded = parent.untried is not None and not parent.untried
+            if self.solver and not parent.proven:
+                if child.proven == WIN:
+                    parent.proven = LOSS
+                elif child.proven == LOSS and fully_expanded and all(c.proven == LOSS for c in parent.children):
+                    parent.proven = WIN
+            if parent.settled or not (parent.proven or (fully_expanded and all(c.settled for c in parent.children))):
+                return
+            parent.settled = True
+
+    def _note(self, path: Sequence[MctsNode], state: State, reward: float) -> str:
+        leaf = path[-1]
+        note = f"{self._line(path)}: {self.k} result(s) scoring {reward:g} for the player who moved there"
+        if state.is_terminal():
+            note += " (game over)"
+        if leaf.proven:
+            note += ", proven " + ("win" if leaf.proven == WIN else "loss")
+        return note
+
+    def _line(self, path: Sequence[MctsNode]) -> str:
+        """The moves from the root to the end of ``path`` as labels (``root`` for none)."""
+        labels = []
+        state = self.root_state
+        for node in path[1:]:
+            labels.append(state.move_label(node.move))
+            state = state.play(node.move)
+        return " ".join(labels) or "root"
+
+    # --- answers ---
+
+    def _final_child(self, node: MctsNode) -> MctsNode | None:
+        """The child to play at ``node``: most visited, or with the solver a proven win, else the secure child."""
+        children = node.children
+        if not children:
+            return None
+        if self.solver:
+            for child in children:
+                if child.proven == WIN:
+                    return child
+            candidates = [child for child in children if child.proven != LOSS] or children
+            return max(candidates, key=lambda child: secure_value(child.total / child.visits, child.visits))
+        return max(children, key=lambda child: (child.visits, child.total))
+
+    def best_move(self) -> Move | None:
+        best = self._final_child(self.root)
+        return None if best is None else best.move
+
+    def value(self) -> float:
+        """Root mean as 2 * mean - 1 for the first player, in [-1, 1]; +1 or -1 once the root is proven."""
+        root = self.root
+        mover = -self.root_state.player
+        if root.proven:
+            return float(root.proven * mover)
+        if not root.visits:
+            return 0.0
+        return (2 * root.total / root.visits - 1) * mover
+
+    def principal_path(self) -> list[MctsNode]:
+        """Root first, then the child ``best_move`` would play at each node (most visited without the solver)."""
+        path = [self.root]
+        while (child := self._final_child(path[-1])) is not None:
+            path.append(child)
+        return path
+
+
+class FlatMonteCarlo(MonteCarloTreeSearch):
+    """Flat Monte Carlo sampling: ``k`` playouts per step from each root move in turn; play the best mean."""
+
+    name = "flat-mc"
+    description = "flat Monte Carlo sampling: k playouts per step from each root move in turn, best mean wins"
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        seed: int = 0,
+        k: int = 1,
+        rng: random.Random | None = None,
+        generator: np.random.Generator | None = None,
+    ) -> None:
+        super().__init__(state, seed=seed, k=k, rng=rng, generator=generator)
+
+    def _node_c(self) -> float | None:
+        return None
+
+    def _can_grow(self) -> bool:
+        untried = self.root.untried
+        return untried is None or bool(untried)
+
+    def _select(self) -> tuple[list[MctsNode], State, bool]:
+        """A new root child while root moves are untried; then the least visited child (round robin)."""
+        root = self.root
+        if self._can_grow():
+            return [root], self.root_state, True
+        child = min(root.children, key=lambda child: child.visits)
+        return [root, child], self.root_state.play(child.move), False
+
+    def _final_child(self, node: MctsNode) -> MctsNode | None:
+        """At the root, the child with the best mean (then the most visits); nothing below it."""
+        if node is not self.root or not node.children:
+            return None
+        return max(node.children, key=lambda child: (child.total / child.visits, child.visits))
+
+    def value(self) -> float:
+        """The best root child's mean as 2 * mean - 1 for the first player, in [-1, 1] (0 before any step)."""
+        best = self._final_child(self.root)
+        if best is None:
+            return 0.0
+        return (2 * best.total / best.visits - 1) * self.root_state.player
+
+
+K_PARAM = Param("k", int, 1, "random playouts per new leaf (one numpy batch on Connect Four boards up to 64 bits)",
+                lo=1, hi=65536)
+
+ALGORITHMS = (
+    AlgorithmInfo(
+        name=MonteCarloTreeSearch.name,
+        description=MonteCarloTreeSearch.description,
+        factory=MonteCarloTreeSearch,  # type: ignore[arg-type]
+        params=(
+            Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),
+            K_PARAM,
+            Param("partial", bool, False, "partial expansion: add a child only when UCB_c beats the best UCB1"),
+            Param("solver", bool, False, "MCTS-Solver: prove wins and losses, play the secure child"),
+        ),
+    ),
+    AlgorithmInfo(
+        name=FlatMonteCarlo.name,
+        description=FlatMonteCarlo.description,
+        factory=FlatMonteCarlo,  # type: ignore[arg-type]
+        params=(K_PARAM,),
+    ),
+)

@@ -1,0 +1,219 @@
+"""Random playouts for Monte Carlo search: plain Python one at a time, or numpy batches.
+
+A playout plays uniformly random legal moves from a position to the end of the game.
+Every result here is a **winner from the first player's point of view**: ``+1`` the
+first player won, ``-1`` the second, ``0`` a draw.
+
+* ``connect4_playout`` plays on the two raw Python-int bitboards of a Connect Four
+  position (no ``State`` objects), any board size.
+* ``state_playout`` plays through the ``State`` interface (Nim, and any other game).
+  Both draw one ``rng.random()`` per move and pick ``legal_moves()[int(r * count)]``, so
+  on Connect Four they play the same game from the same generator state.
+* ``Connect4Batch`` plays ``count`` games at once as numpy ``uint64`` arrays in Pons'
+  layout, every unfinished board advancing one random legal move per numpy step.
+  One ``uint64`` holds ``width * (height + 1)`` bits, so it serves boards up to 64 bits
+  (7x6 takes 49, 8x7 exactly 64); larger boards (up to 10x10, 110 bits) are played by
+  ``connect4_playout`` one game at a time (``Playouts.many`` chooses).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.games.base import Player, State
+from engine.games.connect4 import Bitboard, Connect4, Connect4State
+
+
+@cache
+def _legal_columns(game: Connect4) -> dict[Bitboard, tuple[int, ...]]:
+    """The open columns, left to right, for every set of full columns (keyed by the board's top-row stones)."""
+    table: dict[Bitboard, tuple[int, ...]] = {}
+    for pattern in range(1 << game.width):
+        full = sum(game.top[c] for c in range(game.width) if pattern >> c & 1)
+        table[full] = tuple(c for c in range(game.width) if not pattern >> c & 1)
+    return table
+
+
+def connect4_playout(state: Connect4State, rng: random.Random) -> tuple[Player, int]:
+    """One random game from ``state`` on raw bitboards: (winner, moves played)."""
+    if state.is_terminal():
+        return state.utility(), 0
+    game = state.game
+    legal = _legal_columns(game)
+    bottom = game.bottom
+    top_row = game.top_row
+    s1, s2, s3, s4 = game.shifts
+    d1, d2, d3, d4 = 2 * s1, 2 * s2, 2 * s3, 2 * s4
+    draw = rng.random
+    current, mask, ply = state.current, state.mask, state.ply
+    start = ply
+    while ply < game.cells:
+        moves = legal[mask & top_row]
+        new_mask = mask | (mask + bottom[moves[int(draw() * len(moves))]])
+        mover = current | (new_mask ^ mask)
+        ply += 1
+        pairs = mover & (mover >> s1)
+        if pairs & (pairs >> d1):
+            break
+        pairs = mover & (mover >> s2)
+        if pairs & (pairs >> d2):
+            break
+        pairs = mover & (mover >> s3)
+        if pairs & (pairs >> d3):
+            break
+        pairs = mover & (mover >> s4)
+        if pairs & (pairs >> d4):
+            break
+        current = mover ^ new_mask
+        mask = new_mask
+    else:
+        return 0, ply - start
+    return (1 if ply % 2 == 1 else -1), ply - start
+
+
+def state_playout(state: State, rng: random.Random) -> tuple[Player, int]:
+    """One random game from ``state`` through ``State.play``: (winner, moves played)."""
+    draw = rng.random
+    played = 0
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        state = state.play(moves[int(draw() * len(moves))])
+        played += 1
+    return state.utility(), played
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    """The games of one batch of playouts."""
+
+    winners: npt.NDArray[np.int8]
+    """Per game: +1 first player won, -1 second player won, 0 draw."""
+    moves: int
+    """Moves played in all the games together."""
+    columns: npt.NDArray[np.int8] | None = None
+    """If recorded: ``columns[game, i]`` is the i-th column played in that game, -1 once it is over."""
+
+
+def batch_fits(game: Connect4) -> bool:
+    """Whether ``game``'s boards fit one ``uint64`` (``width * (height + 1) <= 64``) for ``Connect4Batch``."""
+    return game.width * game.column_bits <= 64
+
+
+class Connect4Batch:
+    """Vectorised random playouts of one Connect Four size: a batch of boards as ``uint64`` arrays.
+
+    Each numpy step moves every unfinished board once: the open columns are those whose
+    top cell is empty; each board takes the column with the largest of ``width`` uniform
+    floats among its open ones (a uniform choice); the new stone is
+    ``(mask + bottom[col]) & column_mask[col]``; four in a row is found with the four
+    shifts; boards that are won drop out of the arrays.  All boards start from the same
+    position and move in lockstep, so every board still playing has the same player to
+    move and the same number of stones: the board is full for all of them at once.
+    """
+
+    def __init__(self, game: Connect4) -> None:
+        if not batch_fits(game):
+            raise ValueError(f"{game.width}x{game.height} boards take more than 64 bits")
+        self.game = game
+        self.top = np.array(game.top, dtype=np.uint64)
+        self.bottom = np.array(game.bottom, dtype=np.uint64)
+        self.column_mask = np.array(game.column_mask, dtype=np.uint64)
+        self.shifts = np.array(game.shifts, dtype=np.uint64)[:, np.newaxis]
+        self.double_shifts = 2 * self.shifts
+
+    def run(
+        self, state: Connect4State, count: int, generator: np.random.Generator, *, record: bool = False
+    ) -> BatchResult:
+        """``count`` random games from ``state``; with ``record``, the columns each game played."""
+        game = self.game
+        winners = np.zeros(count, dtype=np.int8)
+        steps = game.cells - state.ply
+        columns = np.full((count, steps), -1, dtype=np.int8) if record else None
+        if state.is_terminal():
+            winners[:] = state.utility()
+            return BatchResult(winners, 0, columns)
+        current = np.full(count, state.current, dtype=np.uint64)
+        mask = np.full(count, state.mask, dtype=np.uint64)
+        playing = np.arange(count)  # the original index of each board still in the arrays
+        mover: Player = state.player
+        moves = 0
+        for step in range(steps):
+            choice = generator.random((len(mask), game.width))
+            choice[(mask[:, np.newaxis] & self.top) != 0] = -1.0
+            column = choice.argmax(axis=1)
+            if columns is not None:
+                columns[playing, step] = column
+            new_stone = (mask + self.bottom[column]) & self.column_mask[column]
+            mask |= new_stone
+            stones = current | new_stone
+            moves += len(mask)
+            pairs = stones & (stones >> self.shifts)
+            won = (pairs & (pairs >> self.double_shifts)).any(axis=0)
+            current = stones ^ mask
+            if won.any():
+                winners[playing[won]] = mover
+                going_on = ~won
+                current, mask, playing = current[going_on], mask[going_on], playing[going_on]
+                if not len(playing):
+                    break
+            mover = -mover
+        return BatchResult(winners, moves, columns)
+
+
+@cache
+def connect4_batch(game: Connect4) -> Connect4Batch:
+    """The (shared) batch player for ``game``'s board size."""
+    return Connect4Batch(game)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """How a set of playouts ended, counted for one player."""
+
+    wins: int
+    draws: int
+    losses: int
+    moves: int
+    """Moves played in all the playouts together."""
+
+    def score(self) -> float:
+        """Win 1, draw 0.5, loss 0, summed."""
+        return self.wins + 0.5 * self.draws
+
+
+class Playouts:
+    """Random playouts for one game, drawing on injected seeded generators.
+
+    ``rng`` drives the plain-Python playouts (one game at a time), ``generator`` the
+    numpy batches.
+    """
+
+    def __init__(self, rng: random.Random, generator: np.random.Generator) -> None:
+        self.rng = rng
+        self.generator = generator
+
+    def one(self, state: State) -> tuple[Player, int]:
+        """One plain-Python playout from ``state``: (winner, moves played)."""
+        if isinstance(state, Connect4State):
+            return connect4_playout(state, self.rng)
+        return state_playout(state, self.rng)
+
+    def many(self, state: State, count: int, player: Player) -> Tally:
+        """``count`` playouts from ``state``, counted for ``player``: one numpy batch where the board fits."""
+        if isinstance(state, Connect4State) and count > 1 and batch_fits(state.game):
+            batch = connect4_batch(state.game).run(state, count, self.generator)
+            wins = int(np.count_nonzero(batch.winners == player))
+            draws = int(np.count_nonzero(batch.winners == 0))
+            return Tally(wins, draws, count - wins - draws, batch.moves)
+        wins = draws = moves = 0
+        for _ in range(count):
+            winner, played = self.one(state)
+            moves += played
+            wins += winner == player
+            draws += winner == 0
+        return Tally(wins, draws, count - wins - draws, moves)
