@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 SECTIONS: dict[str, str] = {
     "rules": "engine.benchmarks.rules",
+    "playouts": "engine.benchmarks.playouts",
+    "peers": "engine.benchmarks.peers",
 }
 """Section name -> module, in the order the tables are printed."""
 
