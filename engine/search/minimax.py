@@ -19,8 +19,11 @@ EVAL_PARAM = Param(
 )
 
 
-def resolve_evaluator(name: str, state: State) -> Evaluator:
-    """The evaluator called ``name`` for ``state``'s game (``auto``: the game's default)."""
+def resolve_evaluator(name: str | Evaluator, state: State) -> Evaluator:
+    """The evaluator called ``name`` for ``state``'s game (``auto``: the game's default), or ``name``
+    itself when it is already an evaluator (injected, e.g. by tests)."""
+    if not isinstance(name, str):
+        return name
     return make_evaluator(default_evaluator(state.game) if name == "auto" else name, state.game)
 
 
@@ -62,7 +65,8 @@ class Minimax(Searcher[MinimaxNode]):
     name = "minimax"
     description = "plain minimax to a fixed depth (the reference; no pruning)"
 
-    def __init__(self, state: State, *, seed: int = 0, depth: int = 4, eval: str = "auto") -> None:
+    def __init__(self, state: State, *, seed: int = 0, depth: int = 4, eval: str | Evaluator = "auto") -> None:
+        """``eval`` names an evaluator or is one (injected); ``seed`` is unused (no randomness)."""
         super().__init__(state)
         self.depth = depth
         self.evaluator = resolve_evaluator(eval, state)
@@ -118,12 +122,19 @@ class Minimax(Searcher[MinimaxNode]):
             self.finished = True
 
     def best_move(self) -> Move | None:
+        """The root's best completed child's move (``None`` before the first child completes)."""
         best = self._best_child(self.root)
         return None if best is None else best.move
 
-    @staticmethod
-    def _best_child(node: MinimaxNode) -> MinimaxNode | None:
-        valued = [c for c in node.children if isinstance(c, MinimaxNode) and c.value is not None]
+    def _best_child(self, node: MinimaxNode) -> MinimaxNode | None:
+        """``node``'s first completed child with the best value for the player to move there.
+
+        A child still open (its frame on the stack) has only a partial value, not yet folded
+        into ``node.value``, so it is left out."""
+        open_nodes = {id(frame.node) for frame in self._stack}
+        valued = [
+            c for c in node.children if isinstance(c, MinimaxNode) and c.value is not None and id(c) not in open_nodes
+        ]
         if not valued:
             return None
         return max(valued, key=lambda c: c.value * node.player)  # type: ignore[operator]

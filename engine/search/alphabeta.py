@@ -1,0 +1,594 @@
+"""Alpha-beta with iterative deepening, stepped one node visit at a time.
+
+Points of view: every value, ``alpha`` and ``beta`` here is from the **first player's**
+point of view, the first player being MAX.  There is no negamax: a MAX node raises
+``alpha`` (the least MAX is already sure of), a MIN node lowers ``beta`` (the most MIN
+will allow), and a node's children are searched in the window ``(alpha, beta)`` of the
+moment.  The search is **fail-soft**: a node's value is the best of its children's values
+even when it falls outside the window, and then it is only a bound (``AlphaBetaNode.bound``).
+
+Iterations: depth ``start_depth``, then one ply deeper each time, until ``depth`` (0: no
+cap) or until an iteration reaches no horizon (every leaf it evaluated was a terminal
+position: deeper iterations cannot change anything, the root is solved).  Each iteration
+builds a new tree; ``root`` is the current iteration's tree, and the root of the last
+complete iteration is kept for ``best_move``, ``value`` and the principal variation.
+
+Steps and their cost in moves (calls to ``State.play``):
+
+* the first step of an iteration opens its root (no move; with ``ordering=static`` it
+  generates and evaluates the root's children to order them: one move each);
+* every other step visits one node: it plays the move to it (one move), then evaluates
+  it if it is a leaf (terminal, or at the iteration's depth), or takes its value from the
+  transposition table, or opens it.  It then backs values up through every node the
+  visit completes.  With ``ordering=static``, an opened node that is two or more plies
+  above the horizon has all its children generated and evaluated at once to order them
+  (one move each), and visiting those children later costs no further move.  Children of
+  nodes one ply above the horizon are not sorted: that would evaluate every leaf, the very
+  work their cut-offs save.
+
+``run()`` takes the same steps through the same code with ``record=False``, so it builds
+the same trees as stepping; it only skips building the ``AlphaBetaStep`` records.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from engine.games.base import Move, State
+from engine.games.evaluators import Evaluator
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step
+from engine.search.minimax import EVAL_PARAM, resolve_evaluator
+
+INF = math.inf
+
+EXACT = "="
+LOWER = ">="
+"""The value is a lower bound: the true value is at least ``value``."""
+UPPER = "<="
+"""The value is an upper bound: the true value is at most ``value``."""
+
+ORDERINGS = ("none", "static", "history")
+
+TableEntry = tuple[int, float, str, Move | None, bool]
+"""``(remaining depth, value, bound, best move, horizon reached)``; value from the first player's view."""
+
+
+class AlphaBetaNode(Node):
+    """A node of one iteration's alpha-beta tree; every number is from the first player's point of view."""
+
+    __slots__ = ("alpha", "beta", "bound", "iteration", "player", "pruned", "value")
+
+    value: float | None
+    """Open: the best child value so far (``None`` before the first child returns).  Complete:
+    the fail-soft value, exact or a bound as ``bound`` says."""
+    alpha: float
+    """The window's lower end: the value MAX is sure of.  On entry when the node is created, raised
+    (at MAX nodes) as children return, and the window on exit once the node is complete."""
+    beta: float
+    """The window's upper end: the value MIN is sure of; lowered at MIN nodes as children return."""
+    bound: str | None
+    """``None`` while open; then ``=`` exact, ``>=`` a lower bound (MAX cut-off, or a MIN node that
+    failed high), ``<=`` an upper bound (MIN cut-off, or a MAX node that failed low)."""
+    iteration: int
+    """The depth limit of the iteration that built this node."""
+    player: int
+    """The player to move here: +1 first (MAX), -1 second (MIN)."""
+    pruned: int
+    """Children never visited because of a cut-off at this node (0 if none)."""
+
+    def __init__(
+        self, parent: AlphaBetaNode | None, move: Move | None, player: int, iteration: int, alpha: float, beta: float
+    ) -> None:
+        # The four ``Node`` fields are set here rather than through ``super().__init__``:
+        # this runs once per visit on the fast path.
+        self.parent = parent
+        self.move = move
+        self.children = []
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.value = None
+        self.alpha = alpha
+        self.beta = beta
+        self.bound = None
+        self.iteration = iteration
+        self.player = player
+        self.pruned = 0
+
+    @property
+    def cut_off(self) -> bool:
+        """Whether a cut-off here pruned some children."""
+        return self.pruned > 0
+
+    def numbers(self) -> dict[str, float | int | str | None]:
+        return {"v": self.value, "bound": self.bound, "alpha": self.alpha, "beta": self.beta, "pruned": self.pruned}
+
+
+@dataclass(frozen=True, slots=True)
+class AlphaBetaStep(Step[AlphaBetaNode]):
+    """One visit: ``node``'s window on entry, and every node the visit completed with its window on exit.
+
+    ``cutoffs`` (from ``Step``) are the completed nodes whose remaining children were pruned;
+    all values are from the first player's point of view.
+    """
+
+    alpha_in: float = -INF
+    """``node``'s window on entry, lower end."""
+    beta_in: float = INF
+    """``node``'s window on entry, upper end."""
+    completed: tuple[AlphaBetaNode, ...] = ()
+    """Nodes whose value became final in this step, deepest first (the visited leaf first)."""
+    windows_out: tuple[tuple[float, float], ...] = ()
+    """``(alpha, beta)`` on exit of each node of ``completed``, in the same order."""
+
+
+class _Frame:
+    """An open node on the depth-first stack: its position, its children to try and its bookkeeping."""
+
+    __slots__ = ("alpha_in", "best_move", "beta_in", "evals", "horizon", "key", "moves", "next", "node",
+                 "remaining", "state", "states")
+
+    def __init__(
+        self,
+        node: AlphaBetaNode,
+        state: State,
+        remaining: int,
+        key: Hashable,
+        moves: Sequence[Move],
+        states: list[State] | None,
+        evals: list[float] | None,
+    ) -> None:
+        self.node = node
+        self.state = state
+        self.remaining = remaining
+        """Plies from this node to the iteration's horizon."""
+        self.key = key
+        """The position's transposition key (``None`` without a table)."""
+        self.moves = moves
+        """The children's moves in the order they are tried."""
+        self.states = states
+        """The children's positions, generated at once to order them (``ordering=static``), else ``None``."""
+        self.evals = evals
+        """The children's static values (first player's view) when ``states`` is set."""
+        self.next = 0
+        """Index in ``moves`` of the next child to visit."""
+        self.alpha_in = node.alpha
+        self.beta_in = node.beta
+        self.horizon = False
+        """Whether some leaf below was evaluated at the horizon rather than at the end of the game."""
+        self.best_move: Move | None = None
+        """The move to the child that gave ``node.value``."""
+
+
+class AlphaBeta(Searcher[AlphaBetaNode]):
+    """Iterative-deepening fail-soft alpha-beta, first player MAX, one node visit per step."""
+
+    name = "alphabeta"
+    description = "iterative-deepening alpha-beta (fail-soft) with move ordering and a transposition table"
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        seed: int = 0,
+        depth: int = 0,
+        start_depth: int = 1,
+        ordering: str = "none",
+        tt: bool = False,
+        eval: str | Evaluator = "auto",
+    ) -> None:
+        """``eval`` names an evaluator or is one (injected); ``seed`` is unused (no randomness)."""
+        super().__init__(state)
+        if ordering not in ORDERINGS:
+            raise SearchError(f"ordering '{ordering}' is not one of {', '.join(ORDERINGS)}")
+        if start_depth < 1:
+            raise SearchError(f"start_depth must be 1 or more, not {start_depth}")
+        if depth < 0:
+            raise SearchError(f"depth must be 0 (no cap) or more, not {depth}")
+        if depth and start_depth > depth:
+            raise SearchError(f"start_depth {start_depth} is deeper than depth {depth}")
+        self.depth = depth
+        """The deepest iteration (0: deepen until the budget runs out or the root is solved)."""
+        self.start_depth = start_depth
+        self.ordering = ordering
+        self._static = ordering == "static"
+        self.evaluator = resolve_evaluator(eval, state)
+        self.iteration = start_depth
+        """The depth limit of the current iteration."""
+        self.completed_root: AlphaBetaNode | None = None
+        """The root of the last complete iteration (its tree is kept for the principal variation)."""
+        self.solved = False
+        """True when an iteration reached no horizon: the root's value is the game's exact value."""
+        self._table: dict[Hashable, TableEntry] | None = {} if tt else None
+        self._history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
+        """Per player to move, a score per move: the sum of remaining-depth squared where it was best."""
+        self._stack: list[_Frame] = []
+        self.root = AlphaBetaNode(None, None, state.player, start_depth, -INF, INF)
+        self.stats.nodes = 1
+        if state.is_terminal():
+            self.root.value = self.evaluator(state)
+            self.root.bound = EXACT
+            self.completed_root = self.root
+            self.solved = True
+            self.finished = True
+
+    @property
+    def completed_depth(self) -> int:
+        """The depth of the last complete iteration (0 before the first completes)."""
+        return 0 if self.completed_root is None else self.completed_root.iteration
+
+    # --- one unit of work ----------------------------------------------------------------
+
+    def _advance(self, record: bool, moves_left: int | None) -> AlphaBetaStep | bool:
+        stack = self._stack
+        if not stack:
+            if self.finished:
+                return False
+            return self._start_iteration(record, moves_left)
+        frame = stack[-1]
+        index = frame.next
+        states = frame.states
+        if states is None:
+            if moves_left is not None and moves_left < 1:
+                return False
+            child_state = frame.state.play(frame.moves[index])
+            cost = 1
+        else:
+            child_state = states[index]
+            cost = 0
+        remaining = frame.remaining - 1  # plies from the child to the horizon
+        if child_state.is_terminal():
+            value = self.evaluator(child_state) if states is None else frame.evals[index]  # type: ignore[index]
+            horizon = False
+        elif remaining == 0:
+            value = self.evaluator(child_state)
+            horizon = True
+        else:
+            return self._enter(frame, child_state, remaining, cost, record, moves_left)
+        node = self._attach(frame, child_state, cost)
+        node.value = value
+        node.bound = EXACT
+        if not record:
+            self._back_up(frame, node, value, horizon, None)
+            return True
+        return self._recorded_leaf(frame, node, value, horizon, False)
+
+    def _enter(
+        self, frame: _Frame, state: State, remaining: int, cost: int, record: bool, moves_left: int | None
+    ) -> AlphaBetaStep | bool:
+        """Visit the inner node ``state`` (``cost`` moves so far): answer it from the table if an entry
+        searched to the same depth settles it in the window, else open it."""
+        key: Hashable = None
+        table_move: Move | None = None
+        table = self._table
+        if table is not None:
+            key = state.key()
+            entry = table.get(key)
+            if entry is not None:
+                table_move = entry[3]
+                if entry[0] == remaining:
+                    value = entry[1]
+                    bound = entry[2]
+                    parent = frame.node
+                    if bound is EXACT or (bound is LOWER and value >= parent.beta) or (
+                        bound is UPPER and value <= parent.alpha
+                    ):
+                        node = self._attach(frame, state, cost)
+                        node.value = value
+                        node.bound = bound
+                        if not record:
+                            self._back_up(frame, node, value, entry[4], None)
+                            return True
+                        return self._recorded_leaf(frame, node, value, entry[4], True)
+        if remaining >= 2 and self._static:
+            extra = len(state.legal_moves())  # the children generated to order them
+            if moves_left is not None and cost + extra > moves_left:
+                return False
+            cost += extra
+        node = self._attach(frame, state, cost)
+        opened = self._open(node, state, remaining, key, table_move)
+        self._stack.append(opened)
+        if not record:
+            return True
+        return AlphaBetaStep(
+            path=_path(node), node=node, added=(node,), changed=(node,), alpha_in=node.alpha, beta_in=node.beta,
+            note=f"{self._label(node)} {_window(node.alpha, node.beta)}: open, {len(opened.moves)} moves",
+        )
+
+    def _attach(self, frame: _Frame, state: State, cost: int) -> AlphaBetaNode:
+        """Commit a visit that cost ``cost`` moves: add the next child of ``frame`` to the tree, with
+        its parent's window as its window on entry."""
+        stats = self.stats
+        stats.moves += cost
+        stats.nodes += 1
+        index = frame.next
+        frame.next = index + 1
+        parent = frame.node
+        node = AlphaBetaNode(parent, frame.moves[index], state.player, parent.iteration, parent.alpha, parent.beta)
+        parent.children.append(node)
+        if node.depth > stats.max_depth:
+            stats.max_depth = node.depth
+        return node
+
+    def _recorded_leaf(
+        self, frame: _Frame, node: AlphaBetaNode, value: float, horizon: bool, from_table: bool
+    ) -> AlphaBetaStep:
+        """Back up the leaf ``node`` (valued already) and describe the visit."""
+        alpha = node.alpha
+        beta = node.beta
+        trace = _Trace()
+        self._back_up(frame, node, value, horizon, trace)
+        assert node.bound is not None
+        source = " from the table" if from_table else ""
+        note = f"{self._label(node)} {_window(alpha, beta)}: {_bounded(node.bound, value)}{source}"
+        for cut in trace.cutoffs:
+            assert cut.value is not None
+            limit = f">= beta {_num(cut.beta)}" if cut.player > 0 else f"<= alpha {_num(cut.alpha)}"
+            note += f"; cut-off at {self._label(cut)}: {_num(cut.value)} {limit}, {cut.pruned} pruned"
+        if trace.iteration_done:
+            note += f"; iteration {self._iteration_note()}"
+        return AlphaBetaStep(
+            path=_path(node), node=node, added=(node,), changed=(node, *trace.changed),
+            cutoffs=tuple(trace.cutoffs), note=note, alpha_in=alpha, beta_in=beta,
+            completed=(node, *trace.completed),
+            windows_out=((alpha, beta), *((n.alpha, n.beta) for n in trace.completed)),
+        )
+
+    def _back_up(
+        self, frame: _Frame, node: AlphaBetaNode, value: float, horizon: bool, trace: _Trace | None
+    ) -> None:
+        """Fold the completed ``node`` (``value``, first player's view) into its parent's ``frame``;
+        close every node that this completes (all children searched, or a cut-off), up to the root."""
+        stack = self._stack
+        while True:
+            parent = frame.node
+            if horizon:
+                frame.horizon = True
+            if parent.player > 0:
+                best = parent.value
+                if best is None or value > best:
+                    parent.value = value
+                    frame.best_move = node.move
+                if value > parent.alpha:
+                    parent.alpha = value
+            else:
+                best = parent.value
+                if best is None or value < best:
+                    parent.value = value
+                    frame.best_move = node.move
+                if value < parent.beta:
+                    parent.beta = value
+            if trace is not None:
+                trace.changed.append(parent)
+            if parent.alpha >= parent.beta:
+                parent.pruned = len(frame.moves) - frame.next
+                if trace is not None and parent.pruned:
+                    trace.cutoffs.append(parent)
+            elif frame.next < len(frame.moves):
+                return
+            self._close(frame)
+            stack.pop()
+            if trace is not None:
+                trace.completed.append(parent)
+            if not stack:
+                self._complete_iteration(frame)
+                if trace is not None:
+                    trace.iteration_done = True
+                return
+            node = parent
+            value = parent.value  # type: ignore[assignment]  # set: at least one child was folded in
+            horizon = frame.horizon
+            frame = stack[-1]
+
+    def _close(self, frame: _Frame) -> None:
+        """Mark ``frame``'s node complete: its bound, its table entry, its history credit."""
+        node = frame.node
+        value = node.value
+        assert value is not None
+        if value <= frame.alpha_in:
+            bound = UPPER
+        elif value >= frame.beta_in:
+            bound = LOWER
+        else:
+            bound = EXACT
+        node.bound = bound
+        if self._table is not None:
+            self._table[frame.key] = (frame.remaining, value, bound, frame.best_move, frame.horizon)
+        if self.ordering == "history" and bound != (UPPER if node.player > 0 else LOWER):
+            # Credit the move that was best here, unless every move failed low for the player to move.
+            scores = self._history[node.player]
+            scores[frame.best_move] = scores.get(frame.best_move, 0) + frame.remaining * frame.remaining
+
+    def _open(
+        self, node: AlphaBetaNode, state: State, remaining: int, key: Hashable, first: Move | None
+    ) -> _Frame:
+        """A frame for ``node`` with its children in search order; ``first`` (a table move) goes first.
+
+        With ``ordering=static`` and ``remaining >= 2`` this plays every child to evaluate it
+        (the caller has counted those moves)."""
+        moves: Sequence[Move] = state.legal_moves()
+        states: list[State] | None = None
+        evals: list[float] | None = None
+        if self._static and remaining >= 2:
+            generated = [state.play(move) for move in moves]
+            evaluator = self.evaluator
+            values = [evaluator(child) for child in generated]
+            sign = node.player
+            order = sorted(range(len(moves)), key=lambda k: -sign * values[k])
+            if first is not None and first in moves:
+                order.remove(moves.index(first))
+                order.insert(0, moves.index(first))
+            moves = [moves[k] for k in order]
+            states = [generated[k] for k in order]
+            evals = [values[k] for k in order]
+        else:
+            if self.ordering == "history" and len(moves) > 1:
+                scores = self._history[node.player]
+                moves = sorted(moves, key=lambda move: -scores.get(move, 0))
+                if first is None and node.parent is None and self.completed_root is not None:
+                    first = self.best_move()
+            if first is not None and first in moves and moves[0] != first:
+                moves = [first, *(move for move in moves if move != first)]
+        return _Frame(node, state, remaining, key, moves, states, evals)
+
+    def _start_iteration(self, record: bool, moves_left: int | None) -> AlphaBetaStep | bool:
+        """Open the root of the iteration ``self.iteration`` (a new tree, unless the root is still unopened)."""
+        state = self.root_state
+        depth = self.iteration
+        cost = len(state.legal_moves()) if self._static and depth >= 2 else 0
+        if moves_left is not None and cost > moves_left:
+            return False
+        root = self.root
+        if root.bound is not None or root.children:
+            root = self.root = AlphaBetaNode(None, None, state.player, depth, -INF, INF)
+        self.stats.moves += cost
+        self.stats.nodes = 1
+        key: Hashable = None
+        first: Move | None = None
+        if self._table is not None:
+            key = state.key()
+            entry = self._table.get(key)
+            first = None if entry is None else entry[3]
+        self._stack.append(self._open(root, state, depth, key, first))
+        if not record:
+            return True
+        ordered = f"; {cost} children generated to order them" if cost else ""
+        return AlphaBetaStep(
+            path=(root,), node=root, added=(root,), changed=(root,), alpha_in=-INF, beta_in=INF,
+            note=f"iteration {depth}: search to depth {depth}{ordered}",
+        )
+
+    def _complete_iteration(self, root_frame: _Frame) -> None:
+        """The root is complete: keep its tree as the last complete iteration, and deepen or finish."""
+        self.completed_root = root_frame.node
+        if not root_frame.horizon:
+            self.solved = True
+            self.finished = True
+        elif self.depth and self.iteration >= self.depth:
+            self.finished = True
+        else:
+            self.iteration += 1
+
+    def _iteration_note(self) -> str:
+        """``3 complete: value 530, best move 4`` for the last complete iteration."""
+        root = self.completed_root
+        assert root is not None and root.value is not None
+        best = self.best_move()
+        move = "none" if best is None else self.root_state.move_label(best)
+        solved = " (solved)" if self.solved else ""
+        return f"{root.iteration} complete: value {_num(root.value)}{solved}, best move {move}"
+
+    # --- what the search says ------------------------------------------------------------
+
+    def best_move(self) -> Move | None:
+        """The best move of the last complete iteration; before one completes, the best so far of the
+        current one among its completed root children (``None`` if there is none yet)."""
+        best = _best_child(self.completed_root or self.root)
+        return None if best is None else best.move
+
+    def value(self) -> float:
+        """The root value of the last complete iteration (first player's view); before one completes,
+        the current root's best so far, or the root's static value."""
+        root = self.completed_root or self.root
+        if root.value is not None:
+            return root.value
+        return self.evaluator(self.root_state)
+
+    def principal_path(self) -> list[AlphaBetaNode]:
+        """The principal variation of the last complete iteration (of the current one before that)."""
+        path = [self.completed_root or self.root]
+        while (best := _best_child(path[-1])) is not None:
+            path.append(best)
+        return path
+
+    def _label(self, node: AlphaBetaNode) -> str:
+        """``node``'s moves from the root as labels (``root`` for the root); replays moves, so record mode only."""
+        labels = []
+        state = self.root_state
+        for move in node.moves():
+            labels.append(state.move_label(move))
+            state = state.play(move)
+        return " ".join(labels) or "root"
+
+
+class _Trace:
+    """What one recorded visit changed, gathered by ``AlphaBeta._back_up`` for the ``AlphaBetaStep``."""
+
+    __slots__ = ("changed", "completed", "cutoffs", "iteration_done")
+
+    def __init__(self) -> None:
+        self.changed: list[AlphaBetaNode] = []
+        self.completed: list[AlphaBetaNode] = []
+        self.cutoffs: list[AlphaBetaNode] = []
+        self.iteration_done = False
+
+
+def _best_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
+    """The first completed child with the best value for the player to move at ``node``."""
+    best: AlphaBetaNode | None = None
+    best_value = 0.0
+    for child in cast(list[AlphaBetaNode], node.children):
+        if child.bound is None or child.value is None:
+            continue
+        if best is None or (child.value - best_value) * node.player > 0:
+            best = child
+            best_value = child.value
+    return best
+
+
+def _path(node: AlphaBetaNode) -> tuple[AlphaBetaNode, ...]:
+    return tuple(node.path())  # type: ignore[arg-type]
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _window(alpha: float, beta: float) -> str:
+    return f"[{_num(alpha)}, {_num(beta)}]"
+
+
+def _bounded(bound: str, value: float) -> str:
+    return _num(value) if bound == EXACT else f"{bound} {_num(value)}"
+
+
+class RivestAlphaBeta(AlphaBeta):
+    """Rivest's alpha-beta opponent (AI 34, 1988, section 5.4).
+
+    Iterative deepening from depth 2, children searched in order of static evaluation, the
+    move of the last complete iteration; no table and no history, so nothing is carried over
+    (an agent builds a new searcher each turn).
+    """
+
+    name = "ab-rivest"
+    description = "Rivest's alpha-beta: iterative deepening from depth 2, children in static-evaluation order"
+
+    def __init__(self, state: State, *, seed: int = 0, depth: int = 0, eval: str | Evaluator = "rivest") -> None:
+        super().__init__(state, seed=seed, depth=depth, start_depth=2, ordering="static", tt=False, eval=eval)
+
+
+DEPTH_PARAM = Param("depth", int, 0, "deepest iteration in plies (0: no cap, deepen until the budget)", lo=0, hi=128)
+
+ALGORITHMS = (
+    AlgorithmInfo(
+        name=AlphaBeta.name,
+        description=AlphaBeta.description,
+        factory=AlphaBeta,  # type: ignore[arg-type]
+        params=(
+            DEPTH_PARAM,
+            Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
+            Param("ordering", str, "none", "children order: legal moves, static values, or history heuristic",
+                  choices=ORDERINGS),
+            Param("tt", bool, False, "transposition table (exact-depth values, best move first)"),
+            EVAL_PARAM,
+        ),
+    ),
+    AlgorithmInfo(
+        name=RivestAlphaBeta.name,
+        description=RivestAlphaBeta.description,
+        factory=RivestAlphaBeta,  # type: ignore[arg-type]
+        params=(DEPTH_PARAM, Param(EVAL_PARAM.name, str, "rivest", EVAL_PARAM.help, choices=EVAL_PARAM.choices)),
+        games=("connect4",),
+    ),
+)
