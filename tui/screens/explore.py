@@ -382,7 +382,7 @@ class ExploreScreen(Screen[None]):
         elif session.ended:
             state = "■ budget spent ([ ] change it)"
         else:
-            state = f"⏸ paused ({speed})"
+            state = f"paused ({speed})"
         best_text = "–" if best is None else session.state.move_label(best)
         second = Text.assemble(
             f"best {best_text} · value {format_number(value)} (first player) · ", state,

@@ -289,7 +289,7 @@ class Board(Widget, can_focus=True):
         """Who moves, and how the line ends when it ends the game."""
         text = Text()
         text.append("●", self._player_style(state.player))
-        text.append(" first" if state.player == 1 else " second", self._style("muted"))
+        text.append(" first player" if state.player == 1 else " second player", self._style("muted"))
         text.append(" to move", self._style("muted"))
         if self.line and line_end.is_terminal():
             winner = line_end.winner()

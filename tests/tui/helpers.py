@@ -1,0 +1,42 @@
+"""Helpers for driving the explorer in tests: a fixed clock (no rate shown) and waiting for the search threads."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from textual.pilot import Pilot
+
+from tui.app import PlyscopeApp
+from tui.screens.explore import ExploreScreen
+from tui.session import SearchConfig, Session
+
+
+def make_app(**config: object) -> PlyscopeApp:
+    """The app on ``SearchConfig(**config)`` (minimax unless told), with a clock that never moves."""
+    config.setdefault("algorithm", "minimax")
+    return PlyscopeApp(Session.create(SearchConfig(**config)), clock=lambda: 0.0)  # type: ignore[arg-type]
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until every search thread has finished and its last batch is on screen."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def explorer(pilot: Pilot[None]) -> ExploreScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, ExploreScreen)
+    return screen
+
+
+def run_async(test: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
+    """A plain test function that runs the coroutine ``test`` (no asyncio plugin is needed)."""
+
+    def run() -> None:
+        asyncio.run(test())
+
+    run.__name__ = test.__name__
+    run.__doc__ = test.__doc__
+    return run

@@ -1,0 +1,324 @@
+"""The explorer driven by the Pilot: stepping, running, choosing, bad input, node selection."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Select, Static
+
+from engine.search.minimax import MinimaxNode
+from tests.tui.helpers import explorer, make_app, run_async, settle
+from tui.screens.help import HelpScreen
+from tui.screens.setup import SetupScreen
+from tui.widgets.board import Board
+from tui.widgets.search_tree import MoreChildren, SearchTree
+
+
+def status_text(pilot_app_screen: object) -> str:
+    from tui.screens.explore import ExploreScreen
+
+    assert isinstance(pilot_app_screen, ExploreScreen)
+    return str(pilot_app_screen.query_one("#status", Static).render())
+
+
+@run_async
+async def test_one_key_one_step_and_the_batches() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        stats = screen.session.searcher.stats
+        await pilot.press("s")
+        await settle(pilot)
+        assert (stats.iterations, stats.moves) == (1, 1)
+        await pilot.press("d")
+        await settle(pilot)
+        assert stats.iterations == 11
+        await pilot.press("f")
+        await settle(pilot)
+        assert stats.iterations == 111
+        assert "moves 111/100,000" in status_text(screen)
+
+
+@run_async
+async def test_each_step_shows_its_new_node_in_follow_mode() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        tree = screen.query_one(SearchTree)
+        for _ in range(4):
+            await pilot.press("s")
+        await settle(pilot)
+        # Minimax goes depth first: its fourth step creates the node after moves 1, 1, 1, 1.
+        deepest = screen.session.searcher.root.children[0].children[0].children[0].children[0]
+        view = tree.view_of(deepest)
+        assert view is not None
+        assert str(view.label).startswith("1 v=")
+        assert str(view.label).endswith("◂")
+
+
+@run_async
+async def test_run_then_pause_stops_stepping() -> None:
+    app = make_app(budget=None)
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        stats = screen.session.searcher.stats
+        await pilot.press("r")
+        assert screen.running
+        for _ in range(400):
+            if stats.iterations >= 3:
+                break
+            await pilot.pause(0.02)
+        assert stats.iterations >= 3
+        await pilot.press("r")
+        assert not screen.running
+        await settle(pilot)
+        after_pause = stats.iterations
+        await pilot.pause(0.3)
+        assert stats.iterations == after_pause
+        assert "paused (10/s)" in status_text(screen)
+
+
+@run_async
+async def test_run_flat_out_stops_at_the_budget() -> None:
+    app = make_app(budget=50)
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        screen.speed = None
+        await pilot.press("r")
+        await settle(pilot)
+        assert screen.session.searcher.stats.moves == 50
+        assert screen.session.ended
+        assert not screen.running
+        assert "budget spent" in status_text(screen)
+        await pilot.press("right_square_bracket")
+        assert screen.session.budget == 100
+        assert not screen.session.ended
+
+
+@run_async
+async def test_speed_keys_and_reset() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("plus")
+        assert screen.speed == 20
+        await pilot.press("minus", "minus")
+        assert screen.speed == 5
+        await pilot.press("d")
+        await settle(pilot)
+        first_tree = [node.move for node in screen.session.searcher.walk()]
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.session.searcher.stats.iterations == 0
+        assert screen.query_one(SearchTree).shown_nodes == 1
+        await pilot.press("d")
+        await settle(pilot)
+        assert [node.move for node in screen.session.searcher.walk()] == first_tree
+
+
+@run_async
+async def test_choosing_the_algorithm_from_the_palette() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press(*"pns", "enter")
+        await pilot.pause()
+        assert screen.session.config.algorithm == "pns"
+        assert "pns" in status_text(screen)
+
+
+@run_async
+async def test_setup_form_sets_a_parameter() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        setup = pilot.app.screen
+        assert isinstance(setup, SetupScreen)
+        depth = setup.query_one("#param-depth", Input)
+        depth.value = "2"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        assert screen.session.config.params == {"depth": 2}
+        assert "minimax:depth=2" in status_text(screen)
+
+
+@run_async
+async def test_setup_form_shows_bad_input_and_changes_nothing() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = explorer(pilot)
+        before = screen.session
+        await pilot.press("e")
+        await pilot.pause()
+        setup = pilot.app.screen
+        setup.query_one("#param-depth", Input).value = "99"
+        setup.query_one("#position", Input).value = "4444444"
+        setup.query_one("#budget", Input).value = "lots"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert pilot.app.screen is setup
+        assert str(setup.query_one("#param-depth-error", Static).render()) == (
+            "parameter depth: 99 is above its range 0..12"
+        )
+        assert str(setup.query_one("#position-error", Static).render()) == "move 7 ('4'): column 4 is full"
+        assert "is not a number of moves" in str(setup.query_one("#budget-error", Static).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        assert screen.session is before
+
+
+@run_async
+async def test_setup_form_switches_the_game() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        setup = pilot.app.screen
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        setup.query_one("#position", Input).value = "1,3,5,7"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.session.config.game == "nim"
+        assert screen.session.state.text() == "7,5,3,1"
+        assert screen.query_one(Board).state.text() == "7,5,3,1"
+
+
+@run_async
+async def test_position_bar_bad_then_good_input() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        before = screen.session
+        await pilot.press("p")
+        await pilot.press(*"48", "enter")
+        assert str(screen.query_one("#position-error", Static).render()) == (
+            "move 2 ('8'): not a column; columns are 1 to 7"
+        )
+        assert screen.session is before
+        field = screen.query_one("#position-input", Input)
+        field.value = ""
+        await pilot.press(*"4453", "enter")
+        assert screen.session.state.text() == "4453"
+        assert not screen.query_one("#position-bar").display
+
+
+@run_async
+async def test_moves_played_on_the_board_and_undo() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        board = screen.query_one(Board)
+        board.focus()
+        await pilot.press("4")
+        assert screen.session.state.text() == "4"
+        # Click column 3: content x = 1 (frame) + 2 * 3 (cells) inside the border and padding.
+        await pilot.click(Board, offset=(2 + 1 + 2 * 3 + 1, 3))
+        assert screen.session.state.text() == "43"
+        await pilot.press("u")
+        assert screen.session.state.text() == "4"
+        await pilot.press("u", "u")
+        assert screen.session.state.text() == ""
+        assert "no move to take back" in status_text(screen)
+
+
+@run_async
+async def test_a_move_that_ends_the_game_is_refused() -> None:
+    app = make_app(position="445566")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        before = screen.session
+        screen.query_one(Board).focus()
+        await pilot.press("7")
+        assert screen.session is before
+        assert "7 ends the game (a win for the first player)" in status_text(screen)
+
+
+@run_async
+async def test_nim_board_click_splits_a_pile() -> None:
+    app = make_app(game="grundy", position="7")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        # The pile's row: label "  7 │ " (6 cells) then tokens two cells apart; split after the second token.
+        await pilot.click(Board, offset=(2 + 6 + 2 * 1, 1))
+        assert screen.session.state.text() == "5,2"
+        await pilot.click(Board, offset=(2 + 6, 2))
+        assert screen.session.state.text() == "5,2"
+        assert "cannot be split into 1 and 1" in status_text(screen)
+
+
+@run_async
+async def test_choosing_a_node_shows_its_position_on_the_board() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        tree = screen.query_one(SearchTree)
+        node = screen.session.searcher.root.children[0].children[1]
+        assert isinstance(node, MinimaxNode)
+        view = tree.view_of(node)
+        assert view is not None
+        tree.move_cursor(view)
+        await pilot.press("enter")
+        await pilot.pause()
+        board = screen.query_one(Board)
+        assert board.line == (0, 1)
+        assert board.border_title == "node 1 2"
+        await pilot.press("escape")
+        assert board.line == tuple(screen.session.searcher.principal_variation())
+        assert board.border_title == "principal variation"
+
+
+@run_async
+async def test_tree_keys_open_and_close_and_more_children() -> None:
+    app = make_app(game="nim", position="12", params={"depth": 1})
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        tree = screen.query_one(SearchTree)
+        root = tree.root
+        assert len(screen.session.searcher.root.children) == 12
+        labels = [str(child.label) for child in root.children]
+        assert len(labels) == 9 and labels[-1] == "… 4 more"
+        more = root.children[-1]
+        assert isinstance(more.data, MoreChildren)
+        tree.move_cursor(more)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(root.children) == 12
+        tree.move_cursor(root)
+        await pilot.press("left")
+        assert not root.is_expanded or root is tree.root
+
+
+@run_async
+async def test_help_screen_is_built_from_the_bindings() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 50)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        titles = [title for title, _ in help_screen.sections]
+        assert titles == ["Explore screen", "Board", "Search tree", "Everywhere"]
+        explore_keys = {b.key: b.description for b in help_screen.sections[0][1]}
+        assert explore_keys["s"] == "Step" and explore_keys["r"] == "Run/Pause"
+        await pilot.press("escape")
+        assert not isinstance(pilot.app.screen, HelpScreen)
+
+
+@run_async
+async def test_palette_offers_bindings_algorithms_games_and_parameters() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
+        assert "Step" in titles and "Run/Pause" in titles
+        assert "Algorithm: minimax" in titles and "Game: grundy" in titles
+        assert "Parameter: depth…" in titles and "Theme" in titles
