@@ -68,7 +68,7 @@ async def test_run_then_pause_stops_stepping() -> None:
             await pilot.pause(0.02)
         assert stats.iterations >= 3
         await pilot.press("r")
-        assert not screen.running
+        assert not explorer(pilot).running
         await settle(pilot)
         after_pause = stats.iterations
         await pilot.pause(0.3)
