@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 SECTIONS: dict[str, str] = {
     "rules": "engine.benchmarks.rules",
+    "alphabeta": "engine.benchmarks.alphabeta",
     "playouts": "engine.benchmarks.playouts",
     "peers": "engine.benchmarks.peers",
 }
