@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from engine.benchmarks import BenchTable
-from engine.benchmarks.playouts import POSITIONS, SEED, mcts_rate, positions_note
+from engine.benchmarks.playouts import CPU_NOTE, POSITIONS, SEED, Rate, mcts_rate, positions_note
 
 UCT_C = 1.4
 INSTALL_HINT = "pip install open-spiel (or pip install -e '.[peers]')"
@@ -26,14 +26,14 @@ def _openspiel_state(game: Any, moves: str) -> Any:
     return state
 
 
-def openspiel_rate(simulations: int, *, native: bool) -> float:
-    """Simulations per second of OpenSpiel's MCTSBot (Python, or the C++ one with ``native``) over the positions."""
+def openspiel_rate(simulations: int, *, native: bool) -> Rate:
+    """OpenSpiel's MCTSBot (Python, or the C++ one with ``native``): ``simulations`` on each position."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts
 
     game = pyspiel.load_game("connect_four")
-    spent = 0.0
+    spent = cpu_spent = 0.0
     for moves in POSITIONS:
         state = _openspiel_state(game, moves)
         if native:
@@ -43,37 +43,42 @@ def openspiel_rate(simulations: int, *, native: bool) -> float:
             evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(SEED))
             bot = mcts.MCTSBot(game, UCT_C, simulations, evaluator, solve=False,
                                random_state=np.random.RandomState(SEED))
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         bot.mcts_search(state)
         spent += time.perf_counter() - started
-    return simulations * len(POSITIONS) / spent
+        cpu_spent += time.process_time() - cpu_started
+    total = simulations * len(POSITIONS)
+    return Rate(spent, cpu_spent, playouts=total, iterations=total)
 
 
 def measure(quick: bool) -> list[BenchTable]:
     table = BenchTable(
         "MCTS against OpenSpiel on Connect Four midgame positions",
-        ["searcher", "iterations/s", "playouts/s", "x OpenSpiel Python (iterations)", "x OpenSpiel Python (playouts)"],
+        ["searcher", "iter/s", "iter/CPU s", "playouts/CPU s", "x iter", "x playouts"],
     )
     if importlib.util.find_spec("pyspiel") is None:
-        table.rows.append(["OpenSpiel is not installed", "-", "-", "-", "-"])
+        table.rows.append(["OpenSpiel is not installed", "-", "-", "-", "-", "-"])
         table.notes.append(f"install the optional extra peers to compare: {INSTALL_HINT}")
         return [table]
     simulations = 1000 if quick else 4000
     seconds = 0.2 if quick else 1.0
-    python_bot = openspiel_rate(simulations, native=False)
-    native_bot = openspiel_rate(simulations * 10, native=True)
-    table.rows.append(["OpenSpiel MCTSBot (Python)", round(python_bot), round(python_bot), 1.0, 1.0])
-    table.rows.append(["OpenSpiel MCTSBot (C++)", round(native_bot), round(native_bot),
-                       round(native_bot / python_bot, 1), round(native_bot / python_bot, 1)])
-    for k in (1, 32, 256):
-        rate = mcts_rate(k, seconds)
-        iterations = rate.per_second(rate.iterations)
-        playouts = rate.per_second(rate.playouts)
-        table.rows.append([f"plyscope mcts k={k}", round(iterations), round(playouts),
-                           round(iterations / python_bot, 1), round(playouts / python_bot, 1)])
+    reference = openspiel_rate(simulations, native=False)
+    base = reference.per_cpu_second(reference.iterations)
+    rates = [
+        ("OpenSpiel Python", reference),
+        ("OpenSpiel C++", openspiel_rate(simulations * 10, native=True)),
+        *((f"mcts k={k}", mcts_rate(k, seconds)) for k in (1, 32, 256)),
+    ]
+    for name, rate in rates:
+        iterations = rate.per_cpu_second(rate.iterations)
+        playouts = rate.per_cpu_second(rate.playouts)
+        table.rows.append([name, round(rate.per_second(rate.iterations)), round(iterations), round(playouts),
+                           round(iterations / base, 1), round(playouts / base, 1)])
     table.notes.append(positions_note())
     table.notes.append(
-        f"OpenSpiel: uct_c {UCT_C}, solve=False, RandomRolloutEvaluator(n_rollouts=1); {simulations} simulations "
-        f"per position (C++: {simulations * 10}); ours: {seconds:g} s per position, c 1.4"
+        f"OpenSpiel's MCTSBot: uct_c {UCT_C}, solve=False, RandomRolloutEvaluator(n_rollouts=1), "
+        f"{simulations} simulations per position ({simulations * 10} in C++); ours: c 1.4, {seconds:g} s per position"
     )
+    table.notes.append("x: ratio to OpenSpiel's Python MCTSBot, per CPU second; iter: iterations (simulations); "
+                       + CPU_NOTE)
     return [table]

@@ -109,9 +109,9 @@ class Connect4Batch:
 
     Each numpy step moves every unfinished board once: the open columns are those whose
     top cell is empty; each board takes the column with the largest of ``width`` uniform
-    floats among its open ones (a uniform choice); the new stone is
-    ``(mask + bottom[col]) & column_mask[col]``; four in a row is found with the four
-    shifts; boards that are won drop out of the arrays.  All boards start from the same
+    floats among its open ones (a uniform choice); the stone lands where Pons' ``mask |
+    (mask + bottom[col])`` puts it; four in a row is found with the four shifts; boards
+    that are won drop out of the arrays.  All boards start from the same
     position and move in lockstep, so every board still playing has the same player to
     move and the same number of stones: the board is full for all of them at once.
     """
@@ -122,7 +122,6 @@ class Connect4Batch:
         self.game = game
         self.top = np.array(game.top, dtype=np.uint64)
         self.bottom = np.array(game.bottom, dtype=np.uint64)
-        self.column_mask = np.array(game.column_mask, dtype=np.uint64)
         self.shifts = np.array(game.shifts, dtype=np.uint64)[:, np.newaxis]
         self.double_shifts = 2 * self.shifts
 
@@ -144,17 +143,17 @@ class Connect4Batch:
         moves = 0
         for step in range(steps):
             choice = generator.random((len(mask), game.width))
-            choice[(mask[:, np.newaxis] & self.top) != 0] = -1.0
+            choice -= mask[:, np.newaxis] & self.top  # a full column's top bit (>= 8) sinks it below 0
             column = choice.argmax(axis=1)
             if columns is not None:
                 columns[playing, step] = column
-            new_stone = (mask + self.bottom[column]) & self.column_mask[column]
-            mask |= new_stone
-            stones = current | new_stone
+            waiting = current ^ mask  # the stones of the player not moving now, who moves next
+            mask = mask | (mask + self.bottom[column])
+            stones = mask ^ waiting  # the mover's stones, new one included
             moves += len(mask)
             pairs = stones & (stones >> self.shifts)
             won = (pairs & (pairs >> self.double_shifts)).any(axis=0)
-            current = stones ^ mask
+            current = waiting
             if won.any():
                 winners[playing[won]] = mover
                 going_on = ~won
