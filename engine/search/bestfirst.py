@@ -32,9 +32,14 @@ from engine.search.minimax import EVAL_PARAM, resolve_evaluator
 class BestFirstNode(Node):
     """A node of the best-first minimax tree."""
 
-    __slots__ = ("best", "player", "state", "v")
+    __slots__ = ("best", "player", "state", "terminal", "v")
 
-    state: State
+    state: State | None
+    """The position, kept from the node's expansion on: a leaf's position is made again from its parent's when
+    the leaf is expanded (that ``play`` is not counted in ``Stats.moves``), so that leaves, most of the tree, stay
+    small.  ``Searcher.state_at`` gives any node's position."""
+    terminal: bool
+    """True when the game is over here."""
     player: int
     """The player to move here (+1 first player, MAX; -1 second, MIN)."""
     v: float
@@ -48,7 +53,8 @@ class BestFirstNode(Node):
         self.move = move
         self.children = []
         self.depth = 0 if parent is None else parent.depth + 1
-        self.state = state
+        self.state = None
+        self.terminal = state.is_terminal()
         self.player = state.player
         self.v = v
         self.best = None
@@ -68,6 +74,7 @@ class BestFirst(Searcher[BestFirstNode]):
         self.evaluator = resolve_evaluator(eval, state) if isinstance(eval, str) else eval
         self.ab_depth = ab_depth
         self.root = BestFirstNode(None, None, state, self.evaluator(state))
+        self.root.state = state
         self.stats.nodes = 1
         self._full_width: deque[BestFirstNode] = deque()
         """Nodes still to expand in the full-width phase, shallowest first."""
@@ -83,9 +90,13 @@ class BestFirst(Searcher[BestFirstNode]):
         full_width = bool(self._full_width)
         leaf = self._full_width[0] if full_width else self._principal[-1]
         state = leaf.state
+        if state is None:
+            parent: BestFirstNode = leaf.parent  # type: ignore[assignment]
+            state = parent.state.play(leaf.move)  # type: ignore[union-attr]
         moves = state.legal_moves()
         if moves_left is not None and len(moves) > moves_left:
             return False
+        leaf.state = state
         if full_width:
             self._full_width.popleft()
         evaluator = self.evaluator
@@ -99,10 +110,10 @@ class BestFirst(Searcher[BestFirstNode]):
         if leaf.depth + 1 > stats.max_depth:
             stats.max_depth = leaf.depth + 1
         if full_width:
-            self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.state.is_terminal())
+            self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.terminal)
         changed = self._back_up(leaf)
         self._principal = self._principal_from_root()
-        self.finished = not self._full_width and self._principal[-1].state.is_terminal()
+        self.finished = not self._full_width and self._principal[-1].terminal
         if not record:
             return True
         return Step(

@@ -36,6 +36,7 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
@@ -44,6 +45,7 @@ from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAM, resolve_evaluator
 
 INF = math.inf
+_LOG_VALUE = attrgetter("lnv")
 MODES = ("reverse", "mean", "reverse-derivative")
 FINALS = ("value", "mean")
 
@@ -53,7 +55,10 @@ class RivestNode(Node):
 
     __slots__ = ("a", "lnv", "pi", "player", "state", "v", "w")
 
-    state: State
+    state: State | None
+    """The position, kept from the node's expansion on: a tip's position is made again from its father's when
+    the tip is expanded (that ``play`` is not counted in ``Stats.moves``), so that tips, most of the tree, stay
+    small.  ``Searcher.state_at`` gives any node's position."""
     player: int
     """The player to move here (+1 first player, MAX; -1 second, MIN)."""
     v: float
@@ -74,7 +79,7 @@ class RivestNode(Node):
         self.move = move
         self.children = []
         self.depth = 0 if parent is None else parent.depth + 1
-        self.state = state
+        self.state = None
         self.player = state.player
         self.v = v
         self.lnv = math.log(v)
@@ -130,7 +135,10 @@ class Rivest(Searcher[RivestNode]):
         self.weight = weight
         self.accounting = accounting
         self.final = final
+        self._rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
+        """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed)."""
         self.root = RivestNode(None, None, state, self.evaluator(state) + self.shift)
+        self.root.state = state
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
 
@@ -141,10 +149,14 @@ class Rivest(Searcher[RivestNode]):
         while tip.a is not None:
             tip = tip.a
         state = tip.state
+        if state is None:
+            father: RivestNode = tip.parent  # type: ignore[assignment]
+            state = father.state.play(tip.move)  # type: ignore[union-attr]
         moves = state.legal_moves()
         cost = len(moves) + tip.depth if self.accounting else len(moves)
         if moves_left is not None and cost > moves_left:
             return False
+        tip.state = state
         evaluator = self.evaluator
         shift = self.shift
         children: list[RivestNode] = tip.children  # type: ignore[assignment]
@@ -156,7 +168,7 @@ class Rivest(Searcher[RivestNode]):
         stats.nodes += len(moves)
         if tip.depth + 1 > stats.max_depth:
             stats.max_depth = tip.depth + 1
-        rescore = self._rescore_mean if self.mode == "mean" else self._rescore_reverse
+        rescore = self._rescore
         changed: list[RivestNode] = list(children) if record else []
         node: RivestNode | None = tip
         came_from: RivestNode | None = None
@@ -181,12 +193,12 @@ class Rivest(Searcher[RivestNode]):
         when ``v`` stays the same, only that child's edge weight can have changed.
         """
         children: list[RivestNode] = node.children  # type: ignore[assignment]
-        logs = [c.lnv for c in children]
-        best_log = max(logs) if node.player > 0 else min(logs)
+        best = max(children, key=_LOG_VALUE) if node.player > 0 else min(children, key=_LOG_VALUE)
+        best_log = best.lnv
         value_changed = best_log != node.lnv
         if value_changed:
             node.lnv = best_log
-            node.v = children[logs.index(best_log)].v
+            node.v = best.v
         if self.mode == "reverse":
             base = self.weight
             slope = 1.0
@@ -198,7 +210,10 @@ class Rivest(Searcher[RivestNode]):
                 child.w = base + slope * abs(child.lnv - best_log)
         else:
             came_from.w = base + slope * abs(came_from.lnv - best_log)
-        self._choose(node, children)
+        costs = [c.pi + c.w for c in children]
+        least = min(costs)
+        node.pi = least
+        node.a = children[costs.index(least)]
         return value_changed
 
     def _rescore_mean(self, node: RivestNode, came_from: RivestNode | None) -> bool:
@@ -213,16 +228,11 @@ class Rivest(Searcher[RivestNode]):
         slope = q - 1.0
         for child in children:
             child.w = base - slope * (child.lnv - log_mean)
-        self._choose(node, children)
-        return value_changed
-
-    @staticmethod
-    def _choose(node: RivestNode, children: list[RivestNode]) -> None:
-        """``a(node)``: the first child of least ``pi + w``; ``pi(node)``: that least sum."""
         costs = [c.pi + c.w for c in children]
         least = min(costs)
         node.pi = least
         node.a = children[costs.index(least)]
+        return value_changed
 
     def _final_key(self, node: RivestNode) -> float:
         """How good ``node`` is for the root's player, by ``final``: its value, or the generalized mean below it."""

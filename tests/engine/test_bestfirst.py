@@ -38,8 +38,8 @@ def test_expands_the_principal_leaf() -> None:
     assert {n.move for n in step.changed} == {None, "u", "w", "y", "z"}
     assert searcher.principal_variation() == ["u", "w", "y"]
     assert searcher.root.numbers() == {"v": 11.0}
-    leaf = searcher.principal_path()[-1]
-    assert isinstance(leaf.state, HandState) and leaf.state.name == "y"
+    leaf = searcher.state_at(searcher.principal_path()[-1])
+    assert isinstance(leaf, HandState) and leaf.name == "y"
 
 
 @pytest.mark.parametrize("ab_depth", [0, 2])
@@ -85,7 +85,7 @@ def test_finishes_when_the_principal_leaf_is_terminal() -> None:
     searcher = BestFirst(Connect4().parse(WIN_IN_ONE))
     result = searcher.run(Limit())
     assert result.finished and result.stats.iterations == 1
-    assert searcher.principal_path()[-1].state.is_terminal()
+    assert searcher.principal_path()[-1].terminal
     assert searcher.step() is None
 
 

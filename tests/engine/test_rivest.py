@@ -106,7 +106,7 @@ def hand_searcher(children: dict[str, list[str]], values: dict[str, float], **pa
 
 def node_named(searcher: Rivest, name: str) -> RivestNode:
     for node in searcher.walk():
-        state = node.state
+        state = searcher.state_at(node)
         assert isinstance(state, HandState)
         if state.name == name:
             return node
