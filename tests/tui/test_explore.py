@@ -309,7 +309,7 @@ async def test_help_screen_is_built_from_the_bindings() -> None:
         titles = [title for title, _ in help_screen.sections]
         assert titles == ["Explore screen", "Board", "Search tree", "Everywhere"]
         explore_keys = {b.key: b.description for b in help_screen.sections[0][1]}
-        assert explore_keys["s"] == "Step" and explore_keys["r"] == "Run/Pause"
+        assert explore_keys["s"] == "Step" and explore_keys["r"] == "Run"
         await pilot.press("escape")
         assert not isinstance(pilot.app.screen, HelpScreen)
 
@@ -319,6 +319,6 @@ async def test_palette_offers_bindings_algorithms_games_and_parameters() -> None
     app = make_app()
     async with app.run_test() as pilot:
         titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
-        assert "Step" in titles and "Run/Pause" in titles
+        assert "Step" in titles and "Run" in titles
         assert "Algorithm: minimax" in titles and "Game: grundy" in titles
         assert "Parameter: depth…" in titles and "Theme" in titles

@@ -50,7 +50,7 @@ class ExploreScreen(Screen[None]):
         Binding("s", "step(1)", "Step"),
         Binding("d", "step(10)", "×10"),
         Binding("f", "step(100)", "×100"),
-        Binding("r", "run", "Run/Pause"),
+        Binding("r", "run", "Run"),
         Binding("plus,equals_sign", "speed(1)", "Faster run", show=False),
         Binding("minus", "speed(-1)", "Slower run", show=False),
         Binding("x", "reset", "Reset"),

@@ -267,11 +267,11 @@ class Board(Widget, can_focus=True):
             text.append("(no tokens left)\n", self._style("muted"))
         current: State = state
         if self.line:
-            text.append("line:", self._style("muted"))
-            for index, move in enumerate(self.line):
+            text.append("line", self._style("muted"))
+            for move in self.line:
                 if current.is_terminal() or move not in current.legal_moves():
                     break
-                text.append(f" {index + 1}.", self._style("muted"))
+                text.append(" ")
                 text.append(current.move_label(move), self._player_style(current.player))
                 current = current.play(move)
             text.append(f"\n  → {current.text()}\n", self._style("muted"))

@@ -52,7 +52,8 @@ class SetupForm(Widget):
 
     DEFAULT_CSS = """
     SetupForm { height: auto; max-height: 100%; }
-    SetupForm VerticalScroll { height: auto; max-height: 1fr; }
+    SetupForm VerticalScroll { height: auto; max-height: 70vh; }
+    SetupForm #params { height: auto; }
     SetupForm .row { height: auto; }
     SetupForm .row > Label { width: 12; padding: 0 1 0 0; }
     SetupForm .row > Input, SetupForm .row > Select { width: 1fr; }
