@@ -22,11 +22,14 @@ values of the lines beside it.
 from __future__ import annotations
 
 from collections import deque
+from operator import attrgetter
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
 from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
 from engine.search.minimax import EVAL_PARAM, resolve_evaluator
+
+_VALUE = attrgetter("v")
 
 
 class BestFirstNode(Node):
@@ -47,15 +50,15 @@ class BestFirstNode(Node):
     best: BestFirstNode | None
     """The principal child: the first child with the best value for ``player`` (``None`` at a leaf)."""
 
-    def __init__(self, parent: BestFirstNode | None, move: Move | None, state: State, v: float) -> None:
+    def __init__(self, parent: BestFirstNode | None, move: Move | None, player: int, v: float, terminal: bool) -> None:
         # Every slot is set here (not through Node.__init__): nodes are created in the inner loop.
         self.parent = parent
         self.move = move
         self.children = []
         self.depth = 0 if parent is None else parent.depth + 1
         self.state = None
-        self.terminal = state.is_terminal()
-        self.player = state.player
+        self.terminal = terminal
+        self.player = player
         self.v = v
         self.best = None
 
@@ -73,7 +76,7 @@ class BestFirst(Searcher[BestFirstNode]):
         super().__init__(state)
         self.evaluator = resolve_evaluator(eval, state) if isinstance(eval, str) else eval
         self.ab_depth = ab_depth
-        self.root = BestFirstNode(None, None, state, self.evaluator(state))
+        self.root = BestFirstNode(None, None, state.player, self.evaluator(state), state.is_terminal())
         self.root.state = state
         self.stats.nodes = 1
         self._full_width: deque[BestFirstNode] = deque()
@@ -103,7 +106,9 @@ class BestFirst(Searcher[BestFirstNode]):
         children: list[BestFirstNode] = leaf.children  # type: ignore[assignment]
         for move in moves:
             child_state = state.play(move)
-            children.append(BestFirstNode(leaf, move, child_state, evaluator(child_state)))
+            children.append(
+                BestFirstNode(leaf, move, child_state.player, evaluator(child_state), child_state.is_terminal())
+            )
         stats = self.stats
         stats.moves += len(moves)
         stats.nodes += len(moves)
@@ -130,15 +135,7 @@ class BestFirst(Searcher[BestFirstNode]):
         node: BestFirstNode | None = leaf
         while node is not None:
             children: list[BestFirstNode] = node.children  # type: ignore[assignment]
-            best = children[0]
-            if node.player > 0:
-                for child in children:
-                    if child.v > best.v:
-                        best = child
-            else:
-                for child in children:
-                    if child.v < best.v:
-                        best = child
+            best = max(children, key=_VALUE) if node.player > 0 else min(children, key=_VALUE)
             if best is node.best and best.v == node.v:
                 break
             node.best = best

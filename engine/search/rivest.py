@@ -73,17 +73,17 @@ class RivestNode(Node):
     a: RivestNode | None
     """The child on the way to the tip that ``pi`` counts (``None`` at a tip)."""
 
-    def __init__(self, parent: RivestNode | None, move: Move | None, state: State, v: float) -> None:
+    def __init__(self, parent: RivestNode | None, move: Move | None, player: int, v: float, terminal: bool) -> None:
         # Every slot is set here (not through Node.__init__): nodes are created in the inner loop.
         self.parent = parent
         self.move = move
         self.children = []
         self.depth = 0 if parent is None else parent.depth + 1
         self.state = None
-        self.player = state.player
+        self.player = player
         self.v = v
         self.lnv = math.log(v)
-        self.pi = INF if state.is_terminal() else 0.0
+        self.pi = INF if terminal else 0.0
         self.w = 0.0
         self.a = None
 
@@ -137,7 +137,7 @@ class Rivest(Searcher[RivestNode]):
         self.final = final
         self._rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
         """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed)."""
-        self.root = RivestNode(None, None, state, self.evaluator(state) + self.shift)
+        self.root = RivestNode(None, None, state.player, self.evaluator(state) + self.shift, state.is_terminal())
         self.root.state = state
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
@@ -162,7 +162,9 @@ class Rivest(Searcher[RivestNode]):
         children: list[RivestNode] = tip.children  # type: ignore[assignment]
         for move in moves:
             child_state = state.play(move)
-            children.append(RivestNode(tip, move, child_state, evaluator(child_state) + shift))
+            children.append(
+                RivestNode(tip, move, child_state.player, evaluator(child_state) + shift, child_state.is_terminal())
+            )
         stats = self.stats
         stats.moves += cost
         stats.nodes += len(moves)
@@ -217,7 +219,10 @@ class Rivest(Searcher[RivestNode]):
         return value_changed
 
     def _rescore_mean(self, node: RivestNode, came_from: RivestNode | None) -> bool:
-        """Back up the generalized mean of ``node``'s children, re-weight its edges, choose ``a``; True if v changed."""
+        """Back up the generalized mean of ``node``'s children, re-weight its edges, choose ``a``; True if v changed.
+
+        ``came_from`` is not needed: every edge weight moves with the mean.
+        """
         children: list[RivestNode] = node.children  # type: ignore[assignment]
         q = self.p * node.player
         log_mean = log_generalized_mean([c.lnv for c in children], q)
