@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from engine.errors import UserError
 from engine.games import GAME_NAMES
 
+SEARCH_DEFAULT_MOVES = 10_000
+"""The budget of ``plyscope search`` when none is given: calls to the move operator."""
+
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -57,12 +60,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(solve)
     solve.add_argument("--json", action="store_true", help="print one JSON object")
 
-    search = commands.add_parser("search", help="run one searcher on a position")
+    search = commands.add_parser(
+        "search", help="run one searcher on a position",
+        epilog=f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves.",
+    )
     search.add_argument("position", nargs="?", default=None, help="move string or piles")
     search.add_argument("--algo", help="algorithm name (see --list)")
     search.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
     _add_budget(search)
-    search.add_argument("--seed", type=int, default=0)
+    search.add_argument("--seed", type=int, default=0, help="seed of the searcher's random generator (default 0)")
     _add_game(search)
     search.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     search.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,0 +1,134 @@
+"""``plyscope search``: run one registered searcher on a position and report what it found.
+
+``plyscope search --list`` prints the registry instead: every algorithm, its one-line
+description and its parameters with type, default and range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from engine.errors import UserError
+from engine.games import State, make_game
+from engine.search.base import AlgorithmInfo, Limit, Param, Result
+from engine.search.registry import algorithm, algorithms, make_searcher
+from tui.cli import SEARCH_DEFAULT_MOVES
+from tui.commands.explore import parse_params
+from tui.session import parse_position
+
+VALUE_FOR = "first player"
+"""Every searcher's root value is from the first player's point of view (the first player is MAX)."""
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list:
+        list_algorithms(args.json)
+        return 0
+    if not args.algo:
+        raise UserError("choose an algorithm with --algo NAME (plyscope search --list shows them)")
+    game = make_game(args.game)
+    state = parse_position(game, args.position or "")
+    info = algorithm(args.algo)
+    params = info.validate(parse_params(args.param))
+    limit = budget(args)
+    searcher = make_searcher(info.name, state, params, seed=args.seed)
+    result = searcher.run(limit)
+    report = {
+        "algo": info.name,
+        "params": params,
+        "game": game.name,
+        "position": state.text(),
+        "seed": args.seed,
+        "best_move": None if result.best_move is None else state.move_label(result.best_move),
+        "value": result.value,
+        "value_for": VALUE_FOR,
+        "pv": line_labels(state, result),
+        "moves": result.stats.moves,
+        "nodes": result.stats.nodes,
+        "max_depth": result.stats.max_depth,
+        "iterations": result.stats.iterations,
+        "seconds": result.stats.seconds,
+        "finished": result.finished,
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_report(report)
+    return 0
+
+
+def budget(args: argparse.Namespace) -> Limit:
+    """The one budget option given, or ``SEARCH_DEFAULT_MOVES`` moves; a negative budget raises ``SearchError``."""
+    if args.moves is None and args.seconds is None and args.iterations is None:
+        return Limit(moves=SEARCH_DEFAULT_MOVES)
+    return Limit(moves=args.moves, seconds=args.seconds, iterations=args.iterations)
+
+
+def line_labels(state: State, result: Result) -> list[str]:
+    """The principal variation's moves written as the game writes them, each in the position it is played from."""
+    labels = []
+    for move in result.principal_variation:
+        labels.append(state.move_label(move))
+        state = state.play(move)
+    return labels
+
+
+def print_report(report: dict[str, object]) -> None:
+    params = report["params"]
+    assert isinstance(params, dict)
+    settings = ", ".join(f"{k}={v}" for k, v in params.items())
+    position = report["position"] or "start"
+    print(f"{report['algo']} ({settings or 'no parameters'}) on {report['game']} {position}, seed {report['seed']}")
+    rows = [
+        ("best move", report["best_move"] or "none"),
+        ("value", f"{report['value']:+.6g} (for the {VALUE_FOR})"),
+        ("pv", " ".join(report["pv"]) or "(empty)"),  # type: ignore[arg-type]
+        ("moves", f"{report['moves']:,}"),
+        ("nodes", f"{report['nodes']:,}"),
+        ("max depth", report["max_depth"]),
+        ("iterations", f"{report['iterations']:,}"),
+        ("seconds", f"{report['seconds']:.3f}"),
+        ("finished", "yes" if report["finished"] else "no (budget reached)"),
+    ]
+    for label, value in rows:
+        print(f"{label:<11} {value}")
+
+
+def list_algorithms(as_json: bool) -> None:
+    """The registry as a Rich table, or as a JSON list of algorithms."""
+    entries = list(algorithms().values())
+    if as_json:
+        print(json.dumps([describe(info) for info in entries]))
+        return
+    table = Table(title="Search algorithms (plyscope search --algo NAME --param KEY=VALUE)", title_justify="left")
+    table.add_column("algorithm", no_wrap=True)
+    table.add_column("description", overflow="fold")
+    table.add_column("parameters: type = default (range)", overflow="fold")
+    table.add_column("games", no_wrap=True)
+    for info in entries:
+        params = "\n".join(param_text(p) for p in info.params) or "-"
+        table.add_row(info.name, info.description, params, ", ".join(info.games) or "all")
+    Console().print(table)
+
+
+def describe(info: AlgorithmInfo) -> dict[str, object]:
+    """One registry entry as JSON: ``games`` empty means every game."""
+    return {
+        "name": info.name,
+        "description": info.description,
+        "games": list(info.games),
+        "params": [
+            {"name": p.name, "type": p.kind.__name__, "default": p.default, "range": p.range_text(), "help": p.help}
+            for p in info.params
+        ],
+    }
+
+
+def param_text(param: Param) -> str:
+    """``depth: int = 4 (0..12)``: a parameter as the listing shows it (booleans as true/false, like ``--param``)."""
+    default = str(param.default).lower() if isinstance(param.default, bool) else param.default
+    return f"{param.name}: {param.kind.__name__} = {default} ({param.range_text()})"
