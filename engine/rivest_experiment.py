@@ -1,0 +1,130 @@
+"""Rivest's 1988 experiment (AI 34, section 5, Table 2): min/max approximation against alpha-beta.
+
+His setup, as the registry spells it:
+
+* both players use his Connect Four evaluator (values 1..1023);
+* **AB** = ``ab-rivest``: iterative deepening from depth 2, children in static-evaluation
+  order, the move of the last complete iteration;
+* **MM** = ``rivest:mode=reverse,accounting=true,eval=rivest``: the reverse approximation
+  with edge weight 0.05 + |ln v(c) - ln v(best sibling)| and his move accounting (one move
+  call for every edge walked down from the root, as well as for each child generated);
+* a budget per turn in calls to the move operator, or in seconds, nothing carried over;
+* for each bound, the 49 two-move openings, each played twice with colours swapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.agents import Agent
+from engine.arena import GameRecord, GameTask, schedule, tally
+from engine.errors import UserError
+from engine.games import Game, Move
+from engine.search.base import Limit, SearchError
+from engine.search.registry import algorithms
+
+MM_SPEC = "rivest:mode=reverse,accounting=true,eval=rivest"
+AB_SPEC = "ab-rivest"
+MM = "MM"
+AB = "AB"
+
+DEFAULT_VALUES = {"moves": (1000, 2000, 3000, 4000, 5000), "seconds": (1.0, 2.0, 3.0, 4.0, 5.0)}
+"""The bounds of Table 2, by kind."""
+
+PAPER_TABLE: dict[str, dict[float, tuple[int, int, int]]] = {
+    "seconds": {1: (41, 46, 11), 2: (40, 42, 16), 3: (36, 44, 18), 4: (39, 52, 7), 5: (30, 55, 13)},
+    "moves": {1000: (47, 35, 16), 2000: (50, 35, 13), 3000: (42, 47, 9), 4000: (49, 42, 7), 5000: (61, 31, 6)},
+}
+"""Rivest's Table 2: (MM wins, AB wins, ties) per bound; 98 games per row."""
+
+TOTAL_LABEL = {"seconds": "time total", "moves": "move total"}
+
+NEEDED = {
+    "rivest": "Rivest's min/max approximation (MM)",
+    "ab-rivest": "alpha-beta in Rivest's configuration (AB)",
+}
+
+
+def require_agents() -> None:
+    """Raise ``SearchError`` naming the agents of the experiment that are not in the registry."""
+    missing = [f"'{name}' ({what})" for name, what in NEEDED.items() if name not in algorithms()]
+    if missing:
+        raise SearchError(f"Rivest's experiment needs {' and '.join(missing)}, not in the registry yet")
+
+
+def parse_values(bound: str, text: str | None) -> tuple[float, ...]:
+    """The bounds of ``--values`` (``DEFAULT_VALUES`` if ``None``): whole moves, or seconds."""
+    if text is None:
+        return DEFAULT_VALUES[bound]
+    values: list[float] = []
+    for item in text.split(","):
+        try:
+            value = float(item) if bound == "seconds" else int(item)
+        except ValueError:
+            kind = "a number of seconds" if bound == "seconds" else "a whole number of moves"
+            raise UserError(f"--values: '{item.strip()}' is not {kind}") from None
+        if not 0 < value < float("inf"):
+            raise UserError(f"--values: every bound must be above 0, not {item.strip()}")
+        values.append(value)
+    return tuple(values)
+
+
+def bound_label(bound: str, value: float) -> str:
+    """How a bound is written in tables and in ``GameRecord.group``: ``1000 moves``, ``2 s``."""
+    return f"{value:g} s" if bound == "seconds" else f"{int(value)} moves"
+
+
+def limit_for(bound: str, value: float) -> Limit:
+    return Limit(seconds=float(value)) if bound == "seconds" else Limit(moves=int(value))
+
+
+def rivest_tasks(
+    game: Game, bound: str, values: Sequence[float], openings: Sequence[tuple[Move, ...]], seed: int
+) -> list[GameTask]:
+    """MM against AB on every opening, both colours, for each bound in ``values``."""
+    require_agents()
+    tasks: list[GameTask] = []
+    for group_index, value in enumerate(values):
+        limit = limit_for(bound, value)
+        agents = [Agent.parse(MM_SPEC, limit, MM), Agent.parse(AB_SPEC, limit, AB)]
+        tasks += schedule(game, agents, openings, seed, group=bound_label(bound, value),
+                          group_index=group_index, start_index=len(tasks))
+    return tasks
+
+
+@dataclass(frozen=True, slots=True)
+class RivestRow:
+    """One row of Table 2: our games at one bound, beside the paper's (``None`` if he did not play it)."""
+
+    label: str
+    mm_wins: int
+    ab_wins: int
+    ties: int
+    errors: int
+    paper: tuple[int, int, int] | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "bound": self.label, "mm_wins": self.mm_wins, "ab_wins": self.ab_wins, "ties": self.ties,
+            "errors": self.errors, "paper": None if self.paper is None else dict(zip(
+                ("mm_wins", "ab_wins", "ties"), self.paper, strict=True)),
+        }
+
+
+def rivest_rows(records: Sequence[GameRecord], bound: str, values: Sequence[float]) -> list[RivestRow]:
+    """A row per bound, then the total (with the paper's total when every bound is one of his)."""
+    rows = []
+    for value in values:
+        counts = tally(records, MM, AB, bound_label(bound, value))
+        rows.append(RivestRow(bound_label(bound, value), counts.wins, counts.losses, counts.draws, counts.errors,
+                              PAPER_TABLE[bound].get(value)))
+    papers = [row.paper for row in rows if row.paper is not None]
+    paper_total = None
+    if rows and len(papers) == len(rows):
+        paper_total = (sum(p[0] for p in papers), sum(p[1] for p in papers), sum(p[2] for p in papers))
+    rows.append(RivestRow(
+        TOTAL_LABEL[bound], sum(r.mm_wins for r in rows), sum(r.ab_wins for r in rows), sum(r.ties for r in rows),
+        sum(r.errors for r in rows), paper_total,
+    ))
+    return rows

@@ -1,0 +1,323 @@
+"""The arena: openings, schedules and seeds, games, statistics, runners (local, pool, Dask), results files."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.agents import Agent, Decision
+from engine.arena import (
+    GameRecord,
+    GameTask,
+    Tally,
+    elo_difference,
+    game_seed,
+    open_executor,
+    pairing_tallies,
+    play_game,
+    run_games,
+    schedule,
+    select_openings,
+    spell,
+    summary,
+    tally,
+    turn_seed,
+    two_move_openings,
+    wilson_interval,
+    write_json_atomic,
+)
+from engine.errors import UserError
+from engine.games import Connect4, Move, State, make_game
+from engine.search.base import Limit, Stats
+
+C4 = Connect4()
+STRONG = Agent.parse("minimax:depth=2", Limit(moves=120))
+WEAK = Agent.parse("minimax:depth=1", Limit(moves=120))
+
+
+# --- openings, schedule, seeds ---------------------------------------------------------------
+
+
+def test_all2_is_every_two_move_opening() -> None:
+    openings = two_move_openings(C4)
+    assert len(openings) == 49
+    assert len(set(openings)) == 49
+    assert openings[0] == (0, 0) and openings[-1] == (6, 6)
+    assert [spell(C4.start(), o) for o in openings[:3]] == ["11", "12", "13"]
+    assert len(two_move_openings(Connect4(6, 5))) == 36
+
+
+def test_nim_openings_are_spelled_with_move_labels() -> None:
+    grundy = make_game("grundy")
+    spelled = [spell(grundy.start(), o) for o in two_move_openings(grundy)]
+    assert spelled == ["7=6+1 6=5+1", "7=6+1 6=4+2", "7=5+2 5=4+1", "7=5+2 5=3+2", "7=4+3 4=3+1", "7=4+3 3=2+1"]
+
+
+def test_a_number_of_openings_is_a_seeded_sample_in_all2_order() -> None:
+    every = two_move_openings(C4)
+    assert select_openings(C4, "all2", 3) == every
+    sample = select_openings(C4, "5", 3)
+    assert len(set(sample)) == 5
+    assert sample == sorted(sample, key=every.index)
+    assert sample == select_openings(C4, "5", 3)
+    assert sample != select_openings(C4, "5", 4)
+    assert select_openings(C4, "49", 0) == every
+
+
+@pytest.mark.parametrize("text", ["0", "50", "-1", "two", ""])
+def test_bad_openings_are_refused(text: str) -> None:
+    with pytest.raises(UserError, match="use all2 or a number from 1 to 49"):
+        select_openings(C4, text, 0)
+
+
+def test_each_opening_is_played_by_both_agents_as_first_player() -> None:
+    openings = select_openings(C4, "3", 0)
+    tasks = schedule(C4, [STRONG, WEAK], openings, seed=7)
+    assert [t.index for t in tasks] == list(range(6))
+    firsts = Counter((t.opening, t.first.label) for t in tasks)
+    assert firsts == {(o, a.label): 1 for o in openings for a in (STRONG, WEAK)}
+    assert all(t.second is (WEAK if t.first is STRONG else STRONG) for t in tasks)
+
+
+def test_round_robin_plays_every_pair() -> None:
+    third = Agent.parse("minimax:depth=3", Limit(moves=120))
+    tasks = schedule(C4, [STRONG, WEAK, third], select_openings(C4, "2", 0), seed=0)
+    assert len(tasks) == 3 * 2 * 2
+    pairs = Counter(frozenset((t.first.label, t.second.label)) for t in tasks)
+    assert set(pairs.values()) == {4} and len(pairs) == 3
+
+
+def test_seeds_are_distinct_and_reproducible() -> None:
+    tasks = schedule(C4, [STRONG, WEAK], two_move_openings(C4), seed=11)
+    seeds = [t.seed for t in tasks]
+    assert len(set(seeds)) == 98
+    assert seeds == [t.seed for t in schedule(C4, [STRONG, WEAK], two_move_openings(C4), seed=11)]
+    assert set(seeds).isdisjoint(t.seed for t in schedule(C4, [STRONG, WEAK], two_move_openings(C4), seed=12))
+    base = game_seed(1, 0, (0, 1), 2, 0)
+    assert base != game_seed(1, 1, (0, 1), 2, 0) != game_seed(1, 0, (0, 1), 2, 1)
+    assert base != game_seed(1, 0, (0, 2), 2, 0) and base != game_seed(1, 0, (0, 1), 3, 0)
+    assert turn_seed(base, 2) != turn_seed(base, 3)
+    assert all(0 <= s < 2**63 for s in seeds)
+    groups = schedule(C4, [STRONG, WEAK], [(3, 3)], seed=11, group="b", group_index=1, start_index=40)
+    assert [t.index for t in groups] == [40, 41] and {t.group for t in groups} == {"b"}
+    assert groups[0].seed != schedule(C4, [STRONG, WEAK], [(3, 3)], seed=11)[0].seed
+
+
+# --- one game --------------------------------------------------------------------------------
+
+
+def test_a_game_is_played_to_its_end_from_its_opening() -> None:
+    task = schedule(C4, [STRONG, WEAK], [(3, 2)], seed=0)[0]
+    record = play_game(task)
+    assert record.moves.startswith("43") and record.opening == "43"
+    assert record.result in ("first", "second", "draw")
+    assert record.error is None and record.error_agent is None
+    assert record.first_stats.turns + record.second_stats.turns == len(record.moves) - 2
+    assert record.first_stats.moves <= 120 * record.first_stats.turns
+    assert C4.parse(record.moves).is_terminal()
+    assert _same_game(play_game(task), record)
+
+
+def _same_game(a: GameRecord, b: GameRecord) -> bool:
+    """Equal in everything but the seconds spent."""
+    return (a.index, a.seed, a.moves, a.result, a.error, a.first_stats.moves, a.second_stats.moves) == (
+        b.index, b.seed, b.moves, b.result, b.error, b.first_stats.moves, b.second_stats.moves
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ExplodingAgent(Agent):
+    """A test-only agent that raises on its ``after``-th turn (no registration anywhere)."""
+
+    after: int = 0
+
+    def decide(self, state: State, seed: int) -> Decision:
+        if state.ply >= 2 + 2 * self.after:
+            raise RuntimeError("the search blew up")
+        return super(ExplodingAgent, self).decide(state, seed)
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalAgent(Agent):
+    """A test-only agent that plays a column that does not exist."""
+
+    def decide(self, state: State, seed: int) -> Decision:
+        bad: Move = 99
+        return Decision(bad, False, Stats())
+
+
+def test_an_agent_that_raises_is_recorded_and_the_run_goes_on() -> None:
+    boom = ExplodingAgent(STRONG.spec, STRONG.limit, "boom", after=1)
+    tasks = schedule(C4, [boom, WEAK], select_openings(C4, "2", 0), seed=0)
+    tasks += schedule(C4, [STRONG, WEAK], [(3, 3)], seed=0, start_index=len(tasks))
+    outcome = run_games(tasks)
+    assert not outcome.interrupted
+    assert [r.index for r in outcome.records] == list(range(6))
+    errors = outcome.records[:4]
+    assert {r.result for r in errors} == {"error"}
+    assert {r.error for r in errors} == {"RuntimeError: the search blew up"}
+    assert {r.error_agent for r in errors} == {"boom"}
+    assert {r.result for r in outcome.records[4:]} <= {"first", "second", "draw"}
+    counted = tally(outcome.records, "boom", "minimax:depth=1")
+    assert (counted.games, counted.errors) == (0, 4)
+    assert tally(outcome.records, "minimax:depth=1", "boom").wins == 0
+
+
+def test_an_illegal_move_is_an_error() -> None:
+    task = schedule(C4, [IllegalAgent(WEAK.spec, WEAK.limit, "liar"), STRONG], [(0, 0)], seed=0)[0]
+    record = play_game(task)
+    assert record.result == "error" and record.error_agent == "liar"
+    assert record.error == "SearchError: liar chose 99, which is not a legal move"
+    assert record.moves == "11"
+
+
+def test_fallback_turns_are_counted() -> None:
+    starved = Agent.parse("minimax:depth=2", Limit(moves=0), name="starved")
+    record = play_game(schedule(C4, [starved, STRONG], [(0, 0)], seed=0)[0])
+    assert record.first_stats.fallbacks == record.first_stats.turns > 0
+    assert record.first_stats.moves == 0
+    assert record.second_stats.fallbacks == 0
+    assert record.moves[2] == "4"  # the fallback: the centre column
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+
+def test_wilson_interval_known_values() -> None:
+    assert wilson_interval(0.5, 10) == pytest.approx((0.236593, 0.763407), abs=1e-6)
+    assert wilson_interval(0.4, 10) == pytest.approx((0.168180, 0.687326), abs=1e-6)
+    low, high = wilson_interval(1.0, 10)
+    assert low == pytest.approx(10 / (10 + 1.959964**2), abs=1e-6) and high == 1.0
+    assert wilson_interval(0.0, 10) == pytest.approx((0.0, 1 - 10 / (10 + 1.959964**2)), abs=1e-6)
+    with pytest.raises(ValueError):
+        wilson_interval(0.5, 0)
+
+
+def test_elo_from_score() -> None:
+    assert elo_difference(0.5) == 0
+    assert elo_difference(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_difference(10 / 11) == pytest.approx(400)
+    assert elo_difference(1 / 11) == pytest.approx(-400)
+    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+
+
+def test_score_counts_draws_as_half_and_errors_for_nobody() -> None:
+    counted = Tally("a", "b", wins=3, draws=2, losses=5, errors=4)
+    assert counted.games == 10
+    assert counted.score() == pytest.approx(0.4)
+    assert counted.interval() == pytest.approx((0.168180, 0.687326), abs=1e-6)
+    assert counted.elo() == pytest.approx(-400 * math.log10(1.5))
+    elo_low, elo_high = counted.elo_interval() or (0.0, 0.0)
+    assert elo_low == pytest.approx(elo_difference(0.168180), abs=0.01)
+    assert elo_high == pytest.approx(elo_difference(0.687326), abs=0.01)
+    assert Tally("a", "b", errors=2).score() is None
+    perfect = Tally("a", "b", wins=4).as_dict()
+    assert perfect["elo"] is None and perfect["score"] == 1.0
+    assert perfect["elo_95"] == [pytest.approx(elo_difference(wilson_interval(1.0, 4)[0])), None]
+
+
+def _record(index: int, first: str, second: str, result: str, group: str = "") -> GameRecord:
+    return GameRecord(index, group, first, second, "44", index, "44", result)
+
+
+def test_tallies_from_records() -> None:
+    records = [
+        _record(0, "a", "b", "first"), _record(1, "b", "a", "first"), _record(2, "a", "b", "draw"),
+        _record(3, "b", "a", "second"), _record(4, "a", "c", "second"), _record(5, "c", "b", "error"),
+        _record(6, "a", "b", "first", group="other"),
+    ]
+    assert tally(records, "a", "b", group="") == Tally("a", "b", wins=2, draws=1, losses=1)
+    assert tally(records, "b", "a") == Tally("b", "a", wins=1, draws=1, losses=3)
+    assert tally(records, "a") == Tally("a", "", wins=3, draws=1, losses=2)
+    assert tally(records, "b", "c") == Tally("b", "c", errors=1)
+    assert pairing_tallies(records, ["a", "b", "c"], group="") == [
+        Tally("a", "b", 2, 1, 1), Tally("a", "c", 0, 0, 1), Tally("b", "c", 0, 0, 0, 1),
+    ]
+    document = summary(records, ["a", "b", "c"])
+    assert [len(document[key]) for key in ("pairings", "standings")] == [3, 3]  # type: ignore[arg-type]
+    json.dumps(document, allow_nan=False)
+
+
+# --- runners ---------------------------------------------------------------------------------
+
+
+def _small_tasks() -> list[GameTask]:
+    return schedule(C4, [STRONG, WEAK], select_openings(C4, "2", 5), seed=5)
+
+
+def test_a_callback_interrupt_keeps_the_finished_games() -> None:
+    seen: list[int] = []
+
+    def stop_after_two(record: GameRecord) -> None:
+        seen.append(record.index)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    outcome = run_games(_small_tasks(), on_game=stop_after_two)
+    assert outcome.interrupted
+    assert [r.index for r in outcome.records] == [0, 1]
+
+
+def test_pool_interrupt_keeps_the_finished_games() -> None:
+    tasks = schedule(C4, [STRONG, WEAK], select_openings(C4, "8", 5), seed=5)
+    with open_executor(2) as (executor, in_flight):
+
+        def stop(record: GameRecord) -> None:
+            raise KeyboardInterrupt
+
+        outcome = run_games(tasks, executor, in_flight=in_flight, on_game=stop)
+    assert outcome.interrupted
+    assert 1 <= len(outcome.records) <= in_flight < len(tasks)
+    assert all(_same_game(r, play_game(tasks[r.index])) for r in outcome.records)
+
+
+def test_local_pool_and_dask_cluster_give_the_same_games() -> None:
+    distributed = pytest.importorskip("distributed")
+    tasks = _small_tasks()
+    here = run_games(tasks)
+    with open_executor(2) as (executor, in_flight):
+        pooled = run_games(tasks, executor, in_flight=in_flight)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        open_executor(1, cluster.scheduler_address) as (executor, in_flight),
+    ):
+        assert in_flight == 4
+        on_dask = run_games(tasks, executor, in_flight=in_flight)
+    for other in (pooled, on_dask):
+        assert not other.interrupted
+        assert len(other.records) == len(here.records) == 4
+        assert all(_same_game(a, b) for a, b in zip(here.records, other.records, strict=True))
+
+
+def test_executor_errors() -> None:
+    with pytest.raises(UserError, match="workers must be 1 or more"), open_executor(0):
+        pass
+
+
+def test_a_missing_distributed_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "distributed", None)
+    with pytest.raises(UserError, match=r"plyscope\[cluster\]"), open_executor(1, "tcp://127.0.0.1:1"):
+        pass
+
+
+# --- results file ----------------------------------------------------------------------------
+
+
+def test_results_are_written_atomically(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    write_json_atomic(path, {"games": [_record(0, "a", "b", "draw").as_dict()]})
+    data = json.loads(path.read_text())
+    assert data["games"][0]["stats"] == {"first": _zero_stats(), "second": _zero_stats()}
+    with pytest.raises(ValueError):
+        write_json_atomic(path, {"bad": math.inf})
+    assert json.loads(path.read_text()) == data  # the old file is intact
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
+
+
+def _zero_stats() -> dict[str, float]:
+    return {"turns": 0, "fallbacks": 0, "moves": 0, "playout_moves": 0, "nodes": 0, "seconds": 0.0}

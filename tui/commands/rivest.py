@@ -1,0 +1,63 @@
+"""``plyscope rivest``: Rivest's 1988 experiment (Table 2) replayed, our table beside the paper's."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from rich.table import Table
+
+from engine.arena import GameRecord, results_document, select_openings, spell
+from engine.games import Connect4
+from engine.rivest_experiment import AB, AB_SPEC, MM, MM_SPEC, RivestRow, parse_values, rivest_rows, rivest_tasks
+from tui.commands.arena import check_seed, make_console, play_with_progress, report_end
+
+
+def run(args: argparse.Namespace) -> int:
+    game = Connect4()
+    seed = check_seed(args.seed)
+    values = parse_values(args.bound, args.values)
+    openings = select_openings(game, args.openings, seed)
+    tasks = rivest_tasks(game, args.bound, values, openings, seed)
+    meta = {
+        "command": "rivest",
+        "game": game.name,
+        "agents": {MM: MM_SPEC, AB: AB_SPEC},
+        "bound": args.bound,
+        "values": list(values),
+        "seed": seed,
+        "openings": [spell(game.start(), opening) for opening in openings],
+    }
+
+    def document(records: Sequence[GameRecord], interrupted: bool) -> object:
+        return results_document(
+            meta, records, len(tasks), interrupted,
+            lambda done: {"table": [row.as_dict() for row in rivest_rows(done, args.bound, values)]},
+        )
+
+    console = make_console()
+    outcome = play_with_progress(
+        tasks, workers=args.workers, scheduler=args.scheduler, out=args.out, document=document,
+        console=console, title=f"Rivest's experiment, {args.bound} bound",
+    )
+    console.print(rivest_table(rivest_rows(outcome.records, args.bound, values), len(openings)))
+    report_end(console, outcome, len(tasks), args.out)
+    return 130 if outcome.interrupted else 0
+
+
+def rivest_table(rows: Sequence[RivestRow], openings: int) -> Table:
+    """Our MM wins / AB wins / ties per bound beside Rivest's Table 2."""
+    table = Table(
+        title=f"Rivest's Table 2 replayed: {openings} openings x 2 colours per bound",
+        title_justify="left", caption_justify="left",
+        caption=f"MM = {MM_SPEC}; AB = {AB_SPEC}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.",
+    )
+    table.add_column("bound per turn")
+    for column in ("MM wins", "AB wins", "ties", "errors", "paper MM", "paper AB", "paper ties"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        paper = ("-", "-", "-") if row.paper is None else tuple(str(n) for n in row.paper)
+        table.add_row(row.label, str(row.mm_wins), str(row.ab_wins), str(row.ties), str(row.errors), *paper,
+                      end_section=row is rows[-2])
+    return table
+
