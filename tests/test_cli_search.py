@@ -1,0 +1,158 @@
+"""``plyscope search``: text and JSON reports, the registry listing, and exit status 2 for every bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.games import make_game
+from engine.search import Limit
+from engine.search.registry import algorithms, make_searcher
+from tui.cli import SEARCH_DEFAULT_MOVES, main
+
+CONTRACT_KEYS = {"best_move", "value", "pv", "moves", "nodes", "max_depth", "seconds"}
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(["search", *argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    report = json.loads(out)
+    assert isinstance(report, dict)
+    return report
+
+
+def test_json_report_matches_the_searcher_run_through_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, "2737", "--algo", "pns", "--moves", "5000")
+    assert report.keys() >= CONTRACT_KEYS
+    state = make_game("connect4").parse("2737")
+    result = make_searcher("pns", state).run(Limit(moves=5000))
+    assert report["best_move"] == "4"
+    assert report["value"] == 1.0
+    assert report["pv"] == [state.move_label(m) for m in result.principal_variation]
+    assert (report["moves"], report["nodes"], report["max_depth"], report["iterations"]) == (
+        result.stats.moves, result.stats.nodes, result.stats.max_depth, result.stats.iterations
+    )
+    assert report["finished"] is True
+    assert (report["algo"], report["params"], report["game"], report["position"]) == (
+        "pns", {"target": "win"}, "connect4", "2737"
+    )
+    assert isinstance(report["seconds"], float)
+
+
+def test_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "8", "--game", "grundy", "--algo", "pns"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[0] == "pns (target=win) on grundy 8, seed 0"
+    fields = {line[:11].strip(): line[12:] for line in lines[1:]}
+    assert list(fields) == ["best move", "value", "pv", "moves", "nodes", "max depth", "iterations", "seconds",
+                            "finished"]
+    assert fields["best move"] == "8=7+1"
+    assert fields["value"] == "+1 (for the first player)"
+    assert fields["pv"].split()[0] == "8=7+1"
+    assert fields["finished"] == "yes"
+
+
+def test_parameters_reach_the_searcher(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, "33445", "--algo", "pns", "--param", "target=draw-or-win")
+    assert report["params"] == {"target": "draw-or-win"}
+    assert report["value"] == 1.0  # the second player, to move, is lost: +1 for the first player
+
+
+def test_without_a_budget_the_search_spends_the_default_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, "--algo", "minimax", "--param", "depth=5")  # depth 5 needs 19,607 moves
+    assert report["position"] == ""
+    assert report["moves"] == SEARCH_DEFAULT_MOVES
+    assert report["finished"] is False
+
+
+def test_iterations_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, "--algo", "pns", "--iterations", "3")
+    assert report["iterations"] == 3
+    assert report["moves"] == 21  # three Connect Four expansions of 7 children
+
+
+def test_a_zero_budget_reports_no_move(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, "--algo", "pns", "--seconds", "0")
+    assert (report["best_move"], report["pv"], report["moves"], report["nodes"]) == (None, [], 0, 1)
+
+
+def test_help_documents_the_default_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["search", "--help"])
+    assert exited.value.code == 0
+    assert f"spends {SEARCH_DEFAULT_MOVES:,} moves" in capsys.readouterr().out
+
+
+def test_list_json_describes_every_registered_algorithm(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "--list", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert [entry["name"] for entry in listing] == list(algorithms())
+    by_name = {entry["name"]: entry for entry in listing}
+    assert by_name["pns"]["params"] == [
+        {"name": "target", "type": "str", "default": "win", "range": "win|draw-or-win",
+         "help": algorithms()["pns"].params[0].help}
+    ]
+    assert by_name["minimax"]["params"][0] == {
+        "name": "depth", "type": "int", "default": 4, "range": "0..12", "help": "search depth in plies"
+    }
+    for entry in listing:
+        assert entry["description"] == algorithms()[entry["name"]].description
+        assert entry["games"] == list(algorithms()[entry["name"]].games)
+
+
+def test_list_table_shows_names_and_parameters(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "--list"]) == 0
+    out = capsys.readouterr().out
+    for name in algorithms():
+        assert f"│ {name} " in out
+    assert "target: str = win" in out
+    assert "depth: int = 4 (0..12)" in out
+
+
+BAD_INPUTS = [
+    (["--algo", "nope"], "unknown algorithm 'nope'"),
+    (["--algo", "pns", "--param", "nope=1"], "pns has no parameter 'nope'"),
+    (["--algo", "minimax", "--param", "depth=99"], "parameter depth: 99 is above its range 0..12"),
+    (["--algo", "minimax", "--param", "depth=-1"], "parameter depth: -1 is below its range 0..12"),
+    (["--algo", "minimax", "--param", "depth=two"], "parameter depth: 'two' is not a whole number"),
+    (["--algo", "pns", "--param", "target=lose"], "parameter target: 'lose' is not one of win, draw-or-win"),
+    (["--algo", "pns", "--param", "target"], "--param 'target' is not KEY=VALUE"),
+    (["--algo", "pns", "--param", "=win"], "--param '=win' is not KEY=VALUE"),
+    (["4444444", "--algo", "pns"], "move 7 ('4'): column 4 is full"),
+    (["48", "--algo", "pns"], "move 2 ('8'): not a column"),
+    (["4455667", "--algo", "pns"], "the game is already over"),
+    (["1,1", "--game", "grundy", "--algo", "pns"], "the game is already over"),
+    (["x", "--game", "nim", "--algo", "pns"], "pile 'x' is not a whole number"),
+    (["--game", "chess", "--algo", "pns"], "unknown game 'chess'"),
+    (["--algo", "pns", "--moves", "-1"], "limit moves must be 0 or more, not -1"),
+    (["--algo", "pns", "--iterations", "-5"], "limit iterations must be 0 or more, not -5"),
+    (["--algo", "pns", "--seconds", "-0.5"], "limit seconds must be 0 or more, not -0.5"),
+    ([], "choose an algorithm with --algo NAME"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD_INPUTS, ids=[" ".join(a) or "no-algo" for a, _ in BAD_INPUTS])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str, as_json: bool
+) -> None:
+    assert main(["search", *argv, *(["--json"] if as_json else [])]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1
+    assert err.startswith("plyscope search: ")
+    assert message in err
+
+
+def test_an_algorithm_outside_its_games_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    restricted = [info for info in algorithms().values() if info.games and "nim" not in info.games]
+    if not restricted:
+        pytest.skip("no registered algorithm is limited to Connect Four")
+    assert main(["search", "7", "--game", "grundy", "--algo", restricted[0].name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{restricted[0].name} works on connect4 only, not on grundy" in err
