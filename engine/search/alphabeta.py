@@ -26,6 +26,18 @@ Steps and their cost in moves (calls to ``State.play``):
   nodes one ply above the horizon are not sorted: that would evaluate every leaf, the very
   work their cut-offs save.
 
+Move ordering (``ordering``): ``none`` tries children in legal-move order; ``static`` sorts
+them by their static value, best first for the player to move (Rivest's configuration);
+``history`` sorts them by the history heuristic (a score per player and move, raised by the
+square of the remaining depth wherever that move was best) and, at the root, tries the
+previous iteration's best move first.  With the transposition table (``tt``), the table's
+best move for a position goes first whatever the ordering.
+
+The transposition table (keyed by ``State.key()``, kept for the searcher's life, never
+between turns) answers a node only from an entry searched to exactly the node's remaining
+depth, so that the root value stays exactly the fixed-depth minimax value; entries of
+earlier iterations, one ply shallower, still give the best move to try first.
+
 ``run()`` takes the same steps through the same code with ``record=False``, so it builds
 the same trees as stepping; it only skips building the ``AlphaBetaStep`` records.
 """
@@ -110,7 +122,8 @@ class AlphaBetaStep(Step[AlphaBetaNode]):
     """One visit: ``node``'s window on entry, and every node the visit completed with its window on exit.
 
     ``cutoffs`` (from ``Step``) are the completed nodes whose remaining children were pruned;
-    all values are from the first player's point of view.
+    all values are from the first player's point of view.  The first step of an iteration has
+    the iteration's new root as ``node`` (and ``path == (root,)``): the tree was replaced.
     """
 
     alpha_in: float = -INF
