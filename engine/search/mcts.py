@@ -20,13 +20,13 @@ Points of view, stated once for this module:
 Rewards are already in [0, 1], the scale partial expansion's ``UCB_c = 0.5 +
 sqrt(ln(n) / (1 + k))`` assumes, so it is compared with UCB1 as it is.
 
-Nodes keep no positions (a node costs about 250 bytes): each iteration replays the moves
-of its path from the root position, and those replays are not charged as moves.
-
-Under a moves bound (``moves_left`` not ``None``), a search whose tree can no longer grow
-(MCTS once every line of the tree ends in a finished game or a proof; flat Monte Carlo
-once every root move has its child) declines to step: its iterations would cost no
-moves, and the bound would never be reached.
+Every iteration costs exactly one move: the ``State.play`` that reaches the node it
+scores.  That is the expansion of the new leaf, or, when the iteration ends at a node the
+tree already has (a finished game in MCTS, a root child in flat Monte Carlo), the replay
+of the last move into it.  Nodes keep no positions (a node costs about 230 bytes): each
+iteration replays its path from the root position, and the other replays are not charged.
+So a moves bound is an iteration bound, and one can never run on for free (UCT keeps
+choosing a won finished game, and a complete tree has nothing left to expand).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def secure_value(mean: float, visits: int) -> float:
 class MctsNode(Node):
     """A node of the Monte Carlo tree; its numbers are for the player who moved into it."""
 
-    __slots__ = ("visits", "total", "untried", "proven", "settled", "c")
+    __slots__ = ("visits", "total", "untried", "proven", "c")
 
     children: list[MctsNode]  # type: ignore[assignment]
     visits: int
@@ -78,8 +78,6 @@ class MctsNode(Node):
     """Moves not yet expanded; ``None`` until the first expansion from this node."""
     proven: int
     """``WIN`` or ``LOSS`` for the player who moved into this node once proven (MCTS-Solver), else 0."""
-    settled: bool
-    """Nothing below can grow any more: the game is over here, the node is proven, or every child is settled."""
     c: float | None
     """The tree's exploration constant, for ``ucb`` (``None`` in flat Monte Carlo, which has no UCB)."""
 
@@ -89,7 +87,6 @@ class MctsNode(Node):
         self.total = 0.0
         self.untried = None
         self.proven = 0
-        self.settled = False
         self.c = c
 
     def mean(self) -> float | None:
@@ -140,9 +137,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self.playouts = Playouts(self.rng, generator if generator is not None else np.random.default_rng(seed))
         self.root = MctsNode(None, None, self._node_c())
         self.stats.nodes = 1
-        if state.is_terminal():
-            self.root.settled = True
-            self.finished = True
+        self.finished = state.is_terminal()
 
     def _node_c(self) -> float | None:
         """The constant the tree's nodes show their UCB with."""
@@ -151,19 +146,18 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
     # --- one iteration ---
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[MctsNode] | bool:
-        if self.finished or (moves_left is not None and not self._can_grow()):
+        if self.finished or (moves_left is not None and moves_left < 1):
             return False
         path, state, grow = self._select()
         if grow:
-            if moves_left is not None and moves_left < 1:
-                return False
             child, state = self._expand(path[-1], state)
             path.append(child)
+        self.stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
         leaf = path[-1]
         reward = self._simulate(state)
         self._back_up(path, reward)
-        if state.is_terminal():
-            self._settle(path)
+        if self.solver and state.is_terminal():
+            self._prove(path)
             self.finished = self.root.proven != 0
         if not record:
             return True
@@ -177,10 +171,6 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             changed=tuple(changed),
             note=self._note(path, state, reward),
         )
-
-    def _can_grow(self) -> bool:
-        """Whether some iteration would still add a node (and so spend a move)."""
-        return not self.root.settled
 
     def _select(self) -> tuple[list[MctsNode], State, bool]:
         """The path from the root to the node to act on, its position, and whether to expand a new child of it.
@@ -218,10 +208,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         return path, state, not state.is_terminal()
 
     def _expand(self, node: MctsNode, state: State) -> tuple[MctsNode, State]:
-        """Play one untried move of ``node`` (at ``state``), chosen at random: the new child and its position.
-
-        This is the one move an iteration spends.
-        """
+        """Play one untried move of ``node`` (at ``state``), chosen at random: the new child and its position."""
         untried = node.untried
         if untried is None:
             untried = node.untried = list(state.legal_moves())
@@ -230,17 +217,13 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         move = untried.pop()
         state = state.play(move)
         stats = self.stats
-        stats.moves += 1
         child = MctsNode(node, move, node.c)
         node.children.append(child)
         stats.nodes += 1
         if child.depth > stats.max_depth:
             stats.max_depth = child.depth
-        if state.is_terminal():
-            child.settled = True
-            winner = state.utility()
-            if self.solver and winner:
-                child.proven = WIN if winner == -state.player else LOSS
+        if self.solver and state.is_terminal() and state.utility():
+            child.proven = WIN if state.utility() == -state.player else LOSS
         return child, state
 
     def _simulate(self, state: State) -> float:
@@ -272,8 +255,8 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             node.total += reward
             reward = k - reward
 
-    def _settle(self, path: Sequence[MctsNode]) -> None:
-        """After reaching a finished game: pass proofs (MCTS-Solver) and settled marks up ``path`` while they change.
+    def _prove(self, path: Sequence[MctsNode]) -> None:
+        """MCTS-Solver, after reaching a finished game: pass proofs up ``path`` while they change.
 
         For the player who moved into the parent: a child proven won by its mover (the
         player to move at the parent) makes the parent a proven loss; a fully expanded
@@ -281,15 +264,14 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         """
         for index in range(len(path) - 1, 0, -1):
             child, parent = path[index], path[index - 1]
-            fully_expanded = parent.untried is not None and not parent.untried
-            if self.solver and not parent.proven:
-                if child.proven == WIN:
-                    parent.proven = LOSS
-                elif child.proven == LOSS and fully_expanded and all(c.proven == LOSS for c in parent.children):
-                    parent.proven = WIN
-            if parent.settled or not (parent.proven or (fully_expanded and all(c.settled for c in parent.children))):
+            if parent.proven or not child.proven:
                 return
-            parent.settled = True
+            if child.proven == WIN:
+                parent.proven = LOSS
+            elif parent.untried == [] and all(sibling.proven == LOSS for sibling in parent.children):
+                parent.proven = WIN
+            else:
+                return
 
     def _note(self, path: Sequence[MctsNode], state: State, reward: float) -> str:
         leaf = path[-1]
@@ -366,14 +348,10 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
     def _node_c(self) -> float | None:
         return None
 
-    def _can_grow(self) -> bool:
-        untried = self.root.untried
-        return untried is None or bool(untried)
-
     def _select(self) -> tuple[list[MctsNode], State, bool]:
         """A new root child while root moves are untried; then the least visited child (round robin)."""
         root = self.root
-        if self._can_grow():
+        if root.untried is None or root.untried:
             return [root], self.root_state, True
         child = min(root.children, key=lambda child: child.visits)
         return [root, child], self.root_state.play(child.move), False

@@ -221,23 +221,33 @@ def test_run_builds_the_tree_stepping_builds(algorithm: str) -> None:
 def test_a_budget_of_moves_is_spent_exactly_and_never_exceeded() -> None:
     search = MonteCarloTreeSearch(CONNECT4.parse("4453"), seed=4, k=8)
     search.run(Limit(moves=300))
-    assert search.stats.moves == 300
-    assert search.stats.nodes == 301
+    assert search.stats.moves == search.stats.iterations == 300
+    assert search.stats.nodes <= 301  # one expansion per iteration, except where a finished game is scored again
     before = shape(search.root)
-    assert search.step(moves_left=0) is None  # the next iteration needs an expansion
+    assert search.step(moves_left=0) is None
     assert shape(search.root) == before
     search.run(Limit(moves=50))
     assert search.stats.moves == 350
 
 
-def test_a_complete_tree_ends_a_run_under_a_moves_bound() -> None:
-    """Grundy 7's whole tree is small: once every line ends, iterations cost nothing and the run stops."""
+def test_a_won_finished_game_costs_a_move_each_time_it_is_scored() -> None:
+    """Plain UCT keeps choosing the win in one; each of those iterations still pays its move."""
+    search = MonteCarloTreeSearch(CONNECT4.parse(WIN_IN_ONE), seed=0)
+    result = search.run(Limit(moves=400))
+    assert result.stats.moves == result.stats.iterations == search.root.visits == 400
+    win = next(child for child in search.root.children if child.move == column("3"))
+    assert not win.children
+    assert win.visits > 200
+    assert result.best_move == column("3")
+
+
+def test_a_complete_tree_goes_on_refining_one_move_per_iteration() -> None:
+    """Grundy 7's whole tree is small; once it is complete, iterations only score finished games."""
     search = MonteCarloTreeSearch(GRUNDY.parse("7"), seed=0)
-    result = search.run(Limit(moves=10_000))
-    assert search.root.settled
+    result = search.run(Limit(moves=5000))
+    assert result.stats.moves == result.stats.iterations == 5000
     assert not result.finished  # no solver: nothing is proven
-    assert result.stats.moves == result.stats.nodes - 1 < 10_000
-    assert search.step() is not None  # without a moves bound it goes on refining its means
+    assert result.value < -0.5  # the first player loses
 
 
 def test_step_reports_the_path_the_new_leaf_and_what_changed() -> None:
@@ -363,7 +373,7 @@ def test_flat_monte_carlo_samples_root_moves_in_turn() -> None:
     search = FlatMonteCarlo(state, seed=0, k=4)
     search.run(Limit(iterations=7 * 5))
     assert [child.visits for child in search.root.children] == [20] * 7
-    assert search.stats.moves == 7
+    assert search.stats.moves == 35
     assert search.stats.max_depth == 1
     best = max(search.root.children, key=lambda child: child.total / child.visits)
     assert search.best_move() == best.move
@@ -377,10 +387,10 @@ def test_flat_monte_carlo_takes_a_win_in_one() -> None:
     assert result.value == 1.0
 
 
-def test_flat_monte_carlo_stops_under_a_moves_bound_once_each_root_move_has_a_child() -> None:
+def test_flat_monte_carlo_pays_one_move_per_step() -> None:
     result = FlatMonteCarlo(CONNECT4.parse("4453"), seed=0, k=2).run(Limit(moves=100))
-    assert result.stats.moves == 7
-    assert result.stats.iterations == 7
+    assert result.stats.moves == result.stats.iterations == 100
+    assert result.stats.nodes == 8
 
 
 # --- registry ---
