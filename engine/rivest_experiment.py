@@ -41,8 +41,8 @@ PAPER_TABLE: dict[str, dict[float, tuple[int, int, int]]] = {
 TOTAL_LABEL = {"seconds": "time total", "moves": "move total"}
 
 NEEDED = {
-    "rivest": "Rivest's min/max approximation (MM)",
-    "ab-rivest": "alpha-beta in Rivest's configuration (AB)",
+    "rivest": "MM, Rivest's min/max approximation",
+    "ab-rivest": "AB, alpha-beta in Rivest's configuration",
 }
 
 

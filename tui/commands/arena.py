@@ -137,18 +137,18 @@ def play_with_progress(
 ) -> RunOutcome:
     """Run ``tasks`` with a progress bar, saving ``document`` to ``out`` now and then and at the end."""
     path = Path(out) if out else None
-    if path is not None:
-        if not path.parent.is_dir():
-            raise UserError(f"--out {out}: the folder {path.parent} does not exist")
-        save(path, document([], False))
+    if path is not None and not path.parent.is_dir():
+        raise UserError(f"--out {out}: the folder {path.parent} does not exist")
     finished: list[GameRecord] = []
     last_save = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with (
-        open_executor(workers or os.cpu_count() or 1, scheduler) as (executor, in_flight),
+        open_executor((os.cpu_count() or 1) if workers is None else workers, scheduler) as (executor, in_flight),
         Progress(*columns, console=console) as progress,
     ):
+        if path is not None:
+            save(path, document([], False))
         bar = progress.add_task(title, total=len(tasks))
 
         def on_game(record: GameRecord) -> None:

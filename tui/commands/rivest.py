@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 def rivest_table(rows: Sequence[RivestRow], openings: int) -> Table:
     """Our MM wins / AB wins / ties per bound beside Rivest's Table 2."""
     table = Table(
-        title=f"Rivest's Table 2 replayed: {openings} openings x 2 colours per bound",
+        title=f"Rivest's Table 2 replayed: {openings} opening{'s' if openings != 1 else ''} x 2 colours per bound",
         title_justify="left", caption_justify="left",
         caption=f"MM = {MM_SPEC}; AB = {AB_SPEC}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.",
     )

@@ -1,0 +1,148 @@
+"""``plyscope arena`` and ``plyscope rivest`` from the command line: results, files, and refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine.rivest_experiment
+from engine.search.registry import algorithms
+from tui.cli import main
+
+AGENTS = ["--agents", "minimax:depth=2", "minimax:depth=1"]
+
+
+def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``argv``, expect exit status 2, and return the one line it printed on stderr."""
+    try:
+        status = main(argv)
+    except SystemExit as stop:  # argparse's own refusals
+        status = int(stop.code or 0)
+    assert status == 2
+    err = capsys.readouterr().err.strip()
+    assert err
+    return err.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["arena", "--agents", "minimax", "nosuch:x=1"], "unknown algorithm 'nosuch'"),
+        (["arena", "--agents", "minimax", "minimax:depth=99"], "agent 'minimax:depth=99': parameter depth"),
+        (["arena", "--agents", "minimax", "minimax:depth"], "'depth' is not key=value"),
+        (["arena", "--agents", "minimax"], "at least two agents"),
+        (["arena", *AGENTS, "--openings", "0"], "use all2 or a number from 1 to 49"),
+        (["arena", *AGENTS, "--moves", "0"], "--moves must be 1 or more"),
+        (["arena", *AGENTS, "--seconds", "-1"], "--seconds must be a positive number"),
+        (["arena", *AGENTS, "--workers", "0"], "workers must be 1 or more"),
+        (["arena", *AGENTS, "--seed", "-3"], "seed must be 0 or more"),
+        (["arena", *AGENTS, "--out", "/no/such/folder/x.json"], "does not exist"),
+        (["arena", *AGENTS, "--moves", "5", "--seconds", "1"], "not allowed with argument"),
+        (["arena", *AGENTS, "--game", "chess"], "unknown game 'chess'"),
+        (["arena", "--agents", "minimax:eval=rivest", "minimax", "--game", "grundy"], "does not fit grundy"),
+        (["rivest", "--values", "1000,abc"], "'abc' is not a whole number of moves"),
+        (["rivest", "--bound", "seconds", "--values", "0"], "every bound must be above 0"),
+        (["rivest", "--bound", "hours"], "invalid choice"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert message in _refused(argv, capsys)
+
+
+def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "arena.json"
+    argv = ["arena", *AGENTS, "--openings", "2", "--moves", "60", "--workers", "1", "--seed", "3", "--out", str(out)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "Head to head" in printed and "minimax:depth=2" in printed and f"results written to {out}" in printed
+    data = json.loads(out.read_text())
+    assert data["command"] == "arena"
+    assert data["agents"] == ["minimax:depth=2", "minimax:depth=1"]
+    assert data["budget"] == {"moves": 60, "seconds": None}
+    assert (data["seed"], data["games_planned"], data["games_played"]) == (3, 4, 4)
+    assert data["complete"] is True and data["interrupted"] is False
+    assert len(data["openings"]) == 2
+    games = data["games"]
+    assert [g["index"] for g in games] == [0, 1, 2, 3]
+    for game in games:
+        assert set(game) == {"index", "group", "first", "second", "opening", "seed", "moves", "result", "error",
+                             "error_agent", "stats"}
+        assert game["moves"].startswith(game["opening"]) and game["opening"] in data["openings"]
+        assert game["result"] in ("first", "second", "draw") and game["error"] is None
+        assert set(game["stats"]) == {"first", "second"}
+        assert game["stats"]["first"]["moves"] <= 60 * game["stats"]["first"]["turns"]
+    assert {(g["opening"], g["first"]) for g in games} == {
+        (o, a) for o in data["openings"] for a in data["agents"]
+    }
+    pairing = data["summary"]["pairings"][0]
+    assert pairing["agent"] == "minimax:depth=2" and pairing["opponent"] == "minimax:depth=1"
+    assert pairing["games"] == 4 and pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
+    assert main(argv) == 0  # same seed, same games
+    again = json.loads(out.read_text())["games"]
+    assert [(g["seed"], g["moves"], g["result"]) for g in again] == [
+        (g["seed"], g["moves"], g["result"]) for g in games
+    ]
+
+
+def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
+            "--moves", "40", "--workers", "1"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "Pairings" in printed and "Standings" in printed and "minimax:depth=1 #2" in printed
+
+
+def test_interrupted_arena_keeps_its_games_and_exits_130(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.arena
+
+    real_play = engine.arena.play_game
+    calls: list[int] = []
+
+    def play_then_interrupt(task: engine.arena.GameTask) -> engine.arena.GameRecord:
+        calls.append(task.index)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_play(task)
+
+    monkeypatch.setattr(engine.arena, "play_game", play_then_interrupt)
+    out = tmp_path / "cut.json"
+    argv = ["arena", *AGENTS, "--openings", "3", "--moves", "40", "--workers", "1", "--out", str(out)]
+    assert main(argv) == 130
+    assert "interrupted: 2 of 6 games finished" in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert (data["games_played"], data["complete"], data["interrupted"]) == (2, False, True)
+    assert [g["index"] for g in data["games"]] == [0, 1]
+    assert data["summary"]["pairings"][0]["games"] == 2
+
+
+def test_rivest_says_which_agent_is_missing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    known = dict(algorithms())
+    known.pop("rivest", None)
+    monkeypatch.setattr(engine.rivest_experiment, "algorithms", lambda: known)
+    line = _refused(["rivest", "--openings", "1"], capsys)
+    assert "needs 'rivest' (MM, Rivest's min/max approximation), not in the registry" in line
+    assert "ab-rivest" not in line
+
+
+def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("engine.search.rivest")
+    out = tmp_path / "rivest.json"
+    assert main(["rivest", "--values", "1000", "--openings", "1", "--workers", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "1000 moves" in printed and "move total" in printed
+    row = next(line for line in printed.splitlines() if "1000 moves" in line)
+    assert [cell.strip() for cell in row.split("│")[-4:-1]] == ["47", "35", "16"]  # the paper's row
+    data = json.loads(out.read_text())
+    assert data["agents"] == {"MM": engine.rivest_experiment.MM_SPEC, "AB": engine.rivest_experiment.AB_SPEC}
+    assert {g["group"] for g in data["games"]} == {"1000 moves"}
+    assert {(g["first"], g["second"]) for g in data["games"]} == {("MM", "AB"), ("AB", "MM")}
+    ours, total = data["summary"]["table"]
+    assert ours["mm_wins"] + ours["ab_wins"] + ours["ties"] + ours["errors"] == 2
+    assert ours["paper"] == {"mm_wins": 47, "ab_wins": 35, "ties": 16}
+    assert total["bound"] == "move total" and total["paper"] == {"mm_wins": 47, "ab_wins": 35, "ties": 16}
