@@ -187,6 +187,13 @@ def test_k_playouts_add_k_visits_per_iteration() -> None:
     assert search.stats.playout_moves > 20 * 32 * 10
 
 
+def test_boards_over_64_bits_play_their_k_playouts_in_plain_python() -> None:
+    search = MonteCarloTreeSearch(Connect4(10, 10).parse("55"), seed=0, k=4)
+    search.run(Limit(iterations=25))
+    assert search.root.visits == 100
+    assert search.stats.playouts == 100
+
+
 # --- determinism, stepping, budgets ---
 
 
