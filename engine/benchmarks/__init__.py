@@ -13,6 +13,7 @@ SECTIONS: dict[str, str] = {
     "alphabeta": "engine.benchmarks.alphabeta",
     "playouts": "engine.benchmarks.playouts",
     "peers": "engine.benchmarks.peers",
+    "searchers": "engine.benchmarks.searchers",
 }
 """Section name -> module, in the order the tables are printed."""
 
