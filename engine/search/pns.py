@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 
 from engine.games.base import Move, State
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step
 
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""
@@ -67,6 +67,8 @@ class ProofNumberSearch(Searcher[PnsNode]):
     def __init__(self, state: State, *, seed: int = 0, target: str = "win") -> None:
         """``seed`` is accepted for the registry's sake: the search is deterministic."""
         super().__init__(state)
+        if target not in TARGETS:
+            raise SearchError(f"target '{target}' is not one of {', '.join(TARGETS)}")
         self.target = target
         self.root_player = state.player
         """The player whose claim is being proven: the player to move at the root (+1 first, -1 second)."""
@@ -114,9 +116,10 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self.finished = self.root.pn == 0 or self.root.dn == 0
         if changed is None:
             return True
-        note = ""
         if self.finished:
             note = "root proven" if self.root.pn == 0 else "root disproven"
+        else:
+            note = f"root pn {self.root.pn:g}, dn {self.root.dn:g}"
         return Step(path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed),  # type: ignore[arg-type]
                     note=note)
 
@@ -124,7 +127,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
     def _most_proving_child(node: PnsNode) -> PnsNode:
         """The first child whose number equals ``node``'s: ``pn`` at an OR node, ``dn`` at an AND node."""
         children = node.children
-        if node.depth % 2 == 0:
+        if node.is_or():
             pn = node.pn
             for child in children:
                 if child.pn == pn:
@@ -145,7 +148,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
         node: PnsNode | None = expanded
         while node is not None:
             children = node.children
-            if node.depth % 2 == 0:
+            if node.is_or():
                 least = INF
                 total: float = 0
                 for child in children:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.games import Connect4, Game, Move, Nim, PositionError, State, make_game
-from engine.search import Limit, Node
+from engine.search import Limit, Node, SearchError
 from engine.search.pns import INF, ProofNumberSearch
 from engine.search.registry import make_searcher
 
@@ -319,6 +319,16 @@ def test_a_budget_smaller_than_the_first_expansion_does_nothing() -> None:
     assert search.step(moves_left=6) is None
     assert search.step(moves_left=7) is not None
     assert search.stats.moves == 7
+
+
+def test_an_unknown_target_is_refused() -> None:
+    with pytest.raises(SearchError, match="target 'lose' is not one of win, draw-or-win"):
+        ProofNumberSearch(Connect4().start(), target="lose")
+
+
+def test_a_step_note_gives_the_root_numbers() -> None:
+    step = ProofNumberSearch(DRAWN_TREE.start()).step()
+    assert step is not None and step.note == "root pn 1, dn 3"
 
 
 def test_registry_builds_pns_with_its_target() -> None:
