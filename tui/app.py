@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import ClassVar, Protocol, runtime_checkable
@@ -13,6 +14,9 @@ from textual.screen import Screen
 from tui.screens.explore import ExploreScreen
 from tui.screens.help import HelpScreen, help_sections
 from tui.session import Session
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread may hold the GIL while another waits for it, while the app runs."""
 
 
 @runtime_checkable
@@ -41,7 +45,14 @@ class PlyscopeApp(App[None]):
         self.clock = clock
 
     def on_mount(self) -> None:
+        # The search runs in a thread: with the interpreter's default 5 ms switch interval the
+        # event loop waits up to 5 ms for the GIL after every system call, which makes keys slow.
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self.push_screen(ExploreScreen(self.session, clock=self.clock))
+
+    def on_unmount(self) -> None:
+        sys.setswitchinterval(self._switch_interval)
 
     def action_help(self) -> None:
         """Show every key of the current screen, built from the real bindings."""

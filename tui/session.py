@@ -26,7 +26,7 @@ PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 DEFAULT_BUDGET = 100_000
 """Moves (calls to ``State.play``) a new session may spend."""
 
-FRAME_SECONDS = 1 / 30
+FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
 
 

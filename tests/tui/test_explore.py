@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from textual.widgets import Input, Select, Static
+from textual.widgets.tree import TreeNode
 
 from engine.search.minimax import MinimaxNode
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.screens.help import HelpScreen
 from tui.screens.setup import SetupScreen
 from tui.widgets.board import Board
-from tui.widgets.search_tree import MoreChildren, SearchTree
+from tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
+
+
+def is_open(view: TreeNode[TreeItem]) -> bool:
+    return view.is_expanded
 
 
 def status_text(pilot_app_screen: object) -> str:
@@ -276,7 +281,7 @@ async def test_choosing_a_node_shows_its_position_on_the_board() -> None:
 
 
 @run_async
-async def test_tree_keys_open_and_close_and_more_children() -> None:
+async def test_more_children_line_shows_the_rest() -> None:
     app = make_app(game="nim", position="12", params={"depth": 1})
     async with app.run_test() as pilot:
         screen = explorer(pilot)
@@ -287,15 +292,37 @@ async def test_tree_keys_open_and_close_and_more_children() -> None:
         assert len(screen.session.searcher.root.children) == 12
         labels = [str(child.label) for child in root.children]
         assert len(labels) == 9 and labels[-1] == "… 4 more"
+        assert str(tree.border_title).startswith("root v=")
         more = root.children[-1]
         assert isinstance(more.data, MoreChildren)
         tree.move_cursor(more)
         await pilot.press("enter")
         await pilot.pause()
-        assert len(root.children) == 12
-        tree.move_cursor(root)
+        assert [str(child.label).split()[0] for child in root.children] == [f"12-{k}" for k in range(12, 0, -1)]
+
+
+@run_async
+async def test_tree_keys_close_and_open_a_branch() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        tree = screen.query_one(SearchTree)
+        first = tree.root.children[0]
+        assert first.is_expanded and first.children
+        tree.move_cursor(first)
         await pilot.press("left")
-        assert not root.is_expanded or root is tree.root
+        await pilot.pause()
+        assert (is_open(first), len(first.children)) == (False, 0)
+        assert str(first.label) == "1 v=– (1)"
+        await pilot.press("right")
+        await pilot.pause()
+        assert (is_open(first), len(first.children)) == (True, 1)
+        await pilot.press("right")
+        assert tree.cursor_node is first.children[0]
+        await pilot.press("left", "left")
+        assert tree.cursor_node is first
 
 
 @run_async

@@ -58,13 +58,14 @@ def terminal() -> Iterator[Terminal]:
 
 
 def test_plyscope_starts_steps_and_quits(terminal: Terminal) -> None:
-    first = terminal.wait_for("s Step")
-    assert "connect4 · start · minimax · moves 0/100,000" in first
-    assert "1  2  3  4  5  6  7" in first
+    terminal.wait_for("connect4 · start · minimax · moves 0/100,000")
+    first = terminal.wait_for("1  2  3  4  5  6  7")
+    assert "s Step" in first
     terminal.tmux("send-keys", "-t", "main", "s")
     terminal.wait_for("moves 1/100,000")
     terminal.tmux("send-keys", "-t", "main", "f")
     after = terminal.wait_for("moves 101/100,000")
-    assert "root v=" in after
+    assert "─ root v=" in after
+    assert "best " in after
     terminal.tmux("send-keys", "-t", "main", "q")
     terminal.wait_for("EXIT=0")

@@ -11,16 +11,21 @@ from rich.table import Table
 from engine.benchmarks import SECTIONS, BenchTable, measure
 from engine.errors import UserError
 
+UI_SECTION = "ui"
+"""The explorer's figures (``tui.benchmark``), measured with ``--ui``; alone, ``--ui`` measures only them."""
+
 
 def run(args: argparse.Namespace) -> int:
-    sections = list(args.only) or list(SECTIONS)
+    sections = list(args.only) or ([] if args.ui else list(SECTIONS))
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
         raise UserError(f"unknown bench section {', '.join(unknown)}: choose from {', '.join(SECTIONS)}")
+    if args.ui:
+        sections.append(UI_SECTION)
     console = Console()
     results: dict[str, list[dict[str, object]]] = {}
     for section in sections:
-        tables = measure(section, args.quick)
+        tables = _measure_ui(args.quick) if section == UI_SECTION else measure(section, args.quick)
         results[section] = [t.as_dict() for t in tables]
         if not args.json:
             for table in tables:
@@ -28,6 +33,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     return 0
+
+
+def _measure_ui(quick: bool) -> list[BenchTable]:
+    from tui.benchmark import measure as measure_ui  # Textual is imported only when the UI is measured
+
+    return measure_ui(quick)
 
 
 def render(table: BenchTable) -> Table:

@@ -175,7 +175,9 @@ class ExploreScreen(Screen[None]):
                 self.rate.add(self.session.searcher.stats.iterations)
                 self._show(message.batch)
         finally:
-            message.shown.set()
+            # The search thread goes on once the batch is painted: it competes for the GIL
+            # with the event loop, so it must not run while the screen repaints.
+            self.call_after_refresh(message.shown.set)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is self._run_worker and event.state in (WorkerState.SUCCESS, WorkerState.CANCELLED,
@@ -390,7 +392,7 @@ class ExploreScreen(Screen[None]):
         )
         if self._note:
             second.append(f" · {self._note}", "italic")
-        self.query_one("#status", Static).update(Text("\n").join([first, second]))
+        self.query_one("#status", Static).update(Text("\n").join([first, second]), layout=False)
 
     def _refuse(self, reason: str) -> None:
         """Say why an action did nothing (nothing else changes)."""

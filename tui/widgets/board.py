@@ -116,10 +116,14 @@ class Board(Widget, can_focus=True):
         if state != self.state and isinstance(state, NimState):
             self.set_reactive(Board.cursor_pile, 0)
             self.set_reactive(Board.cursor_column, 1)
+        line = tuple(line)
+        if (state, line, best) == (self.state, self.line, self.best):
+            return
+        lines = self.render_board().plain.count("\n")
         self.state = state
-        self.line = tuple(line)
+        self.line = line
         self.best = best
-        self.refresh(layout=True)
+        self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
     # ----------------------------------------------------------------- actions
 

@@ -44,7 +44,11 @@ View = TreeNode[TreeItem]
 
 
 class SearchTree(Tree[TreeItem]):
-    """A searcher's tree, lazily shown, relabelled in place for the nodes each batch of steps changed."""
+    """A searcher's tree, lazily shown, relabelled in place for the nodes each batch of steps changed.
+
+    The root is not a line of its own (its numbers are the pane's title): a change at the
+    root would otherwise repaint every line below it.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "open_node", "Open node / first child", show=False),
@@ -93,6 +97,7 @@ class SearchTree(Tree[TreeItem]):
         """``top_k``: children shown under a node before "… N more"; ``max_lines``: widget nodes at most."""
         super().__init__(Text("(no search)"), None, name=name, id=id, classes=classes, disabled=disabled)
         self.set_reactive(Tree.guide_depth, 2)
+        self.set_reactive(Tree.show_root, False)
         self.set_reactive(Tree.auto_expand, False)
         self.top_k = top_k
         self.max_lines = max_lines
@@ -168,7 +173,7 @@ class SearchTree(Tree[TreeItem]):
         dirty |= self._marked ^ marked
         self._marked = marked
         pv = {id(node) for node in principal_path}
-        dirty |= self._pv ^ pv
+        restyled = self._pv ^ pv
         self._pv = pv
         if last is not None:
             self._trail = {id(node) for node in last.path}
@@ -180,6 +185,10 @@ class SearchTree(Tree[TreeItem]):
             shown = self._views.get(key)
             if shown is not None:
                 self._relabel(shown)
+        for key in restyled - dirty:
+            shown = self._views.get(key)
+            if shown is not None:
+                shown.refresh()
 
     def reveal(self, path: Sequence[Node]) -> None:
         """Open the branches down to the last node of ``path`` (root first) and bring it into view."""
@@ -286,7 +295,6 @@ class SearchTree(Tree[TreeItem]):
         self.root.data = root
         self._views[id(root)] = self.root
         self._relabel(self.root)
-        self.root.allow_expand = bool(root.children)
         self.root.expand()
         self._sync(self.root)
 
@@ -340,7 +348,9 @@ class SearchTree(Tree[TreeItem]):
         node = view.data
         if not isinstance(node, Node):
             return
-        view.allow_expand = bool(node.children)
+        expandable = bool(node.children)
+        if view.allow_expand != expandable:
+            view.allow_expand = expandable
         if not view.is_expanded:
             return
         wanted, hidden = self._shown_children(node)
@@ -404,14 +414,16 @@ class SearchTree(Tree[TreeItem]):
                 view.collapse()
 
     def _relabel(self, view: View) -> None:
+        """Rewrite ``view``'s label from its node's numbers; a line is repainted only if its text changed."""
         node = view.data
         if not isinstance(node, Node):
             return
         key = id(node)
-        move = "root" if node.parent is None or self._searcher is None else (
-            self._searcher.root_state.move_label(node.move)
-        )
         numbers = format_numbers(node.numbers())
+        if view is self.root:
+            self.border_title = f"root {numbers}"
+            return
+        move = self._searcher.root_state.move_label(node.move) if self._searcher is not None else "?"
         self._parts[key] = (move, numbers)
         suffix = ""
         if key in self._cut:
@@ -420,7 +432,10 @@ class SearchTree(Tree[TreeItem]):
             suffix += f" ({len(node.children)})"
         if key in self._marked:
             suffix += CHANGED_MARK
-        view.set_label(Text(f"{move} {numbers}{suffix}"))
+        text = f"{move} {numbers}{suffix}"
+        label = view.label
+        if (label.plain if isinstance(label, Text) else label) != text:
+            view.set_label(Text(text))
 
 
 def _work(node: Node) -> float:

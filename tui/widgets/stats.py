@@ -18,7 +18,7 @@ class StatsPanel(Widget):
 
     DEFAULT_CSS = """
     StatsPanel { height: auto; }
-    StatsPanel > #figures { height: auto; }
+    StatsPanel > #figures { height: 3; }
     StatsPanel > #value-label { height: 1; color: $text-muted; }
     StatsPanel > Sparkline { height: 2; }
     """
@@ -43,9 +43,9 @@ class StatsPanel(Widget):
             figures.append(f"{value:>8}")
             figures.append("  " if index % 2 == 0 else "\n")
         figures.rstrip()
-        self.query_one("#figures", Static).update(figures)
+        self.query_one("#figures", Static).update(figures, layout=False)
         label = "root value"
         if values:
             label += f" {format_number(values[-1])}  (range {format_number(min(values))}..{format_number(max(values))})"
-        self.query_one("#value-label", Static).update(label)
+        self.query_one("#value-label", Static).update(label, layout=False)
         self.query_one("#values", Sparkline).data = list(values)

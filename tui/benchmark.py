@@ -1,0 +1,138 @@
+"""``plyscope bench --ui``: the explorer measured headless (``App.run_test``), a bench section like the engine's.
+
+* one step including the repaint, on a tree grown beforehand to 10,000 and 100,000 nodes
+  (targets: 50 ms and 100 ms);
+* the time to answer a key press while a search runs flat out (target: 100 ms): from the
+  key being sent to its action having run, and to the screen having been repainted after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+
+from textual import events
+
+from engine.benchmarks import BenchTable
+from engine.search.base import Limit
+from tui.app import PlyscopeApp
+from tui.screens.explore import ExploreScreen
+from tui.session import Batch, SearchConfig, Session
+from tui.widgets.search_tree import SearchTree
+
+SIZE = (120, 40)
+"""Terminal size of the headless runs."""
+TREES = ((10_000, 50.0), (100_000, 100.0))
+"""Tree sizes in nodes, with the target for one step including the repaint, in milliseconds."""
+KEY_TARGET_MS = 100.0
+
+
+def grown_session(nodes: int) -> Session:
+    """A session with the explorer's default searcher, its tree grown to ``nodes`` nodes (no budget)."""
+    session = Session.create(SearchConfig(budget=None))
+    session.searcher.run(Limit(nodes=nodes))
+    return session
+
+
+async def _until(flag: list[float], count: int) -> None:
+    """Wait (yielding to the app) until ``flag`` holds ``count`` entries."""
+    while len(flag) < count:
+        await asyncio.sleep(0.0005)
+
+
+def _explorer(app: PlyscopeApp) -> ExploreScreen:
+    screen = app.screen
+    assert isinstance(screen, ExploreScreen)
+    return screen
+
+
+async def step_times(session: Session, repeats: int) -> tuple[list[float], int]:
+    """Milliseconds from the step key to the screen repainted with the step, ``repeats`` times; and the pane's lines.
+
+    The screen's ``_show`` is wrapped to note when the repaint that follows a batch is done.
+    """
+    app = PlyscopeApp(session)
+    times: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = _explorer(app)
+        show = screen._show
+        sent = 0.0
+
+        def timed_show(batch: Batch | None) -> None:
+            show(batch)
+            if batch is not None:
+                screen.call_after_refresh(lambda: times.append((time.perf_counter() - sent) * 1000))
+
+        screen._show = timed_show  # type: ignore[method-assign]
+        for count in range(1, repeats + 1):
+            await asyncio.sleep(0.05)
+            sent = time.perf_counter()
+            app.post_message(events.Key("s", "s"))
+            await _until(times, count)
+        lines = screen.query_one(SearchTree).shown_nodes
+    return times, lines
+
+
+async def key_times(session: Session, repeats: int, seed: int = 0) -> tuple[list[float], list[float], int]:
+    """Milliseconds from a key press to its action and to the repaint after it, while a run goes flat out."""
+    app = PlyscopeApp(session)
+    handled: list[float] = []
+    painted: list[float] = []
+    pauses = random.Random(seed)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = _explorer(app)
+        toggle = screen.action_follow
+        sent = 0.0
+
+        def probe() -> None:
+            handled.append((time.perf_counter() - sent) * 1000)
+            toggle()
+            screen.call_after_refresh(lambda: painted.append((time.perf_counter() - sent) * 1000))
+
+        screen.action_follow = probe  # type: ignore[method-assign]
+        screen.speed = None
+        app.post_message(events.Key("r", "r"))
+        for count in range(1, repeats + 1):
+            await asyncio.sleep(pauses.uniform(0.05, 0.15))
+            sent = time.perf_counter()
+            app.post_message(events.Key("o", "o"))
+            await _until(painted, count)
+        steps = session.searcher.stats.iterations
+        app.post_message(events.Key("r", "r"))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    return handled, painted, steps
+
+
+def _row(label: str, times: list[float], target: float, extra: object) -> list[object]:
+    return [label, extra, statistics.median(times), max(times), target,
+            "yes" if statistics.median(times) <= target else "no"]
+
+
+def measure(quick: bool) -> list[BenchTable]:
+    repeats = 5 if quick else 30
+    steps = BenchTable(
+        "explorer: one step including the repaint (headless, ms)",
+        ["tree", "pane lines", "median", "max", "target", "met"],
+    )
+    algorithm = ""
+    for nodes, target in TREES:
+        session = grown_session(nodes)
+        algorithm = session.config.label()
+        times, lines = asyncio.run(step_times(session, repeats))
+        steps.rows.append(_row(f"{session.searcher.stats.nodes:,} nodes", times, target, lines))
+    steps.notes.append(f"algorithm {algorithm}; {repeats} steps each; terminal {SIZE[0]}x{SIZE[1]}")
+    keys = BenchTable(
+        "explorer: key press answered while a search runs flat out (headless, ms)",
+        ["until", "search steps", "median", "max", "target", "met"],
+    )
+    session = grown_session(TREES[0][0])
+    handled, painted, taken = asyncio.run(key_times(session, repeats))
+    keys.rows.append(_row("action ran", handled, KEY_TARGET_MS, taken))
+    keys.rows.append(_row("screen repainted", painted, KEY_TARGET_MS, taken))
+    keys.notes.append(f"{repeats} presses of 'o' (follow on/off) at random moments, tree of {TREES[0][0]:,} nodes")
+    return [steps, keys]
