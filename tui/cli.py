@@ -98,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="bounds to play (default 1000,2000,3000,4000,5000 moves or 1,2,3,4,5 seconds)")
     rivest.add_argument("--openings", default="all2", metavar="all2|NUMBER",
                         help="every two-move opening (default, as Rivest), or that many drawn with --seed")
+    rivest.add_argument("--mm", metavar="SPEC", help="another MM agent (default rivest:mode=reverse,accounting=true,"
+                        "eval=rivest)")
+    rivest.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
     _add_cluster(rivest)
 
     return parser

@@ -395,9 +395,10 @@ class SearchTree(Tree[TreeItem]):
             self._sync(view)
         if not user:
             self._close_stale({id(node) for node in path})
-        self.call_after_refresh(self.scroll_to_node, view, False)
         if user:
-            self.move_cursor(view)
+            self.call_after_refresh(self.move_cursor, view)
+        else:
+            self.call_after_refresh(self.scroll_to_node, view, False)
 
     def _close_stale(self, on_path: set[int]) -> None:
         """Close the branches follow mode opened that are off ``on_path`` and do not hold the cursor."""

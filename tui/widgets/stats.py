@@ -46,6 +46,6 @@ class StatsPanel(Widget):
         self.query_one("#figures", Static).update(figures, layout=False)
         label = "root value"
         if values:
-            label += f" {format_number(values[-1])}  (range {format_number(min(values))}..{format_number(max(values))})"
+            label += f" {format_number(values[-1])} ({format_number(min(values))}..{format_number(max(values))})"
         self.query_one("#value-label", Static).update(label, layout=False)
         self.query_one("#values", Sparkline).data = list(values)

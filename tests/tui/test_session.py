@@ -1,0 +1,139 @@
+"""The explorer's model without Textual: sessions, batches, the drive loop, value history, rates, number formats."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+
+from engine.errors import UserError
+from engine.games import Connect4, Nim
+from engine.search.base import Limit
+from tui.commands.explore import parse_params
+from tui.formatting import format_number, format_numbers, format_rate
+from tui.session import Batch, RateMeter, SearchConfig, Session, ValueHistory, default_algorithm
+
+
+def minimax(**config: object) -> Session:
+    return Session.create(SearchConfig(algorithm="minimax", **config))  # type: ignore[arg-type]
+
+
+def test_create_resolves_and_checks_the_configuration() -> None:
+    session = minimax(position="4453", params={"depth": "3"})
+    assert session.config.params == {"depth": 3}
+    assert session.config.label() == "minimax:depth=3"
+    assert session.state.text() == "4453"
+    with pytest.raises(UserError, match="column 4 is full"):
+        minimax(position="4444444")
+    with pytest.raises(UserError, match=r"parameter depth: 13 is above its range 0\.\.12"):
+        minimax(params={"depth": 13})
+    with pytest.raises(UserError, match="budget -1 is negative"):
+        minimax(budget=-1)
+
+
+def test_default_algorithm_prefers_best_first_searchers_that_fit() -> None:
+    assert default_algorithm(Connect4()) in ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
+    assert default_algorithm(Nim("grundy")) in ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
+
+
+def test_take_merges_steps_and_marks_the_last() -> None:
+    session = minimax()
+    batch = session.take(3)
+    assert batch.steps == 3
+    assert batch.last is not None and batch.last.node.moves() == [0, 0, 0]
+    assert [node.moves() for node in batch.changed] == [[0], [0, 0], [0, 0, 0]]
+    assert not batch.ended
+
+
+def test_take_never_exceeds_the_budget() -> None:
+    session = minimax(budget=5)
+    first = session.take(3)
+    second = session.take(None)
+    assert (first.steps, second.steps) == (3, 2)
+    assert second.ended and session.ended
+    assert session.searcher.stats.moves == 5
+    session.set_budget(6)
+    assert not session.ended
+    assert session.take(10).steps == 1
+
+
+def test_stepping_in_batches_grows_the_tree_run_grows() -> None:
+    stepped = minimax(params={"depth": 3})
+    for count in (1, 10, 100, 1000):
+        stepped.take(count)
+    ran = minimax(params={"depth": 3}).searcher
+    ran.run(Limit(iterations=1111))
+    assert [n.moves() for n in stepped.searcher.walk()] == [n.moves() for n in ran.walk()]
+
+
+def test_drive_takes_the_steps_asked_and_hands_over_every_batch() -> None:
+    session = minimax()
+    batches: list[Batch] = []
+    session.drive(250, lambda: None, batches.append, threading.Event())
+    assert sum(batch.steps for batch in batches) == 250
+    assert session.searcher.stats.iterations == 250
+
+
+def test_drive_stops_when_asked() -> None:
+    session = minimax()
+    stop = threading.Event()
+    batches: list[Batch] = []
+
+    def deliver(batch: Batch) -> None:
+        batches.append(batch)
+        stop.set()
+
+    session.drive(None, lambda: 1000.0, deliver, stop)
+    assert len(batches) == 1
+    assert session.searcher.stats.iterations == batches[0].steps
+
+
+def test_value_history_thins_evenly() -> None:
+    history = ValueHistory(capacity=4)
+    for value in range(10):
+        history.add(float(value))
+    assert (history.values, history.stride) == ([0.0, 4.0, 8.0], 4)
+    history.add(math.inf)
+    assert history.values == [0.0, 4.0, 8.0]
+
+
+def test_rate_meter() -> None:
+    now = [0.0]
+    meter = RateMeter(lambda: now[0], window=1.0)
+    assert meter.rate() is None
+    for step in range(5):
+        meter.add(step * 10)
+        now[0] += 0.5
+    assert meter.rate() == 20.0
+    meter.clear()
+    assert meter.rate() is None
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(None, "–"), (True, "yes"), ("=", "="), (7, "7"), (528.0, "528"), (1.37609, "1.376"), (0.0523, "0.0523"),
+     (math.inf, "∞"), (-math.inf, "-∞"), (123456.7, "1.235e+05")],
+)
+def test_format_number(value: float | int | str | None, text: str) -> None:
+    assert format_number(value) == text
+
+
+def test_format_numbers_and_rates() -> None:
+    assert format_numbers({"v": 528.0, "alpha": -math.inf, "n": 3}) == "v=528 alpha=-∞ n=3"
+    assert (format_rate(None), format_rate(12.34), format_rate(4321.0)) == ("–", "12.3", "4,321")
+
+
+def test_parse_params() -> None:
+    assert parse_params(["c=1.4", " k = 32 "]) == {"c": "1.4", "k": "32"}
+    with pytest.raises(UserError, match="--param 'c' is not KEY=VALUE"):
+        parse_params(["c"])
+
+
+def test_explore_command_rejects_bad_input_before_taking_the_screen(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main
+
+    assert main(["explore", "4444444"]) == 2
+    assert capsys.readouterr().err == "plyscope explore: move 7 ('4'): column 4 is full\n"
+    assert main(["explore", "--algo", "minimax", "--param", "depth=x"]) == 2
+    assert capsys.readouterr().err == "plyscope explore: parameter depth: 'x' is not a whole number\n"

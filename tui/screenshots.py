@@ -1,0 +1,91 @@
+"""Regenerate the SVG screenshots in ``screenshots/``: ``python -m tui.screenshots [DIRECTORY]``.
+
+Each view is the real app run headless with a fixed seed and a clock that never moves (so
+no steps-per-second figure), driven by keys as a person would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from engine.search.registry import algorithms
+from tui.app import PlyscopeApp
+from tui.screens.explore import ExploreScreen
+from tui.session import SearchConfig, Session
+from tui.widgets.search_tree import SearchTree
+
+Script = Callable[[Pilot[None]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class View:
+    """One screenshot: the session to explore, the terminal size and the keys pressed before it."""
+
+    name: str
+    config: SearchConfig
+    keys: tuple[str, ...] = ()
+    size: tuple[int, int] = (120, 36)
+    then: tuple[Script, ...] = field(default=())
+
+
+async def _choose_deep_node(pilot: Pilot[None]) -> None:
+    """Move the tree's cursor to the last node of the principal variation and choose it."""
+    screen = pilot.app.screen
+    assert isinstance(screen, ExploreScreen)
+    tree = screen.query_one(SearchTree)
+    path = screen.session.searcher.principal_path()
+    tree.reveal(path[:4])
+    await pilot.pause()
+    await pilot.press("enter")
+
+
+VIEWS = (
+    View("explorer", SearchConfig(), ("f", "f", "d")),
+    View("explorer-80x24", SearchConfig(), ("f", "d"), size=(80, 24)),
+    View("explorer-position", SearchConfig(position="4453"), ("f", "f", "f")),
+    View("explorer-node-chosen", SearchConfig(), ("f", "f"), then=(_choose_deep_node,)),
+    View("alphabeta", SearchConfig(algorithm="alphabeta", params={"depth": 4}), ("f", "f", "f")),
+    View("mcts", SearchConfig(algorithm="mcts"), ("f", "f")),
+    View("pns-grundy", SearchConfig(game="grundy", position="13", algorithm="pns"), ("f",)),
+    View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
+    View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),
+    View("help", SearchConfig(), ("question_mark",), size=(100, 40)),
+)
+
+
+async def shoot(view: View, directory: Path) -> Path:
+    """Run the app for ``view`` and save its screenshot as ``directory/<name>.svg``."""
+    app = PlyscopeApp(Session.create(view.config), clock=lambda: 0.0)
+    async with app.run_test(size=view.size) as pilot:
+        await pilot.pause()
+        for key in view.keys:
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        for script in view.then:
+            await script(pilot)
+            await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        return Path(app.save_screenshot(f"{view.name}.svg", str(directory)))
+
+
+def main(argv: list[str]) -> int:
+    directory = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "screenshots"
+    directory.mkdir(parents=True, exist_ok=True)
+    known = algorithms()
+    for view in VIEWS:
+        if view.config.algorithm is not None and view.config.algorithm not in known:
+            print(f"skipped {view.name}: algorithm {view.config.algorithm} is not registered")
+            continue
+        print(asyncio.run(shoot(view, directory)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
