@@ -46,9 +46,11 @@ NEEDED = {
 }
 
 
-def require_agents() -> None:
-    """Raise ``SearchError`` naming the agents of the experiment that are not in the registry."""
-    missing = [f"'{name}' ({what})" for name, what in NEEDED.items() if name not in algorithms()]
+def require_agents(*specs: str) -> None:
+    """Raise ``SearchError`` naming the algorithms of ``specs`` (default MM's and AB's) not in the registry."""
+    names = [spec.partition(":")[0].strip() for spec in specs or (MM_SPEC, AB_SPEC)]
+    missing = [f"'{name}' ({NEEDED[name]})" if name in NEEDED else f"'{name}'"
+               for name in names if name not in algorithms()]
     if missing:
         raise SearchError(f"Rivest's experiment needs {' and '.join(missing)}, not in the registry yet")
 
@@ -80,14 +82,15 @@ def limit_for(bound: str, value: float) -> Limit:
 
 
 def rivest_tasks(
-    game: Game, bound: str, values: Sequence[float], openings: Sequence[tuple[Move, ...]], seed: int
+    game: Game, bound: str, values: Sequence[float], openings: Sequence[tuple[Move, ...]], seed: int,
+    mm_spec: str = MM_SPEC, ab_spec: str = AB_SPEC,
 ) -> list[GameTask]:
     """MM against AB on every opening, both colours, for each bound in ``values``."""
-    require_agents()
+    require_agents(mm_spec, ab_spec)
     tasks: list[GameTask] = []
     for group_index, value in enumerate(values):
         limit = limit_for(bound, value)
-        agents = [Agent.parse(MM_SPEC, limit, MM), Agent.parse(AB_SPEC, limit, AB)]
+        agents = [Agent.parse(mm_spec, limit, MM), Agent.parse(ab_spec, limit, AB)]
         tasks += schedule(game, agents, openings, seed, group=bound_label(bound, value),
                           group_index=group_index, start_index=len(tasks))
     return tasks

@@ -45,6 +45,8 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["rivest", "--values", "1000,abc"], "'abc' is not a whole number of moves"),
         (["rivest", "--bound", "seconds", "--values", "0"], "every bound must be above 0"),
         (["rivest", "--bound", "hours"], "invalid choice"),
+        (["rivest", "--mm", "rivest:nosuch=1"], "rivest has no parameter 'nosuch'"),
+        (["rivest", "--ab", "nosuch"], "Rivest's experiment needs 'nosuch', not in the registry"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -195,8 +195,8 @@ SCORE_NOTE = (
 def tally_table(title: str, tallies: Sequence[Tally]) -> Table:
     """Wins, draws, losses, errors, score with its interval and Elo difference, one row per tally."""
     table = Table(title=title, title_justify="left", caption=SCORE_NOTE, caption_justify="left")
-    table.add_column("agent")
-    table.add_column("vs")
+    table.add_column("agent", overflow="fold")
+    table.add_column("vs", overflow="fold")
     for column in ("games", "wins", "draws", "losses", "errors", "score", "score 95%", "Elo", "Elo 95%"):
         table.add_column(column, justify="right")
     for row in tallies:

@@ -18,11 +18,13 @@ def run(args: argparse.Namespace) -> int:
     seed = check_seed(args.seed)
     values = parse_values(args.bound, args.values)
     openings = select_openings(game, args.openings, seed)
-    tasks = rivest_tasks(game, args.bound, values, openings, seed)
+    mm_spec = args.mm or MM_SPEC
+    ab_spec = args.ab or AB_SPEC
+    tasks = rivest_tasks(game, args.bound, values, openings, seed, mm_spec, ab_spec)
     meta = {
         "command": "rivest",
         "game": game.name,
-        "agents": {MM: MM_SPEC, AB: AB_SPEC},
+        "agents": {MM: mm_spec, AB: ab_spec},
         "bound": args.bound,
         "values": list(values),
         "seed": seed,
@@ -40,17 +42,17 @@ def run(args: argparse.Namespace) -> int:
         tasks, workers=args.workers, scheduler=args.scheduler, out=args.out, document=document,
         console=console, title=f"Rivest's experiment, {args.bound} bound",
     )
-    console.print(rivest_table(rivest_rows(outcome.records, args.bound, values), len(openings)))
+    console.print(rivest_table(rivest_rows(outcome.records, args.bound, values), len(openings), mm_spec, ab_spec))
     report_end(console, outcome, len(tasks), args.out)
     return 130 if outcome.interrupted else 0
 
 
-def rivest_table(rows: Sequence[RivestRow], openings: int) -> Table:
+def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec: str) -> Table:
     """Our MM wins / AB wins / ties per bound beside Rivest's Table 2."""
     table = Table(
         title=f"Rivest's Table 2 replayed: {openings} opening{'s' if openings != 1 else ''} x 2 colours per bound",
         title_justify="left", caption_justify="left",
-        caption=f"MM = {MM_SPEC}; AB = {AB_SPEC}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.",
+        caption=f"MM = {mm_spec}; AB = {ab_spec}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.",
     )
     table.add_column("bound per turn")
     for column in ("MM wins", "AB wins", "ties", "errors", "paper MM", "paper AB", "paper ties"):
