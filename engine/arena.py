@@ -31,9 +31,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import os
 import signal
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -47,6 +45,7 @@ import numpy as np
 
 from engine.agents import Agent, Decision
 from engine.errors import UserError
+from engine.files import write_atomic
 from engine.games import Connect4, Game, Move, State, make_game
 from engine.search.base import SearchError
 
@@ -507,15 +506,4 @@ def results_document(
 
 def write_json_atomic(path: Path, document: object) -> None:
     """Write ``document`` to ``path`` so that a reader sees the old file or the new one, never half."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(document, stream, indent=1, allow_nan=False)
-            stream.write("\n")
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(document, indent=1, allow_nan=False) + "\n")
