@@ -120,10 +120,6 @@ class SearchTree(Tree[TreeItem]):
     # ----------------------------------------------------------------- public API
 
     @property
-    def searcher(self) -> Searcher[Node] | None:
-        return self._searcher
-
-    @property
     def shown_nodes(self) -> int:
         """Widget nodes in the pane (its visible lines are at most this many)."""
         return len(self._views)
