@@ -14,6 +14,7 @@ SECTIONS: dict[str, str] = {
     "playouts": "engine.benchmarks.playouts",
     "peers": "engine.benchmarks.peers",
     "searchers": "engine.benchmarks.searchers",
+    "solver": "engine.benchmarks.solver",
 }
 """Section name -> module, in the order the tables are printed."""
 

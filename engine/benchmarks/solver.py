@@ -1,0 +1,137 @@
+"""The exact Connect Four solver on Pascal Pons' benchmark sets, beside his C++ figures.
+
+Each position is solved from an empty transposition table, as Pons does, so node counts
+are per position and comparable with his (one node per negamax call).  Seconds are
+wall-clock per position.  The data is looked up in ``$PLYSCOPE_PONS_DATA`` or else in
+``../shared/data/connect4-pons`` beside the project's root; without it the section is
+skipped with a note.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.benchmarks import BenchTable
+from engine.games import Connect4
+from engine.search.solver import Connect4Solver
+
+DATA_VARIABLE = "PLYSCOPE_PONS_DATA"
+DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4-pons"
+"""``../shared/data/connect4-pons`` beside the project's root."""
+
+
+@dataclass(frozen=True, slots=True)
+class PonsSet:
+    """One of Pons' sets, how much of it the bench solves, and his solver's figures on it."""
+
+    name: str
+    file: str
+    sample: int
+    """Positions solved (the first ones of the file)."""
+    quick_sample: int
+    """Positions solved with ``--quick``."""
+    pons_nodes: float
+    """Pons' mean nodes per position (strong mode, no opening book)."""
+    pons_seconds: float
+    """Pons' mean seconds per position."""
+    target_nodes: float | None = None
+    """Our mean nodes per position should be at most this (2x Pons'); ``None``: no target."""
+    target_seconds: float | None = None
+    """Our mean seconds per position should be at most this; ``None``: no target."""
+
+
+SETS = (
+    PonsSet("End-Easy", "Test_L3_R1", 1000, 200, 51, 5.2e-6, target_nodes=103),
+    PonsSet("Middle-Easy", "Test_L2_R1", 1000, 100, 449, 55e-6, target_nodes=900),
+    PonsSet("Middle-Medium", "Test_L2_R2", 1000, 20, 39_808, 5.2e-3, target_nodes=80_000, target_seconds=0.150),
+    PonsSet("Begin-Easy", "Test_L1_R1", 1000, 100, 3_296, 338e-6, target_nodes=6_600),
+    PonsSet("Begin-Medium", "Test_L1_R2", 100, 3, 1.19e6, 0.159, target_seconds=5.0),
+    PonsSet("Begin-Hard", "Test_L1_R3", 5, 0, 48.3e6, 6.3),
+)
+"""Pons' figures are the ones in the data's README (Begin-Hard: his mean over the first 200)."""
+NODES_PER_SECOND_TARGET = 400_000
+
+
+def data_dir() -> Path:
+    """Where Pons' sets are: ``$PLYSCOPE_PONS_DATA`` if set, else ``DEFAULT_DATA``."""
+    return Path(os.environ.get(DATA_VARIABLE) or DEFAULT_DATA)
+
+
+def read_set(path: Path, limit: int) -> list[tuple[str, int]]:
+    """The first ``limit`` ``(move string, score)`` lines of a Pons file (score for the player to move)."""
+    positions: list[tuple[str, int]] = []
+    with path.open() as lines:
+        for line in lines:
+            if len(positions) >= limit:
+                break
+            if line.strip():
+                moves, score = line.split()
+                positions.append((moves, int(score)))
+    return positions
+
+
+def measure(quick: bool) -> list[BenchTable]:
+    folder = data_dir()
+    table = BenchTable(
+        "Exact Connect Four solver on Pons' sets (mean per position; Pons: his C++ solver)",
+        ["set", "positions", "correct", "nodes", "Pons nodes", "ms", "max ms", "Pons ms", "nodes/s", "targets"],
+    )
+    if not all((folder / s.file).is_file() for s in SETS):
+        table.notes.append(f"skipped: Pons' sets not found in {folder} (set {DATA_VARIABLE} to their folder)")
+        return [table]
+    game = Connect4()
+    solver = Connect4Solver(game)
+    total_nodes = 0
+    total_seconds = 0.0
+    for pons in SETS:
+        sample = pons.quick_sample if quick else pons.sample
+        if sample == 0:
+            table.notes.append(f"{pons.name}: not run with --quick")
+            continue
+        positions = read_set(folder / pons.file, sample)
+        correct = nodes = 0
+        seconds = slowest = 0.0
+        for moves, score in positions:
+            state = game.parse(moves)
+            solver.reset()
+            started = time.perf_counter()
+            found = solver.solve(state)
+            spent = time.perf_counter() - started
+            correct += found == score
+            nodes += solver.nodes
+            seconds += spent
+            slowest = max(slowest, spent)
+        count = len(positions)
+        total_nodes += nodes
+        total_seconds += seconds
+        table.rows.append([
+            pons.name, count, f"{correct}/{count}", round(nodes / count), round(pons.pons_nodes),
+            round(seconds / count * 1000, 3), round(slowest * 1000, 1), round(pons.pons_seconds * 1000, 3),
+            round(nodes / max(seconds, 1e-9)), verdict(pons, correct == count, nodes / count, seconds / count),
+        ])
+    rate = total_nodes / max(total_seconds, 1e-9)
+    table.notes += [
+        f"all sets: {total_nodes:,} nodes in {total_seconds:.1f} s = {rate:,.0f} nodes/s "
+        f"(target {NODES_PER_SECOND_TARGET:,}: {'met' if rate >= NODES_PER_SECOND_TARGET else 'missed'})",
+        "positions: the first N of each file; the transposition table is emptied before each position",
+        "Pons: strong mode, no opening book, about 8-10 M nodes/s (Begin-Hard: his mean over the first 200)",
+        "targets: exact on every position; mean nodes within 2x Pons' (End-Easy <= 103, Middle-Easy <= 900, "
+        "Middle-Medium <= 80,000, Begin-Easy <= 6,600); Middle-Medium <= 150 ms, Begin-Medium <= 5 s",
+        f"data: {folder}",
+    ]
+    return [table]
+
+
+def verdict(pons: PonsSet, exact: bool, mean_nodes: float, mean_seconds: float) -> str:
+    """``met`` or the targets of ``pons`` that were missed."""
+    missed = []
+    if not exact:
+        missed.append("exact")
+    if pons.target_nodes is not None and mean_nodes > pons.target_nodes:
+        missed.append("nodes")
+    if pons.target_seconds is not None and mean_seconds > pons.target_seconds:
+        missed.append("time")
+    return "missed: " + ", ".join(missed) if missed else "met"
