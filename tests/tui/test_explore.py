@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Select, Static
 from textual.widgets.tree import TreeNode
 
 from engine.search.minimax import MinimaxNode
 from tests.tui.helpers import explorer, make_app, run_async, settle
+from tui.formatting import format_numbers
 from tui.screens.help import HelpScreen
 from tui.screens.setup import SetupScreen
 from tui.widgets.board import Board
@@ -349,3 +351,31 @@ async def test_palette_offers_bindings_algorithms_games_and_parameters() -> None
         assert "Step" in titles and "Run" in titles
         assert "Algorithm: minimax" in titles and "Game: grundy" in titles
         assert "Parameter: depth…" in titles and "Theme" in titles
+
+
+def _registered() -> list[tuple[str, str]]:
+    from engine.search.registry import algorithms
+
+    return [(game, name) for game, family in (("connect4", "connect4"), ("grundy", "nim"))
+            for name, info in algorithms().items() if not info.games or family in info.games]
+
+
+@pytest.mark.parametrize(("game", "name"), _registered())
+def test_every_registered_algorithm_is_shown_without_ui_changes(game: str, name: str) -> None:
+    @run_async
+    async def explore() -> None:
+        app = make_app(game=game, algorithm=name, budget=20_000)
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            await pilot.press("d")
+            await settle(pilot)
+            searcher = screen.session.searcher
+            assert searcher.stats.iterations >= 1
+            tree = screen.query_one(SearchTree)
+            assert str(tree.border_title) == "root " + format_numbers(searcher.root.numbers())
+            for child in searcher.root.children:
+                view = tree.view_of(child)
+                if view is not None:
+                    assert format_numbers(child.numbers()) in str(view.label)
+
+    explore()
