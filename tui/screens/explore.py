@@ -106,7 +106,6 @@ class ExploreScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#board", Board).border_title = "board"
         self.query_one("#stats", StatsPanel).border_title = "stats"
         self.adopt(self.session)
         self.query_one(SearchTree).focus()
