@@ -77,6 +77,7 @@ def measure(quick: bool) -> list[BenchTable]:
 
 def tree_memory(name: str, state: State, budget: int) -> tuple[float, int]:
     """Bytes the searcher ``name`` holds after a ``budget``-move run from ``state`` per tree node, and its nodes."""
+    make_searcher(name, state, seed=0).run(Limit(moves=budget))  # warm up: imports and shared caches
     gc.collect()
     tracemalloc.start()
     try:

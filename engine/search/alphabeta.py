@@ -211,6 +211,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """The depth limit of the current iteration."""
         self.completed_root: AlphaBetaNode | None = None
         """The root of the last complete iteration (its tree is kept for the principal variation)."""
+        self._completed_nodes = 0
+        """Nodes in the last complete iteration's tree, counted in ``stats.nodes`` while it is kept."""
         self.solved = False
         """True when an iteration reached no horizon: the root's value is the game's exact value."""
         self._table: dict[Hashable, TableEntry] | None = {} if tt else None
@@ -456,7 +458,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         if root.bound is not None or root.children:
             root = self.root = AlphaBetaNode(None, None, state.player, depth, -INF, INF)
         self.stats.moves += cost
-        self.stats.nodes = 1
+        self.stats.nodes = self._completed_nodes + 1
         key: Hashable = None
         first: Move | None = None
         if self._table is not None:
@@ -475,6 +477,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     def _complete_iteration(self, root_frame: _Frame) -> None:
         """The root is complete: keep its tree as the last complete iteration, and deepen or finish."""
         self.completed_root = root_frame.node
+        self.stats.nodes -= self._completed_nodes  # the previous complete tree is let go
+        self._completed_nodes = self.stats.nodes
         if not root_frame.horizon:
             self.solved = True
             self.finished = True

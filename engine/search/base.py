@@ -62,7 +62,7 @@ class Stats:
     iterations: int = 0
     """Steps taken."""
     nodes: int = 0
-    """Nodes in the tree now (for depth-first searchers: nodes visited)."""
+    """Nodes the searcher holds now (alpha-beta: the current iteration's tree and the last complete one)."""
     max_depth: int = 0
     """Deepest node reached, in plies below the root."""
     seconds: float = 0.0
