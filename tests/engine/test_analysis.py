@@ -1,0 +1,70 @@
+"""Column analysis: the solver's exact score of every column, a slice at a time, within a node budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.analysis import ColumnScores
+from engine.games import Connect4
+from engine.search.solver import Connect4Solver
+
+C4 = Connect4()
+END_EASY = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4-pons" / "Test_L3_R1"
+
+
+def solved(scores: ColumnScores) -> ColumnScores:
+    while not scores.done:
+        scores.advance()
+    return scores
+
+
+def benchmark_lines(count: int) -> list[tuple[str, int]]:
+    if not END_EASY.exists():
+        pytest.skip(f"Pons' benchmark positions are not at {END_EASY}")
+    lines = END_EASY.read_text().split("\n")[:count]
+    return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
+
+
+def test_every_column_gets_the_solvers_score_and_the_best_is_the_positions_score() -> None:
+    solver = Connect4Solver(C4)
+    for moves, score in benchmark_lines(20):
+        state = C4.parse(moves)
+        analysis = solved(ColumnScores(state))
+        assert analysis.complete
+        assert analysis.scores == {c: solver.move_score(state, c) for c in state.legal_moves()}
+        assert max(s for s in analysis.scores.values() if s is not None) == score
+        assert analysis.best_columns() == {c for c, s in analysis.scores.items() if s == score}
+
+
+def test_a_known_position_column_by_column() -> None:
+    # Pons' score 4: only column 6 keeps the win for the player to move.
+    analysis = solved(ColumnScores(C4.parse("5554224333234511764415115")))
+    assert analysis.scores == {0: -8, 1: -8, 2: -8, 3: -8, 5: 4, 6: -8}
+    assert analysis.best_columns() == {5}
+    assert analysis.bounds(5) == (4, 4)
+
+
+def test_an_immediate_win_and_a_full_column() -> None:
+    analysis = ColumnScores(C4.parse("112233"))
+    assert analysis.scores[3] == 18 and analysis.scores[4] is None
+    assert 0 in analysis.scores
+
+
+def test_out_of_budget_the_unsolved_columns_stay_unknown_within_their_bounds() -> None:
+    analysis = solved(ColumnScores(C4.parse("4453"), node_budget=30_000))
+    assert analysis.done and not analysis.complete
+    assert analysis.solver.nodes <= 30_000
+    assert analysis.best_columns() == set()
+    unknown = [c for c, s in analysis.scores.items() if s is None]
+    assert unknown
+    for column in unknown:
+        lowest, highest = analysis.bounds(column)
+        assert -21 <= lowest < highest <= 21
+    assert analysis.advance() is None
+
+
+def test_a_finished_game_has_nothing_to_analyse() -> None:
+    with pytest.raises(ValueError, match="game is over"):
+        ColumnScores(C4.parse("1212121"))
