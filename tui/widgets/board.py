@@ -8,7 +8,7 @@ The first player's stones are red, the second player's yellow.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import ClassVar
 
 from rich.style import Style
@@ -55,6 +55,9 @@ class Board(Widget, can_focus=True):
         "board--cursor",
         "board--best",
         "board--muted",
+        "board--win",
+        "board--note",
+        "board--note-best",
     }
 
     DEFAULT_CSS = """
@@ -66,6 +69,9 @@ class Board(Widget, can_focus=True):
     Board > .board--cursor { background: $accent 40%; }
     Board > .board--best { color: $success; text-style: bold reverse; }
     Board > .board--muted { color: $text-muted; }
+    Board > .board--win { background: $success 50%; }
+    Board > .board--note { color: $text-muted; }
+    Board > .board--note-best { color: $success; text-style: bold; }
     """
 
     cursor_column: reactive[int] = reactive(3)
@@ -108,6 +114,12 @@ class Board(Widget, can_focus=True):
         """Moves drawn from ``state``."""
         self.best: Move | None = None
         """A move marked as the best one in ``state``."""
+        self.marked: int = 0
+        """Connect Four: cells drawn highlighted (a bitboard of ``state``'s game), e.g. the winning four."""
+        self.notes: tuple[str, ...] = ()
+        """Connect Four: a short note (three cells at most) under each column, e.g. the solver's score."""
+        self.emphasised: frozenset[int] = frozenset()
+        """Connect Four: columns whose note is drawn in the best-move style."""
         if isinstance(state, Connect4State):
             self.set_reactive(Board.cursor_column, state.game.width // 2)
 
@@ -123,6 +135,17 @@ class Board(Widget, can_focus=True):
         self.state = state
         self.line = line
         self.best = best
+        self.refresh(layout=self.render_board().plain.count("\n") != lines)
+
+    def annotate(self, *, marked: int = 0, notes: Sequence[str] = (), emphasised: Collection[int] = ()) -> None:
+        """Connect Four: highlight the cells ``marked``; write ``notes`` under the columns (``emphasised`` bright)."""
+        notes = tuple(notes)
+        if (marked, notes, frozenset(emphasised)) == (self.marked, self.notes, self.emphasised):
+            return
+        lines = self.render_board().plain.count("\n")
+        self.marked = marked
+        self.notes = notes
+        self.emphasised = frozenset(emphasised)
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
     # ----------------------------------------------------------------- actions
@@ -233,7 +256,8 @@ class Board(Widget, can_focus=True):
                 cell_style = grid + (self._style("cursor") if self.has_focus and column == self.cursor_column
                                      else Style())
                 if state.mask & bit:
-                    text.append(" ● ", cell_style + self._player_style(1 if first & bit else -1))
+                    won = self._style("win") if self.marked & bit else Style()
+                    text.append(" ● ", cell_style + self._player_style(1 if first & bit else -1) + won)
                 elif bit in ghosts:
                     digit, player = ghosts[bit]
                     text.append(f" {digit} ", cell_style + self._player_style(player) + Style(underline=True))
@@ -246,6 +270,11 @@ class Board(Widget, can_focus=True):
             label = f" {'1234567890'[column]} "
             text.append(label, self._style("best") if column == self.best else self._style("muted"))
         text.append("\n")
+        if self.notes:
+            text.append(" ")
+            for column, note in enumerate(self.notes[:game.width]):
+                text.append(f"{note[:CELL]:^{CELL}}", self._style("note-best" if column in self.emphasised else "note"))
+            text.append("\n")
         text.append_text(self._caption(state, current))
         return text
 
