@@ -12,6 +12,8 @@ positive, that player wins (the larger, the sooner); ``0``, a draw; negative, th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.games.connect4 import Connect4State
 from engine.search.solver import Connect4Solver, NodeBudgetSpent, centre_first, win_now_score
 
@@ -21,6 +23,51 @@ NODE_BUDGET = 3_000_000
 """Solver nodes an analysis spends at most, over all columns, before giving up on the rest."""
 TABLE_LIMIT = 1 << 20
 """Transposition-table entries an analysis keeps (about 80 MB), less than the solver's default."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoresSnapshot:
+    """What a ``ColumnScores`` knew at one moment, to hand from a worker thread to a UI."""
+
+    state: Connect4State
+    bounds: dict[int, tuple[int, int]]
+    """Each playable column's score bounds ``(lowest, highest)`` for the player to move (equal: exact)."""
+    done: bool
+    """True when every column is solved or the node budget is spent."""
+    nodes: int
+    """Solver nodes spent."""
+
+    def exact(self, column: int) -> int | None:
+        """``column``'s exact score, or ``None`` while (or if) it is not known."""
+        lowest, highest = self.bounds.get(column, (0, 1))
+        return lowest if lowest == highest else None
+
+    def note(self, column: int) -> str:
+        """``column``'s score written short: ``+3``, ``0``, ``-5``; ``…`` while unknown; after giving up
+        ``+?`` (a win), ``-?`` (a loss) or ``?``; blank for a full column."""
+        if column not in self.bounds:
+            return ""
+        lowest, highest = self.bounds[column]
+        if lowest == highest:
+            return f"{lowest:+d}" if lowest else "0"
+        if not self.done:
+            return "…"
+        return "+?" if lowest > 0 else ("-?" if highest < 0 else "?")
+
+    def best(self) -> set[int]:
+        """The columns proven at least as good as every other."""
+        return {
+            column for column, (lowest, _) in self.bounds.items()
+            if all(lowest >= highest for other, (_, highest) in self.bounds.items() if other != column)
+        }
+
+    def solved(self) -> int:
+        """Columns whose exact score is known."""
+        return sum(1 for lowest, highest in self.bounds.values() if lowest == highest)
+
+    @property
+    def complete(self) -> bool:
+        return self.solved() == len(self.bounds)
 
 
 class _ColumnSolve:
@@ -119,6 +166,10 @@ class ColumnScores:
             return score, score
         search = self._open[column]
         return -search.highest, -search.lowest
+
+    def snapshot(self) -> ScoresSnapshot:
+        return ScoresSnapshot(self.state, {column: self.bounds(column) for column in self.scores}, self.done,
+                              self.solver.nodes)
 
     def best_columns(self) -> set[int]:
         """The columns with the best score, once every column is known (else empty)."""

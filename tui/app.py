@@ -38,11 +38,19 @@ class PlyscopeApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, session: Session, *, clock: Callable[[], float] = time.perf_counter) -> None:
-        """``session``: what to explore first; ``clock`` measures steps per second."""
+    def __init__(
+        self,
+        session: Session,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        opening: Callable[[], Screen[None]] | None = None,
+    ) -> None:
+        """``session``: what to explore first; ``clock`` measures steps per second; ``opening`` makes a
+        screen to open over the explorer at the start (``plyscope play`` and ``plyscope compare``)."""
         super().__init__()
         self.session = session
         self.clock = clock
+        self.opening = opening
 
     def on_mount(self) -> None:
         # The search runs in a thread: with the interpreter's default 5 ms switch interval the
@@ -50,6 +58,8 @@ class PlyscopeApp(App[None]):
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.push_screen(ExploreScreen(self.session, clock=self.clock))
+        if self.opening is not None:
+            self.push_screen(self.opening())
 
     def on_unmount(self) -> None:
         sys.setswitchinterval(self._switch_interval)

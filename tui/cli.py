@@ -103,6 +103,33 @@ def build_parser() -> argparse.ArgumentParser:
     rivest.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
     _add_cluster(rivest)
 
+    play = commands.add_parser("play", help="play a game: each side a human or an agent")
+    _add_game(play)
+    play.add_argument("--first", default="human", metavar="human|AGENT",
+                      help="who moves first: human (default) or an agent such as mcts:c=1.4,k=32,moves=2000")
+    play.add_argument("--second", metavar="human|AGENT", help="who moves second (default: the game's default agent)")
+    play.add_argument("--position", default="", help="start from this position (move string or piles)")
+    play.add_argument("--hint", metavar="AGENT", help="the agent asked for hints (default: the agent side)")
+    play.add_argument("--load", metavar="FILE", help="continue a saved game (its sides and position)")
+    play_budget = play.add_mutually_exclusive_group()
+    play_budget.add_argument("--moves", type=int, metavar="N",
+                             help="per turn, for agents whose spec has no moves= or seconds=: calls to the move "
+                                  "operator (default 1000)")
+    play_budget.add_argument("--seconds", type=float, metavar="S", help="per turn, likewise: seconds of search")
+    play.add_argument("--seed", type=int, default=0, help="the seed each agent turn's seed is drawn from (default 0)")
+
+    compare = commands.add_parser("compare", help="agents side by side on one position, at equal budgets")
+    compare.add_argument("position", help="move string or piles ('-' for the start)")
+    compare.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                         help="two to four agents, e.g. rivest:p=10 mcts:k=32 alphabeta")
+    _add_game(compare)
+    compare_budget = compare.add_mutually_exclusive_group()
+    compare_budget.add_argument("--moves", type=int, metavar="N",
+                                help="each agent's budget: calls to the move operator (default 10000)")
+    compare_budget.add_argument("--seconds", type=float, metavar="S", help="each agent's budget: seconds of search")
+    compare.add_argument("--seed", type=int, default=0, help="every searcher's seed (default 0)")
+    compare.add_argument("--match", action="store_true", help="start with the first two agents playing each other")
+
     return parser
 
 
@@ -113,6 +140,8 @@ COMMANDS = {
     "bench": "tui.commands.bench",
     "arena": "tui.commands.arena",
     "rivest": "tui.commands.rivest",
+    "play": "tui.commands.play",
+    "compare": "tui.commands.compare",
 }
 
 

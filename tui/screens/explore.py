@@ -29,6 +29,7 @@ from engine.errors import UserError
 from engine.games import GAME_NAMES, Move
 from engine.search.base import Node
 from tui.formatting import format_count, format_number
+from tui.screens.help import binding_commands
 from tui.screens.setup import SetupScreen
 from tui.session import DEFAULT_BUDGET, Batch, RateMeter, SearchConfig, Session
 from tui.widgets.board import Board
@@ -408,11 +409,7 @@ class ExploreScreen(Screen[None]):
 
     def palette_commands(self) -> Iterator[SystemCommand]:
         """The palette's commands for this screen: every binding, algorithms, games and parameters."""
-        keys: dict[tuple[str, str], list[str]] = {}
-        for binding in Binding.make_bindings(self.BINDINGS):
-            keys.setdefault((binding.action, binding.description), []).append(self.app.get_key_display(binding))
-        for (action, description), shown in keys.items():
-            yield SystemCommand(description, "key " + ", ".join(shown), partial(self.run_action, action))
+        yield from binding_commands(self)
         for info in fitting_algorithms(self.session.config.game):
             yield SystemCommand(f"Algorithm: {info.name}", info.description, partial(self.choose_algorithm, info.name))
         for name in GAME_NAMES:

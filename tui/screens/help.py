@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.table import Table
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
@@ -38,6 +40,15 @@ def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Bi
         if bindings:
             sections.append((title, bindings))
     return sections
+
+
+def binding_commands(screen: Screen[Any]) -> Iterator[SystemCommand]:
+    """A command-palette command for every binding ``screen`` declares, described as in the help screen."""
+    keys: dict[tuple[str, str], list[str]] = {}
+    for binding in Binding.make_bindings(type(screen).BINDINGS):
+        keys.setdefault((binding.action, binding.description), []).append(screen.app.get_key_display(binding))
+    for (action, description), shown in keys.items():
+        yield SystemCommand(description, "key " + ", ".join(shown), partial(screen.run_action, action))
 
 
 def _title(class_name: str) -> str:

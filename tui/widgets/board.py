@@ -169,7 +169,11 @@ class Board(Widget, can_focus=True):
 
     def action_play_column(self, column: int) -> None:
         state = self.state
-        if not isinstance(state, Connect4State) or column >= state.game.width:
+        if not isinstance(state, Connect4State):
+            return
+        if column >= state.game.width:
+            last = "1234567890"[state.game.width - 1]
+            self.post_message(self.IllegalMove(f"there is no column {'1234567890'[column]}: columns are 1 to {last}"))
             return
         self.cursor_column = column
         if state.can_play(column):

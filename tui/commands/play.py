@@ -1,0 +1,45 @@
+"""``plyscope play``: a game on the board, each side a human or an agent (over the explorer; escape goes back to it)."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.errors import UserError
+from engine.game_record import PlayedGame, parse_controller
+from engine.games import make_game
+from tui.commands.arena import budget, check_seed
+from tui.session import SearchConfig, Session, default_algorithm, parse_position
+
+
+def played_game(args: argparse.Namespace) -> PlayedGame:
+    """The game the command line asks for: loaded with ``--load``, else new from ``--position`` and the sides."""
+    limit = budget(args.moves, args.seconds)
+    if args.load:
+        return PlayedGame.load(args.load, limit)
+    game = make_game(args.game)
+    start = parse_position(game, args.position)
+    if start.is_terminal():
+        raise UserError(f"position '{args.position}': the game is already over there")
+    sides = []
+    for option, text in (("--first", args.first), ("--second", args.second or default_algorithm(game))):
+        try:
+            sides.append(parse_controller(text, limit, game))
+        except UserError as error:
+            raise UserError(f"{option}: {error}") from None
+    return PlayedGame(start, sides[0], sides[1], seed=check_seed(args.seed))
+
+
+def run(args: argparse.Namespace) -> int:
+    played = played_game(args)
+    limit = budget(args.moves, args.seconds)
+    hint = None
+    if args.hint:
+        hint = parse_controller(args.hint, limit, played.game)
+        if hint is None:
+            raise UserError("--hint: hints come from an agent, e.g. --hint alphabeta:depth=8")
+    explorer = Session.create(SearchConfig(game=played.game.name))
+    from tui.app import PlyscopeApp
+    from tui.screens.play import PlayScreen
+
+    PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint)).run()
+    return 0

@@ -1,0 +1,171 @@
+"""Agents searching under budgets, as the play and compare screens drive them; no Textual here.
+
+An agent's turn is a ``Session`` (the explorer's searcher-with-a-lock) on the position to
+play, stepped in frames by a search thread until the agent's budget is spent: a number of
+moves (the session's move budget, never exceeded) or a number of seconds of **search
+time** (``Stats.seconds``, the time spent inside ``step``), so showing the tree between
+frames does not eat into an agent's time.  The turn ends with a ``Decision`` as the arena's
+agents make it (the searcher's best move, or ``fallback_move`` when it has none).
+
+Several sessions on one position step in **lockstep**: all take one step each, or all are
+run to the same budget in equal increments (of moves, or of search time), one session after
+the other within an increment, so that at the end of every increment each has spent the
+same budget (up to the cost of one step it could not afford).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from engine.agents import Agent, Decision, fallback_move
+from engine.analysis import ColumnScores, ScoresSnapshot
+from engine.errors import UserError
+from engine.game_record import parse_controller
+from engine.games import Connect4State, Game, State
+from engine.search.base import Limit, Node, Stats, Step
+from tui.session import FRAME_SECONDS, Batch, SearchConfig, Session
+
+LOCKSTEP_ROUNDS = 50
+"""Increments a lockstep run is cut into: each is 1/50 of the budget."""
+MAX_COMPARED = 4
+"""Agents compared side by side at most."""
+
+
+def agent_session(agent: Agent, state: State, seed: int) -> Session:
+    """A session of ``agent``'s searcher on ``state``, with the agent's move budget (if it has one)."""
+    searcher = agent.spec.make(state, seed=seed)
+    config = SearchConfig(
+        game=state.game.name, position=state.text(), algorithm=agent.spec.name, params=dict(agent.spec.params),
+        seed=seed, budget=agent.limit.moves,
+    )
+    return Session(config, state, searcher)
+
+
+def think(
+    session: Session,
+    seconds: float | None,
+    deliver: Callable[[Batch], None],
+    stop: threading.Event,
+) -> None:
+    """Step ``session`` flat out until its move budget, ``seconds`` more of search time, the end, or ``stop``.
+
+    Runs in a search thread; every frame's batch goes to ``deliver`` (which may wait for the UI).
+    """
+    stats = session.searcher.stats
+    until = None if seconds is None else stats.seconds + seconds
+    while not stop.is_set():
+        deadline = time.perf_counter() + FRAME_SECONDS
+        if until is not None:
+            if stats.seconds >= until:
+                return
+            deadline = min(deadline, time.perf_counter() + until - stats.seconds)
+        batch = session.take(None, deadline, stop)
+        if batch.steps:
+            deliver(batch)
+        if batch.ended:
+            return
+
+
+def analyse(state: Connect4State, report: Callable[[ScoresSnapshot], object], stop: threading.Event) -> None:
+    """Solve ``state``'s columns a slice at a time (in a thread), reporting at the start and each time one is solved."""
+    scores = ColumnScores(state)
+    report(scores.snapshot())
+    while not scores.done and not stop.is_set():
+        if scores.advance() is not None or scores.done:
+            report(scores.snapshot())
+
+
+def decide(session: Session) -> Decision:
+    """The move ``session``'s searcher would play now (``fallback_move`` if it has none), and what it spent."""
+    with session.lock:
+        best = session.searcher.best_move()
+        stats = replace(session.searcher.stats)
+    if best is None:
+        return Decision(fallback_move(session.state), True, stats)
+    return Decision(best, False, stats)
+
+
+def compared_agents(texts: Sequence[str], total: Limit, game: Game) -> list[Agent]:
+    """Two to four agents for a comparison, all with the budget ``total``; repeated specs are numbered ``#2``..."""
+    if not 2 <= len(texts) <= MAX_COMPARED:
+        raise UserError(f"compare two to {MAX_COMPARED} agents, not {len(texts)}")
+    agents: list[Agent] = []
+    for text in texts:
+        agent = parse_controller(text, total, game)
+        if agent is None:
+            raise UserError("compare is for agents: play against one with plyscope play")
+        if agent.limit != total:
+            raise UserError(f"agent '{text}': compared agents share one budget (--moves or --seconds); "
+                            "drop its moves= or seconds=")
+        taken = sum(1 for other in agents if other.spec == agent.spec)
+        agents.append(Agent(agent.spec, total, f"{agent.label} #{taken + 1}") if taken else agent)
+    return agents
+
+
+def spent(stats: Stats, limit: Limit) -> float:
+    """What a search has spent in the unit of ``limit``: moves, or seconds of search time."""
+    return stats.seconds if limit.seconds is not None else stats.moves
+
+
+def step_together(sessions: Sequence[Session], total: Limit) -> list[Batch]:
+    """One step of every session (refused, for a session, when it would go over the ``total`` move budget)."""
+    batches = []
+    for session in sessions:
+        if total.moves is not None:
+            session.set_budget(total.moves)
+        batches.append(session.take(1))
+    return batches
+
+
+def run_together(
+    sessions: Sequence[Session],
+    total: Limit,
+    deliver: Callable[[list[Batch]], None],
+    stop: threading.Event,
+    rounds: int = LOCKSTEP_ROUNDS,
+) -> None:
+    """Run every session to the ``total`` budget (moves, or seconds of search time) in ``rounds`` equal increments.
+
+    Runs in a search thread; after each increment the batches of all sessions (one each, merged over the
+    increment) go to ``deliver``.  Sessions already past an increment's target wait for the others.
+    """
+    for round_number in range(1, rounds + 1):
+        batches = []
+        for session in sessions:
+            if stop.is_set():
+                return
+            if total.seconds is not None:
+                target = total.seconds * round_number / rounds
+                left = target - session.searcher.stats.seconds
+                batches.append(_run_for(session, left, stop))
+            else:
+                assert total.moves is not None
+                session.set_budget(math.ceil(total.moves * round_number / rounds))
+                batches.append(_run_for(session, None, stop))
+        deliver(batches)
+
+
+def _run_for(session: Session, seconds: float | None, stop: threading.Event) -> Batch:
+    """Step ``session`` to its move budget (or for ``seconds`` of search time) and merge its batches into one."""
+    merged: list[Batch] = []
+    if seconds is None or seconds > 0:
+        think(session, seconds, merged.append, stop)
+    return merge(merged, session.ended)
+
+
+def merge(batches: Sequence[Batch], ended: bool) -> Batch:
+    """Consecutive batches of one session as one (the last step's marks, every node changed once)."""
+    changed: dict[int, Node] = {}
+    cutoffs: dict[int, Node] = {}
+    last: Step[Node] | None = None
+    for batch in batches:
+        for node in batch.changed:
+            changed[id(node)] = node
+        for node in batch.cutoffs:
+            cutoffs[id(node)] = node
+        last = batch.last or last
+    return Batch(sum(b.steps for b in batches), last, tuple(changed.values()), tuple(cutoffs.values()), ended)
