@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -34,6 +34,7 @@ from engine.arena import (
 from engine.errors import UserError
 from engine.games import Connect4, Move, State, make_game
 from engine.search.base import Limit, Stats
+from engine.search.registry import algorithms
 
 C4 = Connect4()
 STRONG = Agent.parse("minimax:depth=2", Limit(moves=120))
@@ -176,6 +177,26 @@ def test_an_illegal_move_is_an_error() -> None:
     assert record.moves == "11"
 
 
+@dataclass(frozen=True, slots=True)
+class SeedRecorder(Agent):
+    """A test-only agent that notes the seed of each of its turns."""
+
+    seen: list[tuple[int, int]] = field(default_factory=list)
+
+    def decide(self, state: State, seed: int) -> Decision:
+        self.seen.append((state.ply, seed))
+        return super(SeedRecorder, self).decide(state, seed)
+
+
+def test_each_turn_is_seeded_from_the_game_seed_and_the_ply() -> None:
+    first, second = SeedRecorder(WEAK.spec, WEAK.limit, "a"), SeedRecorder(WEAK.spec, WEAK.limit, "b")
+    task = schedule(C4, [first, second], [(3, 3)], seed=2)[0]
+    record = play_game(task)
+    plies = range(2, len(record.moves))
+    assert sorted(first.seen + second.seen) == [(ply, turn_seed(task.seed, ply)) for ply in plies]
+    assert {ply % 2 for ply, _ in first.seen} == {0} and {ply % 2 for ply, _ in second.seen} == {1}
+
+
 def test_fallback_turns_are_counted() -> None:
     starved = Agent.parse("minimax:depth=2", Limit(moves=0), name="starved")
     record = play_game(schedule(C4, [starved, STRONG], [(0, 0)], seed=0)[0])
@@ -247,7 +268,9 @@ def test_tallies_from_records() -> None:
 
 
 def _small_tasks() -> list[GameTask]:
-    return schedule(C4, [STRONG, WEAK], select_openings(C4, "2", 5), seed=5)
+    """Four games; against a seeded MCTS when it is registered, so that seeds matter to the outcome."""
+    rival = Agent.parse("mcts:k=1", Limit(moves=50)) if "mcts" in algorithms() else WEAK
+    return schedule(C4, [STRONG, rival], select_openings(C4, "2", 5), seed=5)
 
 
 def test_a_callback_interrupt_keeps_the_finished_games() -> None:
