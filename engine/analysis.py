@@ -61,6 +61,11 @@ class ScoresSnapshot:
             if all(lowest >= highest for other, (_, highest) in self.bounds.items() if other != column)
         }
 
+    def worse(self, column: int) -> bool:
+        """Whether ``column`` is proven worse than some other column."""
+        highest = self.bounds[column][1]
+        return any(lowest > highest for other, (lowest, _) in self.bounds.items() if other != column)
+
     def solved(self) -> int:
         """Columns whose exact score is known."""
         return sum(1 for lowest, highest in self.bounds.values() if lowest == highest)

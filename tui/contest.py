@@ -29,8 +29,8 @@ from engine.games import Connect4State, Game, State
 from engine.search.base import Limit, Node, Stats, Step
 from tui.session import FRAME_SECONDS, Batch, SearchConfig, Session
 
-LOCKSTEP_ROUNDS = 50
-"""Increments a lockstep run is cut into: each is 1/50 of the budget."""
+LOCKSTEP_ROUNDS = 25
+"""Increments a lockstep run is cut into: each is 1/25 of the budget."""
 MAX_COMPARED = 4
 """Agents compared side by side at most."""
 

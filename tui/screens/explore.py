@@ -25,11 +25,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from engine.agents import Agent
 from engine.errors import UserError
+from engine.game_record import PlayedGame
 from engine.games import GAME_NAMES, Move
-from engine.search.base import Node
+from engine.search.base import Limit, Node
+from engine.search.registry import AgentSpec
+from tui.commands.arena import budget
 from tui.formatting import format_count, format_number
+from tui.screens.compare import COMPARE_MOVES, CompareScreen, default_rivals
 from tui.screens.help import binding_commands
+from tui.screens.play import PlayScreen
 from tui.screens.setup import SetupScreen
 from tui.session import DEFAULT_BUDGET, Batch, RateMeter, SearchConfig, Session
 from tui.widgets.board import Board
@@ -66,6 +72,8 @@ class ExploreScreen(Screen[None]):
         Binding("o", "follow", "Follow mode on/off", show=False),
         Binding("v", "reveal_pv", "Open the principal variation in the tree", show=False),
         Binding("escape", "back", "Board back to the principal variation; close the position bar", show=False),
+        Binding("P", "play", "Play from this position against this algorithm", show=False),
+        Binding("C", "compare", "Compare this algorithm with another on this position", show=False),
     ]
 
     class Progress(Message):
@@ -306,6 +314,23 @@ class ExploreScreen(Screen[None]):
             return
         if self._try(replace(self.played[-1], budget=self.session.budget)):
             self.played.pop()
+
+    def action_play(self) -> None:
+        """Open the play screen on this position: you against this algorithm (which also gives the hints)."""
+        self._pause()
+        config = self.session.config
+        agent = Agent(AgentSpec(config.algorithm or "", dict(config.params)), budget(None, None))
+        played = PlayedGame(self.session.state, None, agent, seed=config.seed)
+        self.app.push_screen(PlayScreen(played, hint=agent, clock=self.rate.clock))
+
+    def action_compare(self) -> None:
+        """Open the compare screen on this position: this algorithm beside another, at equal budgets."""
+        self._pause()
+        config = self.session.config
+        total = Limit(moves=COMPARE_MOVES)
+        agents = default_rivals(self.session.state, AgentSpec(config.algorithm or "", dict(config.params)), total)
+        self.app.push_screen(CompareScreen(self.session.state, agents, total, seed=config.seed,
+                                           clock=self.rate.clock))
 
     # ----------------------------------------------------------------- the tree and the board
 

@@ -323,8 +323,16 @@ class Board(Widget, can_focus=True):
         return token > cut
 
     def _caption(self, state: State, line_end: State) -> Text:
-        """Who moves, and how the line ends when it ends the game."""
+        """Who moves, and how the line ends when it ends the game (or who won, once the game is over)."""
         text = Text()
+        winner = state.winner()
+        if winner is not None:
+            if winner == 0:
+                text.append("■ a draw", self._style("muted"))
+            else:
+                text.append("●", self._player_style(winner))
+                text.append(" first player won" if winner == 1 else " second player won", self._style("muted"))
+            return text
         text.append("●", self._player_style(state.player))
         text.append(" first player" if state.player == 1 else " second player", self._style("muted"))
         text.append(" to move", self._style("muted"))

@@ -1,0 +1,172 @@
+"""The compare screen driven by the Pilot: lockstep steps and runs at equal budgets, the solver's verdicts,
+a match played to its end, choosing the agents, and the way in from the explorer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
+from engine.arena import turn_seed
+from engine.games import make_game
+from engine.search.base import Limit
+from tests.tui.contest_helpers import app_with, wait_until
+from tests.tui.helpers import explorer, make_app, run_async
+from tui.contest import compared_agents
+from tui.screens.compare import COMPARE_MOVES, AgentPane, CompareScreen
+from tui.screens.explore import ExploreScreen
+from tui.screens.play import PlayScreen
+from tui.widgets.board import Board
+
+C4 = make_game("connect4")
+END_GAME = "5554224333234511764415115"
+"""Pons' score 4 for the player to move: only column 6 wins (the solver scores every other column -8)."""
+MIDDLE_GAME = "243335424257"
+"""A position the solver scores at once, with room for the searchers to grow their trees."""
+
+
+def comparing(position: str, specs: Sequence[str], moves: int, **options: object) -> tuple[CompareScreen, object]:
+    total = Limit(moves=moves)
+    state = C4.parse(position)
+    screen = CompareScreen(state, compared_agents(specs, total, C4), total, clock=lambda: 0.0,
+                           **options)  # type: ignore[arg-type]
+    return screen, app_with("connect4", lambda: screen)
+
+
+def top(pilot: Pilot[None]) -> Screen[object]:
+    """The screen on top (a function, so that type checkers do not keep an earlier narrowing)."""
+    return pilot.app.screen
+
+
+def status(screen: CompareScreen) -> str:
+    return str(screen.query_one("#status", Static).render())
+
+
+async def idle(pilot: Pilot[None], screen: CompareScreen) -> None:
+    """Wait for the search threads (not for the solver's analysis)."""
+    await wait_until(pilot, lambda: not screen.searching, "the searches")
+
+
+@run_async
+async def test_one_step_all_together_and_the_moves_each_spent() -> None:
+    screen, app = comparing(MIDDLE_GAME, ["minimax:depth=2", "rivest", "mcts:k=2"], 5000)
+    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+        await pilot.press("s")
+        await idle(pilot, screen)
+        assert [s.searcher.stats.iterations for s in screen.sessions] == [1, 1, 1]
+        await pilot.press("d")
+        await idle(pilot, screen)
+        assert [s.searcher.stats.iterations for s in screen.sessions] == [11, 11, 11]
+        rows = screen.summary_rows()
+        assert [row[2] for row in rows] == [f"{s.searcher.stats.moves:,}" for s in screen.sessions]
+        assert len(screen.panes) == 3 and [pane.border_title for pane in screen.panes] == [
+            "A · minimax:depth=2", "B · rivest", "C · mcts:k=2"]
+
+
+@run_async
+async def test_run_gives_every_agent_the_same_budget() -> None:
+    screen, app = comparing(MIDDLE_GAME, ["rivest", "bestfirst"], 800)
+    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+        await pilot.press("r")
+        await idle(pilot, screen)
+        for session in screen.sessions:
+            moves = session.searcher.stats.moves
+            assert moves <= 800 and session.ended
+            assert session.searcher.step(800 - moves) is None  # the next step would go over the budget
+        assert "■ every agent has spent its budget (or finished)" in status(screen)
+        await pilot.press("s")
+        assert "every agent has spent its budget (or finished): x starts again" in status(screen)
+        await pilot.press("x")
+        assert [s.searcher.stats.moves for s in screen.sessions] == [0, 0]
+
+
+@run_async
+async def test_the_summary_says_which_agents_find_the_solvers_best_move() -> None:
+    screen, app = comparing(END_GAME, ["minimax:depth=1", "alphabeta:depth=4"], 2000)
+    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+        await pilot.press("r")
+        await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the solver")
+        await idle(pilot, screen)
+        for (letter, move, _, verdict), session in zip(screen.summary_rows(), screen.sessions, strict=True):
+            best = session.searcher.best_move()
+            assert best is not None and move == str(best + 1)  # type: ignore[operator]
+            assert verdict.plain == ("+4 ✓" if best == 5 else "-8 ✗"), letter
+        assert screen.query_one(Board).notes == ("-8", "-8", "-8", "-8", "", "+4", "-8")
+
+
+@run_async
+async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
+    screen, app = comparing(END_GAME, ["minimax:depth=2", "alphabeta:depth=3"], 500, seed=4)
+    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+        compared = list(screen.sessions)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: screen.match is not None and screen.match.is_over(), "the match's end")
+        await idle(pilot, screen)
+        match = screen.match
+        assert match is not None
+        # The second player is to move at the position, so B (alphabeta) moves first there.
+        assert (match.first, match.second) == (screen.agents[1], screen.agents[0])
+        state = C4.parse(END_GAME)
+        for move in match.moves:  # every move is what that agent decides afresh with the turn's seed
+            mover = match.controller(state.player)
+            assert mover is not None and mover.decide(state, turn_seed(4, state.ply)).move == move
+            state = state.play(move)
+        assert state == match.state and state.is_terminal()
+        winner = state.winner()
+        if winner:
+            letter = "A" if match.controller(winner) is screen.agents[0] else "B"
+            assert f"■ {letter} (" in status(screen) and screen.query_one(Board).marked
+        else:
+            assert "■ a draw" in status(screen)
+        panes = screen.panes
+        assert all(pane.session not in compared for pane in panes)  # both panes show their agent's match turns
+        assert panes[0].session is not panes[1].session
+        await pilot.press("m")
+        assert screen.match is None and [pane.session for pane in screen.panes] == compared
+
+
+@run_async
+async def test_choosing_the_agents_in_the_bar() -> None:
+    screen, app = comparing(MIDDLE_GAME, ["minimax:depth=2", "rivest"], 1000)
+    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+        await pilot.press("a")
+        field = screen.query_one("#bar-input", Input)
+        assert field.value == "minimax:depth=2 rivest"
+        for text, error in (
+            ("minimax", "compare two to 4 agents, not 1"),
+            ("minimax human", "compare is for agents: play against one with plyscope play"),
+            ("minimax mcts:k=0", "parameter k: 0 is below its range 1..65536"),
+        ):
+            field.value = text
+            await pilot.press("enter")
+            assert str(screen.query_one("#bar-error", Static).render()) == error
+            assert len(screen.panes) == 2
+        field.value = "minimax:depth=1 minimax:depth=1 alphabeta mcts"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [pane.agent.label for pane in screen.query(AgentPane).results(AgentPane)] == [
+            "minimax:depth=1", "minimax:depth=1 #2", "alphabeta", "mcts"]
+        assert len(screen.sessions) == 4 and not screen.query_one("#bar").display
+
+
+@run_async
+async def test_play_and_compare_open_from_the_explorer_and_escape_goes_back() -> None:
+    app = make_app(position=MIDDLE_GAME)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        compare = top(pilot)
+        assert isinstance(compare, CompareScreen)
+        assert [a.label for a in compare.agents[:1]] == ["minimax"] and len(compare.agents) == 2
+        assert compare.total == Limit(moves=COMPARE_MOVES) and compare.state == C4.parse(MIDDLE_GAME)
+        await pilot.press("escape")
+        assert isinstance(top(pilot), ExploreScreen)
+        await pilot.press("P")
+        play = top(pilot)
+        assert isinstance(play, PlayScreen)
+        assert play.played.start == C4.parse(MIDDLE_GAME) and play.played.first is None
+        assert play.played.second is not None and play.played.second.label == "minimax"
+        await pilot.press("escape")
+        assert explorer(pilot).session.state == C4.parse(MIDDLE_GAME)

@@ -1,0 +1,103 @@
+"""Agents under budgets without the UI: a turn's search, its decision, and sessions in lockstep."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+
+from engine.agents import Agent
+from engine.errors import UserError
+from engine.games import make_game
+from engine.search.base import Limit
+from engine.search.registry import AgentSpec
+from tui.contest import agent_session, compared_agents, decide, run_together, step_together, think
+from tui.session import Batch, Session
+
+C4 = make_game("connect4")
+POSITION = C4.parse("4453")
+
+
+def agent(text: str, limit: Limit) -> Agent:
+    return Agent(AgentSpec.parse(text), limit)
+
+
+def test_a_turn_under_a_move_budget_decides_as_the_arena_agent_does() -> None:
+    for text in ("rivest", "mcts:k=4", "alphabeta:depth=3"):
+        bot = agent(text, Limit(moves=300))
+        session = agent_session(bot, POSITION, seed=7)
+        batches: list[Batch] = []
+        think(session, None, batches.append, threading.Event())
+        assert session.searcher.stats.moves <= 300 and session.ended
+        assert sum(batch.steps for batch in batches) == session.searcher.stats.iterations
+        mine, arenas = decide(session), bot.decide(POSITION, 7)
+        assert (mine.move, mine.fallback, mine.stats.moves) == (arenas.move, arenas.fallback, arenas.stats.moves)
+
+
+def test_a_turn_under_a_time_budget_counts_search_time() -> None:
+    session = agent_session(agent("mcts", Limit(seconds=0.05)), POSITION, seed=1)
+    think(session, 0.05, lambda batch: None, threading.Event())
+    assert session.searcher.stats.seconds >= 0.05 and not session.ended  # time ran out, not the moves
+
+
+def test_a_stopped_turn_stops_between_two_steps() -> None:
+    stop = threading.Event()
+    session = agent_session(agent("mcts", Limit(moves=10_000_000)), POSITION, seed=1)
+
+    def deliver(batch: Batch) -> None:
+        stop.set()
+
+    think(session, None, deliver, stop)
+    assert 0 < session.searcher.stats.moves < 10_000_000
+
+
+def test_a_searcher_that_proposes_nothing_falls_back() -> None:
+    session = agent_session(agent("alphabeta", Limit(moves=0)), POSITION, seed=0)
+    think(session, None, lambda batch: None, threading.Event())
+    decision = decide(session)
+    assert decision.fallback and decision.move == 3  # the playable column nearest the centre
+
+
+def sessions(total: Limit) -> list[Session]:
+    return [agent_session(agent(text, total), POSITION, seed=2) for text in ("rivest", "mcts:k=2", "bestfirst")]
+
+
+def test_stepping_together_takes_one_step_each() -> None:
+    together = sessions(Limit(moves=1000))
+    for _ in range(5):
+        batches = step_together(together, Limit(moves=1000))
+        assert [batch.steps for batch in batches] == [1, 1, 1]
+    assert [s.searcher.stats.iterations for s in together] == [5, 5, 5]
+
+
+def test_running_together_keeps_every_increment_at_an_equal_budget() -> None:
+    total = Limit(moves=700)
+    together = sessions(total)
+    seen: list[list[tuple[int, bool]]] = []
+
+    def deliver(batches: list[Batch]) -> None:
+        seen.append([(s.searcher.stats.moves, s.ended) for s in together])
+
+    run_together(together, total, deliver, threading.Event(), rounds=7)
+    assert len(seen) == 7
+    for round_number, spent in enumerate(seen, start=1):
+        target = math.ceil(700 * round_number / 7)
+        for moves, refused in spent:
+            # Each has spent at most the increment's budget and stopped only because the next step would exceed it.
+            assert moves <= target and refused
+    final = [s.searcher.stats.moves for s in together]
+    assert all(700 - 8 <= moves <= 700 for moves in final)  # within one expansion (7 children + 1) of the budget
+
+
+def test_comparing_needs_two_to_four_agents_with_one_budget() -> None:
+    total = Limit(moves=100)
+    assert [a.label for a in compared_agents(["mcts", "mcts", "rivest"], total, C4)] == ["mcts", "mcts #2", "rivest"]
+    with pytest.raises(UserError, match=r"^compare two to 4 agents, not 1$"):
+        compared_agents(["mcts"], total, C4)
+    with pytest.raises(UserError, match=r"^compare is for agents: play against one with plyscope play$"):
+        compared_agents(["mcts", "human"], total, C4)
+    with pytest.raises(UserError) as raised:
+        compared_agents(["mcts:moves=5", "rivest"], total, C4)
+    assert str(raised.value) == ("agent 'mcts:moves=5': compared agents share one budget (--moves or --seconds); "
+                                 "drop its moves= or seconds=")

@@ -1,0 +1,29 @@
+"""``plyscope compare POSITION --agents A B [C D]``: agents side by side at equal budgets (over the explorer)."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.errors import UserError
+from engine.games import make_game
+from tui.commands.arena import budget, check_seed
+from tui.contest import compared_agents
+from tui.session import SearchConfig, Session, parse_position
+
+
+def run(args: argparse.Namespace) -> int:
+    game = make_game(args.game)
+    state = parse_position(game, "" if args.position.strip() == "-" else args.position)
+    if state.is_terminal():
+        raise UserError(f"position '{args.position}': the game is already over there, nothing to compare")
+    from tui.screens.compare import COMPARE_MOVES, CompareScreen
+
+    neither = args.moves is None and args.seconds is None
+    total = budget(COMPARE_MOVES if neither else args.moves, args.seconds)
+    agents = compared_agents(args.agents, total, game)
+    seed = check_seed(args.seed)
+    explorer = Session.create(SearchConfig(game=game.name, position=state.text()))
+    from tui.app import PlyscopeApp
+
+    PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match)).run()
+    return 0
