@@ -320,7 +320,11 @@ class Connect4Solver:
 
     @staticmethod
     def next_probe(lowest: int, highest: int) -> int:
-        """Pons' choice of the null window ``(probe, probe + 1)`` that halves ``[lowest, highest]``, leaning to 0."""
+        """Pons' null window ``(probe, probe + 1)`` for a score known to lie in ``[lowest, highest]``.
+
+        The middle of the range, moved out to half the bound on its side (``lowest / 2`` or
+        ``highest / 2``, rounded towards zero as in C++) when that is further from zero.
+        """
         probe = lowest + (highest - lowest) // 2
         if probe <= 0 and _truncated_half(lowest) < probe:
             return _truncated_half(lowest)

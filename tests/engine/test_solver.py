@@ -1,0 +1,337 @@
+"""The exact Connect Four solver (Pons' scores: his sets, exhaustive search) and exact Nim values."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from functools import cache, reduce
+from operator import xor
+from pathlib import Path
+
+import pytest
+
+from engine.benchmarks.solver import data_dir, read_set
+from engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
+from engine.search.base import Limit, SearchError
+from engine.search.registry import algorithm, make_searcher
+from engine.search.solver import (
+    Connect4Solver,
+    NodeBudgetSpent,
+    SolverSearcher,
+    centre_first,
+    terminal_score,
+    win_now_score,
+)
+from engine.solve import grundy_number, nim_score, solve_position
+
+GAME = Connect4()
+
+
+def pons_positions(file: str, count: int) -> list[tuple[str, int]]:
+    """The first ``count`` positions of one of Pons' sets, or a skip when the data is not there."""
+    path: Path = data_dir() / file
+    if not path.is_file():
+        pytest.skip(f"Pons' data not found at {path}")
+    return read_set(path, count)
+
+
+def exhaustive_score(state: Connect4State, memo: dict[int, int]) -> int:
+    """Pons' score for the player to move by plain negamax over every line (no pruning), memoised by key."""
+    key = state.key()
+    if key not in memo:
+        memo[key] = max(exhaustive_move_score(state, move, memo) for move in state.legal_moves())
+    return memo[key]
+
+
+def exhaustive_move_score(state: Connect4State, move: int, memo: dict[int, int]) -> int:
+    """The score of ``move`` for the player who plays it, by ``exhaustive_score``."""
+    child = state.play(move)
+    if child.winner() == state.player:
+        return win_now_score(state.game.cells, state.ply)
+    if child.is_terminal():
+        return 0
+    return -exhaustive_score(child, memo)
+
+
+def random_position(game: Connect4, empty: int, rng: random.Random) -> Connect4State:
+    """A game still going on with ``empty`` cells left, reached by random moves that never win at once."""
+    while True:
+        state = game.start()
+        while game.cells - state.ply > empty:
+            quiet = [move for move in state.legal_moves() if not state.play(move).is_terminal()]
+            if not quiet:
+                break
+            state = state.play(rng.choice(quiet))
+        if game.cells - state.ply == empty:
+            return state
+
+
+# --- Pons' sets -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("file", "count", "mean_nodes_target"),
+    [("Test_L3_R1", 50, 103), ("Test_L2_R1", 30, 900), ("Test_L1_R1", 20, 6_600)],
+    ids=["End-Easy", "Middle-Easy", "Begin-Easy"],
+)
+def test_exact_on_a_sample_of_pons_sets(file: str, count: int, mean_nodes_target: int) -> None:
+    solver = Connect4Solver(GAME)
+    nodes = 0
+    for moves, score in pons_positions(file, count):
+        solver.reset()
+        assert solver.solve(GAME.parse(moves)) == score, moves
+        nodes += solver.nodes
+    # Node counts are deterministic: the pruning stays within 2x of Pons' solver on these samples.
+    assert nodes / count <= mean_nodes_target
+
+
+MIDDLE_MEDIUM_CHEAP = (3, 6, 10, 11, 12, 17)
+"""Indices in Middle-Medium (``Test_L2_R2``) of positions that take at most about 10,000 nodes."""
+
+
+def test_exact_on_a_handful_of_middle_medium_positions() -> None:
+    positions = pons_positions("Test_L2_R2", max(MIDDLE_MEDIUM_CHEAP) + 1)
+    solver = Connect4Solver(GAME)
+    for index in MIDDLE_MEDIUM_CHEAP:
+        moves, score = positions[index]
+        solver.reset()
+        assert solver.solve(GAME.parse(moves)) == score, moves
+
+
+def test_each_move_score_agrees_with_the_position_score() -> None:
+    solver = Connect4Solver(GAME)
+    for moves, score in pons_positions("Test_L2_R1", 10):
+        state = GAME.parse(moves)
+        scores = solver.move_scores(state)
+        assert sorted(scores) == sorted(state.legal_moves())
+        assert max(scores.values()) == score, moves
+        assert list(scores) == [c for c in centre_first(7) if c in scores]
+
+
+# --- exhaustive search on small boards --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), [(4, 4)])
+def test_the_whole_small_board_matches_exhaustive_search(width: int, height: int) -> None:
+    game = Connect4(width, height)
+    memo: dict[int, int] = {}
+    start = game.start()
+    expected = {move: exhaustive_move_score(start, move, memo) for move in start.legal_moves()}
+    solver = Connect4Solver(game)
+    assert solver.move_scores(start) == expected
+    assert solver.solve(start) == max(expected.values()) == 0  # 4x4 is a draw
+
+
+@pytest.mark.parametrize(("width", "height"), list(itertools.product(range(4, 11), repeat=2)))
+def test_every_board_size_matches_exhaustive_search_near_the_end(width: int, height: int) -> None:
+    game = Connect4(width, height)
+    rng = random.Random(width * 100 + height)
+    solver = Connect4Solver(game)
+    memo: dict[int, int] = {}
+    for empty in (7, 9):
+        state = random_position(game, empty, rng)
+        solver.reset()
+        assert solver.solve(state) == exhaustive_score(state, memo), state.text()
+        expected = {move: exhaustive_move_score(state, move, memo) for move in state.legal_moves()}
+        assert solver.move_scores(state) == expected, state.text()
+
+
+@pytest.mark.parametrize(("width", "height", "empty", "seed"), [(5, 4, 12, 1), (4, 5, 12, 2), (5, 5, 11, 3)])
+def test_midgame_positions_on_small_boards_match_exhaustive_search(
+    width: int, height: int, empty: int, seed: int
+) -> None:
+    game = Connect4(width, height)
+    rng = random.Random(seed)
+    solver = Connect4Solver(game)
+    memo: dict[int, int] = {}
+    for _ in range(5):
+        state = random_position(game, empty, rng)
+        solver.reset()
+        assert solver.solve(state) == exhaustive_score(state, memo), state.text()
+
+
+# --- known small cases ------------------------------------------------------------------------
+
+
+def test_a_win_on_the_next_move_scores_at_once() -> None:
+    state = GAME.parse("121212")  # the first player has three in column 1
+    solver = Connect4Solver(GAME)
+    assert solver.win_now(state)
+    assert solver.solve(state) == 18 == win_now_score(42, 6)
+    assert solver.nodes == 0
+    assert solver.move_score(state, 0) == 18
+
+
+def test_two_threats_cannot_both_be_blocked() -> None:
+    state = GAME.parse("26364")  # X on 2, 3, 4 of the bottom row: 1 and 5 both win for X
+    solver = Connect4Solver(GAME)
+    assert solver.solve(state) == -18
+    assert set(solver.move_scores(state).values()) == {-18}
+
+
+def test_a_single_threat_must_be_blocked() -> None:
+    state = GAME.parse("2636")  # X on 2 and 3, O on 6 twice; X to move builds a double threat with 4
+    solver = Connect4Solver(GAME)
+    assert solver.move_score(state, 3) == 18  # 4 makes two threats: X wins with its 4th stone
+    after = state.play(3)
+    assert solver.solve(after) == -18
+
+
+def test_a_finished_game_scores_for_its_player_to_move() -> None:
+    won = GAME.parse("1212121")
+    assert terminal_score(won) == -18  # the second player to move has lost to the first's 4th stone
+    drawn = Connect4(4, 4).parse("1234123443214321")
+    assert drawn.winner() == 0 and terminal_score(drawn) == 0
+    with pytest.raises(ValueError, match="game is over"):
+        Connect4Solver(GAME).solve(won)
+
+
+def test_a_probe_stops_exactly_at_its_node_budget() -> None:
+    state = GAME.parse("24617524315172127")  # Middle-Medium, score 2, about 26,000 nodes
+    solver = Connect4Solver(GAME)
+    with pytest.raises(NodeBudgetSpent):
+        solver.probe(state, 0, 1, budget=500)
+    assert solver.nodes == 500
+    assert solver.solve(state) == 2  # what the stopped probe stored does not spoil the answer
+    solver.reset()
+    assert solver.nodes == 0
+
+
+def test_the_null_window_goes_to_half_the_bound_on_its_side() -> None:
+    # Pons' solve(): the middle of [lowest, highest], moved out to lowest / 2 or highest / 2
+    # (C++ division, rounded towards zero) when that is further from zero.
+    assert Connect4Solver.next_probe(-13, 14) == -6
+    assert Connect4Solver.next_probe(-5, 10) == 5
+    assert Connect4Solver.next_probe(1, 14) == 7
+    assert Connect4Solver.next_probe(-13, 0) == -7
+    assert Connect4Solver.next_probe(-1, 0) == -1
+
+
+# --- the searcher surface ---------------------------------------------------------------------
+
+
+def test_the_solver_is_registered_for_connect_four_only() -> None:
+    assert algorithm("solver").factory is SolverSearcher
+    assert algorithm("solver").games == ("connect4",)
+    with pytest.raises(SearchError, match="solver works on connect4 only"):
+        make_searcher("solver", Nim("grundy").parse("7"))
+    with pytest.raises(SearchError, match="the solver plays Connect Four only, not grundy"):
+        SolverSearcher(Nim("grundy").parse("7"))
+
+
+def follow(state: Connect4State, line: list[Move]) -> Connect4State:
+    """The position after playing ``line`` from ``state``."""
+    for move in line:
+        state = state.play(move)
+    return state
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_a_run_scores_every_root_move_and_follows_a_best_line_to_the_end(index: int) -> None:
+    moves, score = pons_positions("Test_L2_R1", 5)[index]
+    state = GAME.parse(moves)
+    searcher = make_searcher("solver", state)
+    assert isinstance(searcher, SolverSearcher)
+    result = searcher.run(Limit())
+    assert result.finished
+    expected = Connect4Solver(GAME).move_scores(state)
+    assert {child.move: child.score for child in searcher.root.kids()} == {m: -s for m, s in expected.items()}
+    assert searcher.root.score == score
+    assert result.value == state.player * score
+    assert expected[result.best_move] == score  # type: ignore[index]
+    line = list(result.principal_variation)
+    assert line[0] == result.best_move
+    end = follow(state, line)
+    assert end.is_terminal()
+    if score == 0:
+        assert end.winner() == 0
+    else:
+        winner = state.player if score > 0 else -state.player
+        assert end.winner() == winner
+        assert win_now_score(42, end.ply - 1) == abs(score)  # the winning stone is the one the score names
+
+
+def test_stepping_starts_with_the_expansion_then_one_probe_a_step() -> None:
+    state = GAME.parse(pons_positions("Test_L2_R1", 1)[0][0])
+    searcher = SolverSearcher(state)
+    first = searcher.step()
+    assert first is not None and first.node is searcher.root
+    assert len(first.added) == len(state.legal_moves()) == len(searcher.root.children)
+    assert searcher.stats.moves == len(first.added)
+    first_open = next(child for child in searcher.root.kids() if child.score is None)
+    second = searcher.step()
+    assert second is not None and second.node is first_open
+    assert second.path == (searcher.root, second.node)
+    assert searcher.stats.moves == len(first.added) + searcher.solver.nodes
+
+
+def test_a_tiny_budget_stops_a_probe_without_going_over() -> None:
+    searcher = make_searcher("solver", GAME.parse("274552224131661"))
+    result = searcher.run(Limit(moves=50))
+    assert result.stats.moves == 50
+    assert not result.finished
+    assert result.best_move in GAME.parse("274552224131661").legal_moves()
+
+
+# --- Nim --------------------------------------------------------------------------------------
+
+GRUNDY = Nim("grundy")
+CLASSIC = Nim("classic")
+MISERE = Nim("classic", misere=True)
+
+
+@cache
+def mover_wins(state: NimState) -> bool:
+    """Exhaustive search over the engine's own moves: does the player to move win?"""
+    if state.is_terminal():
+        return state.winner() == state.player
+    return any(not mover_wins(state.play(move)) for move in state.legal_moves())
+
+
+def test_grundy_losses_up_to_40_are_exactly_the_known_ones() -> None:
+    losses = [n for n in range(1, 41) if nim_score(GRUNDY.parse(str(n))) == -1]
+    assert losses == [1, 2, 4, 7, 10, 20, 23, 26]
+
+
+def test_grundy_numbers_match_the_spec() -> None:
+    assert [grundy_number(n) for n in range(21)] == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+
+
+def pile_sets(largest: int, piles: int) -> list[str]:
+    return [",".join(map(str, p)) for k in range(1, piles + 1)
+            for p in itertools.combinations_with_replacement(range(1, largest + 1), k)]
+
+
+@pytest.mark.parametrize("game", [GRUNDY, CLASSIC, MISERE], ids=["grundy", "nim", "nim-misere"])
+def test_nim_values_match_exhaustive_search(game: Nim) -> None:
+    for text in [*pile_sets(6 if game is GRUNDY else 5, 3), "1,1,1,1", "2,2,1,1", "7,1,1", "1,1,1"]:
+        state = game.parse(text)
+        assert nim_score(state) == (1 if mover_wins(state) else -1), text
+
+
+def test_classic_nim_follows_the_xor_rule() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        piles = [rng.randint(1, 40) for _ in range(rng.randint(1, 6))]
+        state = CLASSIC.parse(",".join(map(str, piles)))
+        assert nim_score(state) == (1 if reduce(xor, piles) else -1)
+    assert nim_score(CLASSIC.parse("1,3,5,7")) == -1
+    assert nim_score(CLASSIC.parse("3,4,5")) == 1
+
+
+def test_misere_nim_follows_boutons_rule() -> None:
+    assert nim_score(MISERE.parse("1")) == -1  # must take the last token
+    assert nim_score(MISERE.parse("1,1")) == 1
+    assert nim_score(MISERE.parse("1,1,1")) == -1
+    assert nim_score(MISERE.parse("2,2")) == -1  # as in normal play once a pile is larger than 1
+    assert nim_score(MISERE.parse("3,1")) == 1
+    assert nim_score(MISERE.parse("0")) == 1  # the opponent took the last token
+
+
+def test_a_nim_solution_scores_every_move_for_its_player() -> None:
+    solution = solve_position(GRUNDY.parse("8"))
+    assert solution.score == 1
+    assert solution.moves == {"8=7+1": 1, "8=6+2": -1, "8=5+3": -1}
+    assert solution.best_moves == ["8=7+1"]
+    with pytest.raises(PositionError, match="already over"):
+        solve_position(GRUNDY.parse("2,1"))

@@ -1,0 +1,124 @@
+"""``plyscope solve``: the table, the JSON object, and exit status 2 with one line for every bad position."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.games import Connect4
+from engine.search.solver import Connect4Solver
+from tui.cli import main
+from tui.commands.solve import meaning, stone
+
+JSON_KEYS = {"game", "position", "score", "moves", "nodes", "seconds"}
+
+
+def solve_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(["solve", *argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.count("\n") == 1
+    report = json.loads(out)
+    assert isinstance(report, dict)
+    return report
+
+
+def test_json_gives_pons_scores_for_the_position_and_each_move(capsys: pytest.CaptureFixture[str]) -> None:
+    # Pons' Middle-Easy set: this position scores 4 for the player to move.
+    moves = "5554224333234511764415115"
+    report = solve_json(capsys, moves)
+    assert report.keys() >= JSON_KEYS
+    assert (report["game"], report["position"], report["score"]) == ("connect4", moves, 4)
+    state = Connect4().parse(moves)
+    scores = Connect4Solver(state.game).move_scores(state)
+    expected = {state.move_label(column): score for column, score in scores.items()}
+    assert report["moves"] == expected
+    assert report["best_moves"] == [label for label, score in expected.items() if score == 4]
+    assert isinstance(report["nodes"], int) and report["nodes"] > 0
+    assert isinstance(report["seconds"], float) and report["seconds"] >= 0
+
+
+def test_json_for_nim_writes_wins_and_losses_as_plus_and_minus_one(capsys: pytest.CaptureFixture[str]) -> None:
+    report = solve_json(capsys, "8", "--game", "grundy")
+    assert (report["game"], report["position"], report["score"]) == ("grundy", "8", 1)
+    assert report["moves"] == {"8=7+1": 1, "8=6+2": -1, "8=5+3": -1}
+    report = solve_json(capsys, "1,3,5,7", "--game", "nim")
+    moves = report["moves"]
+    assert report["score"] == -1 and isinstance(moves, dict) and len(moves) == 16 and set(moves.values()) == {-1}
+    report = solve_json(capsys, "1,1,1", "--game", "nim-misere")
+    assert report == report | {"game": "nim-misere", "position": "1,1,1", "score": -1, "moves": {"1-1": -1}}
+
+
+def test_other_board_sizes_solve(capsys: pytest.CaptureFixture[str]) -> None:
+    report = solve_json(capsys, "", "--game", "connect4:4x4")  # every first move draws on 4x4
+    assert (report["game"], report["position"], report["score"]) == ("connect4:4x4", "", 0)
+    assert report["moves"] == {"3": 0, "2": 0, "4": 0, "1": 0}
+    report = solve_json(capsys, "3131", "--game", "connect4:5x4")
+    assert report["game"] == "connect4:5x4" and set(report) >= JSON_KEYS
+
+
+def test_the_table_names_each_move_score_and_the_best_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "2252576253462244111563365343671351441"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "second player (O) to move loses (the opponent wins with its last stone) (score -1)" in " ".join(out.split())
+    lines = {line.split("│")[1].strip(): line for line in out.splitlines() if line.startswith("│")}
+    assert set(lines) == {"6", "7"}
+    assert "-1 │ loses (the opponent wins with its last stone)" in lines["6"] and "★" in lines["6"]
+    assert "-2 │ loses (the opponent wins with its 2nd-to-last stone)" in lines["7"] and "★" not in lines["7"]
+    assert "nodes in" in out
+
+
+def test_a_win_is_named_by_the_stone_it_comes_with(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "3432357517256661231652672362571175"]) == 0  # End-Easy, score 3
+    out = " ".join(capsys.readouterr().out.split())
+    assert "first player (X) to move wins with its 3rd-to-last stone (score +3)" in out
+    assert "│ 4 │ +3 │ wins with its 3rd-to-last stone │ ★ │" in out
+    assert "│ 3 │ -4 │ loses (the opponent wins with its 4th-to-last stone) │ │" in out
+
+
+BAD_POSITIONS = [
+    (["448"], "move 3 ('8'): not a column; columns are 1 to 7"),
+    (["44x"], "move 3 ('x'): not a column"),
+    (["4444444"], "move 7 ('4'): column 4 is full"),
+    (["1212121"], "the game is already over"),
+    (["12121212"], "move 8 ('2'): the game is already over after move 7"),
+    (["1234123443214321", "--game", "connect4:4x4"], "the game is already over"),
+    (["5", "--game", "connect4:4x4"], "move 1 ('5'): not a column; columns are 1 to 4"),
+    (["4", "--game", "connect4:3x3"], "board size 3x3 is out of range"),
+    (["4", "--game", "chess"], "unknown game 'chess'"),
+    (["2,1", "--game", "grundy"], "the game is already over"),
+    (["0", "--game", "nim"], "the game is already over"),
+    (["x", "--game", "nim"], "pile 'x' is not a whole number"),
+    (["-3", "--game", "nim-misere"], "pile '-3' is not a whole number"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD_POSITIONS, ids=[" ".join(a) for a, _ in BAD_POSITIONS])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_bad_position_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str, as_json: bool
+) -> None:
+    assert main(["solve", *argv, *(["--json"] if as_json else [])]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("plyscope solve: ") and err.endswith("\n") and err.count("\n") == 1
+    assert message in err
+
+
+@pytest.mark.parametrize(
+    ("from_last", "text"),
+    [(1, "last stone"), (2, "2nd-to-last stone"), (3, "3rd-to-last stone"), (4, "4th-to-last stone"),
+     (11, "11th-to-last stone"), (12, "12th-to-last stone"), (13, "13th-to-last stone"), (21, "21st-to-last stone"),
+     (22, "22nd-to-last stone")],
+)
+def test_stones_are_counted_from_the_last_in_english(from_last: int, text: str) -> None:
+    assert stone(from_last) == text
+
+
+def test_meanings_for_each_kind_of_score() -> None:
+    assert meaning(0, connect4=True) == "draw"
+    assert meaning(2, connect4=True) == "wins with its 2nd-to-last stone"
+    assert meaning(-1, connect4=True) == "loses (the opponent wins with its last stone)"
+    assert (meaning(1, connect4=False), meaning(-1, connect4=False)) == ("wins", "loses")
