@@ -54,6 +54,20 @@ class ScoresSnapshot:
             return "…"
         return "+?" if lowest > 0 else ("-?" if highest < 0 else "?")
 
+    def mark(self, column: int) -> tuple[str, str]:
+        """``column``'s score for a note under the board, two or three cells with no sign (the kind says it):
+        ``("12", "good")`` a win, ``("15", "bad")`` a loss, ``("0", "")`` a draw, ``("4", "best")`` among the best;
+        ``…`` while unknown, ``?`` given up (kind ``good``/``bad`` when at least its sign is known); blank when full."""
+        if column not in self.bounds:
+            return ("", "")
+        lowest, highest = self.bounds[column]
+        kind = "good" if lowest > 0 else ("bad" if highest < 0 else "")
+        if column in self.best():
+            kind = "best"
+        if lowest == highest:
+            return (str(abs(lowest)), kind)
+        return ("…" if not self.done else "?", kind)
+
     def best(self) -> set[int]:
         """The columns proven at least as good as every other."""
         return {

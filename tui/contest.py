@@ -28,6 +28,7 @@ from engine.game_record import parse_controller
 from engine.games import Connect4State, Game, State
 from engine.search.base import Limit, Node, Stats, Step
 from tui.session import FRAME_SECONDS, Batch, SearchConfig, Session
+from tui.widgets.board import Note
 
 LOCKSTEP_ROUNDS = 25
 """Increments a lockstep run is cut into: each is 1/25 of the budget."""
@@ -77,6 +78,20 @@ def analyse(state: Connect4State, report: Callable[[ScoresSnapshot], object], st
     while not scores.done and not stop.is_set():
         if scores.advance() is not None or scores.done:
             report(scores.snapshot())
+
+
+def board_marks(state: State, scores: ScoresSnapshot | None, scoring: bool) -> tuple[int, list[Note]]:
+    """Connect Four: the cells to highlight (the winning four, once the game is won) and, when ``scoring``
+    a position still open, the solver's ``scores`` as notes under the columns (``…`` before its first report)."""
+    if not isinstance(state, Connect4State):
+        return 0, []
+    winner = state.winner()
+    marked = state.game.fours(state.stones(winner)) if winner in (1, -1) else 0
+    if not scoring or state.is_terminal():
+        return marked, []
+    if scores is None:
+        return marked, [("…", "")] * state.game.width
+    return marked, [scores.mark(column) for column in range(state.game.width)]
 
 
 def decide(session: Session) -> Decision:

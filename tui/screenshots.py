@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 
 from engine.search.registry import algorithms
 from tui.app import PlyscopeApp
+from tui.screens.compare import CompareScreen
 from tui.screens.explore import ExploreScreen
 from tui.session import SearchConfig, Session
 from tui.widgets.search_tree import SearchTree
@@ -45,6 +46,15 @@ async def _choose_deep_node(pilot: Pilot[None]) -> None:
     await pilot.press("enter")
 
 
+async def _play_match(pilot: Pilot[None]) -> None:
+    """Start a match between the compared agents and wait for its end."""
+    screen = pilot.app.screen
+    assert isinstance(screen, CompareScreen)
+    await pilot.press("m")
+    while screen.match is None or not screen.match.is_over() or screen.searching:
+        await pilot.pause(0.05)
+
+
 VIEWS = (
     View("explorer", SearchConfig(), ("f", "f", "d")),
     View("explorer-80x24", SearchConfig(), ("f", "d"), size=(80, 24)),
@@ -56,6 +66,12 @@ VIEWS = (
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
     View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),
     View("help", SearchConfig(), ("question_mark",), size=(100, 40)),
+    View("play", SearchConfig(algorithm="alphabeta", params={"depth": 4}), ("P", "4", "3"), size=(100, 30)),
+    View("play-analysis-hint", SearchConfig(position="243335424257", algorithm="rivest"), ("P", "a", "h"),
+         size=(100, 30)),
+    View("compare", SearchConfig(position="243335424257", algorithm="rivest"), ("C", "r"), size=(120, 36)),
+    View("compare-match", SearchConfig(position="5554224333234511764415115", algorithm="alphabeta",
+                                       params={"depth": 4}), ("C",), size=(120, 36), then=(_play_match,)),
 )
 
 

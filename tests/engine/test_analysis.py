@@ -73,10 +73,12 @@ def test_a_finished_game_has_nothing_to_analyse() -> None:
 def test_a_snapshot_writes_scores_short_and_finds_the_proven_best() -> None:
     done = solved(ColumnScores(C4.parse("5554224333234511764415115"))).snapshot()
     assert [done.note(c) for c in range(7)] == ["-8", "-8", "-8", "-8", "", "+4", "-8"]
+    assert [done.mark(c) for c in range(7)] == [("8", "bad")] * 4 + [("", ""), ("4", "best"), ("8", "bad")]
     assert done.best() == {5} and done.complete and done.exact(5) == 4 and done.exact(4) is None
     assert sorted(c for c in done.bounds if done.worse(c)) == [0, 1, 2, 3, 6]
     unsolved = ColumnScores(C4.parse("4453"), node_budget=10).snapshot()
     assert unsolved.note(3) == "…" and unsolved.best() == set() and unsolved.solved() == 0
+    assert unsolved.mark(3) == ("…", "")
     assert not any(unsolved.worse(c) for c in unsolved.bounds)
     gave_up = solved(ColumnScores(C4.parse("4453"), node_budget=10)).snapshot()
     assert gave_up.done and {gave_up.note(c) for c in range(7)} <= {"?", "+?", "-?"}

@@ -93,7 +93,7 @@ async def test_the_summary_says_which_agents_find_the_solvers_best_move() -> Non
             best = session.searcher.best_move()
             assert best is not None and move == str(best + 1)  # type: ignore[operator]
             assert verdict.plain == ("+4 ✓" if best == 5 else "-8 ✗"), letter
-        assert screen.query_one(Board).notes == ("-8", "-8", "-8", "-8", "", "+4", "-8")
+        assert screen.query_one(Board).notes == (("8", "bad"),) * 4 + (("", ""), ("4", "best"), ("8", "bad"))
 
 
 @run_async

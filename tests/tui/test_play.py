@@ -240,9 +240,8 @@ async def test_the_analysis_shows_the_solvers_score_of_every_column() -> None:
         await pilot.press("a")
         await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
         board = screen.query_one(Board)
-        assert board.notes == ("-8", "-8", "-8", "-8", "", "+4", "-8")
-        assert board.emphasised == {5}
-        assert "+ wins" in str(screen.query_one("#history", Static).render())
+        assert board.notes == (("8", "bad"),) * 4 + (("", ""), ("4", "best"), ("8", "bad"))
+        assert "green a win, red a loss" in str(screen.query_one("#history", Static).render())
         await pilot.press("a")
         assert len(board.notes) == 0
 

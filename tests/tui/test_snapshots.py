@@ -9,7 +9,17 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
+from engine.agents import Agent
+from engine.game_record import PlayedGame
+from engine.games import make_game
+from engine.search.base import Limit
+from engine.search.registry import AgentSpec
+from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import make_app, settle
+from tui.app import PlyscopeApp
+from tui.contest import compared_agents
+from tui.screens.compare import CompareScreen
+from tui.screens.play import PlayScreen
 
 SnapCompare = Callable[..., bool]
 
@@ -47,3 +57,63 @@ def test_help_screen(snap_compare: SnapCompare) -> None:
 
 def test_setup_form(snap_compare: SnapCompare) -> None:
     assert snap_compare(make_app(), terminal_size=(100, 36), press=["e"])
+
+
+# --- the play and compare screens (deterministic agents with budgets in moves) ------------
+
+
+def playing(position: str, first: str, second: str) -> tuple[PlayScreen, PlyscopeApp]:
+    sides = [None if text == "human" else Agent(AgentSpec.parse(text), Limit(moves=1000)) for text in (first, second)]
+    played = PlayedGame(make_game("connect4").parse(position), sides[0], sides[1])
+    screen = PlayScreen(played, clock=lambda: 0.0)
+    return screen, app_with("connect4", lambda: screen)
+
+
+def comparing(position: str, specs: list[str], moves: int) -> tuple[CompareScreen, PlyscopeApp]:
+    game = make_game("connect4")
+    total = Limit(moves=moves)
+    screen = CompareScreen(game.parse(position), compared_agents(specs, total, game), total, clock=lambda: 0.0)
+    return screen, app_with("connect4", lambda: screen)
+
+
+def test_play_against_an_agent(snap_compare: SnapCompare) -> None:
+    screen, app = playing("", "human", "minimax:depth=2")
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        for key in "4", "3":
+            await pilot.press(key)
+            await wait_until(pilot, lambda: not screen.thinking, "the agent's move")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_play_with_the_solvers_analysis(snap_compare: SnapCompare) -> None:
+    screen, app = playing("5554224333234511764415115", "minimax:depth=2", "human")
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.press("a")
+        await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
+
+
+def test_compare_after_a_run(snap_compare: SnapCompare) -> None:
+    screen, app = comparing("243335424257", ["rivest", "mcts:k=2", "alphabeta:depth=4"], 2000)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        await wait_until(pilot, lambda: not screen.searching and screen.analysis is not None and screen.analysis.done,
+                         "the run and the solver")
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+def test_compare_a_match_played_out(snap_compare: SnapCompare) -> None:
+    screen, app = comparing("5554224333234511764415115", ["minimax:depth=2", "alphabeta:depth=3"], 500)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.press("m")
+        await wait_until(pilot, lambda: screen.match is not None and screen.match.is_over() and not screen.searching,
+                         "the match's end")
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)

@@ -39,6 +39,7 @@ from engine.search.registry import AgentSpec
 from tui.contest import (
     agent_session,
     analyse,
+    board_marks,
     compared_agents,
     decide,
     merge,
@@ -451,18 +452,8 @@ class CompareScreen(Screen[None]):
         match = self.match
         state = match.state if match is not None else self.state
         board.show(state)
-        marked = 0
-        notes: list[str] = []
-        best: set[int] = set()
-        if isinstance(state, Connect4State):
-            winner = state.winner()
-            if winner in (1, -1):
-                marked = state.game.fours(state.stones(winner))
-            if match is None:
-                analysis = self.analysis
-                notes = [analysis.note(c) if analysis is not None else "…" for c in range(state.game.width)]
-                best = analysis.best() if analysis is not None else set()
-        board.annotate(marked=marked, notes=notes, emphasised=best)
+        marked, notes = board_marks(state, self.analysis, match is None)
+        board.annotate(marked=marked, notes=notes)
         board.border_title = "match" if match is not None else "position"
         self.query_one("#summary", Static).update(self._match_summary() if match is not None else self._summary())
         self._show_status()
@@ -488,7 +479,8 @@ class CompareScreen(Screen[None]):
         solver = isinstance(self.state, Connect4State)
         if solver:
             table.add_column("solver", justify="right")
-            table.caption = "solver: the move's exact score (+ wins, 0 draws, - loses); ✓ among the best"
+            table.caption = ("solver: the score of the move for the player to move (+ wins, 0 draws, - loses); "
+                             "✓ among the best. Under the board: every column's (green wins, red loses)")
         for letter, move, spent, verdict in self.summary_rows():
             table.add_row(letter, move, spent, *([verdict] if solver else []))
         return table

@@ -39,7 +39,7 @@ from engine.games import Connect4State, Move, NimState, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec
 from tui.commands.arena import budget
-from tui.contest import agent_session, analyse, decide, think
+from tui.contest import agent_session, analyse, board_marks, decide, think
 from tui.formatting import format_count
 from tui.screens.help import binding_commands
 from tui.session import Batch, RateMeter, Session, default_algorithm
@@ -451,18 +451,8 @@ class PlayScreen(Screen[None]):
             board.show(state, line, move)
         else:
             board.show(state)
-        marked = 0
-        notes: list[str] = []
-        best: set[int] = set()
-        if isinstance(state, Connect4State):
-            winner = state.winner()
-            if winner in (1, -1):
-                marked = state.game.fours(state.stones(winner))
-            analysis = self.analysis
-            if self.analysing and not state.is_terminal():
-                notes = [analysis.note(c) if analysis is not None else "…" for c in range(state.game.width)]
-                best = analysis.best() if analysis is not None else set()
-        board.annotate(marked=marked, notes=notes, emphasised=best)
+        marked, notes = board_marks(state, self.analysis, self.analysing)
+        board.annotate(marked=marked, notes=notes)
         board.border_title = self._board_title()
         self._show_history()
         self._show_status()
@@ -486,7 +476,8 @@ class PlayScreen(Screen[None]):
             if analysis is None:
                 text.append("solver: …", "dim")
             elif analysis.complete:
-                text.append("solver scores for the player to move: + wins (sooner is more), 0 draws, - loses", "dim")
+                text.append("under the board: the solver's score for the player to move, green a win, red a loss, "
+                            "0 a draw (the larger, the sooner it ends); reversed: the best", "dim")
             elif analysis.done:
                 text.append(f"solver: ? not solved within {format_count(NODE_BUDGET)} nodes", "dim")
             else:

@@ -8,7 +8,7 @@ The first player's stones are red, the second player's yellow.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.style import Style
@@ -28,6 +28,8 @@ TOKEN = 2
 """Nim: each token takes two cells."""
 PILE_LABEL = 6
 """Nim: cells before a pile's first token (its size, right-aligned, and a bar)."""
+Note = tuple[str, str]
+"""A note under a column: its text (three cells at most) and its kind: ``""``, ``good``, ``bad`` or ``best``."""
 LINE_DIGITS = "123456789"
 """Numbers drawn on the ghost stones of a line; later moves are drawn ``+``."""
 
@@ -57,6 +59,8 @@ class Board(Widget, can_focus=True):
         "board--muted",
         "board--win",
         "board--note",
+        "board--note-good",
+        "board--note-bad",
         "board--note-best",
     }
 
@@ -71,7 +75,9 @@ class Board(Widget, can_focus=True):
     Board > .board--muted { color: $text-muted; }
     Board > .board--win { background: $success 50%; }
     Board > .board--note { color: $text-muted; }
-    Board > .board--note-best { color: $success; text-style: bold; }
+    Board > .board--note-good { color: $success; }
+    Board > .board--note-bad { color: $error; }
+    Board > .board--note-best { color: $success; text-style: bold reverse; }
     """
 
     cursor_column: reactive[int] = reactive(3)
@@ -116,10 +122,8 @@ class Board(Widget, can_focus=True):
         """A move marked as the best one in ``state``."""
         self.marked: int = 0
         """Connect Four: cells drawn highlighted (a bitboard of ``state``'s game), e.g. the winning four."""
-        self.notes: tuple[str, ...] = ()
-        """Connect Four: a short note (three cells at most) under each column, e.g. the solver's score."""
-        self.emphasised: frozenset[int] = frozenset()
-        """Connect Four: columns whose note is drawn in the best-move style."""
+        self.notes: tuple[Note, ...] = ()
+        """Connect Four: a short note under each column, e.g. the solver's score."""
         if isinstance(state, Connect4State):
             self.set_reactive(Board.cursor_column, state.game.width // 2)
 
@@ -137,15 +141,14 @@ class Board(Widget, can_focus=True):
         self.best = best
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
-    def annotate(self, *, marked: int = 0, notes: Sequence[str] = (), emphasised: Collection[int] = ()) -> None:
-        """Connect Four: highlight the cells ``marked``; write ``notes`` under the columns (``emphasised`` bright)."""
+    def annotate(self, *, marked: int = 0, notes: Sequence[Note] = ()) -> None:
+        """Connect Four: highlight the cells ``marked``; write ``notes`` under the columns, leftmost first."""
         notes = tuple(notes)
-        if (marked, notes, frozenset(emphasised)) == (self.marked, self.notes, self.emphasised):
+        if (marked, notes) == (self.marked, self.notes):
             return
         lines = self.render_board().plain.count("\n")
         self.marked = marked
         self.notes = notes
-        self.emphasised = frozenset(emphasised)
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
     # ----------------------------------------------------------------- actions
@@ -276,8 +279,8 @@ class Board(Widget, can_focus=True):
         text.append("\n")
         if self.notes:
             text.append(" ")
-            for column, note in enumerate(self.notes[:game.width]):
-                text.append(f"{note[:CELL]:^{CELL}}", self._style("note-best" if column in self.emphasised else "note"))
+            for note, kind in self.notes[:game.width]:
+                text.append(f"{note[:CELL]:^{CELL}}", self._style(f"note-{kind}" if kind else "note"))
             text.append("\n")
         text.append_text(self._caption(state, current))
         return text
