@@ -22,6 +22,7 @@ the threats of the player who just moved.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 from typing import Final, cast
 
 from engine.games.base import Move, State
@@ -29,7 +30,7 @@ from engine.games.connect4 import Bitboard, Connect4, Connect4State
 from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError, Step
 
 TABLE_LIMIT: Final = 1 << 22
-"""Transposition-table entries kept before the table is emptied (about 75 bytes each)."""
+"""Transposition-table entries (about 75 bytes each) past which the older half is dropped."""
 CHECK_INTERVAL: Final = 1 << 16
 """Nodes between two checks of the node budget and of the tables' sizes."""
 LAYOUT_LIMIT: Final = 1 << 18
@@ -70,16 +71,19 @@ def threats(game: Connect4, stones: Bitboard, mask: Bitboard) -> Bitboard:
 class _Kernel:
     """The compiled search for one board size: the negamax closure and its node counter."""
 
-    __slots__ = ("negamax", "nodes", "set_budget", "clear")
+    __slots__ = ("negamax", "table", "nodes", "set_budget", "clear")
 
     def __init__(
         self,
         negamax: Negamax,
+        table: dict[int, int],
         nodes: Callable[[], int],
         set_budget: Callable[[int | None], None],
         clear: Callable[[], None],
     ) -> None:
         self.negamax = negamax
+        self.table = table
+        """The transposition table: position key -> stored bound (read it, never write it)."""
         self.nodes = nodes
         """Negamax calls since the last ``clear``."""
         self.set_budget = set_budget
@@ -149,7 +153,9 @@ def _compile(game: Connect4, table_limit: int) -> _Kernel:
             window = left = 0
             raise NodeBudgetSpent
         if len(table) > table_limit:
-            table.clear()
+            # Pons' fixed-size table overwrites old entries; here the older half goes at once.
+            for stale in list(islice(table, len(table) // 2)):
+                del table[stale]
         if len(layouts) > LAYOUT_LIMIT:
             layouts.clear()
         window = left = CHECK_INTERVAL if budget is None else min(CHECK_INTERVAL, budget - counted)
@@ -283,7 +289,7 @@ def _compile(game: Connect4, table_limit: int) -> _Kernel:
             return lowest[moves]
         return negamax(current, mask, moves, alpha, beta, possible)
 
-    return _Kernel(root, nodes, set_budget, clear)
+    return _Kernel(root, table, nodes, set_budget, clear)
 
 
 class Connect4Solver:
@@ -302,6 +308,11 @@ class Connect4Solver:
     def nodes(self) -> int:
         """Negamax calls since the last ``reset`` (Pons' node count)."""
         return self._kernel.nodes()
+
+    @property
+    def table_entries(self) -> int:
+        """Positions whose bound the transposition table holds now."""
+        return len(self._kernel.table)
 
     def reset(self) -> None:
         """Empty the transposition table and zero the node count, as Pons does between positions."""

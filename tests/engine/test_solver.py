@@ -12,6 +12,7 @@ import pytest
 
 from engine.benchmarks.solver import data_dir, read_set
 from engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
+from engine.search import solver as solver_module
 from engine.search.base import Limit, SearchError
 from engine.search.registry import algorithm, make_searcher
 from engine.search.solver import (
@@ -195,6 +196,14 @@ def test_a_probe_stops_exactly_at_its_node_budget() -> None:
     assert solver.solve(state) == 2  # what the stopped probe stored does not spoil the answer
     solver.reset()
     assert solver.nodes == 0
+
+
+def test_a_full_table_drops_its_older_half_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver_module, "CHECK_INTERVAL", 1_000)
+    solver = Connect4Solver(GAME, table_limit=500)
+    assert solver.solve(GAME.parse("24617524315172127")) == 2
+    assert solver.table_entries <= 500 + 1_000
+    assert solver.nodes > 2_000  # so the search went through a checkpoint, where the table is pruned
 
 
 def test_the_null_window_goes_to_half_the_bound_on_its_side() -> None:
