@@ -34,6 +34,8 @@ LOCKSTEP_ROUNDS = 25
 """Increments a lockstep run is cut into: each is 1/25 of the budget."""
 MAX_COMPARED = 4
 """Agents compared side by side at most."""
+ANALYSIS_REPORT_SECONDS = 0.5
+"""Longest time between two reports of the solver's progress."""
 
 
 def agent_session(agent: Agent, state: State, seed: int) -> Session:
@@ -72,12 +74,16 @@ def think(
 
 
 def analyse(state: Connect4State, report: Callable[[ScoresSnapshot], object], stop: threading.Event) -> None:
-    """Solve ``state``'s columns a slice at a time (in a thread), reporting at the start and each time one is solved."""
+    """Solve ``state``'s columns a slice at a time (in a thread), reporting at the start, each time a column
+    is solved, at the end, and at least every ``ANALYSIS_REPORT_SECONDS`` in between (for the nodes spent)."""
     scores = ColumnScores(state)
     report(scores.snapshot())
+    reported = time.perf_counter()
     while not scores.done and not stop.is_set():
-        if scores.advance() is not None or scores.done:
+        solved = scores.advance() is not None
+        if solved or scores.done or time.perf_counter() - reported >= ANALYSIS_REPORT_SECONDS:
             report(scores.snapshot())
+            reported = time.perf_counter()
 
 
 def board_marks(state: State, scores: ScoresSnapshot | None, scoring: bool) -> tuple[int, list[Note]]:

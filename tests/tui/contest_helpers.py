@@ -29,3 +29,10 @@ async def wait_until(pilot: Pilot[None], done: Callable[[], bool], what: str) ->
             raise AssertionError(f"waited {PATIENCE:g} s for {what}")
         await pilot.pause(0.01)
     await pilot.pause()
+
+
+async def repainted(pilot: Pilot[None]) -> None:
+    """Let scrolls that wait for a refresh (follow mode) and the scroll bars after them reach the screen."""
+    await pilot.wait_for_scheduled_animations()
+    for _ in range(3):
+        await pilot.pause(0.05)

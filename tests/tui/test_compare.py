@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -14,6 +15,7 @@ from engine.games import make_game
 from engine.search.base import Limit
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
+from tui.cli import main
 from tui.contest import compared_agents
 from tui.screens.compare import COMPARE_MOVES, AgentPane, CompareScreen
 from tui.screens.explore import ExploreScreen
@@ -170,3 +172,15 @@ async def test_play_and_compare_open_from_the_explorer_and_escape_goes_back() ->
         assert play.played.second is not None and play.played.second.label == "minimax"
         await pilot.press("escape")
         assert explorer(pilot).session.state == C4.parse(MIDDLE_GAME)
+
+
+def test_the_command_line_refuses_bad_agents_with_a_clear_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "4453", "--agents", "mcts"]) == 2
+    assert capsys.readouterr().err == "plyscope compare: compare two to 4 agents, not 1\n"
+    assert main(["compare", "4453", "--agents", "mcts", "rivest:moves=50"]) == 2
+    assert capsys.readouterr().err == (
+        "plyscope compare: agent 'rivest:moves=50': compared agents share one budget (--moves or --seconds); "
+        "drop its moves= or seconds=\n")
+    assert main(["compare", "1212121", "--agents", "mcts", "rivest"]) == 2
+    assert capsys.readouterr().err == (
+        "plyscope compare: position '1212121': the game is already over there, nothing to compare\n")

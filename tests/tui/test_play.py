@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -18,6 +19,7 @@ from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import run_async
+from tui.cli import main
 from tui.screens.play import PlayScreen
 from tui.widgets.board import PILE_LABEL, TOKEN, Board
 from tui.widgets.search_tree import SearchTree
@@ -322,3 +324,13 @@ async def load_corrupt(path: Path) -> None:
         assert not screen.query_one("#bar").display
         await pilot.press("r")
         assert played.history() == "43"
+
+
+def test_the_command_line_refuses_bad_sides_with_a_clear_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--second", "mcts:k=0"]) == 2
+    assert capsys.readouterr().err == "plyscope play: --second: parameter k: 0 is below its range 1..65536\n"
+    assert main(["play", "--game", "grundy", "--first", "solver"]) == 2
+    assert capsys.readouterr().err == (
+        "plyscope play: --first: agent 'solver': solver plays connect4 only, not grundy\n")
+    assert main(["play", "--position", "1212121"]) == 2
+    assert capsys.readouterr().err == "plyscope play: position '1212121': the game is already over there\n"

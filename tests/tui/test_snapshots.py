@@ -14,7 +14,7 @@ from engine.game_record import PlayedGame
 from engine.games import make_game
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec
-from tests.tui.contest_helpers import app_with, wait_until
+from tests.tui.contest_helpers import app_with, repainted, wait_until
 from tests.tui.helpers import make_app, settle
 from tui.app import PlyscopeApp
 from tui.contest import compared_agents
@@ -83,6 +83,7 @@ def test_play_against_an_agent(snap_compare: SnapCompare) -> None:
         for key in "4", "3":
             await pilot.press(key)
             await wait_until(pilot, lambda: not screen.thinking, "the agent's move")
+        await repainted(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
@@ -93,6 +94,7 @@ def test_play_with_the_solvers_analysis(snap_compare: SnapCompare) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.press("a")
         await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
+        await repainted(pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
 
@@ -104,6 +106,7 @@ def test_compare_after_a_run(snap_compare: SnapCompare) -> None:
         await pilot.press("r")
         await wait_until(pilot, lambda: not screen.searching and screen.analysis is not None and screen.analysis.done,
                          "the run and the solver")
+        await repainted(pilot)
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
 
@@ -115,5 +118,6 @@ def test_compare_a_match_played_out(snap_compare: SnapCompare) -> None:
         await pilot.press("m")
         await wait_until(pilot, lambda: screen.match is not None and screen.match.is_over() and not screen.searching,
                          "the match's end")
+        await repainted(pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)

@@ -202,7 +202,7 @@ class CompareScreen(Screen[None]):
         with Vertical(id="bar"):
             with Horizontal(id="bar-row"):
                 yield Static("agents: ", id="bar-prompt")
-                yield Input(id="bar-input")
+                yield Input(id="bar-input", compact=True)
             yield Static(id="bar-error")
         yield Footer()
 

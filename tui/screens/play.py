@@ -147,7 +147,7 @@ class PlayScreen(Screen[None]):
         with Vertical(id="bar"):
             with Horizontal(id="bar-row"):
                 yield Static(id="bar-prompt")
-                yield Input(id="bar-input")
+                yield Input(id="bar-input", compact=True)
             yield Static(id="bar-error")
         yield Footer()
 
@@ -155,6 +155,7 @@ class PlayScreen(Screen[None]):
         self.query_one("#history", Static).border_title = "moves"
         self.query_one("#stats", StatsPanel).border_title = "search"
         self.query_one(Board).focus()
+        self.query_one(SearchTree).border_subtitle = "the agents' searches appear here"
         self._position_changed()
 
     @property
@@ -389,6 +390,8 @@ class PlayScreen(Screen[None]):
     def _bar_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         try:
+            if not text:
+                raise UserError("type the sides" if self._bar == "sides" else "type the file's path")
             if self._bar == "sides":
                 self._submit_sides(text)
             elif self._bar == "save":
