@@ -34,6 +34,8 @@ class Solution:
 
     game: str
     position: str
+    player: int
+    """The player to move in ``position``: +1 first, -1 second."""
     score: int
     """For the player to move in ``position``."""
     moves: dict[str, int]
@@ -51,6 +53,7 @@ class Solution:
         return {
             "game": self.game,
             "position": self.position,
+            "player": self.player,
             "score": self.score,
             "moves": self.moves,
             "best_moves": self.best_moves,
@@ -75,7 +78,7 @@ def solve_position(state: State) -> Solution:
     else:
         raise PositionError(f"no exact solver for the game {state.game.name}")
     score = max(moves.values())
-    return Solution(state.game.name, state.text(), score, moves, nodes, time.perf_counter() - started)
+    return Solution(state.game.name, state.text(), state.player, score, moves, nodes, time.perf_counter() - started)
 
 
 @cache

@@ -29,7 +29,7 @@ def test_json_gives_pons_scores_for_the_position_and_each_move(capsys: pytest.Ca
     moves = "5554224333234511764415115"
     report = solve_json(capsys, moves)
     assert report.keys() >= JSON_KEYS
-    assert (report["game"], report["position"], report["score"]) == ("connect4", moves, 4)
+    assert (report["game"], report["position"], report["player"], report["score"]) == ("connect4", moves, -1, 4)
     state = Connect4().parse(moves)
     scores = Connect4Solver(state.game).move_scores(state)
     expected = {state.move_label(column): score for column, score in scores.items()}
