@@ -39,7 +39,7 @@ class Solution:
     score: int
     """For the player to move in ``position``."""
     moves: dict[str, int]
-    """Move label -> score for the player who plays that move, in the order searched."""
+    """Move label -> score for the player who plays that move (Connect Four: columns left to right)."""
     nodes: int
     """Connect Four: Pons' negamax nodes; Nim: positions valued (the position and its children)."""
     seconds: float
@@ -70,7 +70,7 @@ def solve_position(state: State) -> Solution:
     if isinstance(state, Connect4State):
         solver = Connect4Solver(state.game)
         by_column = solver.move_scores(state)
-        moves = {state.move_label(column): score for column, score in by_column.items()}
+        moves = {state.move_label(column): by_column[column] for column in sorted(by_column)}
         nodes = solver.nodes
     elif isinstance(state, NimState):
         moves = {state.move_label(move): -nim_score(state.play(move)) for move in state.legal_moves()}
