@@ -28,7 +28,7 @@ async def wait_until(pilot: Pilot[None], done: Callable[[], bool], what: str) ->
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {PATIENCE:g} s for {what}")
         await pilot.pause(0.01)
-    await pilot.pause()
+    await pilot.pause(0.02)  # a short sleep, not a wait for idle (a search thread may keep the process busy)
 
 
 async def repainted(pilot: Pilot[None]) -> None:

@@ -159,6 +159,8 @@ class CompareScreen(Screen[None]):
             self.decision = decision
 
     class Analysed(Message):
+        """The analysis worker learnt more about the position's columns."""
+
         def __init__(self, analysis: ScoresSnapshot) -> None:
             super().__init__()
             self.analysis = analysis
@@ -226,6 +228,7 @@ class CompareScreen(Screen[None]):
 
     @property
     def panes(self) -> list[AgentPane]:
+        """The agents' panes, in the agents' order."""
         return list(self.query(AgentPane).results(AgentPane))
 
     @property
@@ -262,6 +265,7 @@ class CompareScreen(Screen[None]):
 
     @work(thread=True, group="search")
     def _step(self, sessions: list[Session], count: int) -> None:
+        """The search thread of ``s``, ``d``, ``f``: ``count`` steps of every session, shown frame by frame."""
         worker = get_current_worker()
         pending: list[list[Batch]] = [[] for _ in sessions]
         frame_end = time.perf_counter() + FRAME_SECONDS
@@ -289,6 +293,7 @@ class CompareScreen(Screen[None]):
 
     @work(thread=True, group="search")
     def _run(self, sessions: list[Session]) -> None:
+        """The search thread of ``r``: every session to the budget, in lockstep increments."""
         run_together(sessions, self.total, lambda batches: self._deliver(sessions, batches),
                      get_current_worker().cancelled_event)
 

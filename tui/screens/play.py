@@ -250,11 +250,12 @@ class PlayScreen(Screen[None]):
 
     def on_board_move_played(self, message: Board.MovePlayed) -> None:
         played = self.played
+        mover = played.to_move()
         if played.is_over():
             self._refuse("the game is over: n starts a new one, u takes moves back")
-        elif played.to_move() is not None:
+        elif mover is not None:
             thinking = "is thinking" if self._search is not None else "is paused (p resumes)"
-            self._refuse(f"it is not your turn: {played.to_move().label} {thinking}")  # type: ignore[union-attr]
+            self._refuse(f"it is not your turn: {mover.label} {thinking}")
         else:
             label = played.state.move_label(message.move)
             played.play(message.move)
@@ -304,6 +305,7 @@ class PlayScreen(Screen[None]):
         self._position_changed("sides swapped")
 
     def action_pause(self) -> None:
+        """Stop the agents from moving (a search under way is dropped), or let them move again."""
         self.paused = not self.paused
         self._position_changed("agents paused (p resumes)" if self.paused else "agents resumed")
 
@@ -324,6 +326,7 @@ class PlayScreen(Screen[None]):
             self._start_search(self.hint_agent)
 
     def choose_hint_agent(self, name: str) -> None:
+        """Ask ``name`` (default parameters and budget) for hints from now on."""
         self.hint_agent = Agent(AgentSpec(name), self.default_limit)
         self._note = f"hints from {self.hint_agent.label}"
         self._show_status()
@@ -359,6 +362,7 @@ class PlayScreen(Screen[None]):
             self._refresh()
 
     def set_sides(self, first: Controller, second: Controller) -> None:
+        """Give the sides new controllers (``None``: a human); the game goes on from the position."""
         self.played.first, self.played.second = first, second
         self.paused = False
         self._position_changed(f"sides: {controller_text(first)} vs {controller_text(second)}")
