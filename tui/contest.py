@@ -34,6 +34,9 @@ LOCKSTEP_ROUNDS = 25
 """Increments a lockstep run is cut into: each is 1/25 of the budget."""
 MAX_COMPARED = 4
 """Agents compared side by side at most."""
+TURN_FRAME_SECONDS = 0.1
+"""Search between two repaints of an agent's turn shown live: the tree moves ten times a second, and
+most of the time goes to the search rather than to repainting it (the explorer's frames are shorter)."""
 ANALYSIS_REPORT_SECONDS = 0.5
 """Longest time between two reports of the solver's progress."""
 
@@ -53,15 +56,17 @@ def think(
     seconds: float | None,
     deliver: Callable[[Batch], None],
     stop: threading.Event,
+    frame: float = FRAME_SECONDS,
 ) -> None:
     """Step ``session`` flat out until its move budget, ``seconds`` more of search time, the end, or ``stop``.
 
-    Runs in a search thread; every frame's batch goes to ``deliver`` (which may wait for the UI).
+    Runs in a search thread; the batch of every ``frame`` seconds of search goes to ``deliver``
+    (which may wait for the UI).
     """
     stats = session.searcher.stats
     until = None if seconds is None else stats.seconds + seconds
     while not stop.is_set():
-        deadline = time.perf_counter() + FRAME_SECONDS
+        deadline = time.perf_counter() + frame
         if until is not None:
             if stats.seconds >= until:
                 return

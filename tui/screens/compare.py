@@ -37,6 +37,7 @@ from engine.games import Connect4State, Move, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec
 from tui.contest import (
+    TURN_FRAME_SECONDS,
     agent_session,
     analyse,
     board_marks,
@@ -389,7 +390,8 @@ class CompareScreen(Screen[None]):
     @work(thread=True, group="search")
     def _play_turn(self, session: Session, seconds: float | None) -> None:
         worker = get_current_worker()
-        think(session, seconds, lambda batch: self._deliver([session], [batch]), worker.cancelled_event)
+        think(session, seconds, lambda batch: self._deliver([session], [batch]), worker.cancelled_event,
+              TURN_FRAME_SECONDS)
         if not worker.is_cancelled:
             self.post_message(self.Decided(session, decide(session)))
 

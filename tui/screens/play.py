@@ -39,7 +39,7 @@ from engine.games import Connect4State, Move, NimState, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec
 from tui.commands.arena import budget
-from tui.contest import agent_session, analyse, board_marks, decide, think
+from tui.contest import TURN_FRAME_SECONDS, agent_session, analyse, board_marks, decide, think
 from tui.formatting import format_count
 from tui.screens.help import binding_commands
 from tui.session import Batch, RateMeter, Session, default_algorithm
@@ -208,7 +208,7 @@ class PlayScreen(Screen[None]):
                 if worker.is_cancelled:
                     return
 
-        think(session, seconds, deliver, worker.cancelled_event)
+        think(session, seconds, deliver, worker.cancelled_event, TURN_FRAME_SECONDS)
         if not worker.is_cancelled:
             self.post_message(self.Decided(session, decide(session)))
 
