@@ -15,19 +15,21 @@ complete iteration is kept for ``best_move``, ``value`` and the principal variat
 
 Steps and their cost in moves (calls to ``State.play``):
 
-* the first step of an iteration opens its root (no move; with ``ordering=static`` it
+* the first step of an iteration opens its root (no move; with a static ordering it
   generates and evaluates the root's children to order them: one move each);
 * every other step visits one node: it plays the move to it (one move), then evaluates
   it if it is a leaf (terminal, or at the iteration's depth), or takes its value from the
   transposition table, or opens it.  It then backs values up through every node the
-  visit completes.  With ``ordering=static``, an opened node that is two or more plies
-  above the horizon has all its children generated and evaluated at once to order them
-  (one move each), and visiting those children later costs no further move.  Children of
-  nodes one ply above the horizon are not sorted: that would evaluate every leaf, the very
-  work their cut-offs save.
+  visit completes.  With a static ordering, an opened node that is sorted has all its
+  children generated and evaluated at once (one move each), and visiting those children
+  later costs no further move (nor evaluation).
 
-Move ordering (``ordering``): ``none`` tries children in legal-move order; ``static`` sorts
-them by their static value, best first for the player to move (Rivest's configuration);
+Move ordering (``ordering``): ``none`` tries children in legal-move order; ``static-all``
+sorts the children of every inner node by their static value, best first for the player
+to move (Rivest's configuration: the parents of leaves too, so every child of a visited
+node is generated and evaluated, even those a cut-off then skips); ``static`` is the
+cheaper variant that sorts only nodes two or more plies above the horizon (the parents of
+leaves try their children in legal-move order and pay only for the leaves they visit);
 ``history`` sorts them by the history heuristic (a score per player and move, raised by the
 square of the remaining depth wherever that move was best) and, at the root, tries the
 previous iteration's best move first.  With the transposition table (``tt``), the table's
@@ -62,7 +64,9 @@ LOWER = ">="
 UPPER = "<="
 """The value is an upper bound: the true value is at most ``value``."""
 
-ORDERINGS = ("none", "static", "history")
+ORDERINGS = ("none", "static", "static-all", "history")
+STATIC_ORDERINGS = {"static": 2, "static-all": 1}
+"""For each static ordering, the least number of plies from a node to the horizon for its children to be sorted."""
 
 TableEntry = tuple[int, float, str, Move | None, bool]
 """``(remaining depth, value, bound, best move, horizon reached)``; value from the first player's view."""
@@ -205,7 +209,9 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """The deepest iteration (0: deepen until the budget runs out or the root is solved)."""
         self.start_depth = start_depth
         self.ordering = ordering
-        self._static = ordering == "static"
+        self._sort_from = STATIC_ORDERINGS.get(ordering, 0)
+        """Nodes at least this many plies above the horizon have their children sorted by static value
+        (0: no static ordering)."""
         self.evaluator = resolve_evaluator(eval, state)
         self.iteration = start_depth
         """The depth limit of the current iteration."""
@@ -257,7 +263,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             value = self.evaluator(child_state) if states is None else frame.evals[index]  # type: ignore[index]
             horizon = False
         elif remaining == 0:
-            value = self.evaluator(child_state)
+            value = self.evaluator(child_state) if states is None else frame.evals[index]  # type: ignore[index]
             horizon = True
         else:
             return self._enter(frame, child_state, remaining, cost, record, moves_left)
@@ -296,7 +302,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                             self._back_up(frame, node, value, entry[4], None)
                             return True
                         return self._recorded_leaf(frame, node, value, entry[4], True)
-        if remaining >= 2 and self._static:
+        if self._sort_from and remaining >= self._sort_from:
             extra = len(state.legal_moves())  # the children generated to order them
             if moves_left is not None and cost + extra > moves_left:
                 return False
@@ -420,12 +426,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     ) -> _Frame:
         """A frame for ``node`` with its children in search order; ``first`` (a table move) goes first.
 
-        With ``ordering=static`` and ``remaining >= 2`` this plays every child to evaluate it
-        (the caller has counted those moves)."""
+        With a static ordering, when ``node`` is sorted (``remaining`` at least ``_sort_from``),
+        this plays every child to evaluate it (the caller has counted those moves)."""
         moves: Sequence[Move] = state.legal_moves()
         states: list[State] | None = None
         evals: list[float] | None = None
-        if self._static and remaining >= 2:
+        if self._sort_from and remaining >= self._sort_from:
             generated = [state.play(move) for move in moves]
             evaluator = self.evaluator
             values = [evaluator(child) for child in generated]
@@ -451,7 +457,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """Open the root of the iteration ``self.iteration`` (a new tree, unless the root is still unopened)."""
         state = self.root_state
         depth = self.iteration
-        cost = len(state.legal_moves()) if self._static and depth >= 2 else 0
+        cost = len(state.legal_moves()) if self._sort_from and depth >= self._sort_from else 0
         if moves_left is not None and cost > moves_left:
             return False
         root = self.root
@@ -573,16 +579,18 @@ def _bounded(bound: str, value: float) -> str:
 class RivestAlphaBeta(AlphaBeta):
     """Rivest's alpha-beta opponent (AI 34, 1988, section 5.4).
 
-    Iterative deepening from depth 2, children searched in order of static evaluation, the
-    move of the last complete iteration; no table and no history, so nothing is carried over
-    (an agent builds a new searcher each turn).
+    Iterative deepening from depth 2, children searched in order of static evaluation at
+    every inner node (``ordering=static-all``: the parents of leaves too, each of their
+    children generated and evaluated at one move each), the move of the last complete
+    iteration; no table and no history, so nothing is carried over (an agent builds a new
+    searcher each turn).
     """
 
     name = "ab-rivest"
     description = "Rivest's alpha-beta: iterative deepening from depth 2, children in static-evaluation order"
 
     def __init__(self, state: State, *, seed: int = 0, depth: int = 0, eval: str | Evaluator = "rivest") -> None:
-        super().__init__(state, seed=seed, depth=depth, start_depth=2, ordering="static", tt=False, eval=eval)
+        super().__init__(state, seed=seed, depth=depth, start_depth=2, ordering="static-all", tt=False, eval=eval)
 
 
 DEPTH_PARAM = Param("depth", int, 0, "deepest iteration in plies (0: no cap, deepen until the budget)", lo=0, hi=128)
@@ -595,7 +603,8 @@ ALGORITHMS = (
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
-            Param("ordering", str, "none", "children order: legal moves, static values, or history heuristic",
+            Param("ordering", str, "none", "children order: legal moves; static values above the parents of "
+                  "leaves (static) or at every inner node (static-all, Rivest's); or history heuristic",
                   choices=ORDERINGS),
             Param("tt", bool, False, "transposition table (exact-depth values, best move first)"),
             EVAL_PARAM,

@@ -290,6 +290,23 @@ def test_static_ordering_pays_one_move_per_child_it_generates_to_sort() -> None:
     assert searcher.root.children[0].move == 3  # the centre column scores best
 
 
+def test_static_all_ordering_sorts_the_parents_of_leaves_too() -> None:
+    """Rivest's ordering at depth 2 from the start: the root's 7 children and, for each of them, its 7
+    children are generated and evaluated to be sorted (7 + 7 * 7 moves); visiting a leaf costs nothing
+    more, and the leaves visited are tried best first for the player to move."""
+    searcher = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", eval="rivest")
+    searcher.run(Limit())
+    assert searcher.stats.moves == 7 + 7 * 7
+    evaluator = searcher.evaluator
+    for node in children(searcher.root):
+        state = C4.start().play(node.move)
+        values = [evaluator(state.play(leaf.move)) for leaf in node.children]
+        assert values == sorted(values)  # the second player to move: best for MIN first
+        assert [leaf.value for leaf in children(node)] == values
+    cheaper = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static", eval="rivest")
+    assert cheaper.run(Limit()).value == searcher.value()
+
+
 def test_same_seed_same_search() -> None:
     first = AlphaBeta(C4.parse("4453"), seed=7, ordering="history", tt=True)
     second = AlphaBeta(C4.parse("4453"), seed=7, ordering="history", tt=True)
@@ -445,7 +462,7 @@ def test_registry_ab_rivest_is_rivests_configuration() -> None:
     searcher = make_searcher("ab-rivest", C4.start())
     assert isinstance(searcher, RivestAlphaBeta)
     assert (searcher.start_depth, searcher.ordering, searcher.depth, searcher.evaluator.name) == (
-        2, "static", 0, "rivest",
+        2, "static-all", 0, "rivest",
     )
     searcher.run(Limit(moves=500))
     assert searcher.completed_depth >= 2 and not searcher.finished
