@@ -276,11 +276,27 @@ class Rivest(Searcher[RivestNode]):
         return None if best is None else best.move
 
     def _best_root_child(self) -> RivestNode | None:
+        """The root child best for the root's player by ``final``; among equals, the one whose position
+        has the best static value for that player (then the leftmost).
+
+        The tie-break is alpha-beta's under static ordering (its first child of the best value), and it
+        matters: with wins worth 1023 and losses 1 at any depth, a won or lost root has many equal
+        children, and the leftmost may be the one that loses at once (or wins only later).  Each tied
+        child's position is made again from the root's to evaluate it (not counted in
+        ``Stats.moves``: the child was paid for when it was generated).
+        """
         children: list[RivestNode] = self.root.children  # type: ignore[assignment]
         if not children:
             return None
         sign = self.root.player
-        return max(children, key=lambda c: sign * self._final_key(c))
+        keys = [sign * self._final_key(c) for c in children]
+        best = max(keys)
+        tied = [c for c, key in zip(children, keys, strict=True) if key == best]
+        if len(tied) == 1:
+            return tied[0]
+        state = self.root_state
+        evaluator = self.evaluator
+        return max(tied, key=lambda c: sign * evaluator(state.play(c.move)))
 
     def value(self) -> float:
         """The root's backed-up value, first player's point of view, on the evaluator's own scale."""

@@ -233,6 +233,33 @@ def test_final_by_value_or_by_mean() -> None:
     assert by_mean.principal_variation() == ["B", "b1"]
 
 
+def test_equal_root_values_are_broken_by_static_value_not_by_column() -> None:
+    """A (MIN) and B (MIN) both back up 20; B's own static value is the better one for MAX."""
+    children = {"s": ["A", "B"], "A": ["a1"], "B": ["b1"]}
+    values = {"s": 50.0, "A": 10.0, "B": 30.0, "a1": 20.0, "b1": 20.0}
+    searcher = hand_searcher(children, values)
+    assert searcher.run(Limit()).finished
+    assert [node_named(searcher, name).v for name in "AB"] == [20.0, 20.0]
+    assert searcher.best_move() == "B"
+    assert searcher.principal_variation() == ["B", "b1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("2333222343322444446666655", "5"),  # won for Red by column 1 too, later: 5 wins at once
+        ("2332332242377237776161666", "4"),  # lost for Red: column 1 (leftmost) lets Black win at once
+    ],
+)
+def test_a_decided_root_plays_like_alpha_beta_not_the_leftmost_column(text: str, right: str) -> None:
+    """Positions from Table 2 games where MM, every root child equal (1 or 1023), played column 1."""
+    state = Connect4().parse(text)
+    searcher = AgentSpec.parse("rivest:mode=reverse,accounting=true,eval=rivest").make(state)
+    result = searcher.run(Limit(moves=1000))
+    assert searcher.value() in (1.0, 1023.0)
+    assert result.best_move is not None and state.move_label(result.best_move) == right
+
+
 # --- Rivest's evaluator against a plain per-segment count ----------------------------
 
 
