@@ -63,11 +63,6 @@ def win_now_score(cells: int, moves: int) -> int:
     return (cells + 1 - moves) // 2
 
 
-def threats(game: Connect4, stones: Bitboard, mask: Bitboard) -> Bitboard:
-    """Empty cells where ``stones`` would complete four in a row (playable now or later)."""
-    return game.winning_cells(stones, mask)
-
-
 class _Kernel:
     """The compiled search for one board size: the negamax closure and its node counter."""
 
@@ -98,7 +93,7 @@ def _compile(game: Connect4, table_limit: int) -> _Kernel:
     ``negamax(current, mask, moves, alpha, beta, threats)`` scores the position whose player
     to move owns ``current``, with ``mask`` all stones and ``moves`` their number, when
     nobody has won yet and the player to move cannot win at once.  ``threats`` are the
-    opponent's winning cells (``threats(game, current ^ mask, mask)``).  It returns Pons'
+    opponent's winning cells (``game.winning_cells(current ^ mask, mask)``).  It returns Pons'
     score of the position for its player to move if it lies within ``(alpha, beta)``, an
     upper bound ``<= alpha`` if the score is at most ``alpha``, a lower bound ``>= beta``
     if it is at least ``beta``.
@@ -112,12 +107,17 @@ def _compile(game: Connect4, table_limit: int) -> _Kernel:
     """Lane width so that no shift of the threat formula carries one lane into another."""
     lane_mask = (1 << lane_bits) - 1
     column_masks = tuple(game.column_mask[c] for c in centre_first(game.width))
+    # Scores by the number of stones on the board, for the player to move (Pons' bounds):
     loss_now = tuple(-((cells - moves) // 2) for moves in range(cells + 1))
+    """The opponent wins with the next stone (two threats, or no move that does not lose)."""
     lowest = tuple(-((cells - 2 - moves) // 2) for moves in range(cells + 1))
+    """The least score when the opponent cannot win with the next stone."""
     highest = tuple((cells - 1 - moves) // 2 for moves in range(cells + 1))
-    draw_from = cells - 2
+    """The most score when the player to move cannot win with this stone."""
     win_next = tuple(-loss for loss in loss_now)
-    """The score of a parent whose child (with this many stones) has lost already: -loss_now."""
+    """For the parent of such a position: the score of a child that has ``loss_now``."""
+    draw_from = cells - 2
+    """From this many stones on, a player to move who cannot win at once but has a safe move draws."""
     # Shifts of the three non-vertical directions: one diagonal, horizontal, the other diagonal.
     s1, s2, s3 = height, height + 1, height + 2
     d1, d2, d3 = 2 * s1, 2 * s2, 2 * s3
@@ -125,7 +125,10 @@ def _compile(game: Connect4, table_limit: int) -> _Kernel:
     table: dict[int, int] = {}
     table_get = table.get
     layouts: dict[int, tuple[int, int, tuple[tuple[int, int, int], ...]]] = {}
-    """Playable cells -> (lane replicator, cells spread one per lane, (lane shift, tie rank, cell)...)."""
+    """Non-losing moves -> (lane replicator, their cells one per lane, (lane shift, tie rank, cell) per move).
+
+    Moves come centre first; the tie rank (15 - position, in 4 bits) makes a sort put the more
+    central of two moves with as many threats first, as Pons' ``MoveSorter`` does."""
     layout_get = layouts.get
 
     left = CHECK_INTERVAL
@@ -322,7 +325,7 @@ class Connect4Solver:
         """Whether the player to move can complete four with their next stone."""
         game = self.game
         possible = (state.mask + game.bottom_mask) & game.board_mask
-        return bool(threats(game, state.current, state.mask) & possible)
+        return bool(game.winning_cells(state.current, state.mask) & possible)
 
     def score_range(self, state: Connect4State) -> tuple[int, int]:
         """Pons' initial bounds ``(lowest, highest)`` on the score of a position nobody can win at once."""
@@ -353,7 +356,7 @@ class Connect4Solver:
         kernel = self._kernel
         kernel.set_budget(budget)
         try:
-            opponent_threats = threats(self.game, state.current ^ state.mask, state.mask)
+            opponent_threats = self.game.winning_cells(state.current ^ state.mask, state.mask)
             return kernel.negamax(state.current, state.mask, state.ply, alpha, beta, opponent_threats)
         finally:
             kernel.set_budget(None)
@@ -600,7 +603,7 @@ class SolverSearcher(Searcher[SolverNode]):
         legal = set(state.legal_moves())
         columns = [c for c in centre_first(game.width) if c in legal]
         if self.solver.win_now(state):
-            winning = threats(game, state.current, state.mask)
+            winning = game.winning_cells(state.current, state.mask)
             return [c for c in columns if winning & ((state.mask + game.bottom[c]) & game.column_mask[c])]
         return columns
 
