@@ -15,6 +15,7 @@ from engine.games import make_game
 from engine.search.base import Limit
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
+from tui.app import PlyscopeApp
 from tui.cli import main
 from tui.contest import compared_agents
 from tui.screens.compare import COMPARE_MOVES, AgentPane, CompareScreen
@@ -29,11 +30,10 @@ MIDDLE_GAME = "243335424257"
 """A position the solver scores at once, with room for the searchers to grow their trees."""
 
 
-def comparing(position: str, specs: Sequence[str], moves: int, **options: object) -> tuple[CompareScreen, object]:
+def comparing(position: str, specs: Sequence[str], moves: int, seed: int = 0) -> tuple[CompareScreen, PlyscopeApp]:
     total = Limit(moves=moves)
     state = C4.parse(position)
-    screen = CompareScreen(state, compared_agents(specs, total, C4), total, clock=lambda: 0.0,
-                           **options)  # type: ignore[arg-type]
+    screen = CompareScreen(state, compared_agents(specs, total, C4), total, seed=seed, clock=lambda: 0.0)
     return screen, app_with("connect4", lambda: screen)
 
 
@@ -54,7 +54,7 @@ async def idle(pilot: Pilot[None], screen: CompareScreen) -> None:
 @run_async
 async def test_one_step_all_together_and_the_moves_each_spent() -> None:
     screen, app = comparing(MIDDLE_GAME, ["minimax:depth=2", "rivest", "mcts:k=2"], 5000)
-    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("s")
         await idle(pilot, screen)
         assert [s.searcher.stats.iterations for s in screen.sessions] == [1, 1, 1]
@@ -70,7 +70,7 @@ async def test_one_step_all_together_and_the_moves_each_spent() -> None:
 @run_async
 async def test_run_gives_every_agent_the_same_budget() -> None:
     screen, app = comparing(MIDDLE_GAME, ["rivest", "bestfirst"], 800)
-    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("r")
         await idle(pilot, screen)
         for session in screen.sessions:
@@ -87,13 +87,13 @@ async def test_run_gives_every_agent_the_same_budget() -> None:
 @run_async
 async def test_the_summary_says_which_agents_find_the_solvers_best_move() -> None:
     screen, app = comparing(END_GAME, ["minimax:depth=1", "alphabeta:depth=4"], 2000)
-    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("r")
         await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the solver")
         await idle(pilot, screen)
         for (letter, move, _, verdict), session in zip(screen.summary_rows(), screen.sessions, strict=True):
             best = session.searcher.best_move()
-            assert best is not None and move == str(best + 1)  # type: ignore[operator]
+            assert isinstance(best, int) and move == str(best + 1)
             assert verdict.plain == ("+4 ✓" if best == 5 else "-8 ✗"), letter
         assert screen.query_one(Board).notes == (("8", "bad"),) * 4 + (("", ""), ("4", "best"), ("8", "bad"))
 
@@ -101,7 +101,7 @@ async def test_the_summary_says_which_agents_find_the_solvers_best_move() -> Non
 @run_async
 async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
     screen, app = comparing(END_GAME, ["minimax:depth=2", "alphabeta:depth=3"], 500, seed=4)
-    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(120, 36)) as pilot:
         compared = list(screen.sessions)
         await pilot.press("m")
         await wait_until(pilot, lambda: screen.match is not None and screen.match.is_over(), "the match's end")
@@ -132,7 +132,7 @@ async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
 @run_async
 async def test_choosing_the_agents_in_the_bar() -> None:
     screen, app = comparing(MIDDLE_GAME, ["minimax:depth=2", "rivest"], 1000)
-    async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("a")
         field = screen.query_one("#bar-input", Input)
         assert field.value == "minimax:depth=2 rivest"

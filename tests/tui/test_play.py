@@ -19,6 +19,7 @@ from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import run_async
+from tui.app import PlyscopeApp
 from tui.cli import main
 from tui.screens.play import PlayScreen
 from tui.widgets.board import PILE_LABEL, TOKEN, Board
@@ -32,9 +33,9 @@ def agent(text: str, moves: int = 1000) -> Agent:
     return Agent(AgentSpec.parse(text), Limit(moves=moves))
 
 
-def playing(played: PlayedGame, **options: object) -> tuple[PlayScreen, object]:
+def playing(played: PlayedGame, hint: Agent | None = None) -> tuple[PlayScreen, PlyscopeApp]:
     """The play screen on ``played`` and an app that opens on it."""
-    screen = PlayScreen(played, clock=lambda: 0.0, **options)  # type: ignore[arg-type]
+    screen = PlayScreen(played, hint=hint, clock=lambda: 0.0)
     return screen, app_with(played.game.name, lambda: screen)
 
 
@@ -55,7 +56,7 @@ async def press_column(pilot: Pilot[None], screen: PlayScreen, column: int) -> N
 async def test_a_whole_game_of_nim_won_with_the_mouse() -> None:
     played = PlayedGame(make_game("nim").parse("3,4,5"), None, agent("minimax:depth=2"))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, screen)
         while not played.is_over():
             state = played.state
@@ -79,7 +80,7 @@ async def test_a_connect_four_win_highlights_the_winning_four() -> None:
     game = make_game("connect4")
     played = PlayedGame(game.parse("4455"), None, agent("minimax:depth=2"))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         while not played.is_over():
             state = played.state
             assert isinstance(state, Connect4State)
@@ -98,7 +99,7 @@ async def test_a_whole_game_against_a_perfect_agent_to_a_draw() -> None:
     game = make_game("connect4:4x4")
     played = PlayedGame(game.start(), None, agent("solver", 100_000))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         while not played.is_over():
             state = played.state
             assert isinstance(state, Connect4State)
@@ -115,7 +116,7 @@ async def test_a_whole_game_against_a_perfect_agent_to_a_draw() -> None:
 async def test_illegal_moves_are_refused_with_a_message() -> None:
     played = PlayedGame(make_game("connect4").parse("111111"), None, agent("minimax:depth=2"))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("1")
         assert "column 1 cannot be played: it is full or the game is over" in status(screen)
         await pilot.press("8")
@@ -132,7 +133,7 @@ async def test_illegal_moves_are_refused_with_a_message() -> None:
 async def test_no_move_after_the_end() -> None:
     played = PlayedGame(make_game("connect4").parse("121212"), None, None)
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("1")
         assert played.is_over()
         await pilot.press("3")
@@ -147,7 +148,7 @@ async def test_no_move_after_the_end() -> None:
 async def test_undo_and_redo_against_an_agent() -> None:
     played = PlayedGame(make_game("connect4").start(), None, agent("minimax:depth=2"))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await press_column(pilot, screen, 3)
         await press_column(pilot, screen, 2)
         game_so_far = screen.played.history()
@@ -174,7 +175,7 @@ async def test_undo_and_redo_against_an_agent() -> None:
 async def test_undo_while_the_agent_thinks_cancels_its_search() -> None:
     played = PlayedGame(make_game("connect4").start(), None, agent("mcts", 10_000_000))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("4")
         await wait_until(pilot, lambda: screen.thinking, "the agent to start thinking")
         await pilot.press("u")
@@ -189,7 +190,7 @@ async def test_swapping_sides_lets_the_agent_move_first() -> None:
     bot = agent("minimax:depth=2")
     played = PlayedGame(make_game("connect4").start(), None, bot)
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("s")
         await settle(pilot, screen)
         assert (played.first, played.second) == (bot, None)
@@ -205,7 +206,7 @@ async def test_a_hint_marks_the_hint_agents_move_on_the_board() -> None:
     hinter = agent("alphabeta:depth=4")
     played = PlayedGame(game.parse("4453"), None, agent("minimax:depth=2"), seed=3)
     screen, app = playing(played, hint=hinter)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("h")
         await settle(pilot, screen)
         expected = hinter.decide(game.parse("4453"), played.turn_seed()).move
@@ -223,7 +224,7 @@ async def test_a_hint_marks_the_hint_agents_move_on_the_board() -> None:
 async def test_full_speed_shows_the_tree_when_the_search_ends() -> None:
     played = PlayedGame(make_game("connect4").start(), None, agent("minimax:depth=2"))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("l")
         assert not screen.live and "full speed" in status(screen)
         await press_column(pilot, screen, 3)
@@ -238,7 +239,7 @@ async def test_the_analysis_shows_the_solvers_score_of_every_column() -> None:
     game = make_game("connect4")
     played = PlayedGame(game.parse("5554224333234511764415115"), agent("minimax:depth=2"), None)
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("a")
         await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
         board = screen.query_one(Board)
@@ -252,7 +253,7 @@ async def test_the_analysis_shows_the_solvers_score_of_every_column() -> None:
 async def test_the_analysis_is_for_connect_four_only() -> None:
     played = PlayedGame(make_game("grundy").start(), None, None)
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("a")
         assert "the analysis is for Connect Four: the solver plays nothing else" in status(screen)
         assert not screen.analysing
@@ -262,7 +263,7 @@ async def test_the_analysis_is_for_connect_four_only() -> None:
 async def test_choosing_the_sides_in_the_bar() -> None:
     played = PlayedGame(make_game("connect4").start(), None, agent("minimax:depth=2"))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("e")
         field = screen.query_one("#bar-input", Input)
         assert field.value == "human vs minimax:depth=2,moves=1000"
@@ -283,7 +284,7 @@ def test_save_then_load_a_game(tmp_path: Path) -> None:
 async def save_then_load(path: Path) -> None:
     played = PlayedGame(make_game("connect4").start(), None, agent("minimax:depth=2"))
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         await press_column(pilot, screen, 3)
         saved = played.history()
         await pilot.press("w")
@@ -309,7 +310,7 @@ async def load_corrupt(path: Path) -> None:
     path.write_text(corrupt)
     played = PlayedGame(make_game("connect4").start(), None, None)
     screen, app = playing(played)
-    async with app.run_test(size=(100, 30)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=(100, 30)) as pilot:
         for key in "4", "3", "u":
             await pilot.press(key)
         await pilot.press("o")
@@ -334,3 +335,15 @@ def test_the_command_line_refuses_bad_sides_with_a_clear_message(capsys: pytest.
         "plyscope play: --first: agent 'solver': solver plays connect4 only, not grundy\n")
     assert main(["play", "--position", "1212121"]) == 2
     assert capsys.readouterr().err == "plyscope play: position '1212121': the game is already over there\n"
+
+
+@run_async
+async def test_a_nim_move_with_the_arrows_and_enter() -> None:
+    played = PlayedGame(make_game("nim").parse("3,4,5"), None, None)
+    _, app = playing(played)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for key in "down", "right", "enter":  # the pile of 4; the cursor from its first token to its second
+            await pilot.press(key)
+        assert played.history() == "4-3"  # classic Nim: take from the cursor to the end of the pile
+        await pilot.press("enter")  # the cursor is back on the largest pile's first token: take it all
+        assert played.history() == "4-3 5-5"

@@ -126,6 +126,8 @@ class Board(Widget, can_focus=True):
         """Connect Four: a short note under each column, e.g. the solver's score."""
         if isinstance(state, Connect4State):
             self.set_reactive(Board.cursor_column, state.game.width // 2)
+        elif isinstance(state, NimState):
+            self.set_reactive(Board.cursor_column, 1)
 
     def show(self, state: State, line: Sequence[Move] = (), best: Move | None = None) -> None:
         """Draw ``state`` with ``line`` on it and ``best`` marked."""
