@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     table = Table(
         title=f"{solution.game} {position}: {mover} {meaning(solution.score, connect4)} (score {solution.score:+d})",
         title_justify="left",
-        caption=f"{solution.nodes:,} nodes in {solution.seconds:.3f} s; "
+        caption=f"{solution.nodes:,} node{'' if solution.nodes == 1 else 's'} in {solution.seconds:.3f} s; "
         + ("Pons' scores" if connect4 else "+1 win, -1 loss")
         + ", each move's for the player who plays it",
         caption_justify="left",
