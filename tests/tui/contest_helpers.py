@@ -32,7 +32,8 @@ async def wait_until(pilot: Pilot[None], done: Callable[[], bool], what: str) ->
 
 
 async def repainted(pilot: Pilot[None]) -> None:
-    """Let scrolls that wait for a refresh (follow mode) and the scroll bars after them reach the screen."""
+    """Once no search thread runs: let scrolls that wait for a refresh (follow mode) and the scroll bars
+    after them reach the screen (each ``pause()`` waits until the process is idle)."""
     await pilot.wait_for_scheduled_animations()
     for _ in range(3):
-        await pilot.pause(0.05)
+        await pilot.pause()

@@ -85,7 +85,8 @@ def test_play_against_an_agent(snap_compare: SnapCompare) -> None:
             await wait_until(pilot, lambda: not screen.thinking, "the agent's move")
         await repainted(pilot)
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    # Tall enough for the whole tree: a follow-mode scroll would make the scroll bar depend on timing.
+    assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
 
 
 def test_play_with_the_solvers_analysis(snap_compare: SnapCompare) -> None:
