@@ -51,8 +51,12 @@ class Nim:
         return self._start
 
     def parse(self, text: str) -> NimState:
-        """Piles written as ``7``, ``3,4,5`` or ``3 4 5``; the first player is to move."""
-        words = [w for w in re.split(r"[,\s]+", text.strip()) if w]
+        """Piles written as ``7``, ``3,4,5`` or ``3 4 5``, the first player to move; ``3,4,5/2``: the second."""
+        piles_text, slash, mover = text.strip().partition("/")
+        if slash and mover.strip() not in ("1", "2"):
+            raise PositionError(f"'/{mover.strip()}' does not name the player to move: write /1 or /2 after the piles")
+        player = -1 if mover.strip() == "2" else 1
+        words = [w for w in re.split(r"[,\s]+", piles_text.strip()) if w]
         if not words:
             raise PositionError("no piles: write pile sizes such as 7 or 3,4,5")
         piles = []
@@ -66,7 +70,7 @@ class Nim:
                 piles.append(size)
         if len(piles) > MAX_PILES:
             raise PositionError(f"{len(piles)} piles is too many: at most {MAX_PILES}")
-        return NimState(self, tuple(sorted(piles, reverse=True)), 1, 0)
+        return NimState(self, tuple(sorted(piles, reverse=True)), player, 0 if player == 1 else 1)
 
 
 class NimState:
@@ -148,7 +152,9 @@ class NimState:
         raise PositionError(f"move '{text}' is not legal here: take tokens from a pile, written like 5-2")
 
     def text(self) -> str:
-        return ",".join(str(p) for p in self.piles) if self.piles else "0"
+        """The piles, largest first, with ``/2`` after them when the second player is to move."""
+        piles = ",".join(str(p) for p in self.piles) if self.piles else "0"
+        return piles if self.player == 1 else piles + "/2"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, NimState) and self.game == other.game and self.key() == other.key()

@@ -81,6 +81,15 @@ def test_misere_nim_rule(piles: tuple[int, ...]) -> None:
     assert mover_wins(state) == expected
 
 
+def test_position_text_names_the_second_player_to_move() -> None:
+    after = CLASSIC.parse("3,4,5").play((5, 5))
+    assert after.text() == "4,3/2"
+    assert CLASSIC.parse(after.text()) == after
+    assert CLASSIC.parse("4,3/1") == CLASSIC.parse("4,3")
+    with pytest.raises(PositionError, match="'/3' does not name the player to move"):
+        CLASSIC.parse("4,3/3")
+
+
 def test_classic_moves_and_labels_round_trip() -> None:
     state = CLASSIC.parse("3,1")
     labels = [state.move_label(m) for m in state.legal_moves()]
