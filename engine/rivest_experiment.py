@@ -4,10 +4,14 @@ His setup, as the registry spells it:
 
 * both players use his Connect Four evaluator (values 1..1023);
 * **AB** = ``ab-rivest``: iterative deepening from depth 2, children in static-evaluation
-  order, the move of the last complete iteration;
+  order at every inner node (so every child of a visited node, the parents of leaves
+  included, is generated and paid for), the move of the last complete iteration;
 * **MM** = ``rivest:mode=reverse,accounting=true,eval=rivest``: the reverse approximation
   with edge weight 0.05 + |ln v(c) - ln v(best sibling)| and his move accounting (one move
   call for every edge walked down from the root, as well as for each child generated);
+* both break ties between equally valued moves the same way: by the children's static
+  values (with wins worth 1023 and losses 1 at any depth, won and lost positions are full
+  of ties; the paper does not say how it broke them);
 * a budget per turn in calls to the move operator, or in seconds, nothing carried over;
 * for each bound, the 49 two-move openings, each played twice with colours swapped.
 """
