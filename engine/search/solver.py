@@ -561,30 +561,33 @@ class SolverSearcher(Searcher[SolverNode]):
         column = self._candidates(state)[self._tried]
         child_state = state.play(column)
         self.stats.moves += 1
-        child_score: int | None
+        label = state.move_label(column)
+        best: bool | None
+        """Whether ``column`` keeps the score; ``None`` when its probe ran out of moves."""
         if child_state.is_terminal():
-            child_score = terminal_score(child_state)
+            best = terminal_score(child_state) == target
         elif self.solver.win_now(child_state):
-            child_score = win_now_score(state.game.cells, child_state.ply)
+            best = win_now_score(state.game.cells, child_state.ply) == target
         else:
+            # The child scores at least ``target``: it is a best move exactly when it scores at most that.
             before = self.solver.nodes
             try:
-                found = self.solver.probe(
-                    child_state, target, target + 1, budget=None if moves_left is None else moves_left - 1
-                )
-                child_score = target if found <= target else None
+                budget = None if moves_left is None else moves_left - 1
+                best = self.solver.probe(child_state, target, target + 1, budget=budget) <= target
             except NodeBudgetSpent:
-                child_score = None
-                self._tried -= 1  # the same move is tested again by the next step
+                best = None
             spent = self.solver.nodes - before
             self.stats.moves += spent
             self.stats.nodes += spent
-        label = state.move_label(column)
-        if child_score != target:
-            self._tried += 1
+        if not best:
+            if best is None:
+                note = f"line: the probe of move {label} stopped (budget spent); it is tested again next"
+            else:
+                self._tried += 1
+                note = f"line: move {label} is not a best move"
             if not record:
                 return True
-            return Step(path=end.line(), node=end, note=f"line: move {label} is not a best move")
+            return Step(path=end.line(), node=end, note=note)
         child = SolverNode(end, column, child_state, target, target)
         end.children.append(child)
         self.stats.nodes += 1

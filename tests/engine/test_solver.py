@@ -274,6 +274,23 @@ def test_stepping_starts_with_the_expansion_then_one_probe_a_step() -> None:
     assert searcher.stats.moves == len(first.added) + searcher.solver.nodes
 
 
+def test_steps_on_small_budgets_reach_the_same_scores_and_line() -> None:
+    state = GAME.parse(pons_positions("Test_L2_R1", 3)[2][0])
+    whole = make_searcher("solver", state)
+    whole.run(Limit())
+    stepped = make_searcher("solver", state)
+    stopped = 0
+    for _ in range(10_000):
+        step = stepped.step(moves_left=60)  # each step may spend 60 moves: many probes stop and start again
+        if step is None:
+            break
+        stopped += "stopped" in step.note
+    assert stepped.finished and stopped > 0
+    assert stepped.principal_variation() == whole.principal_variation()
+    assert stepped.value() == whole.value()
+    assert [(n.moves(), n.numbers()) for n in stepped.walk()] == [(n.moves(), n.numbers()) for n in whole.walk()]
+
+
 def test_a_tiny_budget_stops_a_probe_without_going_over() -> None:
     searcher = make_searcher("solver", GAME.parse("274552224131661"))
     result = searcher.run(Limit(moves=50))
