@@ -22,7 +22,14 @@ Steps and their cost in moves (calls to ``State.play``):
   transposition table, or opens it.  It then backs values up through every node the
   visit completes.  With a static ordering, an opened node that is sorted has all its
   children generated and evaluated at once (one move each), and visiting those children
-  later costs no further move (nor evaluation).
+  later costs no further move (nor evaluation) unless ``accounting`` is set.
+
+Rivest's move accounting (``accounting=true``, as his min/max approximation's): every
+child visited costs one move, the edge walked down to it, even when its position was
+generated already to sort its parent's children.  A 1988 program that keeps one board
+and makes and unmakes moves plays each child once to evaluate it for the ordering and
+once more to search it; keeping the generated positions (the default) saves that second
+move, a saving his min/max approximation, charged for every edge it walks, does not get.
 
 Move ordering (``ordering``): ``none`` tries children in legal-move order; ``static-all``
 sorts the children of every inner node by their static value, best first for the player
@@ -193,6 +200,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         start_depth: int = 1,
         ordering: str = "none",
         tt: bool = False,
+        accounting: bool = False,
         eval: str | Evaluator = "auto",
     ) -> None:
         """``eval`` names an evaluator or is one (injected); ``seed`` is unused (no randomness)."""
@@ -209,6 +217,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """The deepest iteration (0: deepen until the budget runs out or the root is solved)."""
         self.start_depth = start_depth
         self.ordering = ordering
+        self.accounting = accounting
+        """Rivest's move accounting: visiting a child generated already (to sort) still costs one move."""
         self._sort_from = STATIC_ORDERINGS.get(ordering, 0)
         """Nodes at least this many plies above the horizon have their children sorted by static value
         (0: no static ordering)."""
@@ -256,8 +266,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             child_state = frame.state.play(frame.moves[index])
             cost = 1
         else:
+            cost = 1 if self.accounting else 0
+            if moves_left is not None and moves_left < cost:
+                return False
             child_state = states[index]
-            cost = 0
         remaining = frame.remaining - 1  # plies from the child to the horizon
         if child_state.is_terminal():
             value = self.evaluator(child_state) if states is None else frame.evals[index]  # type: ignore[index]
@@ -583,14 +595,20 @@ class RivestAlphaBeta(AlphaBeta):
     every inner node (``ordering=static-all``: the parents of leaves too, each of their
     children generated and evaluated at one move each), the move of the last complete
     iteration; no table and no history, so nothing is carried over (an agent builds a new
-    searcher each turn).
+    searcher each turn).  Moves are counted as for his min/max approximation
+    (``accounting``, on by default): one per child generated, and one per edge walked down.
     """
 
     name = "ab-rivest"
     description = "Rivest's alpha-beta: iterative deepening from depth 2, children in static-evaluation order"
 
-    def __init__(self, state: State, *, seed: int = 0, depth: int = 0, eval: str | Evaluator = "rivest") -> None:
-        super().__init__(state, seed=seed, depth=depth, start_depth=2, ordering="static-all", tt=False, eval=eval)
+    def __init__(
+        self, state: State, *, seed: int = 0, depth: int = 0, accounting: bool = True, eval: str | Evaluator = "rivest"
+    ) -> None:
+        super().__init__(
+            state, seed=seed, depth=depth, start_depth=2, ordering="static-all", tt=False, accounting=accounting,
+            eval=eval,
+        )
 
 
 DEPTH_PARAM = Param("depth", int, 0, "deepest iteration in plies (0: no cap, deepen until the budget)", lo=0, hi=128)
@@ -607,6 +625,8 @@ ALGORITHMS = (
                   "leaves (static) or at every inner node (static-all, Rivest's); or history heuristic",
                   choices=ORDERINGS),
             Param("tt", bool, False, "transposition table (exact-depth values, best move first)"),
+            Param("accounting", bool, False, "Rivest's move accounting: a child visited costs a move even when it "
+                  "was generated already to sort"),
             EVAL_PARAM,
         ),
     ),
@@ -614,7 +634,12 @@ ALGORITHMS = (
         name=RivestAlphaBeta.name,
         description=RivestAlphaBeta.description,
         factory=RivestAlphaBeta,  # type: ignore[arg-type]
-        params=(DEPTH_PARAM, Param(EVAL_PARAM.name, str, "rivest", EVAL_PARAM.help, choices=EVAL_PARAM.choices)),
+        params=(
+            DEPTH_PARAM,
+            Param("accounting", bool, True, "Rivest's move accounting: a child visited costs a move even when it was "
+                  "generated already to sort"),
+            Param(EVAL_PARAM.name, str, "rivest", EVAL_PARAM.help, choices=EVAL_PARAM.choices),
+        ),
         games=("connect4",),
     ),
 )

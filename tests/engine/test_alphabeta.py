@@ -307,6 +307,29 @@ def test_static_all_ordering_sorts_the_parents_of_leaves_too() -> None:
     assert cheaper.run(Limit()).value == searcher.value()
 
 
+def test_rivests_accounting_also_pays_for_each_child_visited() -> None:
+    """Depth 2 from the start with Rivest's accounting: the 7 + 7 * 7 children generated to sort, and
+    one more move for every node visited (every node of the tree but the root); the same tree."""
+    plain = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", eval="rivest")
+    counted = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", accounting=True, eval="rivest")
+    plain.run(Limit())
+    counted.run(Limit())
+    visited = sum(1 for _ in counted.walk()) - 1
+    assert counted.stats.moves == 7 + 7 * 7 + visited
+    assert [node.move for node in counted.walk()] == [node.move for node in plain.walk()]
+    assert counted.value() == plain.value()
+
+
+@pytest.mark.parametrize("budget", [0, 6, 7, 8, 9, 63, 64, 500])
+def test_rivests_accounting_never_exceeds_the_budget(budget: int) -> None:
+    searcher = make_searcher("ab-rivest", C4.parse("4453"))
+    result = searcher.run(Limit(moves=budget))
+    assert result.stats.moves <= budget
+    before = searcher.stats.moves
+    assert searcher.step(budget - before) is None
+    assert searcher.stats.moves == before
+
+
 def test_same_seed_same_search() -> None:
     first = AlphaBeta(C4.parse("4453"), seed=7, ordering="history", tt=True)
     second = AlphaBeta(C4.parse("4453"), seed=7, ordering="history", tt=True)
@@ -461,8 +484,8 @@ def test_registry_builds_alphabeta_with_its_parameters() -> None:
 def test_registry_ab_rivest_is_rivests_configuration() -> None:
     searcher = make_searcher("ab-rivest", C4.start())
     assert isinstance(searcher, RivestAlphaBeta)
-    assert (searcher.start_depth, searcher.ordering, searcher.depth, searcher.evaluator.name) == (
-        2, "static-all", 0, "rivest",
+    assert (searcher.start_depth, searcher.ordering, searcher.depth, searcher.accounting, searcher.evaluator.name) == (
+        2, "static-all", 0, True, "rivest",
     )
     searcher.run(Limit(moves=500))
     assert searcher.completed_depth >= 2 and not searcher.finished
