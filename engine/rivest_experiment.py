@@ -5,7 +5,9 @@ His setup, as the registry spells it:
 * both players use his Connect Four evaluator (values 1..1023);
 * **AB** = ``ab-rivest``: iterative deepening from depth 2, children in static-evaluation
   order at every inner node (so every child of a visited node, the parents of leaves
-  included, is generated and paid for), the move of the last complete iteration;
+  included, is generated and paid for), the move of the last complete iteration, and the
+  same move accounting as MM's (a move for each child generated, and one for each edge
+  walked down to a child it visits);
 * **MM** = ``rivest:mode=reverse,accounting=true,eval=rivest``: the reverse approximation
   with edge weight 0.05 + |ln v(c) - ln v(best sibling)| and his move accounting (one move
   call for every edge walked down from the root, as well as for each child generated);
