@@ -253,9 +253,9 @@ async def test_nim_board_click_splits_a_pile() -> None:
         screen = explorer(pilot)
         # The pile's row: label "  7 │ " (6 cells) then tokens two cells apart; split after the second token.
         await pilot.click(Board, offset=(2 + 6 + 2 * 1, 1))
-        assert screen.session.state.text() == "5,2"
+        assert screen.session.state.text() == "5,2/2"
         await pilot.click(Board, offset=(2 + 6, 2))
-        assert screen.session.state.text() == "5,2"
+        assert screen.session.state.text() == "5,2/2"
         assert "cannot be split into 1 and 1" in status_text(screen)
 
 
