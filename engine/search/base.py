@@ -16,9 +16,11 @@ searcher's evaluator (or of its own statistics, for MCTS and proof-number search
 
 from __future__ import annotations
 
+import gc
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Generic, TypeVar
 
@@ -218,17 +220,18 @@ class Searcher(ABC, Generic[N]):
         moves_cap = None if limit.moves is None else self.stats.moves + limit.moves
         iterations = 0
         stats = self.stats
-        while not self.finished:
-            if limit.iterations is not None and iterations >= limit.iterations:
-                break
-            if limit.nodes is not None and stats.nodes >= limit.nodes:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if not self._advance(False, None if moves_cap is None else moves_cap - stats.moves):
-                break
-            iterations += 1
-            stats.iterations += 1
+        with cyclic_gc_paused():
+            while not self.finished:
+                if limit.iterations is not None and iterations >= limit.iterations:
+                    break
+                if limit.nodes is not None and stats.nodes >= limit.nodes:
+                    break
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                if not self._advance(False, None if moves_cap is None else moves_cap - stats.moves):
+                    break
+                iterations += 1
+                stats.iterations += 1
         stats.seconds += time.perf_counter() - started
         return self.result()
 
@@ -248,6 +251,23 @@ class Searcher(ABC, Generic[N]):
             node = stack.pop()
             yield node  # type: ignore[misc]
             stack.extend(reversed(node.children))
+
+
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Hold off Python's cycle collector while a search grows its tree, then restore it.
+
+    A search allocates tree nodes by the tens of thousands and frees almost nothing, so each
+    collection finds no garbage yet walks the whole heap: about a third of a best-first
+    search's time.  Reference counting still frees everything that is not in a cycle.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
