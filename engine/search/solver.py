@@ -13,6 +13,12 @@ at once (a forced block is played alone), children ordered by the threats they c
 (ties broken centre first) and a "can win next move" check before any search.  One node
 is one negamax call, as Pons counts them, so node counts compare with his figures.
 
+Two kernels run this search.  Boards of at most ``NATIVE_MAX_BITS`` bits (7x6 and most
+others) use ``engine.search.solver_native``, compiled by numba, with Pons' fixed-size table
+(a new entry overwrites the one in its slot).  Larger boards use the pure Python kernel
+below (``native=False`` chooses it anywhere), whose dictionary table loses nothing until it
+is full; the tests hold the two to the same scores and, on small searches, the same nodes.
+
 For speed in Python the whole search is one closure over locals: every child's threats
 (the cells where its mover would complete four) are computed by its parent, all children
 at once in one wide integer (one lane per child), and handed down, so no node recomputes
@@ -21,9 +27,12 @@ the threats of the player who just moved.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from itertools import islice
 from typing import Final, cast
+
+import numpy as np
 
 from engine.games.base import Move, State
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
@@ -35,6 +44,9 @@ CHECK_INTERVAL: Final = 1 << 16
 """Nodes between two checks of the node budget and of the tables' sizes."""
 LAYOUT_LIMIT: Final = 1 << 18
 """Cached move layouts (one per set of playable non-losing cells) kept before the cache is emptied."""
+NATIVE_MAX_BITS: Final = 62
+"""The largest board (``width * (height + 1)`` bits) the compiled kernel plays: every right shift then
+stays on a non-negative ``int64``."""
 _LOWER: Final = 192
 """Offset of a stored lower bound in the transposition table (stored values are never 0)."""
 _UPPER: Final = 64
@@ -66,25 +78,80 @@ def win_now_score(cells: int, moves: int) -> int:
 class _Kernel:
     """The compiled search for one board size: the negamax closure and its node counter."""
 
-    __slots__ = ("negamax", "table", "nodes", "set_budget", "clear")
+    __slots__ = ("negamax", "entries", "nodes", "set_budget", "clear")
 
     def __init__(
         self,
         negamax: Negamax,
-        table: dict[int, int],
+        entries: Callable[[], int],
         nodes: Callable[[], int],
         set_budget: Callable[[int | None], None],
         clear: Callable[[], None],
     ) -> None:
         self.negamax = negamax
-        self.table = table
-        """The transposition table: position key -> stored bound (read it, never write it)."""
+        self.entries = entries
+        """Positions whose bound the transposition table holds now."""
         self.nodes = nodes
         """Negamax calls since the last ``clear``."""
         self.set_budget = set_budget
         """Allow this many more nodes (``None``: no bound); past it ``NodeBudgetSpent`` is raised."""
         self.clear = clear
         """Empty the transposition table and zero the node count."""
+
+
+def native_fits(game: Connect4) -> bool:
+    """Whether the compiled kernel (``engine.search.solver_native``) plays ``game``'s board."""
+    return game.width * game.column_bits <= NATIVE_MAX_BITS
+
+
+def _next_prime(n: int) -> int:
+    """The least prime ``>= n`` (``n >= 2``)."""
+    while any(n % d == 0 for d in range(2, math.isqrt(n) + 1)):
+        n += 1
+    return n
+
+
+def _compile_native(game: Connect4, table_limit: int) -> _Kernel:
+    """The numba kernel for ``game`` (see ``solver_native``): Pons' fixed table of ``2 * table_limit`` slots or so."""
+    from engine.search import solver_native as native  # numba loads only when a solver is made
+
+    cells = game.cells
+    height = game.height
+    geometry = np.zeros(7, dtype=np.int64)
+    geometry[native.HEIGHT] = height
+    geometry[native.BOARD] = game.board_mask
+    geometry[native.BOTTOM] = game.bottom_mask
+    geometry[native.DRAW_FROM] = cells - 2
+    geometry[native.S1], geometry[native.S2], geometry[native.S3] = height, height + 1, height + 2
+    columns = np.array([game.column_mask[c] for c in centre_first(game.width)], dtype=np.int64)
+    bounds = np.zeros((4, cells + 1), dtype=np.int64)
+    for moves in range(cells + 1):
+        bounds[native.LOSS_NOW, moves] = -((cells - moves) // 2)
+        bounds[native.LOWEST, moves] = -((cells - 2 - moves) // 2)
+        bounds[native.HIGHEST, moves] = (cells - 1 - moves) // 2
+        bounds[native.WIN_NEXT, moves] = (cells - moves) // 2
+    capacity = _next_prime(2 * table_limit)
+    keys = np.zeros(capacity, dtype=np.int64)
+    values = np.zeros(capacity, dtype=np.uint8)
+    counters = np.array([0, native.NO_BUDGET], dtype=np.int64)
+    scratch = [np.zeros((cells + 2, game.width), dtype=np.int64) for _ in range(3)]
+
+    def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
+        found = int(native.root(current, mask, moves, alpha, beta, threats,
+                                geometry, columns, bounds, keys, values, counters, *scratch))
+        if found == native.ABORT:
+            raise NodeBudgetSpent
+        return found
+
+    def set_budget(more: int | None) -> None:
+        counters[native.LIMIT] = native.NO_BUDGET if more is None else counters[native.NODES] + more
+
+    def clear() -> None:
+        values[:] = 0
+        counters[native.NODES] = 0
+
+    return _Kernel(negamax, lambda: int(np.count_nonzero(values)), lambda: int(counters[native.NODES]), set_budget,
+                   clear)
 
 
 def _compile(game: Connect4, table_limit: int) -> _Kernel:
@@ -292,7 +359,7 @@ def _compile(game: Connect4, table_limit: int) -> _Kernel:
             return lowest[moves]
         return negamax(current, mask, moves, alpha, beta, possible)
 
-    return _Kernel(root, table, nodes, set_budget, clear)
+    return _Kernel(root, table.__len__, nodes, set_budget, clear)
 
 
 class Connect4Solver:
@@ -303,9 +370,14 @@ class Connect4Solver:
 
     __slots__ = ("game", "_kernel")
 
-    def __init__(self, game: Connect4, *, table_limit: int = TABLE_LIMIT) -> None:
+    def __init__(self, game: Connect4, *, table_limit: int = TABLE_LIMIT, native: bool | None = None) -> None:
+        """``native``: search with the compiled kernel (``None``: wherever the board fits it, ``native_fits``)."""
         self.game = game
-        self._kernel = _compile(game, table_limit)
+        if native is None:
+            native = native_fits(game)
+        elif native and not native_fits(game):
+            raise ValueError(f"the compiled solver plays boards of at most {NATIVE_MAX_BITS} bits")
+        self._kernel = _compile_native(game, table_limit) if native else _compile(game, table_limit)
 
     @property
     def nodes(self) -> int:
@@ -315,7 +387,7 @@ class Connect4Solver:
     @property
     def table_entries(self) -> int:
         """Positions whose bound the transposition table holds now."""
-        return len(self._kernel.table)
+        return self._kernel.entries()
 
     def reset(self) -> None:
         """Empty the transposition table and zero the node count, as Pons does between positions."""

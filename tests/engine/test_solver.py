@@ -28,6 +28,10 @@ from engine.solve import grundy_number, nim_score, solve_position
 GAME = Connect4()
 
 
+KERNELS = pytest.mark.parametrize("native", [False, None], ids=["python-kernel", "default-kernel"])
+"""Run a test with the pure Python kernel and with the default one (compiled where the board fits)."""
+
+
 def pons_positions(file: str, count: int) -> list[tuple[str, int]]:
     """The first ``count`` positions of one of Pons' sets, or a skip when the data is not there."""
     path: Path = data_dir() / file
@@ -75,8 +79,9 @@ def random_position(game: Connect4, empty: int, rng: random.Random) -> Connect4S
     [("Test_L3_R1", 50, 103), ("Test_L2_R1", 30, 900), ("Test_L1_R1", 20, 6_600)],
     ids=["End-Easy", "Middle-Easy", "Begin-Easy"],
 )
-def test_exact_on_a_sample_of_pons_sets(file: str, count: int, mean_nodes_target: int) -> None:
-    solver = Connect4Solver(GAME)
+@KERNELS
+def test_exact_on_a_sample_of_pons_sets(file: str, count: int, mean_nodes_target: int, native: bool | None) -> None:
+    solver = Connect4Solver(GAME, native=native)
     nodes = 0
     for moves, score in pons_positions(file, count):
         solver.reset()
@@ -124,10 +129,11 @@ def test_the_whole_small_board_matches_exhaustive_search(width: int, height: int
 
 
 @pytest.mark.parametrize(("width", "height"), list(itertools.product(range(4, 11), repeat=2)))
-def test_every_board_size_matches_exhaustive_search_near_the_end(width: int, height: int) -> None:
+@KERNELS
+def test_every_board_size_matches_exhaustive_search_near_the_end(width: int, height: int, native: bool | None) -> None:
     game = Connect4(width, height)
     rng = random.Random(width * 100 + height)
-    solver = Connect4Solver(game)
+    solver = Connect4Solver(game, native=native)
     memo: dict[int, int] = {}
     for empty in (7, 9):
         state = random_position(game, empty, rng)
@@ -138,12 +144,13 @@ def test_every_board_size_matches_exhaustive_search_near_the_end(width: int, hei
 
 
 @pytest.mark.parametrize(("width", "height", "empty", "seed"), [(5, 4, 12, 1), (4, 5, 12, 2), (5, 5, 11, 3)])
+@KERNELS
 def test_midgame_positions_on_small_boards_match_exhaustive_search(
-    width: int, height: int, empty: int, seed: int
+    width: int, height: int, empty: int, seed: int, native: bool | None
 ) -> None:
     game = Connect4(width, height)
     rng = random.Random(seed)
-    solver = Connect4Solver(game)
+    solver = Connect4Solver(game, native=native)
     memo: dict[int, int] = {}
     for _ in range(5):
         state = random_position(game, empty, rng)
@@ -187,9 +194,10 @@ def test_a_finished_game_scores_for_its_player_to_move() -> None:
         Connect4Solver(GAME).solve(won)
 
 
-def test_a_probe_stops_exactly_at_its_node_budget() -> None:
+@KERNELS
+def test_a_probe_stops_exactly_at_its_node_budget(native: bool | None) -> None:
     state = GAME.parse("24617524315172127")  # Middle-Medium, score 2, about 26,000 nodes
-    solver = Connect4Solver(GAME)
+    solver = Connect4Solver(GAME, native=native)
     with pytest.raises(NodeBudgetSpent):
         solver.probe(state, 0, 1, budget=500)
     assert solver.nodes == 500
@@ -198,12 +206,39 @@ def test_a_probe_stops_exactly_at_its_node_budget() -> None:
     assert solver.nodes == 0
 
 
-def test_a_full_table_drops_its_older_half_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_python_table_drops_its_older_half_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver_module, "CHECK_INTERVAL", 1_000)
-    solver = Connect4Solver(GAME, table_limit=500)
+    solver = Connect4Solver(GAME, table_limit=500, native=False)
     assert solver.solve(GAME.parse("24617524315172127")) == 2
     assert solver.table_entries <= 500 + 1_000
     assert solver.nodes > 2_000  # so the search went through a checkpoint, where the table is pruned
+
+
+def test_a_small_compiled_table_overwrites_and_stays_exact() -> None:
+    solver = Connect4Solver(GAME, table_limit=500, native=True)  # 1,009 slots for about 26,000 nodes
+    assert solver.solve(GAME.parse("24617524315172127")) == 2
+    assert solver.table_entries <= 1_009
+
+
+def test_the_compiled_kernel_visits_the_python_kernel_s_nodes() -> None:
+    # With a compiled table large enough that no entry is overwritten here (at Pons' size a few
+    # of these positions lose an entry to a collision and take a few nodes more), the two
+    # kernels take the same decisions in the same order.
+    compiled = Connect4Solver(GAME, native=True, table_limit=1 << 24)
+    python = Connect4Solver(GAME, native=False)
+    for moves, score in pons_positions("Test_L3_R1", 100) + pons_positions("Test_L2_R1", 20):
+        state = GAME.parse(moves)
+        for solver in (compiled, python):
+            solver.reset()
+            assert solver.solve(state) == score, moves
+        assert compiled.nodes == python.nodes, moves
+
+
+def test_the_compiled_kernel_plays_boards_up_to_62_bits() -> None:
+    assert solver_module.native_fits(Connect4(7, 6))  # 7 x 7 = 49 bits
+    assert not solver_module.native_fits(Connect4(8, 7))  # 8 x 8 = 64 bits
+    with pytest.raises(ValueError, match="at most 62 bits"):
+        Connect4Solver(Connect4(8, 7), native=True)
 
 
 def test_the_null_window_goes_to_half_the_bound_on_its_side() -> None:

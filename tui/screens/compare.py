@@ -29,7 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from engine.agents import Agent, Decision
+from engine.agents import Agent
 from engine.analysis import ScoresSnapshot
 from engine.errors import UserError
 from engine.game_record import PlayedGame
@@ -49,6 +49,7 @@ from tui.contest import (
     think,
 )
 from tui.formatting import format_count, format_number
+from tui.messages import Analysed, Decided
 from tui.screens.help import binding_commands
 from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, RateMeter, Session
 from tui.widgets.board import Board
@@ -150,21 +151,6 @@ class CompareScreen(Screen[None]):
             self.sessions = tuple(sessions)
             self.batches = tuple(batches)
             self.shown = shown
-
-    class Decided(Message):
-        """A match turn's search ``session`` ended with ``decision``."""
-
-        def __init__(self, session: Session, decision: Decision) -> None:
-            super().__init__()
-            self.session = session
-            self.decision = decision
-
-    class Analysed(Message):
-        """The analysis worker learnt more about the position's columns."""
-
-        def __init__(self, analysis: ScoresSnapshot) -> None:
-            super().__init__()
-            self.analysis = analysis
 
     def __init__(
         self,
@@ -335,9 +321,9 @@ class CompareScreen(Screen[None]):
 
     @work(thread=True, group="analysis")
     def _analyse(self, state: Connect4State) -> None:
-        analyse(state, lambda found: self.post_message(self.Analysed(found)), get_current_worker().cancelled_event)
+        analyse(state, lambda found: self.post_message(Analysed(found)), get_current_worker().cancelled_event)
 
-    def on_compare_screen_analysed(self, message: Analysed) -> None:
+    def on_analysed(self, message: Analysed) -> None:
         if message.analysis.state == self.state:
             self.analysis = message.analysis
             self._refresh()
@@ -393,9 +379,9 @@ class CompareScreen(Screen[None]):
         think(session, seconds, lambda batch: self._deliver([session], [batch]), worker.cancelled_event,
               TURN_FRAME_SECONDS)
         if not worker.is_cancelled:
-            self.post_message(self.Decided(session, decide(session)))
+            self.post_message(Decided(session, decide(session)))
 
-    def on_compare_screen_decided(self, message: Decided) -> None:
+    def on_decided(self, message: Decided) -> None:
         match = self.match
         if match is None or message.session is not self._turn:
             return

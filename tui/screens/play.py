@@ -31,7 +31,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
-from engine.agents import Agent, Decision
+from engine.agents import Agent
 from engine.analysis import NODE_BUDGET, ScoresSnapshot
 from engine.errors import UserError
 from engine.game_record import Controller, PlayedGame, controller_text, parse_controller
@@ -41,6 +41,7 @@ from engine.search.registry import AgentSpec
 from tui.commands.arena import budget
 from tui.contest import TURN_FRAME_SECONDS, agent_session, analyse, board_marks, decide, think
 from tui.formatting import format_count
+from tui.messages import Analysed, Decided
 from tui.screens.help import binding_commands
 from tui.session import Batch, RateMeter, Session, default_algorithm
 from tui.widgets.board import Board
@@ -80,21 +81,6 @@ class PlayScreen(Screen[None]):
             self.session = session
             self.batch = batch
             self.shown = shown
-
-    class Decided(Message):
-        """``session``'s search ended with ``decision`` (an agent's move, or a hint)."""
-
-        def __init__(self, session: Session, decision: Decision) -> None:
-            super().__init__()
-            self.session = session
-            self.decision = decision
-
-    class Analysed(Message):
-        """The analysis worker learnt more about a position's columns."""
-
-        def __init__(self, analysis: ScoresSnapshot) -> None:
-            super().__init__()
-            self.analysis = analysis
 
     def __init__(
         self,
@@ -210,7 +196,7 @@ class PlayScreen(Screen[None]):
 
         think(session, seconds, deliver, worker.cancelled_event, TURN_FRAME_SECONDS)
         if not worker.is_cancelled:
-            self.post_message(self.Decided(session, decide(session)))
+            self.post_message(Decided(session, decide(session)))
 
     def on_play_screen_progress(self, message: Progress) -> None:
         try:
@@ -223,7 +209,7 @@ class PlayScreen(Screen[None]):
         finally:
             self.call_after_refresh(message.shown.set)
 
-    def on_play_screen_decided(self, message: Decided) -> None:
+    def on_decided(self, message: Decided) -> None:
         session = message.session
         if session is not self._search:
             return
@@ -354,9 +340,9 @@ class PlayScreen(Screen[None]):
     @work(thread=True, group="analysis")
     def _analyse(self, state: Connect4State) -> None:
         """The analysis thread: solve ``state``'s columns, reporting each one solved."""
-        analyse(state, lambda found: self.post_message(self.Analysed(found)), get_current_worker().cancelled_event)
+        analyse(state, lambda found: self.post_message(Analysed(found)), get_current_worker().cancelled_event)
 
-    def on_play_screen_analysed(self, message: Analysed) -> None:
+    def on_analysed(self, message: Analysed) -> None:
         if self.analysing and message.analysis.state == self.played.state:
             self.analysis = message.analysis
             self._refresh()

@@ -1,0 +1,185 @@
+"""The exact solver's negamax compiled to machine code by numba, for boards of at most ``NATIVE_MAX_BITS`` bits.
+
+The same search, node for node, as the pure Python kernel of ``engine.search.solver`` (read
+its docstrings for the method): Pons' bounds, a transposition table of bounds, only moves
+that do not lose at once, children ordered by the threats they create (ties centre first),
+one node per child looked at.  What differs is the table, which is Pons' own: a fixed array
+indexed by ``key % capacity`` (a prime), each slot holding one full key and its stored
+bound, a new entry overwriting the old.  Bitboards are ``int64``; a board of at most
+``solver.NATIVE_MAX_BITS`` bits keeps every right shift on non-negative values (bits a
+left shift pushes past the top only land in threat sets, which are masked to the board).
+
+The search runs without the GIL, so a UI thread stays responsive while it solves.
+"""
+
+# numba compiles these with int64 everywhere; mypy sees numpy scalars and Any where it runs them.
+# mypy: disable-error-code="no-any-return,assignment"
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ABORT = 1 << 20
+"""What a search stopped by its node budget returns, level after level (no score is near it)."""
+NO_BUDGET = 1 << 62
+"""The node limit of a search without a budget."""
+LOWER = 192
+"""Offset of a stored lower bound (stored values are never 0: 0 is an empty slot)."""
+UPPER = 64
+"""Offset of a stored upper bound."""
+
+# Indices into the ``geometry`` array.
+HEIGHT, BOARD, BOTTOM, DRAW_FROM, S1, S2, S3 = range(7)
+# Rows of the ``bounds`` array, by the number of stones on the board.
+LOSS_NOW, LOWEST, HIGHEST, WIN_NEXT = range(4)
+# Indices into the ``counters`` array.
+NODES, LIMIT = range(2)
+
+
+@njit(cache=True, nogil=True)
+def _threats(p: int, empty: int, s1: int, s2: int, s3: int) -> int:
+    """The empty cells where the owner of ``p`` would complete four."""
+    w = ((p & (p << 1)) & (p << 2)) << 1
+    x = (p >> (3 * s1)) | (p << s1)
+    y = p & (p >> s1)
+    w |= ((y >> s1) & x) | ((y & x) << (2 * s1))
+    x = (p >> (3 * s2)) | (p << s2)
+    y = p & (p >> s2)
+    w |= ((y >> s2) & x) | ((y & x) << (2 * s2))
+    x = (p >> (3 * s3)) | (p << s3)
+    y = p & (p >> s3)
+    w |= ((y >> s3) & x) | ((y & x) << (2 * s3))
+    return w & empty
+
+
+@njit(cache=True, nogil=True)
+def _negamax(
+    current: int, mask: int, moves: int, alpha: int, beta: int, possible: int,
+    geometry: np.ndarray, columns: np.ndarray, bounds: np.ndarray,
+    keys: np.ndarray, values: np.ndarray, counters: np.ndarray,
+    order: np.ndarray, cells: np.ndarray, lanes: np.ndarray,
+) -> int:
+    """``solver._compile``'s ``negamax``: the caller counted this node and made Pons' first checks."""
+    bound = bounds[LOWEST, moves]
+    if alpha < bound:
+        alpha = bound
+    bound = bounds[HIGHEST, moves]
+    if beta > bound:
+        beta = bound
+        if alpha >= beta:
+            return beta
+    key = current + mask
+    slot = key % keys.shape[0]
+    if values[slot] != 0 and keys[slot] == key:
+        entry = np.int64(values[slot])
+        if entry >= 128:
+            bound = entry - LOWER
+            if alpha < bound:
+                alpha = bound
+                if alpha >= beta:
+                    return alpha
+        else:
+            bound = entry - UPPER
+            if beta > bound:
+                beta = bound
+                if alpha >= beta:
+                    return beta
+    board = geometry[BOARD]
+    bottom = geometry[BOTTOM]
+    s1 = geometry[S1]
+    s2 = geometry[S2]
+    s3 = geometry[S3]
+    opponent = current ^ mask
+    empty = board ^ mask
+    moves += 1
+    # The children, most threats first, then centre first (Pons' MoveSorter), by insertion.
+    count = 0
+    for i in range(columns.shape[0]):
+        cell = possible & columns[i]
+        if cell:
+            lane = _threats(current | cell, empty, s1, s2, s3)
+            threats = 0
+            rest = lane
+            while rest:
+                rest &= rest - 1
+                threats += 1
+            rank = (threats << 4) | (15 - count)
+            j = count
+            while j > 0 and order[moves, j - 1] < rank:
+                order[moves, j] = order[moves, j - 1]
+                cells[moves, j] = cells[moves, j - 1]
+                lanes[moves, j] = lanes[moves, j - 1]
+                j -= 1
+            order[moves, j] = rank
+            cells[moves, j] = cell
+            lanes[moves, j] = lane
+            count += 1
+    child_lost = bounds[WIN_NEXT, moves]
+    child_floor = -bounds[LOWEST, moves]
+    drawn = moves >= geometry[DRAW_FROM]
+    for j in range(count):
+        if counters[NODES] >= counters[LIMIT]:
+            return ABORT
+        counters[NODES] += 1
+        lane = lanes[moves, j]
+        child_mask = mask | cells[moves, j]
+        child_possible = (child_mask + bottom) & board
+        forced = child_possible & lane
+        if forced:
+            child_possible = 0 if forced & (forced - 1) else forced
+        child_possible &= ~(lane >> 1)
+        if not child_possible:
+            score = child_lost
+        elif drawn:
+            score = 0
+        elif alpha >= child_floor:
+            score = child_floor
+        else:
+            found = _negamax(
+                opponent, child_mask, moves, -beta, -alpha, child_possible,
+                geometry, columns, bounds, keys, values, counters, order, cells, lanes,
+            )
+            if found == ABORT:
+                return ABORT
+            score = -found
+        if score >= beta:
+            keys[slot] = key
+            values[slot] = score + LOWER
+            return score
+        if score > alpha:
+            alpha = score
+    keys[slot] = key
+    values[slot] = alpha + UPPER
+    return alpha
+
+
+@njit(cache=True, nogil=True)
+def root(
+    current: int, mask: int, moves: int, alpha: int, beta: int, threats: int,
+    geometry: np.ndarray, columns: np.ndarray, bounds: np.ndarray,
+    keys: np.ndarray, values: np.ndarray, counters: np.ndarray,
+    order: np.ndarray, cells: np.ndarray, lanes: np.ndarray,
+) -> int:
+    """``solver._compile``'s ``root``: negamax on a position whose player to move cannot win at once."""
+    if counters[NODES] >= counters[LIMIT]:
+        return ABORT
+    counters[NODES] += 1
+    board = geometry[BOARD]
+    possible = (mask + geometry[BOTTOM]) & board
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):
+            return bounds[LOSS_NOW, moves]
+        possible = forced
+    possible &= ~(threats >> 1)
+    if not possible:
+        return bounds[LOSS_NOW, moves]
+    if moves >= geometry[DRAW_FROM]:
+        return 0
+    if bounds[LOWEST, moves] >= beta:
+        return bounds[LOWEST, moves]
+    return _negamax(
+        current, mask, moves, alpha, beta, possible,
+        geometry, columns, bounds, keys, values, counters, order, cells, lanes,
+    )

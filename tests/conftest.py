@@ -1,0 +1,20 @@
+"""Session set-up shared by every test."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the solver's numba kernel once, in the main process, before any xdist worker starts.
+
+    The workers then load it from numba's cache instead of each compiling it, at the same
+    time, into the same cache files.
+    """
+    if hasattr(config, "workerinput"):  # an xdist worker: the main process has done it
+        return
+    from engine.games import Connect4
+    from engine.search.solver import Connect4Solver
+
+    game = Connect4()
+    Connect4Solver(game).solve(game.parse("2252576253462244111563365343671351441"))
