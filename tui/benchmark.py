@@ -117,15 +117,15 @@ def cpu_share(seconds: float = 0.3) -> float:
 
 
 def _row(label: object, times: list[float], target: float, extra: object) -> list[object]:
-    return [label, extra, statistics.median(times), max(times), target,
-            "yes" if statistics.median(times) <= target else "no"]
+    """A table row; the target is met when even the slowest time is within it."""
+    return [label, extra, statistics.median(times), max(times), target, "yes" if max(times) <= target else "no"]
 
 
 def measure(quick: bool) -> list[BenchTable]:
     repeats = 5 if quick else 30
     steps = BenchTable(
         "explorer: one step including the repaint (headless, ms)",
-        ["tree nodes", "pane lines", "median", "max", "target", "met"],
+        ["tree nodes", "pane lines", "median", "max", "target", "met (max)"],
     )
     algorithm = ""
     for nodes, target in TREES:
@@ -137,7 +137,7 @@ def measure(quick: bool) -> list[BenchTable]:
                        f"this process got {cpu_share():.0%} of a CPU for busy work when measured")
     keys = BenchTable(
         "explorer: key press answered while a search runs flat out (headless, ms)",
-        ["until", "search steps", "median", "max", "target", "met"],
+        ["until", "search steps", "median", "max", "target", "met (max)"],
     )
     session = grown_session(TREES[0][0])
     handled, painted, taken = asyncio.run(key_times(session, repeats))

@@ -1,0 +1,25 @@
+"""``plyscope bench``: its JSON tables, and exit status 2 with one line for an unknown section."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tui.cli import main
+
+
+def test_quick_rules_section_reports_perft_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--only", "rules", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (table,) = report["rules"]
+    (row,) = table["rows"]
+    assert (row["position"], row["depth"], row["leaves"]) == ("connect4 start", 5, 7**5)  # --quick: depth 5
+    assert row["nodes/s"] > 0
+
+
+def test_an_unknown_section_is_named_with_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--only", "speed"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "unknown bench section speed" in err and "solver" in err
