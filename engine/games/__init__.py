@@ -10,6 +10,10 @@ from engine.games.nim import Nim, NimState
 
 GAME_NAMES = ("connect4", "grundy", "nim", "nim-misere")
 """The names ``make_game`` takes; ``connect4:WxH`` picks another board size."""
+GAME_CHOICES = (
+    "connect4", "connect4:4x4", "connect4:5x4", "connect4:6x5", "connect4:8x7", "grundy", "nim", "nim-misere",
+)
+"""The games a menu offers: every game, and Connect Four on a few other boards (the small ones solve at once)."""
 
 
 def make_game(name: str) -> Game:
@@ -29,6 +33,7 @@ def make_game(name: str) -> Game:
 
 
 __all__ = [
+    "GAME_CHOICES",
     "GAME_NAMES",
     "Connect4",
     "Connect4State",

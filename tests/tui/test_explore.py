@@ -197,6 +197,24 @@ async def test_setup_form_switches_the_game() -> None:
 
 
 @run_async
+async def test_setup_form_offers_smaller_boards_to_search_to_the_end() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        setup = pilot.app.screen
+        setup.query_one("#game", Select).value = "connect4:4x4"
+        await pilot.pause()
+        setup.query_one("#position", Input).value = "2332"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.session.config.game == "connect4:4x4"
+        board = screen.query_one(Board).state
+        assert (board.game.width, board.game.height, board.text()) == (4, 4, "2332")
+
+
+@run_async
 async def test_position_bar_bad_then_good_input() -> None:
     app = make_app()
     async with app.run_test() as pilot:
@@ -349,7 +367,7 @@ async def test_palette_offers_bindings_algorithms_games_and_parameters() -> None
     async with app.run_test() as pilot:
         titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
         assert "Step" in titles and "Run" in titles
-        assert "Algorithm: minimax" in titles and "Game: grundy" in titles
+        assert "Algorithm: minimax" in titles and "Game: grundy" in titles and "Game: connect4:5x4" in titles
         assert "Parameter: depth…" in titles and "Theme" in titles
 
 

@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from engine.agents import Agent
 from engine.errors import UserError
 from engine.game_record import PlayedGame
-from engine.games import GAME_NAMES, Move
+from engine.games import GAME_CHOICES, Move
 from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec
 from tui.commands.arena import budget
@@ -253,7 +253,7 @@ class ExploreScreen(Screen[None]):
 
     def action_choose_game(self) -> None:
         self.app.search_commands(
-            [SimpleCommand(name, partial(self.choose_game, name), "from its start position") for name in GAME_NAMES],
+            [SimpleCommand(name, partial(self.choose_game, name), "from its start position") for name in GAME_CHOICES],
             placeholder="Game…",
         )
 
@@ -437,7 +437,7 @@ class ExploreScreen(Screen[None]):
         yield from binding_commands(self)
         for info in fitting_algorithms(self.session.config.game):
             yield SystemCommand(f"Algorithm: {info.name}", info.description, partial(self.choose_algorithm, info.name))
-        for name in GAME_NAMES:
+        for name in GAME_CHOICES:
             yield SystemCommand(f"Game: {name}", "explore its start position", partial(self.choose_game, name))
         algorithm = self.session.config.algorithm or ""
         for info in fitting_algorithms(self.session.config.game):

@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.errors import UserError
-from engine.games import GAME_NAMES, make_game
+from engine.games import GAME_CHOICES, make_game
 from engine.search.base import AlgorithmInfo, Param
 from engine.search.registry import algorithms, game_family
 from tui.session import SearchConfig, Session, default_algorithm, parse_position
@@ -93,7 +93,7 @@ class SetupForm(Widget):
 
     def compose(self) -> ComposeResult:
         config = self.config
-        games = list(GAME_NAMES) if config.game in GAME_NAMES else [config.game, *GAME_NAMES]
+        games = list(GAME_CHOICES) if config.game in GAME_CHOICES else [config.game, *GAME_CHOICES]
         with VerticalScroll():
             yield from self._row("game", Select([(g, g) for g in games], value=config.game, allow_blank=False,
                                                  compact=True, id="game"))
