@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -145,12 +146,18 @@ COMMANDS = {
 }
 
 
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` parsed; without a command (nothing, an option such as ``--game``, or a position), ``explore``'s."""
+    arguments = list(argv)
+    first = arguments[0] if arguments else ""
+    if not arguments or (first.startswith("-") and first not in ("-h", "--help")) or re.fullmatch(r"[\d,/]+", first):
+        arguments.insert(0, "explore")
+    return build_parser().parse_args(arguments)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    command = args.command or "explore"
-    if args.command is None:
-        args = parser.parse_args(["explore", *(argv if argv is not None else sys.argv[1:])])
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    command = args.command
     module = importlib.import_module(COMMANDS[command])
     try:
         return int(module.run(args))
