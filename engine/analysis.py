@@ -23,7 +23,8 @@ NODE_BUDGET = 30_000_000
 """Solver nodes an analysis spends at most, over all columns, before giving up on the rest (some 12 s of
 the compiled 7x6 solver; on boards too large for it, a few minutes of pure Python)."""
 TABLE_LIMIT = 1 << 20
-"""Transposition-table entries an analysis keeps (about 80 MB), less than the solver's default."""
+"""An analysis's solver table size (``solver.TABLE_LIMIT``): a quarter of the default, about 20 MB compiled
+or up to 80 MB in pure Python."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,9 @@ from engine.games.connect4 import Bitboard, Connect4, Connect4State
 from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError, Step
 
 TABLE_LIMIT: Final = 1 << 22
-"""Transposition-table entries (about 75 bytes each) past which the older half is dropped."""
+"""The table's size.  Pure Python kernel: entries (about 75 bytes each) past which the older half is
+dropped.  Compiled kernel: half its slots (9 bytes each; ``2 * TABLE_LIMIT`` rounded up to a prime is
+Pons' 2^23 + 9)."""
 CHECK_INTERVAL: Final = 1 << 16
 """Nodes between two checks of the node budget and of the tables' sizes."""
 LAYOUT_LIMIT: Final = 1 << 18
