@@ -178,40 +178,30 @@ async def test_setup_form_shows_bad_input_and_changes_nothing() -> None:
         assert screen.session is before
 
 
-@run_async
-async def test_setup_form_switches_the_game() -> None:
-    app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        screen = explorer(pilot)
-        await pilot.press("e")
-        await pilot.pause()
-        setup = pilot.app.screen
-        setup.query_one("#game", Select).value = "nim"
-        await pilot.pause()
-        setup.query_one("#position", Input).value = "1,3,5,7"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert screen.session.config.game == "nim"
-        assert screen.session.state.text() == "7,5,3,1"
-        assert screen.query_one(Board).state.text() == "7,5,3,1"
+@pytest.mark.parametrize(
+    ("game", "typed", "shown"),
+    [("nim", "1,3,5,7", "7,5,3,1"), ("connect4:4x4", "2332", "2332")],  # a smaller board searches to the end
+)
+def test_setup_form_switches_the_game(game: str, typed: str, shown: str) -> None:
+    @run_async
+    async def switch() -> None:
+        app = make_app()
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = explorer(pilot)
+            await pilot.press("e")
+            await pilot.pause()
+            setup = pilot.app.screen
+            setup.query_one("#game", Select).value = game
+            await pilot.pause()
+            setup.query_one("#position", Input).value = typed
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert screen.session.config.game == game
+            assert screen.session.state.text() == shown
+            board = screen.query_one(Board).state
+            assert (board.game.name, board.text()) == (game, shown)
 
-
-@run_async
-async def test_setup_form_offers_smaller_boards_to_search_to_the_end() -> None:
-    app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        screen = explorer(pilot)
-        await pilot.press("e")
-        await pilot.pause()
-        setup = pilot.app.screen
-        setup.query_one("#game", Select).value = "connect4:4x4"
-        await pilot.pause()
-        setup.query_one("#position", Input).value = "2332"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert screen.session.config.game == "connect4:4x4"
-        board = screen.query_one(Board).state
-        assert (board.game.width, board.game.height, board.text()) == (4, 4, "2332")
+    switch()
 
 
 @run_async
