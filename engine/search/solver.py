@@ -101,6 +101,21 @@ class _Kernel:
         """Empty the transposition table and zero the node count."""
 
 
+def score_bounds(cells: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Pons' bounds on a score for the player to move, each indexed by the stones on the board.
+
+    ``(loss_now, lowest, highest, win_next)``: the score when the opponent wins with the next
+    stone (two threats, or no move that does not lose); the least score when the opponent
+    cannot win with the next stone; the most when the player to move cannot win with this
+    stone; and, for the parent of a ``loss_now`` position, that child's score.
+    """
+    stones = range(cells + 1)
+    loss_now = tuple(-((cells - moves) // 2) for moves in stones)
+    lowest = tuple(-((cells - 2 - moves) // 2) for moves in stones)
+    highest = tuple((cells - 1 - moves) // 2 for moves in stones)
+    return loss_now, lowest, highest, tuple(-loss for loss in loss_now)
+
+
 def native_fits(game: Connect4) -> bool:
     """Whether the compiled kernel (``engine.search.solver_native``) plays ``game``'s board."""
     return game.width * game.column_bits <= NATIVE_MAX_BITS
@@ -119,19 +134,13 @@ def _compile_native(game: Connect4, table_limit: int) -> _Kernel:
 
     cells = game.cells
     height = game.height
-    geometry = np.zeros(7, dtype=np.int64)
-    geometry[native.HEIGHT] = height
+    geometry = np.zeros(6, dtype=np.int64)
     geometry[native.BOARD] = game.board_mask
     geometry[native.BOTTOM] = game.bottom_mask
     geometry[native.DRAW_FROM] = cells - 2
     geometry[native.S1], geometry[native.S2], geometry[native.S3] = height, height + 1, height + 2
     columns = np.array([game.column_mask[c] for c in centre_first(game.width)], dtype=np.int64)
-    bounds = np.zeros((4, cells + 1), dtype=np.int64)
-    for moves in range(cells + 1):
-        bounds[native.LOSS_NOW, moves] = -((cells - moves) // 2)
-        bounds[native.LOWEST, moves] = -((cells - 2 - moves) // 2)
-        bounds[native.HIGHEST, moves] = (cells - 1 - moves) // 2
-        bounds[native.WIN_NEXT, moves] = (cells - moves) // 2
+    bounds = np.array(score_bounds(cells), dtype=np.int64)  # rows LOSS_NOW, LOWEST, HIGHEST, WIN_NEXT
     capacity = _next_prime(2 * table_limit)
     keys = np.zeros(capacity, dtype=np.int64)
     values = np.zeros(capacity, dtype=np.uint8)
@@ -176,15 +185,7 @@ def _compile(game: Connect4, table_limit: int) -> _Kernel:
     """Lane width so that no shift of the threat formula carries one lane into another."""
     lane_mask = (1 << lane_bits) - 1
     column_masks = tuple(game.column_mask[c] for c in centre_first(game.width))
-    # Scores by the number of stones on the board, for the player to move (Pons' bounds):
-    loss_now = tuple(-((cells - moves) // 2) for moves in range(cells + 1))
-    """The opponent wins with the next stone (two threats, or no move that does not lose)."""
-    lowest = tuple(-((cells - 2 - moves) // 2) for moves in range(cells + 1))
-    """The least score when the opponent cannot win with the next stone."""
-    highest = tuple((cells - 1 - moves) // 2 for moves in range(cells + 1))
-    """The most score when the player to move cannot win with this stone."""
-    win_next = tuple(-loss for loss in loss_now)
-    """For the parent of such a position: the score of a child that has ``loss_now``."""
+    loss_now, lowest, highest, win_next = score_bounds(cells)
     draw_from = cells - 2
     """From this many stones on, a player to move who cannot win at once but has a safe move draws."""
     # Shifts of the three non-vertical directions: one diagonal, horizontal, the other diagonal.

@@ -30,8 +30,8 @@ UPPER = 64
 """Offset of a stored upper bound."""
 
 # Indices into the ``geometry`` array.
-HEIGHT, BOARD, BOTTOM, DRAW_FROM, S1, S2, S3 = range(7)
-# Rows of the ``bounds`` array, by the number of stones on the board.
+BOARD, BOTTOM, DRAW_FROM, S1, S2, S3 = range(6)
+# Rows of the ``bounds`` array (``solver.score_bounds``), by the number of stones on the board.
 LOSS_NOW, LOWEST, HIGHEST, WIN_NEXT = range(4)
 # Indices into the ``counters`` array.
 NODES, LIMIT = range(2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 from textual.widgets.tree import TreeNode
 
@@ -24,6 +25,15 @@ def status_text(pilot_app_screen: object) -> str:
 
     assert isinstance(pilot_app_screen, ExploreScreen)
     return str(pilot_app_screen.query_one("#status", Static).render())
+
+
+async def open_setup(pilot: Pilot[None]) -> SetupScreen:
+    """Press ``e`` on the explorer and return the setup form it opens."""
+    await pilot.press("e")
+    await pilot.pause()
+    setup = pilot.app.screen
+    assert isinstance(setup, SetupScreen)
+    return setup
 
 
 @run_async
@@ -139,10 +149,7 @@ async def test_setup_form_sets_a_parameter() -> None:
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         screen = explorer(pilot)
-        await pilot.press("e")
-        await pilot.pause()
-        setup = pilot.app.screen
-        assert isinstance(setup, SetupScreen)
+        setup = await open_setup(pilot)
         depth = setup.query_one("#param-depth", Input)
         depth.value = "2"
         await pilot.press("ctrl+s")
@@ -158,9 +165,7 @@ async def test_setup_form_shows_bad_input_and_changes_nothing() -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = explorer(pilot)
         before = screen.session
-        await pilot.press("e")
-        await pilot.pause()
-        setup = pilot.app.screen
+        setup = await open_setup(pilot)
         setup.query_one("#param-depth", Input).value = "99"
         setup.query_one("#position", Input).value = "4444444"
         setup.query_one("#budget", Input).value = "lots"
@@ -188,9 +193,7 @@ def test_setup_form_switches_the_game(game: str, typed: str, shown: str) -> None
         app = make_app()
         async with app.run_test(size=(100, 40)) as pilot:
             screen = explorer(pilot)
-            await pilot.press("e")
-            await pilot.pause()
-            setup = pilot.app.screen
+            setup = await open_setup(pilot)
             setup.query_one("#game", Select).value = game
             await pilot.pause()
             setup.query_one("#position", Input).value = typed
