@@ -12,12 +12,40 @@ When the searcher proposes no move (a budget too small to finish even one step, 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from engine.errors import UserError
 from engine.games.base import Move, State
 from engine.games.connect4 import Connect4State
 from engine.search.base import Limit, Stats
 from engine.search.registry import AgentSpec
+
+DEFAULT_TURN_MOVES = 1000
+"""An agent's budget per turn when neither ``--moves`` nor ``--seconds`` is given: calls to the move operator."""
+
+
+def turn_limit(moves: int | None, seconds: float | None) -> Limit:
+    """The per-turn limit of ``--moves`` or ``--seconds`` (``DEFAULT_TURN_MOVES`` moves if neither)."""
+    if seconds is not None:
+        if not (seconds > 0 and math.isfinite(seconds)):
+            raise UserError(f"--seconds must be a positive number, not {seconds}")
+        return Limit(seconds=seconds)
+    if moves is not None and moves < 1:
+        raise UserError(f"--moves must be 1 or more, not {moves}")
+    return Limit(moves=DEFAULT_TURN_MOVES if moves is None else moves)
+
+
+def limit_text(limit: Limit) -> str:
+    """A per-turn limit written short: ``1000 moves`` or ``0.5 s``."""
+    return f"{limit.seconds:g} s" if limit.seconds is not None else f"{limit.moves} moves"
+
+
+def check_seed(seed: int) -> int:
+    """``seed`` if it is 0 or more; raises ``UserError`` otherwise."""
+    if seed < 0:
+        raise UserError(f"seed must be 0 or more, not {seed}")
+    return seed
 
 
 def fallback_move(state: State) -> Move:

@@ -16,7 +16,7 @@ from functools import cache
 
 import engine.search
 from engine.errors import UserError
-from engine.games import Connect4, Game, State
+from engine.games import Connect4, Game, State, make_game
 from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
 
 
@@ -42,6 +42,15 @@ def algorithm(name: str) -> AlgorithmInfo:
 def game_family(game: Game) -> str:
     """``connect4`` or ``nim``: what ``AlgorithmInfo.games`` names."""
     return "connect4" if isinstance(game, Connect4) else "nim"
+
+
+def fitting_algorithms(game_name: str) -> list[AlgorithmInfo]:
+    """The registered algorithms that play ``game_name`` (all of them if the name is not a game)."""
+    try:
+        family = game_family(make_game(game_name))
+    except UserError:
+        return list(algorithms().values())
+    return [info for info in algorithms().values() if not info.games or family in info.games]
 
 
 def make_searcher(

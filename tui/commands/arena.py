@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from engine.agents import Agent
+from engine.agents import Agent, check_seed, limit_text, turn_limit
 from engine.arena import (
     GameRecord,
     GameTask,
@@ -38,9 +38,6 @@ from engine.errors import UserError
 from engine.games import Game, make_game
 from engine.search.base import Limit, SearchError
 
-DEFAULT_MOVES = 1000
-"""The budget per turn when neither ``--moves`` nor ``--seconds`` is given."""
-
 SAVE_EVERY = 5.0
 """Seconds between two saves of the results file during a run (it is also saved at the end)."""
 
@@ -51,7 +48,7 @@ Document = Callable[[Sequence[GameRecord], bool], object]
 def run(args: argparse.Namespace) -> int:
     game = make_game(args.game)
     seed = check_seed(args.seed)
-    limit = budget(args.moves, args.seconds)
+    limit = turn_limit(args.moves, args.seconds)
     agents = make_agents(args.agents, limit, game)
     openings = select_openings(game, args.openings, seed)
     tasks = schedule(game, agents, openings, seed)
@@ -71,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     console = make_console()
     outcome = play_with_progress(
         tasks, workers=args.workers, scheduler=args.scheduler, out=args.out, document=document,
-        console=console, title=f"{' vs '.join(names)}, {budget_text(limit)} per turn",
+        console=console, title=f"{' vs '.join(names)}, {limit_text(limit)} per turn",
     )
     console.print(tally_table("Head to head" if len(names) == 2 else "Pairings",
                               pairing_tallies(outcome.records, names)))
@@ -85,27 +82,6 @@ def make_console() -> Console:
     """Rich's console; wide when the output is a file or a pipe, so that tables are not folded."""
     console = Console()
     return console if console.is_terminal else Console(width=160)
-
-
-def check_seed(seed: int) -> int:
-    if seed < 0:
-        raise UserError(f"seed must be 0 or more, not {seed}")
-    return seed
-
-
-def budget(moves: int | None, seconds: float | None) -> Limit:
-    """The per-turn limit of ``--moves`` or ``--seconds`` (``DEFAULT_MOVES`` moves if neither)."""
-    if seconds is not None:
-        if not (seconds > 0 and math.isfinite(seconds)):
-            raise UserError(f"--seconds must be a positive number, not {seconds}")
-        return Limit(seconds=seconds)
-    if moves is not None and moves < 1:
-        raise UserError(f"--moves must be 1 or more, not {moves}")
-    return Limit(moves=DEFAULT_MOVES if moves is None else moves)
-
-
-def budget_text(limit: Limit) -> str:
-    return f"{limit.seconds:g} s" if limit.seconds is not None else f"{limit.moves} moves"
 
 
 def make_agents(texts: Sequence[str], limit: Limit, game: Game) -> list[Agent]:

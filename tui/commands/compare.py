@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
 from engine.games import make_game
-from tui.commands.arena import budget, check_seed
 from tui.contest import compared_agents
 from tui.session import SearchConfig, Session, parse_position
 
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     from tui.screens.compare import COMPARE_MOVES, CompareScreen
 
     neither = args.moves is None and args.seconds is None
-    total = budget(COMPARE_MOVES if neither else args.moves, args.seconds)
+    total = turn_limit(COMPARE_MOVES if neither else args.moves, args.seconds)
     agents = compared_agents(args.agents, total, game)
     seed = check_seed(args.seed)
     explorer = Session.create(SearchConfig(game=game.name, position=state.text()))

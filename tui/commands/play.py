@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import argparse
 
+from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
 from engine.game_record import PlayedGame, parse_controller
 from engine.games import make_game
-from tui.commands.arena import budget, check_seed
 from tui.session import SearchConfig, Session, default_algorithm, parse_position
 
 
 def played_game(args: argparse.Namespace) -> PlayedGame:
     """The game the command line asks for: loaded with ``--load``, else new from ``--position`` and the sides."""
-    limit = budget(args.moves, args.seconds)
+    limit = turn_limit(args.moves, args.seconds)
     if args.load:
         return PlayedGame.load(args.load, limit)
     game = make_game(args.game)
@@ -31,7 +31,7 @@ def played_game(args: argparse.Namespace) -> PlayedGame:
 
 def run(args: argparse.Namespace) -> int:
     played = played_game(args)
-    limit = budget(args.moves, args.seconds)
+    limit = turn_limit(args.moves, args.seconds)
     hint = None
     if args.hint:
         hint = parse_controller(args.hint, limit, played.game)

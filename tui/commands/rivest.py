@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
+from engine.agents import check_seed
 from engine.arena import GameRecord, results_document, select_openings, spell
 from engine.games import Connect4
 from engine.rivest_experiment import AB, AB_SPEC, MM, MM_SPEC, RivestRow, parse_values, rivest_rows, rivest_tasks
-from tui.commands.arena import check_seed, make_console, play_with_progress, report_end
+from tui.commands.arena import make_console, play_with_progress, report_end
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,7 +35,7 @@ from engine.errors import UserError
 from engine.game_record import PlayedGame
 from engine.games import Connect4State, Move, State
 from engine.search.base import Limit
-from engine.search.registry import AgentSpec
+from engine.search.registry import AgentSpec, fitting_algorithms
 from tui.contest import (
     TURN_FRAME_SECONDS,
     agent_session,
@@ -54,7 +54,6 @@ from tui.screens.help import binding_commands
 from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, RateMeter, Session
 from tui.widgets.board import Board
 from tui.widgets.search_tree import SearchTree
-from tui.widgets.setup_form import fitting_algorithms
 from tui.widgets.stats import StatsPanel
 
 COMPARE_MOVES = 10_000

@@ -25,13 +25,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from engine.agents import Agent
+from engine.agents import Agent, turn_limit
 from engine.errors import UserError
 from engine.game_record import PlayedGame
 from engine.games import GAME_CHOICES, Move
 from engine.search.base import Limit, Node
-from engine.search.registry import AgentSpec
-from tui.commands.arena import budget
+from engine.search.registry import AgentSpec, fitting_algorithms
 from tui.formatting import format_count, format_number
 from tui.screens.compare import COMPARE_MOVES, CompareScreen, default_rivals
 from tui.screens.help import binding_commands
@@ -40,7 +39,6 @@ from tui.screens.setup import SetupScreen
 from tui.session import DEFAULT_BUDGET, Batch, RateMeter, SearchConfig, Session
 from tui.widgets.board import Board
 from tui.widgets.search_tree import SearchTree
-from tui.widgets.setup_form import fitting_algorithms
 from tui.widgets.stats import StatsPanel
 
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
@@ -319,7 +317,7 @@ class ExploreScreen(Screen[None]):
         """Open the play screen on this position: you against this algorithm (which also gives the hints)."""
         self._pause()
         config = self.session.config
-        agent = Agent(AgentSpec(config.algorithm or "", dict(config.params)), budget(None, None))
+        agent = Agent(AgentSpec(config.algorithm or "", dict(config.params)), turn_limit(None, None))
         played = PlayedGame(self.session.state, None, agent, seed=config.seed)
         self.app.push_screen(PlayScreen(played, hint=agent, clock=self.rate.clock))
 

@@ -31,14 +31,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
-from engine.agents import Agent
+from engine.agents import Agent, turn_limit
 from engine.analysis import NODE_BUDGET, ScoresSnapshot
 from engine.errors import UserError
 from engine.game_record import Controller, PlayedGame, controller_text, parse_controller
 from engine.games import Connect4State, Move, NimState, State
 from engine.search.base import Limit
-from engine.search.registry import AgentSpec
-from tui.commands.arena import budget
+from engine.search.registry import AgentSpec, fitting_algorithms
 from tui.contest import TURN_FRAME_SECONDS, agent_session, analyse, board_marks, decide, think
 from tui.formatting import format_count
 from tui.messages import Analysed, Decided
@@ -46,7 +45,6 @@ from tui.screens.help import binding_commands
 from tui.session import Batch, RateMeter, Session, default_algorithm
 from tui.widgets.board import Board
 from tui.widgets.search_tree import SearchTree
-from tui.widgets.setup_form import fitting_algorithms
 from tui.widgets.stats import StatsPanel
 
 DEFAULT_FILE = "plyscope-game.txt"
@@ -94,7 +92,7 @@ class PlayScreen(Screen[None]):
         (default: the first agent side, else the game's default algorithm)."""
         super().__init__()
         self.played = played
-        self.default_limit = default_limit or budget(None, None)
+        self.default_limit = default_limit or turn_limit(None, None)
         self.hint_agent = hint or next(
             (side for side in (played.second, played.first) if side is not None),
             Agent(AgentSpec(default_algorithm(played.game)), self.default_limit),

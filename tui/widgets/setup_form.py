@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.errors import UserError
 from engine.games import GAME_CHOICES, make_game
 from engine.search.base import AlgorithmInfo, Param
-from engine.search.registry import algorithms, game_family
+from engine.search.registry import algorithms, fitting_algorithms
 from tui.session import SearchConfig, Session, default_algorithm, parse_position
 
 
@@ -31,15 +31,6 @@ def _text_of(value: object) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
-
-
-def fitting_algorithms(game_name: str) -> list[AlgorithmInfo]:
-    """The registered algorithms that play ``game_name`` (all of them if the name is not a game)."""
-    try:
-        family = game_family(make_game(game_name))
-    except UserError:
-        return list(algorithms().values())
-    return [info for info in algorithms().values() if not info.games or family in info.games]
 
 
 class SetupForm(Widget):
