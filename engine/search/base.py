@@ -325,6 +325,12 @@ class Param:
         return f"{lo}..{hi}"
 
 
+TREE_MEMORY_BYTES = 1 << 30
+"""What one search tree may take by default (about 1 GB): the node cap is this over the searcher's bytes per node."""
+DEFAULT_NODE_BYTES = 500
+"""Bytes of resident memory per tree node assumed for a searcher that states none."""
+
+
 @dataclass(frozen=True, slots=True)
 class AlgorithmInfo:
     """A registry entry: how to build one kind of searcher."""
@@ -335,6 +341,13 @@ class AlgorithmInfo:
     params: tuple[Param, ...] = field(default=())
     games: tuple[str, ...] = ()
     """Game families it works on (``connect4``, ``nim``); empty means all."""
+    node_bytes: int = DEFAULT_NODE_BYTES
+    """Resident memory per tree node, as ``plyscope bench`` measures it (rounded up): sets the default node cap."""
+
+    @property
+    def node_cap(self) -> int:
+        """The default cap on this searcher's tree, in nodes: about ``TREE_MEMORY_BYTES`` of memory."""
+        return TREE_MEMORY_BYTES // self.node_bytes
 
     def param(self, name: str) -> Param:
         for param in self.params:
