@@ -12,6 +12,7 @@ import asyncio
 import random
 import statistics
 import time
+from collections.abc import Sequence
 
 from textual import events
 
@@ -51,22 +52,21 @@ def _explorer(app: PlyscopeApp) -> ExploreScreen:
 async def step_times(session: Session, repeats: int) -> tuple[list[float], int]:
     """Milliseconds from the step key to the screen repainted with the step, ``repeats`` times; and the pane's lines.
 
-    The screen's ``_show`` is wrapped to note when the repaint that follows a batch is done.
+    The screen's ``batches_shown`` is wrapped to note when the repaint that follows a batch is done.
     """
     app = PlyscopeApp(session)
     times: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = _explorer(app)
-        show = screen._show
+        show = screen.batches_shown
         sent = 0.0
 
-        def timed_show(batch: Batch | None) -> None:
-            show(batch)
-            if batch is not None:
-                screen.call_after_refresh(lambda: times.append((time.perf_counter() - sent) * 1000))
+        def timed_show(batches: Sequence[tuple[Session, Batch]]) -> None:
+            show(batches)
+            screen.call_after_refresh(lambda: times.append((time.perf_counter() - sent) * 1000))
 
-        screen._show = timed_show  # type: ignore[method-assign]
+        screen.batches_shown = timed_show  # type: ignore[method-assign]
         for count in range(1, repeats + 1):
             await asyncio.sleep(0.05)
             sent = time.perf_counter()

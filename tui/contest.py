@@ -7,10 +7,11 @@ time** (``Stats.seconds``, the time spent inside ``step``), so showing the tree 
 frames does not eat into an agent's time.  The turn ends with a ``Decision`` as the arena's
 agents make it (the searcher's best move, or ``fallback_move`` when it has none).
 
-Several sessions on one position step in **lockstep**: all take one step each, or all are
-run to the same budget in equal increments (of moves, or of search time), one session after
-the other within an increment, so that at the end of every increment each has spent the
-same budget (up to the cost of one step it could not afford).
+Several sessions on one position move in **lockstep** on the budget (moves, or seconds of
+search time): after every lockstep step, and after every increment of a run to the budget,
+each has spent the same budget, up to the cost of one step it could not afford.  A lockstep
+step is one step of the session that has spent least; the others then catch up with it, step
+by step, to what it has spent (a step that would go past that is not taken).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from engine.game_record import parse_controller
 from engine.games import Connect4State, Game, State
 from engine.search.base import Limit, Node, Stats, Step
 from tui.session import FRAME_SECONDS, Batch, SearchConfig, Session
-from tui.widgets.board import Note
 
 LOCKSTEP_ROUNDS = 25
 """Increments a lockstep run is cut into: each is 1/25 of the budget."""
@@ -91,20 +91,6 @@ def analyse(state: Connect4State, report: Callable[[ScoresSnapshot], object], st
             reported = time.perf_counter()
 
 
-def board_marks(state: State, scores: ScoresSnapshot | None, scoring: bool) -> tuple[int, list[Note]]:
-    """Connect Four: the cells to highlight (the winning four, once the game is won) and, when ``scoring``
-    a position still open, the solver's ``scores`` as notes under the columns (``…`` before its first report)."""
-    if not isinstance(state, Connect4State):
-        return 0, []
-    winner = state.winner()
-    marked = state.game.fours(state.stones(winner)) if winner in (1, -1) else 0
-    if not scoring or state.is_terminal():
-        return marked, []
-    if scores is None:
-        return marked, [("…", "")] * state.game.width
-    return marked, [scores.mark(column) for column in range(state.game.width)]
-
-
 def decide(session: Session) -> Decision:
     """The move ``session``'s searcher would play now (``fallback_move`` if it has none), and what it spent."""
     with session.lock:
@@ -137,14 +123,44 @@ def spent(stats: Stats, limit: Limit) -> float:
     return stats.seconds if limit.seconds is not None else stats.moves
 
 
-def step_together(sessions: Sequence[Session], total: Limit) -> list[Batch]:
-    """One step of every session (refused, for a session, when it would go over the ``total`` move budget)."""
-    batches = []
-    for session in sessions:
+def step_together(sessions: Sequence[Session], total: Limit, stop: threading.Event | None = None) -> list[Batch]:
+    """One lockstep step: the session that has spent least takes a step, and every other catches up with it.
+
+    Returns one batch per session (empty for those that did nothing).  A session whose next step would
+    go past the ``total`` budget (or past what the stepping session has spent) does not take it; when no
+    session can step any more, every batch is empty.
+    """
+    batches = [Batch(0, None, (), (), session.ended) for session in sessions]
+    order = sorted(range(len(sessions)), key=lambda index: spent(sessions[index].searcher.stats, total))
+    for leader in order:
+        session = sessions[leader]
         if total.moves is not None:
             session.set_budget(total.moves)
-        batches.append(session.take(1))
+        batch = session.take(1)
+        if batch.steps:
+            batches[leader] = batch
+            break
+    else:
+        return batches
+    target = spent(sessions[leader].searcher.stats, total)
+    for index, session in enumerate(sessions):
+        if index != leader:
+            batches[index] = _catch_up(session, target, total, stop)
     return batches
+
+
+def _catch_up(session: Session, target: float, total: Limit, stop: threading.Event | None) -> Batch:
+    """Step ``session`` until it has spent ``target`` (moves: never past it; seconds: up to one step past)."""
+    if total.moves is not None:
+        session.set_budget(math.floor(target))
+        return session.take(None, stop=stop)
+    taken: list[Batch] = []
+    while spent(session.searcher.stats, total) < target and not (stop is not None and stop.is_set()):
+        batch = session.take(1)
+        if not batch.steps:
+            break
+        taken.append(batch)
+    return merge(taken, session.ended)
 
 
 def run_together(

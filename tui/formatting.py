@@ -49,3 +49,70 @@ def format_rate(per_second: float | None) -> str:
     if per_second >= 100:
         return f"{per_second:,.0f}"
     return f"{per_second:.1f}"
+
+
+PLAYER_GLYPHS = {1: "●", -1: "○"}
+"""How the two players are drawn everywhere (board, tree, move lists): the first filled, the second hollow,
+so that they differ without colour."""
+
+
+def player_glyph(player: int) -> str:
+    """``●`` for the first player (+1), ``○`` for the second (-1)."""
+    return PLAYER_GLYPHS[player]
+
+
+def player_words(player: int) -> str:
+    """``first player`` or ``second player``."""
+    return "first player" if player == 1 else "second player"
+
+
+def verdict_words(lowest: int, highest: int) -> str:
+    """A proven verdict (the first player's lowest and highest result: +1 win, 0 draw, -1 loss) in words."""
+    if lowest == highest:
+        return {1: "first player wins", 0: "a draw", -1: "second player wins"}[lowest]
+    if lowest == 0:
+        return "first player does not lose"
+    if highest == 0:
+        return "second player does not lose"
+    return "open"
+
+
+def score_words(score: int, before: int, cells: int) -> str:
+    """A Pons score in words for the player it is for, who moves next after ``before`` stones on a board of
+    ``cells``: ``win in 3`` (their third move from now wins), ``loss in 2`` (the opponent's second), ``draw``."""
+    if score == 0:
+        return "draw"
+    if score > 0:
+        return f"win in {(cells + 1 - before) // 2 - score + 1}"
+    return f"loss in {(cells - before) // 2 + score + 1}"
+
+
+def signed(score: int) -> str:
+    """``+3``, ``0``, ``-5``: a score with its sign."""
+    return f"{score:+d}" if score else "0"
+
+
+NUMBER_MEANINGS = {
+    "v": "value, for the first player",
+    "bound": "= exact, >= a lower bound, <= an upper bound",
+    "alpha": "the window's lower end (what the first player is sure of)",
+    "beta": "the window's upper end (what the second player is sure of)",
+    "pruned": "children cut off here (✂)",
+    "pi": "least penalty of a tip below (Rivest)",
+    "w": "the edge's weight (Rivest)",
+    "n": "visits",
+    "mean": "mean result for the mover, 0..1",
+    "ucb": "UCB1 as the parent sees it",
+    "proven": "MCTS-Solver's proof, for the mover",
+    "pn": "proof number: leaves still to prove",
+    "dn": "disproof number: leaves still to disprove",
+    "score": "Pons' exact score for the mover (+ wins, - loses)",
+    "lo": "the score's lower bound, for the mover",
+    "hi": "the score's upper bound, for the mover",
+}
+"""What each number a searcher shows means (``Node.numbers()`` names), for the explorer's legend."""
+
+
+def number_meanings(names: list[str]) -> list[tuple[str, str]]:
+    """``(name, meaning)`` for each of ``names`` (a name with no known meaning is listed as is)."""
+    return [(name, NUMBER_MEANINGS.get(name, "")) for name in names]

@@ -1,25 +1,42 @@
-"""Messages the play and compare screens post to themselves from their worker threads."""
+"""Messages the search and analysis threads post to their screen."""
 
 from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
 
 from textual.message import Message
 
 from engine.agents import Decision
 from engine.analysis import ScoresSnapshot
-from tui.session import Session
+from tui.match import Turn
+from tui.session import Batch, Session
+
+
+class BatchesReady(Message):
+    """Steps taken by a search thread, to paint: a batch for each session it stepped (one, or all of a lockstep).
+
+    The thread waits until ``shown`` is set, once the batches are on screen, before it steps on:
+    the tree the screen reads changes only between two repaints.
+    """
+
+    def __init__(self, batches: Sequence[tuple[Session, Batch]], shown: threading.Event) -> None:
+        super().__init__()
+        self.batches = tuple(batches)
+        self.shown = shown
 
 
 class Decided(Message):
-    """``session``'s search ended with ``decision`` (an agent's move, or a hint)."""
+    """The search of ``turn`` (an agent's move, or a hint) ended with ``decision``."""
 
-    def __init__(self, session: Session, decision: Decision) -> None:
+    def __init__(self, turn: Turn, decision: Decision) -> None:
         super().__init__()
-        self.session = session
+        self.turn = turn
         self.decision = decision
 
 
 class Analysed(Message):
-    """The analysis worker learnt more about the position's columns."""
+    """The analysis thread learnt more about the position's columns."""
 
     def __init__(self, analysis: ScoresSnapshot) -> None:
         super().__init__()

@@ -51,7 +51,7 @@ async def _play_match(pilot: Pilot[None]) -> None:
     screen = pilot.app.screen
     assert isinstance(screen, CompareScreen)
     await pilot.press("m")
-    while screen.match is None or not screen.match.is_over() or screen.searching:
+    while screen.runner is None or not screen.runner.played.is_over() or screen.searching:
         await pilot.pause(0.05)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.errors import UserError
 from engine.games import Game, State, make_game
-from engine.search.base import Node, Searcher, Step
+from engine.search.base import AlgorithmInfo, Node, Searcher, Step
 from engine.search.registry import AgentSpec, algorithm, algorithms, game_family, make_searcher
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
@@ -64,6 +64,8 @@ class SearchConfig:
     seed: int = 0
     budget: int | None = DEFAULT_BUDGET
     """Moves the search may spend; ``None`` for no bound."""
+    node_cap: int | None = None
+    """Nodes the tree may hold; ``None`` for the algorithm's default (``AlgorithmInfo.node_cap``, about 1 GB)."""
 
     def label(self) -> str:
         """The algorithm with its non-default parameters, e.g. ``mcts:c=1.4``."""
@@ -83,7 +85,8 @@ class Batch:
     cutoffs: tuple[Node, ...]
     """Nodes whose remaining children were pruned by these steps."""
     ended: bool
-    """True when the search can do nothing more: finished, or the next step would exceed the budget."""
+    """True when the search can do nothing more: finished, the next step would exceed the budget, or the tree
+    holds as many nodes as its cap allows."""
 
 
 class ValueHistory:
@@ -155,7 +158,26 @@ class Session:
         self.history = ValueHistory()
         self.history.add(searcher.value())
         self.ended = searcher.finished
-        """True once a step was refused: finished, or out of budget (until the budget is raised)."""
+        """True once a step was refused: finished, out of budget or at the node cap (until that is raised)."""
+
+    @property
+    def info(self) -> AlgorithmInfo:
+        """The searcher's registry entry."""
+        return algorithm(self.config.algorithm or "")
+
+    @property
+    def node_cap(self) -> int:
+        """The most nodes the tree may hold: the configuration's cap, or the algorithm's default."""
+        cap = self.config.node_cap
+        return self.info.node_cap if cap is None else cap
+
+    def stop_reason(self) -> str:
+        """Why the search cannot go on: ``finished``, ``cap`` (the node cap), ``budget``; ``""`` while it can."""
+        if self.searcher.finished:
+            return "finished"
+        if not self.ended:
+            return ""
+        return "cap" if self.searcher.stats.nodes >= self.node_cap else "budget"
 
     @classmethod
     def create(cls, config: SearchConfig) -> Session:
@@ -180,9 +202,20 @@ class Session:
         return self.config.budget
 
     def set_budget(self, budget: int | None) -> None:
-        """Change the move budget (it may let an ended search go on)."""
+        """Change the move budget (it may let an ended search go on, or end one that has spent more)."""
         self.config = replace(self.config, budget=budget)
-        self.ended = self.searcher.finished
+        self._recheck()
+
+    def set_node_cap(self, cap: int) -> None:
+        """Change the node cap (it may let a capped search go on)."""
+        self.config = replace(self.config, node_cap=cap)
+        self._recheck()
+
+    def _recheck(self) -> None:
+        spent = self.searcher.stats
+        budget = self.config.budget
+        self.ended = (self.searcher.finished or spent.nodes >= self.node_cap
+                      or (budget is not None and spent.moves > budget))
 
     def moves_left(self) -> int | None:
         budget = self.config.budget
@@ -194,9 +227,13 @@ class Session:
         cutoffs: dict[int, Node] = {}
         last: Step[Node] | None = None
         taken = 0
+        cap = self.node_cap
         with self.lock:
             searcher = self.searcher
             while count is None or taken < count:
+                if searcher.stats.nodes >= cap:
+                    self.ended = True
+                    break
                 step = searcher.step(self.moves_left())
                 if step is None:
                     self.ended = True

@@ -60,7 +60,7 @@ from typing import cast
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
 from engine.search.minimax import EVAL_PARAM, resolve_evaluator
 
 INF = math.inf
@@ -529,6 +529,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         if root.value is not None:
             return root.value
         return self.evaluator(self.root_state)
+
+    def proven(self) -> Verdict | None:
+        """Once an iteration reached no horizon, the result at the end of its principal variation."""
+        return self.line_verdict(self.principal_variation()) if self.solved else None
 
     def principal_path(self) -> list[AlphaBetaNode]:
         """The principal variation of the last complete iteration (of the current one before that)."""

@@ -98,6 +98,10 @@ class Node:
         """The numbers to show beside this node, by short name, in display order."""
         return {}
 
+    def work(self) -> float:
+        """How much search went below this node, in the algorithm's own measure (here: children generated)."""
+        return float(len(self.children))
+
     def path(self) -> list[Node]:
         """The nodes from the root down to this one."""
         nodes: list[Node] = []
@@ -114,6 +118,10 @@ class Node:
 
 
 N = TypeVar("N", bound=Node)
+
+Verdict = tuple[int, int]
+"""What a search has proven about the game from its root: the lowest and the highest result the first
+player gets with best play on both sides (+1 a win, 0 a draw, -1 a loss); equal when the result is known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +202,21 @@ class Searcher(ABC, Generic[N]):
     def principal_variation(self) -> list[Move]:
         """The moves of the principal variation from the root."""
         return [node.move for node in self.principal_path()[1:]]
+
+    def proven(self) -> Verdict | None:
+        """What this search has proven about the game from the root (``None``: nothing yet, or it cannot prove)."""
+        return None
+
+    def line_verdict(self, line: list[Move]) -> Verdict | None:
+        """The result where ``line`` (moves from the root) ends the game, as a verdict; ``None`` if it does not.
+
+        For searchers whose finished tree is complete: best play from the root then ends the game.
+        """
+        state = self.root_state
+        for move in line:
+            state = state.play(move)
+        winner = state.winner()
+        return None if winner is None else (winner, winner)
 
     def state_at(self, node: Node) -> State:
         """The position at ``node`` (replays its moves from the root; no stats are charged)."""

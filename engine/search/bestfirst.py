@@ -26,7 +26,7 @@ from operator import attrgetter
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step, Verdict
 from engine.search.minimax import EVAL_PARAM, resolve_evaluator
 
 _VALUE = attrgetter("v")
@@ -162,6 +162,10 @@ class BestFirst(Searcher[BestFirstNode]):
 
     def principal_path(self) -> list[BestFirstNode]:
         return list(self._principal)
+
+    def proven(self) -> Verdict | None:
+        """Once every leaf ends the game (finished), the result at the end of the principal variation."""
+        return self.line_verdict(self.principal_variation()) if self.finished else None
 
 
 ALGORITHMS = (

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.games.base import Move, State
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step, Verdict
 from engine.search.playouts import Playouts
 
 WIN = 1
@@ -102,6 +102,10 @@ class MctsNode(Node):
             return math.inf
         assert isinstance(parent, MctsNode)
         return ucb1(self.total / self.visits, parent.visits, self.visits, self.c)
+
+    def work(self) -> float:
+        """Visits: the iterations that went through this node."""
+        return float(self.visits)
 
     def numbers(self) -> dict[str, float | int | str | None]:
         """``n`` visits; ``mean`` and ``proven`` for the player who moved here; ``ucb`` as the parent sees it."""
@@ -319,6 +323,11 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         if not root.visits:
             return 0.0
         return (2 * root.total / root.visits - 1) * mover
+
+    def proven(self) -> Verdict | None:
+        """The root's MCTS-Solver proof, for the first player."""
+        proven = self.root.proven * -self.root_state.player
+        return (proven, proven) if proven else None
 
     def principal_path(self) -> list[MctsNode]:
         """Root first, then the child ``best_move`` would play at each node (most visited without the solver)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 
 from engine.games.base import Move, State
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
 
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""
@@ -232,6 +232,18 @@ class ProofNumberSearch(Searcher[PnsNode]):
         if not self.finished:
             return 0.0
         return float(self._outcome_table()[self.root] * self.root_player)
+
+    def proven(self) -> Verdict | None:
+        """The settled claim about the player to move at the root (``root_player``), for the first player."""
+        if not self.finished:
+            return None
+        mover = self.root_player
+        held = self.root.pn == 0
+        if self.target == "win":
+            lowest, highest = (1, 1) if held else (-1, 0)
+        else:
+            lowest, highest = (0, 1) if held else (-1, -1)
+        return (lowest, highest) if mover == 1 else (-highest, -lowest)
 
     def principal_path(self) -> list[PnsNode]:
         """Most-proving choices from the root; once finished, the best-bounded line of the proof tree."""

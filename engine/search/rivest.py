@@ -40,7 +40,7 @@ from operator import attrgetter
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
 from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAM, resolve_evaluator
 
@@ -301,6 +301,17 @@ class Rivest(Searcher[RivestNode]):
     def value(self) -> float:
         """The root's backed-up value, first player's point of view, on the evaluator's own scale."""
         return self.root.v - self.shift
+
+    def proven(self) -> Verdict | None:
+        """Once every tip ends the game (finished), the result at the end of the line of best values."""
+        if not self.finished:
+            return None
+        line = []
+        node = self._best_child(self.root)
+        while node is not None:
+            line.append(node.move)
+            node = self._best_child(node)
+        return self.line_verdict(line)
 
     def principal_path(self) -> list[RivestNode]:
         """The best root child by ``final``, then the best child by value at each node."""

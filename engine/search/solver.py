@@ -36,7 +36,7 @@ import numpy as np
 
 from engine.games.base import Move, State
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
-from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError, Step
+from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError, Step, Verdict
 
 TABLE_LIMIT: Final = 1 << 22
 """The table's size.  Pure Python kernel: entries (about 75 bytes each) past which the older half is
@@ -701,6 +701,15 @@ class SolverSearcher(Searcher[SolverNode]):
         Until it is exact: the score the player to move is sure of so far (the root's lower bound).
         """
         return float(self.root.state.player * self.root.lower)
+
+    def proven(self) -> Verdict | None:
+        """What the root's score bounds settle (Pons: positive, the player to move wins), for the first player."""
+        root = self.root
+        lowest = 1 if root.lower > 0 else (0 if root.lower >= 0 else -1)
+        highest = -1 if root.upper < 0 else (0 if root.upper <= 0 else 1)
+        if (lowest, highest) == (-1, 1):
+            return None
+        return (lowest, highest) if root.state.player == 1 else (-highest, -lowest)
 
     def principal_path(self) -> list[SolverNode]:
         path = [self.root]

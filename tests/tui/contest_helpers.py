@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Input, Static
 
 from tui.app import PlyscopeApp
 from tui.session import SearchConfig, Session
+from tui.widgets.prompt_bar import PromptBar
 
 PATIENCE = 120.0
 """Seconds a test waits for the search threads before failing (generous: the machine may be loaded)."""
@@ -37,3 +39,13 @@ async def repainted(pilot: Pilot[None]) -> None:
     await pilot.wait_for_scheduled_animations()
     for _ in range(3):
         await pilot.pause()
+
+
+def prompt_field(screen: Screen[None]) -> Input:
+    """The input of ``screen``'s prompt bar."""
+    return screen.query_one(PromptBar).query_one(Input)
+
+
+def prompt_error(screen: Screen[None]) -> str:
+    """What ``screen``'s prompt bar says is wrong with the last answer."""
+    return str(screen.query_one(PromptBar).query_one("#error", Static).render())

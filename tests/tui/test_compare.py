@@ -8,20 +8,21 @@ from collections.abc import Sequence
 import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from engine.arena import turn_seed
 from engine.games import make_game
 from engine.search.base import Limit
-from tests.tui.contest_helpers import app_with, wait_until
+from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
 from tui.app import PlyscopeApp
 from tui.cli import main
 from tui.contest import compared_agents
-from tui.screens.compare import COMPARE_MOVES, AgentPane, CompareScreen
+from tui.screens.compare import COMPARE_MOVES, CompareScreen
 from tui.screens.explore import ExploreScreen
 from tui.screens.play import PlayScreen
 from tui.widgets.board import Board
+from tui.widgets.prompt_bar import PromptBar
 
 C4 = make_game("connect4")
 END_GAME = "5554224333234511764415115"
@@ -52,15 +53,17 @@ async def idle(pilot: Pilot[None], screen: CompareScreen) -> None:
 
 
 @run_async
-async def test_one_step_all_together_and_the_moves_each_spent() -> None:
+async def test_lockstep_steps_and_the_moves_each_spent() -> None:
     screen, app = comparing(MIDDLE_GAME, ["minimax:depth=2", "rivest", "mcts:k=2"], 5000)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("s")
         await idle(pilot, screen)
-        assert [s.searcher.stats.iterations for s in screen.sessions] == [1, 1, 1]
+        # Minimax stepped (one move); MCTS caught up; Rivest's expansion (seven moves) did not fit in one.
+        assert [s.searcher.stats.moves for s in screen.sessions] == [1, 0, 1]
         await pilot.press("d")
         await idle(pilot, screen)
-        assert [s.searcher.stats.iterations for s in screen.sessions] == [11, 11, 11]
+        spent = [s.searcher.stats.moves for s in screen.sessions]
+        assert max(spent) - min(spent) <= 7 and min(spent) >= 10
         rows = screen.summary_rows()
         assert [row[2] for row in rows] == [f"{s.searcher.stats.moves:,}" for s in screen.sessions]
         assert len(screen.panes) == 3 and [pane.border_title for pane in screen.panes] == [
@@ -95,7 +98,7 @@ async def test_the_summary_says_which_agents_find_the_solvers_best_move() -> Non
             best = session.searcher.best_move()
             assert isinstance(best, int) and move == str(best + 1)
             assert verdict.plain == ("+4 ✓" if best == 5 else "-8 ✗"), letter
-        assert screen.query_one(Board).notes == (("8", "bad"),) * 4 + (("", ""), ("4", "best"), ("8", "bad"))
+        assert screen.query_one(Board).notes == (("-8", "loss"),) * 4 + (("", ""), ("+4", "win best"), ("-8", "loss"))
 
 
 @run_async
@@ -104,10 +107,10 @@ async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         compared = list(screen.sessions)
         await pilot.press("m")
-        await wait_until(pilot, lambda: screen.match is not None and screen.match.is_over(), "the match's end")
+        await wait_until(pilot, lambda: screen.runner is not None and screen.runner.played.is_over(), "the match's end")
         await idle(pilot, screen)
-        match = screen.match
-        assert match is not None
+        assert screen.runner is not None
+        match = screen.runner.played
         # The second player is to move at the position, so B (alphabeta) moves first there.
         assert (match.first, match.second) == (screen.agents[1], screen.agents[0])
         state = C4.parse(END_GAME)
@@ -119,14 +122,14 @@ async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
         winner = state.winner()
         if winner:
             letter = "A" if match.controller(winner) is screen.agents[0] else "B"
-            assert f"■ {letter} (" in status(screen) and screen.query_one(Board).marked
+            assert f"player ({letter}) won" in status(screen)
         else:
             assert "■ a draw" in status(screen)
         panes = screen.panes
         assert all(pane.session not in compared for pane in panes)  # both panes show their agent's match turns
         assert panes[0].session is not panes[1].session
         await pilot.press("m")
-        assert screen.match is None and [pane.session for pane in screen.panes] == compared
+        assert screen.runner is None and [pane.session for pane in screen.panes] == compared
 
 
 @run_async
@@ -134,7 +137,7 @@ async def test_choosing_the_agents_in_the_bar() -> None:
     screen, app = comparing(MIDDLE_GAME, ["minimax:depth=2", "rivest"], 1000)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("a")
-        field = screen.query_one("#bar-input", Input)
+        field = prompt_field(screen)
         assert field.value == "minimax:depth=2 rivest"
         for text, error in (
             ("minimax", "compare two to 4 agents, not 1"),
@@ -143,14 +146,14 @@ async def test_choosing_the_agents_in_the_bar() -> None:
         ):
             field.value = text
             await pilot.press("enter")
-            assert str(screen.query_one("#bar-error", Static).render()) == error
+            assert prompt_error(screen) == error
             assert len(screen.panes) == 2
         field.value = "minimax:depth=1 minimax:depth=1 alphabeta mcts"
         await pilot.press("enter")
         await pilot.pause()
-        assert [pane.agent.label for pane in screen.query(AgentPane).results(AgentPane)] == [
-            "minimax:depth=1", "minimax:depth=1 #2", "alphabeta", "mcts"]
-        assert len(screen.sessions) == 4 and not screen.query_one("#bar").display
+        assert [pane.border_title for pane in screen.panes] == [
+            "A · minimax:depth=1", "B · minimax:depth=1 #2", "C · alphabeta", "D · mcts"]
+        assert len(screen.sessions) == 4 and not screen.query_one(PromptBar).is_open
 
 
 @run_async
@@ -158,6 +161,8 @@ async def test_play_and_compare_open_from_the_explorer_and_escape_goes_back() ->
     app = make_app(position=MIDDLE_GAME)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("C")
+        assert prompt_field(explorer(pilot)).value == "rivest"  # the explorer proposes a rival
+        await pilot.press("enter")
         await pilot.pause()
         compare = top(pilot)
         assert isinstance(compare, CompareScreen)

@@ -63,12 +63,26 @@ def sessions(total: Limit) -> list[Session]:
     return [agent_session(agent(text, total), POSITION, seed=2) for text in ("rivest", "mcts:k=2", "bestfirst")]
 
 
-def test_stepping_together_takes_one_step_each() -> None:
-    together = sessions(Limit(moves=1000))
-    for _ in range(5):
-        batches = step_together(together, Limit(moves=1000))
-        assert [batch.steps for batch in batches] == [1, 1, 1]
-    assert [s.searcher.stats.iterations for s in together] == [5, 5, 5]
+def test_stepping_together_keeps_the_budgets_equal() -> None:
+    """Issue 11, defect 6: one step each let MCTS (one move a step) fall far behind the expanders (seven)."""
+    total = Limit(moves=1000)
+    together = sessions(total)
+    for count in range(1, 31):
+        batches = step_together(together, total)
+        assert sum(batch.steps for batch in batches) >= 1
+        spent = [s.searcher.stats.moves for s in together]
+        # Each is at most one expansion (7 children) behind the one that has spent most, and none is ahead.
+        assert max(spent) - min(spent) <= 7, (count, spent)
+    assert min(s.searcher.stats.iterations for s in together) >= 10
+
+
+def test_stepping_together_stops_at_the_total_budget() -> None:
+    total = Limit(moves=20)
+    together = sessions(total)
+    for _ in range(40):
+        step_together(together, total)
+    assert all(13 <= s.searcher.stats.moves <= 20 for s in together)
+    assert all(batch.steps == 0 for batch in step_together(together, total))
 
 
 def test_running_together_keeps_every_increment_at_an_equal_budget() -> None:

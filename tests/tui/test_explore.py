@@ -8,11 +8,13 @@ from textual.widgets import Input, Select, Static
 from textual.widgets.tree import TreeNode
 
 from engine.search.minimax import MinimaxNode
+from tests.tui.contest_helpers import prompt_error, prompt_field
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.formatting import format_numbers
 from tui.screens.help import HelpScreen
 from tui.screens.setup import SetupScreen
 from tui.widgets.board import Board
+from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
 
 
@@ -67,7 +69,7 @@ async def test_each_step_shows_its_new_node_in_follow_mode() -> None:
         deepest = screen.session.searcher.root.children[0].children[0].children[0].children[0]
         view = tree.view_of(deepest)
         assert view is not None
-        assert str(view.label).startswith("1 v=")
+        assert str(view.label).startswith("○ 1 v=")  # the second player's move (the fourth ply)
         assert str(view.label).endswith("◂")
 
 
@@ -215,15 +217,13 @@ async def test_position_bar_bad_then_good_input() -> None:
         before = screen.session
         await pilot.press("p")
         await pilot.press(*"48", "enter")
-        assert str(screen.query_one("#position-error", Static).render()) == (
-            "move 2 ('8'): not a column; columns are 1 to 7"
-        )
+        assert prompt_error(screen) == "move 2 ('8'): not a column; columns are 1 to 7"
         assert screen.session is before
-        field = screen.query_one("#position-input", Input)
+        field = prompt_field(screen)
         field.value = ""
         await pilot.press(*"4453", "enter")
         assert screen.session.state.text() == "4453"
-        assert not screen.query_one("#position-bar").display
+        assert not screen.query_one(PromptBar).is_open
 
 
 @run_async
@@ -311,7 +311,7 @@ async def test_more_children_line_shows_the_rest() -> None:
         tree.move_cursor(more)
         await pilot.press("enter")
         await pilot.pause()
-        assert [str(child.label).split()[0] for child in root.children] == [f"12-{k}" for k in range(12, 0, -1)]
+        assert [str(child.label).split()[1] for child in root.children] == [f"12-{k}" for k in range(12, 0, -1)]
 
 
 @run_async
@@ -328,7 +328,7 @@ async def test_tree_keys_close_and_open_a_branch() -> None:
         await pilot.press("left")
         await pilot.pause()
         assert (is_open(first), len(first.children)) == (False, 0)
-        assert str(first.label) == "1 v=– (1)"
+        assert str(first.label) == "● 1 v=– (1)"
         await pilot.press("right")
         await pilot.pause()
         assert (is_open(first), len(first.children)) == (True, 1)
@@ -347,9 +347,10 @@ async def test_help_screen_is_built_from_the_bindings() -> None:
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
         titles = [title for title, _ in help_screen.sections]
-        assert titles == ["Explore screen", "Board", "Search tree", "Everywhere"]
-        explore_keys = {b.key: b.description for b in help_screen.sections[0][1]}
+        assert titles == ["Explore screen", "Board", "Search tree", "Prompt bar", "Everywhere"]
+        explore_keys = dict(help_screen.sections[0][1])
         assert explore_keys["s"] == "Step" and explore_keys["r"] == "Run"
+        assert explore_keys["1-7"] == "Play that column on the board"  # not 8, 9 or 0 on a 7-column board
         await pilot.press("escape")
         assert not isinstance(pilot.app.screen, HelpScreen)
 

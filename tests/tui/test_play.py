@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from engine.agents import Agent
 from engine.analysis import ColumnScores
@@ -17,12 +17,13 @@ from engine.game_record import PlayedGame
 from engine.games import Connect4State, NimState, make_game
 from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec
-from tests.tui.contest_helpers import app_with, wait_until
+from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import run_async
 from tui.app import PlyscopeApp
 from tui.cli import main
 from tui.screens.play import PlayScreen
 from tui.widgets.board import PILE_LABEL, TOKEN, Board
+from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_tree import SearchTree
 
 BOARD_CONTENT = (2, 1)
@@ -71,7 +72,7 @@ async def test_a_whole_game_of_nim_won_with_the_mouse() -> None:
             await pilot.click("#board", offset=(x + PILE_LABEL + (token - 1) * TOKEN, y + state.piles.index(pile)))
             await settle(pilot, screen)
         assert played.state.winner() == 1
-        assert "■ ● you won · n: new game · u: undo" in status(screen)
+        assert "■ you won · n: new game · u: undo" in status(screen)
         assert len(played.moves) % 2 == 1
 
 
@@ -90,7 +91,7 @@ async def test_a_connect_four_win_highlights_the_winning_four() -> None:
         assert isinstance(state, Connect4State) and state.winner() == 1
         board = screen.query_one(Board)
         bottom_row_x = state.stones(1) & state.game.bottom_mask
-        assert board.marked == bottom_row_x and bin(board.marked).count("1") == 4
+        assert board.highlighted == bottom_row_x and bin(board.highlighted).count("1") == 4
         assert "you won" in status(screen)
 
 
@@ -109,7 +110,7 @@ async def test_a_whole_game_against_a_perfect_agent_to_a_draw() -> None:
             await press_column(pilot, screen, min(scores.best_columns()))
         assert played.state.winner() == 0 and len(played.moves) == 16
         assert "■ a draw · n: new game · u: undo" in status(screen)
-        assert screen.query_one(Board).marked == 0
+        assert screen.query_one(Board).highlighted == 0
 
 
 @run_async
@@ -243,8 +244,8 @@ async def test_the_analysis_shows_the_solvers_score_of_every_column() -> None:
         await pilot.press("a")
         await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
         board = screen.query_one(Board)
-        assert board.notes == (("8", "bad"),) * 4 + (("", ""), ("4", "best"), ("8", "bad"))
-        assert "green a win, red a loss" in str(screen.query_one("#history", Static).render())
+        assert board.notes == (("-8", "loss"),) * 4 + (("", ""), ("+4", "win best"), ("-8", "loss"))
+        assert "+ a win, - a loss" in str(screen.query_one("#history", Static).render())
         await pilot.press("a")
         assert len(board.notes) == 0
 
@@ -265,16 +266,16 @@ async def test_choosing_the_sides_in_the_bar() -> None:
     screen, app = playing(played)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("e")
-        field = screen.query_one("#bar-input", Input)
+        field = prompt_field(screen)
         assert field.value == "human vs minimax:depth=2,moves=1000"
         field.value = "mcts:k=0 vs human"
         await pilot.press("enter")
-        assert str(screen.query_one("#bar-error", Static).render()) == "parameter k: 0 is below its range 1..65536"
+        assert prompt_error(screen) == "parameter k: 0 is below its range 1..65536"
         assert played.second == agent("minimax:depth=2")
         field.value = "human vs human"
         await pilot.press("enter")
         assert not played.first and not played.second
-        assert not screen.query_one("#bar").display
+        assert not screen.query_one(PromptBar).is_open
 
 
 def test_save_then_load_a_game(tmp_path: Path) -> None:
@@ -288,14 +289,14 @@ async def save_then_load(path: Path) -> None:
         await press_column(pilot, screen, 3)
         saved = played.history()
         await pilot.press("w")
-        screen.query_one("#bar-input", Input).value = str(path)
+        prompt_field(screen).value = str(path)
         await pilot.press("enter")
         assert path.read_text() == played.text()
         assert f"saved to {path}" in status(screen)
         await pilot.press("n")
         assert screen.played.history() == ""
         await pilot.press("o")
-        assert screen.query_one("#bar-input", Input).value == str(path)
+        assert prompt_field(screen).value == str(path)
         await pilot.press("enter")
         assert screen.played.history() == saved and screen.played.second == agent("minimax:depth=2")
         assert f"loaded {path}" in status(screen)
@@ -314,15 +315,15 @@ async def load_corrupt(path: Path) -> None:
         for key in "4", "3", "u":
             await pilot.press(key)
         await pilot.press("o")
-        screen.query_one("#bar-input", Input).value = str(path)
+        prompt_field(screen).value = str(path)
         await pilot.press("enter")
-        assert str(screen.query_one("#bar-error", Static).render()) == (
+        assert prompt_error(screen) == (
             f"{path}: line 7 (moves): move 3 ('x'): not a column; columns are 1 to 7"
         )
         assert screen.played is played and played.history() == "4" and played.redo_moves == (2,)
         assert path.read_text() == corrupt
         await pilot.press("escape")
-        assert not screen.query_one("#bar").display
+        assert not screen.query_one(PromptBar).is_open
         await pilot.press("r")
         assert played.history() == "43"
 

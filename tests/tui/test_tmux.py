@@ -65,7 +65,7 @@ def test_plyscope_starts_steps_and_quits(terminal: Terminal) -> None:
     terminal.wait_for("moves 1/100,000")
     terminal.tmux("send-keys", "-t", "main", "f")
     after = terminal.wait_for("moves 101/100,000")
-    assert "─ root v=" in after
+    assert "root v=" in after
     assert "best " in after
     terminal.tmux("send-keys", "-t", "main", "q")
     terminal.wait_for("EXIT=0")

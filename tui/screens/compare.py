@@ -1,60 +1,49 @@
 """The compare screen: two to four agents on one position, side by side, at equal budgets; or two in a match.
 
-Each agent has a pane: its search tree, its best move, root value and stats.  The searchers
-step in lockstep (``tui.contest``): ``s`` gives each one step, ``r`` runs them all to the
-same budget in equal increments.  A summary under the board shows the move each agent would
-play and, for Connect Four, the solver's exact score of that move (``engine.analysis``, in a
-worker of its own), so it is plain which agents find the best move.
+Each agent has a ``SearchPane``.  The searchers move in lockstep on the budget
+(``tui.contest``): ``s`` is one lockstep step, ``r`` runs them all to the budget in equal
+increments; after either, each has spent the same budget (up to one step it could not
+afford).  A summary under the board shows the move each agent would play and, for Connect
+Four, the solver's exact score of that move, so it is plain which agents find a best move.
 
 In match mode the first two agents play each other from the position on the shared board,
-each turn a new search shown live in its agent's pane (the budget is per turn there).
+each turn a new search shown live in its agent's pane (turns from ``tui.match``, run by
+``SearchScreen.start_turn`` as on the play screen; the budget is per turn there).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
-from textual.app import ComposeResult, SystemCommand
+from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
-from engine.agents import Agent
+from engine.agents import Agent, Decision
 from engine.analysis import ScoresSnapshot
 from engine.errors import UserError
 from engine.game_record import PlayedGame
 from engine.games import Connect4State, Move, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec, fitting_algorithms
-from tui.contest import (
-    TURN_FRAME_SECONDS,
-    agent_session,
-    analyse,
-    board_marks,
-    compared_agents,
-    decide,
-    merge,
-    run_together,
-    step_together,
-    think,
-)
-from tui.formatting import format_count, format_number
-from tui.messages import Analysed, Decided
-from tui.screens.help import binding_commands
-from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, RateMeter, Session
+from tui.contest import agent_session, compared_agents, merge, run_together, step_together
+from tui.formatting import format_count, player_glyph, signed
+from tui.match import MatchRunner, Turn
+from tui.messages import Analysed
+from tui.screens.base import Deliver, SearchScreen
+from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Session
 from tui.widgets.board import Board
-from tui.widgets.search_tree import SearchTree
-from tui.widgets.stats import StatsPanel
+from tui.widgets.prompt_bar import PromptBar
+from tui.widgets.search_pane import SearchPane
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
@@ -62,74 +51,17 @@ LETTERS = "ABCD"
 """How the compared agents are named in the summary."""
 
 
-def default_rivals(state: State, spec: AgentSpec, total: Limit) -> list[Agent]:
-    """``spec`` and the first preferred algorithm (the explorer's order) that differs from it and plays the game."""
+def default_rival(state: State, spec: AgentSpec) -> str:
+    """The first preferred algorithm (the explorer's order) that differs from ``spec``'s and plays the game."""
     fitting = [info.name for info in fitting_algorithms(state.game.name)]
-    other = next(name for name in (*PREFERRED_ALGORITHMS, *fitting) if name in fitting and name != spec.name)
-    return [Agent(spec, total), Agent(AgentSpec(other), total)]
+    return next(name for name in (*PREFERRED_ALGORITHMS, *fitting) if name in fitting and name != spec.name)
 
 
-class AgentPane(Vertical):
-    """One agent: a head line (best move, root value, budget spent), its search tree and its stats."""
-
-    DEFAULT_CSS = """
-    AgentPane { border: round $primary 60%; border-title-color: $text; height: 100%; }
-    AgentPane > .pane-head { height: 1; padding: 0 1; background: $boost; }
-    AgentPane > SearchTree { height: 1fr; }
-    AgentPane > StatsPanel { height: auto; padding: 0 1; }
-    """
-
-    def __init__(self, letter: str, agent: Agent, clock: Callable[[], float]) -> None:
-        super().__init__()
-        self.letter = letter
-        self.agent = agent
-        self.session: Session | None = None
-        """The search shown here."""
-        self.rate = RateMeter(clock)
-
-    def compose(self) -> ComposeResult:
-        yield Static(classes="pane-head")
-        yield SearchTree()
-        yield StatsPanel()
-
-    def on_mount(self) -> None:
-        self.border_title = f"{self.letter} · {self.agent.label}"
-
-    def follow(self, session: Session, total: Limit) -> None:
-        """Show ``session``'s search from now on."""
-        self.session = session
-        self.rate.clear()
-        self.query_one(SearchTree).show_searcher(session.searcher, session.lock)
-        self.show_figures(total)
-
-    def apply(self, batch: Batch, total: Limit) -> None:
-        """Show what ``batch`` (of this pane's session) changed."""
-        session = self.session
-        assert session is not None
-        with session.lock:
-            self.query_one(SearchTree).apply(batch, session.searcher.principal_path())
-        self.rate.add(session.searcher.stats.iterations)
-        self.show_figures(total)
-
-    def show_figures(self, total: Limit) -> None:
-        session = self.session
-        if session is None:
-            return
-        with session.lock:
-            searcher = session.searcher
-            stats = replace(searcher.stats)
-            best = searcher.best_move()
-            value = searcher.value()
-        best_text = "–" if best is None else session.state.move_label(best)
-        head = Text.assemble("best ", (best_text, "bold"), f" · value {format_number(value)}")
-        self.query_one(".pane-head", Static).update(head, layout=False)
-        self.query_one(StatsPanel).show(stats, self.rate.rate(), session.history.values)
-
-
-class CompareScreen(Screen[None]):
+class CompareScreen(SearchScreen):
     """Agents side by side on one position at equal budgets, or two of them in a match."""
 
     CSS_PATH = "compare.tcss"
+    MIN_SIZE = (80, 24)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "step(1)", "Step all"),
@@ -139,17 +71,9 @@ class CompareScreen(Screen[None]):
         Binding("x", "reset", "Reset"),
         Binding("m", "match", "Match"),
         Binding("a", "edit_agents", "Choose the agents", show=False),
-        Binding("escape", "back", "Close the bar; leave the match; back to the explorer", show=False),
+        Binding("l", "toggle_live", "Match turns: live or full speed", show=False),
+        Binding("escape", "back", "Leave the match; back to the explorer", show=False),
     ]
-
-    class Progress(Message):
-        """Batches of steps of ``sessions`` (one batch each), to show; ``shown`` is set once they are on screen."""
-
-        def __init__(self, sessions: Sequence[Session], batches: Sequence[Batch], shown: threading.Event) -> None:
-            super().__init__()
-            self.sessions = tuple(sessions)
-            self.batches = tuple(batches)
-            self.shown = shown
 
     def __init__(
         self,
@@ -171,12 +95,11 @@ class CompareScreen(Screen[None]):
         self.start_in_match = match
         self.sessions: list[Session] = []
         self.analysis: ScoresSnapshot | None = None
-        self.match: PlayedGame | None = None
+        self.runner: MatchRunner | None = None
         """The match being played (match mode), else ``None``."""
-        self._turn: Session | None = None
+        self.turn: Turn | None = None
         """The search of the match's agent to move."""
         self._run_worker: Worker[None] | None = None
-        self._note = ""
 
     # ----------------------------------------------------------------- layout
 
@@ -187,35 +110,32 @@ class CompareScreen(Screen[None]):
                 yield Board(self.state, id="board")
                 yield Static(id="summary")
             yield Container(id="panes")
-        with Vertical(id="bar"):
-            with Horizontal(id="bar-row"):
-                yield Static("agents: ", id="bar-prompt")
-                yield Input(id="bar-input", compact=True)
-            yield Static(id="bar-error")
+        yield PromptBar()
         yield Footer()
 
     async def on_mount(self) -> None:
         self.query_one("#summary", Static).border_title = "summary"
         await self._mount_panes()
-        self.panes[0].query_one(SearchTree).focus()
+        self.panes[0].search_tree.focus()
         self._new_sessions()
         if isinstance(self.state, Connect4State):
-            self._analyse(self.state)
+            self.start_analysis(self.state)
         if self.start_in_match:
             self.action_match()
 
     async def _mount_panes(self) -> None:
         panes = self.query_one("#panes", Container)
         await panes.remove_children()
-        columns = len(self.agents) if len(self.agents) <= 3 else 2
-        panes.styles.grid_size_columns = columns
-        await panes.mount_all([AgentPane(letter, agent, self.clock) for letter, agent in zip(LETTERS, self.agents,
-                                                                                                strict=False)])
+        panes.styles.grid_size_columns = len(self.agents) if len(self.agents) <= 3 else 2
+        made = [SearchPane(clock=self.clock) for _ in self.agents]
+        await panes.mount_all(made)
+        for letter, agent, pane in zip(LETTERS, self.agents, made, strict=False):
+            pane.border_title = f"{letter} · {agent.label}"
 
     @property
-    def panes(self) -> list[AgentPane]:
+    def panes(self) -> list[SearchPane]:
         """The agents' panes, in the agents' order."""
-        return list(self.query(AgentPane).results(AgentPane))
+        return list(self.query(SearchPane).results(SearchPane))
 
     @property
     def searching(self) -> bool:
@@ -230,97 +150,80 @@ class CompareScreen(Screen[None]):
         self._stop()
         self.sessions = [agent_session(agent, self.state, self.seed) for agent in self.agents]
         for pane, session in zip(self.panes, self.sessions, strict=True):
-            pane.follow(session, self.total)
+            pane.show(session)
+            pane.border_subtitle = ""
         self._refresh()
 
     def _stop(self) -> None:
-        self.workers.cancel_group(self, "search")
+        self.stop_searches()
         self._run_worker = None
-        self._turn = None
+        self.turn = None
 
     def action_step(self, count: int) -> None:
-        """Every agent takes ``count`` steps (those whose next step would exceed the budget stop)."""
-        if self.match is not None:
-            self._refuse("a match is on: m leaves it")
+        """``count`` lockstep steps: each time the agent that has spent least steps and the others catch up."""
+        if self.runner is not None:
+            self.refuse("a match is on: m leaves it")
             return
         self._stop()
         if all(session.ended for session in self.sessions):
-            self._refuse("every agent has spent its budget (or finished): x starts again")
+            self.refuse("every agent has spent its budget (or finished): x starts again")
             return
-        self._step(self.sessions, count)
+        sessions = list(self.sessions)
+        total = self.total
 
-    @work(thread=True, group="search")
-    def _step(self, sessions: list[Session], count: int) -> None:
-        """The search thread of ``s``, ``d``, ``f``: ``count`` steps of every session, shown frame by frame."""
-        worker = get_current_worker()
-        pending: list[list[Batch]] = [[] for _ in sessions]
-        frame_end = time.perf_counter() + FRAME_SECONDS
-        for done in range(1, count + 1):
-            if worker.is_cancelled:
-                return
-            for batches, batch in zip(pending, step_together(sessions, self.total), strict=True):
-                batches.append(batch)
-            if done == count or time.perf_counter() >= frame_end:
-                self._deliver(sessions, [merge(b, s.ended) for b, s in zip(pending, sessions, strict=True)])
-                pending = [[] for _ in sessions]
-                frame_end = time.perf_counter() + FRAME_SECONDS
+        def job(deliver: Deliver, stop: threading.Event) -> None:
+            pending: list[list[Batch]] = [[] for _ in sessions]
+            frame_end = time.perf_counter() + FRAME_SECONDS
+            for done in range(1, count + 1):
+                if stop.is_set():
+                    return
+                batches = step_together(sessions, total, stop)
+                for kept, batch in zip(pending, batches, strict=True):
+                    kept.append(batch)
+                finished = not any(batch.steps for batch in batches)
+                if finished or done == count or time.perf_counter() >= frame_end:
+                    merged = [merge(kept, session.ended) for kept, session in zip(pending, sessions, strict=True)]
+                    deliver(list(zip(sessions, merged, strict=True)))
+                    pending = [[] for _ in sessions]
+                    frame_end = time.perf_counter() + FRAME_SECONDS
+                if finished:
+                    return
+
+        self.host(job)
 
     def action_run(self) -> None:
         """Run every agent to the budget in lockstep increments; pause if running."""
-        if self.match is not None:
-            self._refuse("a match is on: m leaves it")
+        if self.runner is not None:
+            self.refuse("a match is on: m leaves it")
         elif self._run_worker is not None:
             self._stop()
-            self._note = "paused"
+            self.say("paused")
         else:
             self._stop()
-            self._run_worker = self._run(self.sessions)
-        self._show_status()
+            sessions = list(self.sessions)
 
-    @work(thread=True, group="search")
-    def _run(self, sessions: list[Session]) -> None:
-        """The search thread of ``r``: every session to the budget, in lockstep increments."""
-        run_together(sessions, self.total, lambda batches: self._deliver(sessions, batches),
-                     get_current_worker().cancelled_event)
+            def job(deliver: Deliver, stop: threading.Event) -> None:
+                run_together(sessions, self.total, lambda batches: deliver(list(zip(sessions, batches, strict=True))),
+                             stop)
 
-    def _deliver(self, sessions: Sequence[Session], batches: Sequence[Batch]) -> None:
-        """From a search thread: post the batches and wait until they are on screen (or the worker is cancelled)."""
-        worker = get_current_worker()
-        shown = threading.Event()
-        self.post_message(self.Progress(sessions, batches, shown))
-        while not shown.wait(0.05):
-            if worker.is_cancelled:
-                return
+            self._run_worker = self.host(job)
+        self.show_status()
 
-    def on_compare_screen_progress(self, message: Progress) -> None:
-        try:
-            by_session = {id(pane.session): pane for pane in self.panes}
-            for session, batch in zip(message.sessions, message.batches, strict=True):
-                pane = by_session.get(id(session))
-                if pane is not None and batch.steps:
-                    pane.apply(batch, self.total)
-            self._refresh()
-        finally:
-            self.call_after_refresh(message.shown.set)
+    def batches_shown(self, batches: Sequence[tuple[Session, Batch]]) -> None:
+        self._refresh()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is self._run_worker and event.state in (WorkerState.SUCCESS, WorkerState.CANCELLED,
                                                                    WorkerState.ERROR):
             self._run_worker = None
-            self._show_status()
+            self.show_status()
 
     def action_reset(self) -> None:
         """Start every search again (or, in a match, the match again)."""
-        if self.match is not None:
+        if self.runner is not None:
             self._start_match()
         else:
             self._new_sessions()
-
-    # ----------------------------------------------------------------- the solver's scores
-
-    @work(thread=True, group="analysis")
-    def _analyse(self, state: Connect4State) -> None:
-        analyse(state, lambda found: self.post_message(Analysed(found)), get_current_worker().cancelled_event)
 
     def on_analysed(self, message: Analysed) -> None:
         if message.analysis.state == self.state:
@@ -331,66 +234,57 @@ class CompareScreen(Screen[None]):
 
     def action_match(self) -> None:
         """Start a match between the first two agents from the position; leave it if one is on."""
-        if self.match is not None:
+        if self.runner is not None:
             self._leave_match()
-            return
-        self._start_match()
+        else:
+            self._start_match()
 
     def _start_match(self) -> None:
         self._stop()
         first, second = self.agents[0], self.agents[1]
         if self.state.player == -1:
             first, second = second, first
-        self.match = PlayedGame(self.state, first, second, seed=self.seed)
+        self.runner = MatchRunner(PlayedGame(self.state, first, second, seed=self.seed), name=self._letter)
         for pane in self.panes[2:]:
             pane.display = False
-        self._note = ""
+        self.note = ""
         self._next_turn()
 
     def _leave_match(self) -> None:
         self._stop()
-        self.match = None
+        self.runner = None
         for pane, session in zip(self.panes, self.sessions, strict=True):
             pane.display = True
-            pane.follow(session, self.total)
-        self._note = "back to the comparison"
+            pane.show(session)
+            pane.border_subtitle = ""
+        self.say("back to the comparison")
         self._refresh()
 
     def _next_turn(self) -> None:
-        match = self.match
-        assert match is not None
+        runner = self.runner
+        assert runner is not None
         self._refresh()
-        agent = match.to_move()
-        if match.is_over() or agent is None:
+        try:
+            turn = runner.turn()
+        except UserError as error:
+            self.refuse(f"the match cannot go on: {error}")
             return
-        session = agent_session(agent, match.state, match.turn_seed())
-        self._turn = session
-        self._pane_of(agent).follow(session, self.total)
-        self._play_turn(session, agent.limit.seconds)
-        self._show_status()
-
-    def _pane_of(self, agent: Agent) -> AgentPane:
-        return self.panes[0] if agent is self.agents[0] else self.panes[1]
-
-    @work(thread=True, group="search")
-    def _play_turn(self, session: Session, seconds: float | None) -> None:
-        worker = get_current_worker()
-        think(session, seconds, lambda batch: self._deliver([session], [batch]), worker.cancelled_event,
-              TURN_FRAME_SECONDS)
-        if not worker.is_cancelled:
-            self.post_message(Decided(session, decide(session)))
-
-    def on_decided(self, message: Decided) -> None:
-        match = self.match
-        if match is None or message.session is not self._turn:
+        if turn is None:
             return
-        self._turn = None
-        mover = match.to_move()
-        assert mover is not None
-        label = match.state.move_label(message.decision.move)
-        match.play(message.decision.move)
-        self._note = f"{self._letter(mover)} played {label}"
+        self.turn = turn
+        self.start_turn(turn, self._pane_of(turn.agent), turn.purpose)
+        self.show_status()
+
+    def turn_decided(self, turn: Turn, decision: Decision) -> None:
+        runner = self.runner
+        if runner is None or turn is not self.turn or not runner.current(turn):
+            return
+        self.turn = None
+        self.note = runner.conclude(turn, decision)
         self._next_turn()
+
+    def _pane_of(self, agent: Agent) -> SearchPane:
+        return self.panes[0] if agent is self.agents[0] else self.panes[1]
 
     def _letter(self, agent: Agent) -> str:
         return LETTERS[0] if agent is self.agents[0] else LETTERS[1]
@@ -398,61 +292,51 @@ class CompareScreen(Screen[None]):
     # ----------------------------------------------------------------- choosing the agents
 
     def action_edit_agents(self) -> None:
-        bar = self.query_one("#bar")
-        bar.display = True
-        self.query_one("#bar-error", Static).update("")
-        field = self.query_one("#bar-input", Input)
-        field.value = " ".join(agent.spec.label() for agent in self.agents)
-        field.focus()
+        self.query_one(PromptBar).ask("agents", "agents", " ".join(agent.spec.label() for agent in self.agents),
+                                      placeholder="two to four agents, e.g. rivest mcts:k=32 alphabeta")
 
-    @on(Input.Submitted, "#bar-input")
-    async def _agents_submitted(self, event: Input.Submitted) -> None:
+    @on(PromptBar.Answered)
+    async def _answered(self, event: PromptBar.Answered) -> None:
         try:
             agents = compared_agents(event.value.split(), self.total, self.state.game)
         except UserError as error:
-            self.query_one("#bar-error", Static).update(Text(str(error)))
+            event.bar.fail(str(error))
             return
+        event.bar.close()
         await self.compare(agents)
-        self._close_bar()
 
     async def compare(self, agents: Sequence[Agent]) -> None:
         """Compare ``agents`` from now on (every search starts again)."""
         self._stop()
-        self.match = None
+        self.runner = None
         self.agents = list(agents)
         await self._mount_panes()
         self._new_sessions()
 
-    def _close_bar(self) -> None:
-        self.query_one("#bar").display = False
-        self.focus_next()
-
     def action_back(self) -> None:
-        if self.query_one("#bar").display:
-            self._close_bar()
-        elif self.match is not None:
+        if self.runner is not None:
             self._leave_match()
         else:
             self._stop()
-            self.workers.cancel_group(self, "analysis")
+            self.stop_analysis()
             self.app.pop_screen()
 
     # ----------------------------------------------------------------- showing
 
     def _refresh(self) -> None:
         board = self.query_one(Board)
-        match = self.match
-        state = match.state if match is not None else self.state
+        runner = self.runner
+        state = runner.played.state if runner is not None else self.state
         board.show(state)
-        marked, notes = board_marks(state, self.analysis, match is None)
-        board.annotate(marked=marked, notes=notes)
-        board.border_title = "match" if match is not None else "position"
-        self.query_one("#summary", Static).update(self._match_summary() if match is not None else self._summary())
-        self._show_status()
+        board.show_scores(self.analysis, on=runner is None)
+        board.border_title = "match" if runner is not None else "position"
+        self.query_one("#summary", Static).update(self._match_summary() if runner is not None else self._summary())
+        self.show_status()
 
     def summary_rows(self) -> list[tuple[str, str, str, Text]]:
         """For each compared agent: its letter, the move it would play now, what it has spent, and for
-        Connect Four the solver's verdict on that move (``+2 ✓`` among the best, ``-1 ✗`` not, ``…`` unknown)."""
+        Connect Four the solver's score of that move for the player to move (``+2 ✓`` among the best,
+        ``-1 ✗`` not, ``…`` unknown)."""
         rows = []
         for letter, session in zip(LETTERS, self.sessions, strict=False):
             with session.lock:
@@ -471,8 +355,8 @@ class CompareScreen(Screen[None]):
         solver = isinstance(self.state, Connect4State)
         if solver:
             table.add_column("solver", justify="right")
-            table.caption = ("solver: the score of the move for the player to move (+ wins, 0 draws, - loses); "
-                             "✓ among the best. Under the board: every column's (green wins, red loses)")
+            table.caption = ("solver: the move's exact score for the player to move (+ wins, 0 draws, - loses); "
+                             "✓ among the best. Under the board: every column's")
         for letter, move, spent, verdict in self.summary_rows():
             table.add_row(letter, move, spent, *([verdict] if solver else []))
         return table
@@ -484,7 +368,8 @@ class CompareScreen(Screen[None]):
             return Text("")
         if analysis is None or not isinstance(move, int):
             return Text("…")
-        note = analysis.note(move)
+        exact = analysis.exact(move)
+        note = "…" if exact is None and not analysis.done else ("?" if exact is None else signed(exact))
         if move in analysis.best():
             return Text(f"{note} ✓", "bold green")
         if analysis.worse(move):
@@ -492,62 +377,43 @@ class CompareScreen(Screen[None]):
         return Text(note)
 
     def _match_summary(self) -> Text:
-        match = self.match
-        assert match is not None
+        runner = self.runner
+        assert runner is not None
         board = self.query_one(Board)
         text = Text()
         for player in (1, -1):
-            agent = match.controller(player)
+            agent = runner.played.controller(player)
             assert agent is not None
             style = board.get_component_rich_style("board--first" if player == 1 else "board--second")
-            text.append("●", style)
+            text.append(player_glyph(player), style)
             text.append(f" {self._letter(agent)} {agent.label}\n")
         text.append("moves ", "dim")
-        text.append(match.history() or "–")
+        state = runner.played.start
+        for move in runner.played.moves:
+            text.append(f"{player_glyph(state.player)}{state.move_label(move)} ")
+            state = state.play(move)
         return text
 
-    def _show_status(self) -> None:
+    def status_lines(self) -> tuple[Text, Text]:
         position = self.state.text() or "start"
         budget = (f"{self.total.seconds:g} s of search" if self.total.seconds is not None
                   else f"{format_count(self.total.moves or 0)} moves")
-        match = self.match
-        if match is not None:
+        runner = self.runner
+        if runner is not None:
             first = Text.assemble((self.state.game.name, "bold"), f" · from {position} · match ",
                                   (f"{LETTERS[0]} vs {LETTERS[1]}", "bold"), f" · {budget} a turn")
-            second = self._match_state(match)
+            outcome = runner.outcome()
+            if outcome:
+                return first, Text(f"■ {outcome} · x: play it again · m: back to the comparison")
+            mover = runner.played.to_move()
+            assert mover is not None
+            return first, Text(f"▶ {self._letter(mover)} is thinking… (move {runner.played.state.ply + 1})")
+        first = Text.assemble((self.state.game.name, "bold"), f" · {position} · {len(self.agents)} agents · ",
+                              (budget, "bold"), " each, in lockstep")
+        if self._run_worker is not None:
+            second = Text("▶ running to the budget in equal increments")
+        elif self.sessions and all(session.ended for session in self.sessions):
+            second = Text("■ every agent has spent its budget (or finished) · x: again · m: a match")
         else:
-            first = Text.assemble((self.state.game.name, "bold"), f" · {position} · {len(self.agents)} agents · ",
-                                  (budget, "bold"), " each, in lockstep")
-            if self._run_worker is not None:
-                second = Text("▶ running to the budget in equal increments")
-            elif self.sessions and all(session.ended for session in self.sessions):
-                second = Text("■ every agent has spent its budget (or finished) · x: again · m: a match")
-            else:
-                second = Text("s: one step each · r: run all to the budget · m: a match between A and B")
-        if self._note:
-            second.append(f" · {self._note}", "italic")
-        self.query_one("#status", Static).update(Text("\n").join([first, second]), layout=False)
-
-    def _match_state(self, match: PlayedGame) -> Text:
-        state = match.state
-        if state.is_terminal():
-            winner = state.winner()
-            if winner == 0:
-                return Text("■ a draw · x: play it again · m: back to the comparison")
-            assert winner is not None
-            agent = match.controller(winner)
-            assert agent is not None
-            return Text(f"■ {self._letter(agent)} ({agent.label}) won · x: play it again · m: back to the comparison")
-        agent = match.to_move()
-        assert agent is not None
-        return Text(f"▶ {self._letter(agent)} is thinking… (move {state.ply + 1})")
-
-    def _refuse(self, reason: str) -> None:
-        self._note = reason
-        self.notify(reason, severity="warning", timeout=4)
-        self._show_status()
-
-    # ----------------------------------------------------------------- command palette
-
-    def palette_commands(self) -> Iterator[SystemCommand]:
-        yield from binding_commands(self)
+            second = Text("s: a lockstep step · r: run all to the budget · m: a match between A and B")
+        return first, second

@@ -1,29 +1,26 @@
-"""The explorer screen: the board beside the live search tree, a status line and the stats panel.
+"""The explorer screen: the board beside one live search (``SearchPane``), a status line and a prompt bar.
 
-Searching happens in thread workers: ``Session.drive`` takes steps in frames and posts each
-frame's batch as a ``Progress`` message; the worker waits until the screen has shown it
-before taking more, so the tree the screen reads only changes between two repaints.
+Searching happens in a thread hosted by ``SearchScreen.host``: ``Session.drive`` takes steps
+in frames and each frame is painted before the search goes on.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import SimpleCommand
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from engine.agents import Agent, turn_limit
 from engine.errors import UserError
@@ -31,22 +28,25 @@ from engine.game_record import PlayedGame
 from engine.games import GAME_CHOICES, Move
 from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec, fitting_algorithms
-from tui.formatting import format_count, format_number
-from tui.screens.compare import COMPARE_MOVES, CompareScreen, default_rivals
-from tui.screens.help import binding_commands
+from tui.contest import compared_agents
+from tui.formatting import format_count, number_meanings
+from tui.screens.base import Deliver, SearchScreen
+from tui.screens.compare import COMPARE_MOVES, CompareScreen, default_rival
 from tui.screens.play import PlayScreen
 from tui.screens.setup import SetupScreen
-from tui.session import DEFAULT_BUDGET, Batch, RateMeter, SearchConfig, Session
+from tui.session import DEFAULT_BUDGET, Batch, SearchConfig, Session
 from tui.widgets.board import Board
+from tui.widgets.prompt_bar import PromptBar
+from tui.widgets.search_pane import SearchPane
 from tui.widgets.search_tree import SearchTree
-from tui.widgets.stats import StatsPanel
 
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 """Run speeds in steps per second; ``None`` runs flat out."""
 DEFAULT_SPEED = 10
+MEGABYTE = 1 << 20
 
 
-class ExploreScreen(Screen[None]):
+class ExploreScreen(SearchScreen):
     """One searcher on one position: step it, run it, and watch its tree grow."""
 
     CSS_PATH = "explore.tcss"
@@ -59,8 +59,9 @@ class ExploreScreen(Screen[None]):
         Binding("plus,equals_sign", "speed(1)", "Faster run", show=False),
         Binding("minus", "speed(-1)", "Slower run", show=False),
         Binding("x", "reset", "Reset"),
-        Binding("right_square_bracket", "budget(2)", "Double the budget", show=False),
-        Binding("left_square_bracket", "budget(0.5)", "Halve the budget", show=False),
+        Binding("right_square_bracket", "raise_budget", "Double the budget (or the node cap, once reached)",
+                show=False),
+        Binding("left_square_bracket", "halve_budget", "Halve the budget", show=False),
         Binding("e", "setup", "Setup"),
         Binding("a", "choose_algorithm", "Choose the algorithm", show=False),
         Binding("g", "choose_game", "Choose the game", show=False),
@@ -69,34 +70,25 @@ class ExploreScreen(Screen[None]):
         Binding("u", "undo", "Take back the last move played", show=False),
         Binding("o", "follow", "Follow mode on/off", show=False),
         Binding("v", "reveal_pv", "Open the principal variation in the tree", show=False),
-        Binding("escape", "back", "Board back to the principal variation; close the position bar", show=False),
+        Binding("escape", "back", "Board back to the principal variation", show=False),
         Binding("P", "play", "Play from this position against this algorithm", show=False),
-        Binding("C", "compare", "Compare this algorithm with another on this position", show=False),
+        Binding("C", "compare", "Compare this algorithm with others on this position", show=False),
+        *(Binding(key, f"play_column({column})", f"Play column {key}", show=False)
+          for column, key in enumerate("1234567890")),
     ]
-
-    class Progress(Message):
-        """A batch of steps of ``session``, to show; ``shown`` is set once it is on screen."""
-
-        def __init__(self, session: Session, batch: Batch, shown: threading.Event) -> None:
-            super().__init__()
-            self.session = session
-            self.batch = batch
-            self.shown = shown
 
     def __init__(self, session: Session, *, clock: Callable[[], float] = time.perf_counter) -> None:
         """``clock`` measures steps per second (a fixed clock shows none, for stable snapshots)."""
         super().__init__()
         self.session = session
+        self.clock = clock
         self.speed: float | None = DEFAULT_SPEED
         """Run speed in steps per second (``None``: flat out); the search thread reads it every frame."""
         self.chosen: Node | None = None
         """The node whose position the board shows, or ``None`` for the principal variation."""
         self.played: list[SearchConfig] = []
         """Configurations before each move played on the board, for undo."""
-        self.rate = RateMeter(clock)
         self._run_worker: Worker[None] | None = None
-        self._note = ""
-        """What happened last, for the status line (a step's note, or a refused action)."""
 
     # ----------------------------------------------------------------- layout
 
@@ -105,17 +97,19 @@ class ExploreScreen(Screen[None]):
         with Horizontal(id="main"):
             with Vertical(id="side"):
                 yield Board(self.session.state, id="board")
-                yield StatsPanel(id="stats")
-            yield SearchTree(id="tree")
-        with Vertical(id="position-bar"):
-            yield Input(placeholder="position: a move string like 4453, or piles like 3,4,5", id="position-input")
-            yield Static(id="position-error")
+                yield Static(id="details")
+            yield SearchPane(clock=self.clock, id="pane")
+        yield PromptBar()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#stats", StatsPanel).border_title = "stats"
+        self.query_one("#details", Static).border_title = "reading the tree"
         self.adopt(self.session)
         self.query_one(SearchTree).focus()
+
+    @property
+    def pane(self) -> SearchPane:
+        return self.query_one(SearchPane)
 
     @property
     def running(self) -> bool:
@@ -129,123 +123,139 @@ class ExploreScreen(Screen[None]):
         """Take ``count`` steps (after pausing a run)."""
         self._pause()
         if self.session.ended:
-            self._refuse(self._end_reason())
+            self.refuse(self._end_reason())
             return
-        self._drive(self.session, count, paced=False)
+        self._drive(count, paced=False)
 
     def action_run(self) -> None:
         """Run at the chosen speed until the budget or the end of the search; pause if running."""
         if self.running:
             self._pause()
         elif self.session.ended:
-            self._refuse(self._end_reason())
+            self.refuse(self._end_reason())
         else:
-            self._run_worker = self._drive(self.session, None, paced=True)
-        self._show_status()
+            self._run_worker = self._drive(None, paced=True)
+        self.show_status()
 
     def action_speed(self, change: int) -> None:
         index = SPEEDS.index(self.speed) if self.speed in SPEEDS else SPEEDS.index(DEFAULT_SPEED)
         self.speed = SPEEDS[min(max(0, index + change), len(SPEEDS) - 1)]
-        self._show_status()
+        self.show_status()
 
-    def action_budget(self, factor: float) -> None:
-        """Scale the move budget by ``factor`` (halving "no bound" gives the default budget)."""
+    def action_raise_budget(self) -> None:
+        """Double the move budget; when the node cap stopped the search, double the cap and say what it costs."""
+        session = self.session
+        if session.stop_reason() == "cap":
+            cap = session.node_cap * 2
+            session.set_node_cap(cap)
+            memory = cap * session.info.node_bytes // MEGABYTE
+            self.say(f"node cap raised to {format_count(cap)} nodes: this tree may take about "
+                     f"{format_count(memory)} MB of memory")
+            return
+        budget = session.budget
+        session.set_budget(None if budget is None else budget * 2)
+        self.say(self._budget_note())
+
+    def action_halve_budget(self) -> None:
+        """Halve the move budget ("no bound" becomes the default budget)."""
         budget = self.session.budget
-        unbounded = DEFAULT_BUDGET if factor < 1 else None
-        self.session.set_budget(unbounded if budget is None else max(1, int(budget * factor)))
-        self._show_status()
+        self.session.set_budget(DEFAULT_BUDGET if budget is None else max(1, budget // 2))
+        self.say(self._budget_note())
+
+    def _budget_note(self) -> str:
+        budget = self.session.budget
+        if budget is None:
+            return "budget: no bound"
+        spent = self.session.searcher.stats.moves
+        if spent > budget:
+            return (f"budget {format_count(budget)} is below the {format_count(spent)} moves spent: "
+                    "the search stays stopped (] raises it)")
+        return f"budget: {format_count(budget)} moves"
 
     def action_reset(self) -> None:
         """Start the same search again (same seed, same tree)."""
         self.adopt(self.session.renewed())
 
-    @work(thread=True, group="search")
-    def _drive(self, session: Session, steps: int | None, paced: bool) -> None:
-        """The search thread: ``steps`` steps, or a run paced by ``self.speed``."""
-        worker = get_current_worker()
+    def _drive(self, steps: int | None, paced: bool) -> Worker[None]:
+        """A search thread taking ``steps`` steps, or a run paced by ``self.speed``."""
+        session = self.session
+        rate: Callable[[], float | None] = (lambda: self.speed) if paced else (lambda: None)
 
-        def deliver(batch: Batch) -> None:
-            shown = threading.Event()
-            self.post_message(self.Progress(session, batch, shown))
-            while not shown.wait(0.05):
-                if worker.is_cancelled:
-                    return
+        def job(deliver: Deliver, stop: threading.Event) -> None:
+            session.drive(steps, rate, lambda batch: deliver([(session, batch)]), stop)
 
-        session.drive(steps, (lambda: self.speed) if paced else (lambda: None), deliver, worker.cancelled_event)
+        return self.host(job)
 
-    def on_explore_screen_progress(self, message: Progress) -> None:
-        try:
-            if message.session is self.session:
-                if message.batch.last is not None:
-                    self._note = message.batch.last.note
-                self.rate.add(self.session.searcher.stats.iterations)
-                self._show(message.batch)
-        finally:
-            # The search thread goes on once the batch is painted: it competes for the GIL
-            # with the event loop, so it must not run while the screen repaints.
-            self.call_after_refresh(message.shown.set)
+    def batches_shown(self, batches: Sequence[tuple[Session, Batch]]) -> None:
+        for session, batch in batches:
+            if session is self.session and batch.last is not None:
+                self.note = batch.last.note
+        self._show_board()
+        self.show_status()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is self._run_worker and event.state in (WorkerState.SUCCESS, WorkerState.CANCELLED,
                                                                    WorkerState.ERROR):
             self._run_worker = None
-            self.rate.clear()
-            self._show_status()
+            self.pane.rate.clear()
+            self.show_status()
 
     def _pause(self) -> None:
         if self._run_worker is not None:
             self._run_worker.cancel()
             self._run_worker = None
-            self.rate.clear()
+            self.pane.rate.clear()
 
     # ----------------------------------------------------------------- choosing
 
     def adopt(self, session: Session) -> None:
         """Explore ``session`` from now on (the previous search stops)."""
-        self.workers.cancel_group(self, "search")
+        self.stop_searches()
         self._run_worker = None
         self.session = session
         self.chosen = None
-        self.rate.clear()
-        self._note = ""
-        self.query_one(SearchTree).show_searcher(session.searcher, session.lock)
-        self._show(None)
+        self.note = ""
+        self.pane.show(session)
+        self.pane.border_title = session.config.label()
+        self._show_board()
+        self._show_details()
+        self.show_status()
 
     def _try(self, config: SearchConfig) -> bool:
         """Adopt a session built from ``config``; on bad input say why and change nothing."""
         try:
             session = Session.create(config)
         except UserError as error:
-            self._refuse(str(error))
+            self.refuse(str(error))
             return False
         self.adopt(session)
         return True
 
     def choose_algorithm(self, name: str) -> None:
         """Search with ``name`` and its default parameters."""
-        self._try(replace(self.session.config, algorithm=name, params={}))
+        self._try(replace(self.session.config, algorithm=name, params={}, node_cap=None))
 
     def choose_game(self, name: str) -> None:
-        """Explore the start of game ``name`` with the default algorithm for it if the current one does not fit."""
+        """Explore the start of game ``name``, with the default algorithm for it if the current one does not fit."""
         fits = any(info.name == self.session.config.algorithm for info in fitting_algorithms(name))
         config = replace(self.session.config, game=name, position="")
         if not fits:
-            config = replace(config, algorithm=None, params={})
+            config = replace(config, algorithm=None, params={}, node_cap=None)
         if self._try(config):
             self.played.clear()
 
     def action_setup(self, focus: str | None = None) -> None:
         def adopt(session: Session | None) -> None:
             if session is not None:
+                self.played.clear()
                 self.adopt(session)
 
         self.app.push_screen(SetupScreen(self.session.config, focus=focus), adopt)
 
     def action_choose_algorithm(self) -> None:
-        game = self.session.config.game
         self.app.search_commands(
             [SimpleCommand(info.name, partial(self.choose_algorithm, info.name), info.description)
-             for info in fitting_algorithms(game)],
+             for info in fitting_algorithms(self.session.config.game)],
             placeholder="Algorithm (default parameters; e for the form)…",
         )
 
@@ -256,39 +266,38 @@ class ExploreScreen(Screen[None]):
         )
 
     def action_edit_position(self) -> None:
-        bar = self.query_one("#position-bar")
-        bar.display = True
-        field = self.query_one("#position-input", Input)
-        field.value = self.session.config.position
-        self.query_one("#position-error", Static).update("")
-        field.focus()
+        self.query_one(PromptBar).ask("position", "position", self.session.config.position,
+                                      placeholder="a move string like 4453, or piles like 3,4,5; blank: the start")
 
-    @on(Input.Submitted, "#position-input")
-    def _position_submitted(self, event: Input.Submitted) -> None:
+    @on(PromptBar.Answered)
+    def _answered(self, event: PromptBar.Answered) -> None:
         try:
-            session = Session.create(replace(self.session.config, position=event.value.strip()))
+            if event.purpose == "position":
+                session = Session.create(replace(self.session.config, position=event.value))
+                self.played.clear()
+                event.bar.close()
+                self.adopt(session)
+            elif event.purpose == "compare":
+                self._open_compare(event.value)
+                event.bar.close()
         except UserError as error:
-            self.query_one("#position-error", Static).update(Text(str(error)))
-            return
-        self.played.clear()
-        self._close_position_bar()
-        self.adopt(session)
+            event.bar.fail(str(error))
 
-    def _close_position_bar(self) -> None:
-        self.query_one("#position-bar").display = False
-        self.query_one(SearchTree).focus()
+    def action_play_column(self, column: int) -> None:
+        """A digit key plays on the board whichever pane has the focus."""
+        self.query_one(Board).action_play_column(column)
 
     def on_board_move_played(self, message: Board.MovePlayed) -> None:
         self._play(message.move)
 
     def on_board_illegal_move(self, message: Board.IllegalMove) -> None:
-        self._refuse(message.reason)
+        self.refuse(message.reason)
 
     def action_play_best(self) -> None:
         with self.session.lock:
             best = self.session.searcher.best_move()
         if best is None:
-            self._refuse("no best move yet: take a step first")
+            self.refuse("no best move yet: take a step first")
         else:
             self._play(best)
 
@@ -300,7 +309,7 @@ class ExploreScreen(Screen[None]):
             winner = after.winner()
             outcome = "a draw" if winner == 0 else ("a win for the first player" if winner == 1
                                                     else "a win for the second player")
-            self._refuse(f"{state.move_label(move)} ends the game ({outcome}): nothing left to search")
+            self.refuse(f"{state.move_label(move)} ends the game ({outcome}): nothing left to search")
             return
         previous = self.session.config
         if self._try(replace(previous, position=after.text())):
@@ -308,7 +317,7 @@ class ExploreScreen(Screen[None]):
 
     def action_undo(self) -> None:
         if not self.played:
-            self._refuse("no move to take back")
+            self.refuse("no move to take back")
             return
         if self._try(replace(self.played[-1], budget=self.session.budget)):
             self.played.pop()
@@ -319,126 +328,142 @@ class ExploreScreen(Screen[None]):
         config = self.session.config
         agent = Agent(AgentSpec(config.algorithm or "", dict(config.params)), turn_limit(None, None))
         played = PlayedGame(self.session.state, None, agent, seed=config.seed)
-        self.app.push_screen(PlayScreen(played, hint=agent, clock=self.rate.clock))
+        self.app.push_screen(PlayScreen(played, hint=agent, clock=self.clock))
 
     def action_compare(self) -> None:
-        """Open the compare screen on this position: this algorithm beside another, at equal budgets."""
-        self._pause()
+        """Ask which agents to set beside this algorithm on this position (a rival is proposed)."""
         config = self.session.config
+        spec = AgentSpec(config.algorithm or "", dict(config.params))
+        rival = default_rival(self.session.state, spec)
+        self.query_one(PromptBar).ask("compare", f"compare {spec.label()} with", rival,
+                                      placeholder="one to three agents, e.g. mcts:k=32 alphabeta")
+
+    def _open_compare(self, rivals: str) -> None:
+        config = self.session.config
+        spec = AgentSpec(config.algorithm or "", dict(config.params))
+        if not rivals:
+            raise UserError("name one to three agents to compare with, e.g. mcts alphabeta")
         total = Limit(moves=COMPARE_MOVES)
-        agents = default_rivals(self.session.state, AgentSpec(config.algorithm or "", dict(config.params)), total)
-        self.app.push_screen(CompareScreen(self.session.state, agents, total, seed=config.seed,
-                                           clock=self.rate.clock))
+        agents = compared_agents([spec.label(), *rivals.split()], total, self.session.state.game)
+        self._pause()
+        self.app.push_screen(CompareScreen(self.session.state, agents, total, seed=config.seed, clock=self.clock))
 
     # ----------------------------------------------------------------- the tree and the board
 
     def action_follow(self) -> None:
         tree = self.query_one(SearchTree)
         tree.follow = not tree.follow
-        self._show_status()
+        self.show_status()
 
     def action_reveal_pv(self) -> None:
         with self.session.lock:
-            path = self.session.searcher.principal_path()
-        self.query_one(SearchTree).reveal(path)
+            line = self.session.searcher.principal_variation()
+        followed = self.query_one(SearchTree).reveal_moves(line)
+        if not line:
+            self.refuse("no principal variation yet: take a step first")
+        elif followed < len(line):
+            self.say(f"the tree shown holds {followed} of the principal variation's {len(line)} moves "
+                     "(alpha-beta shows the iteration under way; its line is the last complete one's)")
 
     def on_search_tree_node_chosen(self, message: SearchTree.NodeChosen) -> None:
         self.chosen = message.node
         self._show_board()
-        self._show_status()
+        self._show_details()
 
     def action_back(self) -> None:
-        if self.query_one("#position-bar").display:
-            self._close_position_bar()
-            return
         self.chosen = None
         self._show_board()
-        self._show_status()
+        self._show_details()
 
     # ----------------------------------------------------------------- showing
 
-    def _show(self, batch: Batch | None) -> None:
-        """Bring every pane up to date with the session (and with ``batch``, the steps just taken)."""
-        session = self.session
-        with session.lock:
-            if batch is not None:
-                self.query_one(SearchTree).apply(batch, session.searcher.principal_path())
-            self.query_one("#stats", StatsPanel).show(replace(session.searcher.stats), self.rate.rate(),
-                                                       session.history.values)
-            self._show_board()
-            self._show_status()
-
     def _show_board(self) -> None:
         session = self.session
-        board = self.query_one("#board", Board)
+        board = self.query_one(Board)
         with session.lock:
             searcher = session.searcher
             best = searcher.best_move()
             if self.chosen is not None:
-                board.show(session.state, self.chosen.moves(), best)
-                board.border_title = "node " + " ".join(
-                    session.state.move_label(m) for m in self.chosen.moves()) if self.chosen.parent else "root"
+                moves = self.chosen.moves()
+                board.show(session.state, moves, best)
+                labels = []
+                state = session.state
+                for move in moves:
+                    labels.append(state.move_label(move))
+                    state = state.play(move)
+                board.border_title = "node " + " ".join(labels) if labels else "root"
                 board.border_subtitle = "esc: back to the PV"
             else:
                 board.show(session.state, searcher.principal_variation(), best)
                 board.border_title = "principal variation"
                 board.border_subtitle = ""
 
-    def _show_status(self) -> None:
+    def _show_details(self) -> None:
+        """How to read the tree's lines for this algorithm, and the chosen node's numbers."""
+        session = self.session
+        text = Text()
+        if self.chosen is not None:
+            with session.lock:
+                numbers = self.chosen.numbers()
+            text.append("chosen node\n", "bold")
+            for name, value in numbers.items():
+                text.append(f"{name} = {value}\n")
+            text.append("\n")
+        text.append("each line: the mover (● first, ○ second), the move, then\n", "dim")
+        with session.lock:
+            names = list(session.searcher.root.numbers())
+        for name, meaning in number_meanings(names):
+            text.append(f"{name}", "bold")
+            text.append(f" {meaning}\n", "dim")
+        self.query_one("#details", Static).update(text)
+
+    def status_lines(self) -> tuple[Text, Text]:
         session = self.session
         config = session.config
         with session.lock:
-            searcher = session.searcher
-            stats = searcher.stats
-            best = searcher.best_move()
-            value = searcher.value()
-            finished = searcher.finished
+            spent = session.searcher.stats.moves
         budget = "no bound" if config.budget is None else format_count(config.budget)
-        position = config.position or "start"
         first = Text.assemble(
-            (config.game, "bold"), " · ", position, " · ", (config.label(), "bold"),
-            f" · moves {format_count(stats.moves)}/{budget}",
+            (config.game, "bold"), " · ", config.position or "start", " · ", (config.label(), "bold"),
+            f" · moves {format_count(spent)}/{budget}",
         )
         speed = "max" if self.speed is None else f"{self.speed:g}/s"
+        reason = session.stop_reason()
         if self.running:
             state = f"▶ running {speed}"
-        elif finished:
+        elif reason == "finished":
             state = "■ search finished"
-        elif session.ended:
-            state = "■ budget spent ([ ] change it)"
+        elif reason == "cap":
+            state = f"■ node cap of {format_count(session.node_cap)} reached (] raises it)"
+        elif reason == "budget":
+            state = "■ budget spent (] doubles it)"
         else:
             state = f"paused ({speed})"
-        best_text = "–" if best is None else session.state.move_label(best)
-        second = Text.assemble(
-            f"best {best_text} · value {format_number(value)} (first player) · ", state,
-            " · follow" if self.query_one(SearchTree).follow else "",
-        )
-        if self._note:
-            second.append(f" · {self._note}", "italic")
-        self.query_one("#status", Static).update(Text("\n").join([first, second]), layout=False)
-
-    def _refuse(self, reason: str) -> None:
-        """Say why an action did nothing (nothing else changes)."""
-        self._note = reason
-        self.notify(reason, severity="warning", timeout=4)
-        self._show_status()
+        second = Text(state)
+        if self.query_one(SearchTree).follow:
+            second.append(" · follow")
+        return first, second
 
     def _end_reason(self) -> str:
-        if self.session.searcher.finished:
+        reason = self.session.stop_reason()
+        if reason == "finished":
             return "the search is finished: x resets it, e changes it"
+        if reason == "cap":
+            return f"the tree holds {format_count(self.session.node_cap)} nodes, its cap: ] raises the cap"
         return "the budget is spent: ] doubles it"
 
     # ----------------------------------------------------------------- command palette
 
     def palette_commands(self) -> Iterator[SystemCommand]:
         """The palette's commands for this screen: every binding, algorithms, games and parameters."""
-        yield from binding_commands(self)
-        for info in fitting_algorithms(self.session.config.game):
+        yield from super().palette_commands()
+        game = self.session.config.game
+        for info in fitting_algorithms(game):
             yield SystemCommand(f"Algorithm: {info.name}", info.description, partial(self.choose_algorithm, info.name))
         for name in GAME_CHOICES:
             yield SystemCommand(f"Game: {name}", "explore its start position", partial(self.choose_game, name))
         algorithm = self.session.config.algorithm or ""
-        for info in fitting_algorithms(self.session.config.game):
+        for info in fitting_algorithms(game):
             if info.name == algorithm:
                 for param in info.params:
                     yield SystemCommand(f"Parameter: {param.name}…", f"{param.help} ({param.range_text()})",

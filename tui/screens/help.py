@@ -15,6 +15,14 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from engine.games import Connect4State
+from engine.games.connect4 import COLUMN_DIGITS
+
+COLUMN_ACTION = re.compile(r"play_column\(\d+\)")
+"""Bindings that play a board column: shown as one row, for the columns the board has."""
+Row = tuple[str, str]
+"""A help row: the keys as shown, and what they do."""
+
 
 def class_bindings(cls: type[DOMNode]) -> list[Binding]:
     """The bindings ``cls`` declares, its base classes' included (a subclass's binding of a key wins)."""
@@ -26,26 +34,51 @@ def class_bindings(cls: type[DOMNode]) -> list[Binding]:
     return list(by_key.values())
 
 
-def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Binding]]]:
-    """Titled groups of bindings: the screen's, those of the project's widgets on it, then the app's."""
+def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Row]]]:
+    """Titled groups of rows: the screen's keys, those of the project's widgets on it, then the app's."""
     titled: list[tuple[str, type[DOMNode]]] = [(_title(type(screen).__name__), type(screen))]
     for widget in screen.query("*"):
         cls = type(widget)
         if cls.__module__.startswith("tui.") and cls.__dict__.get("BINDINGS") and all(c is not cls for _, c in titled):
             titled.append((_title(cls.__name__), cls))
     titled.append(("Everywhere", type(app)))
+    columns = _column_keys(screen)
     sections = []
     for title, owner in titled:
-        bindings = [b for b in class_bindings(owner) if b.description and not b.system]
-        if bindings:
-            sections.append((title, bindings))
+        rows: dict[str, list[str]] = {}
+        played = False
+        for binding in class_bindings(owner):
+            if not binding.description or binding.system:
+                continue
+            if COLUMN_ACTION.fullmatch(binding.action):
+                played = True
+                continue
+            rows.setdefault(binding.description, []).append(app.get_key_display(binding))
+        listed = [(", ".join(keys), description) for description, keys in rows.items()]
+        if played and columns:
+            listed.insert(0, (columns, "Play that column on the board"))
+        if listed:
+            sections.append((title, listed))
     return sections
+
+
+def _column_keys(screen: Screen[Any]) -> str:
+    """``1-7``: the keys of the columns of the Connect Four board on ``screen`` (``""`` without one)."""
+    from tui.widgets.board import Board  # the board's module imports this one's neighbours
+
+    boards = list(screen.query(Board).results(Board))
+    if not boards or not isinstance(boards[0].state, Connect4State):
+        return ""
+    width = boards[0].state.game.width
+    return f"1-{COLUMN_DIGITS[width - 1]}" if width <= 9 else "1-9, 0"
 
 
 def binding_commands(screen: Screen[Any]) -> Iterator[SystemCommand]:
     """A command-palette command for every binding ``screen`` declares, described as in the help screen."""
     keys: dict[tuple[str, str], list[str]] = {}
     for binding in Binding.make_bindings(type(screen).BINDINGS):
+        if COLUMN_ACTION.fullmatch(binding.action):
+            continue
         keys.setdefault((binding.action, binding.description), []).append(screen.app.get_key_display(binding))
     for (action, description), shown in keys.items():
         yield SystemCommand(description, "key " + ", ".join(shown), partial(screen.run_action, action))
@@ -72,7 +105,7 @@ class HelpScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, sections: list[tuple[str, list[Binding]]], *, palette_key: str | None = None) -> None:
+    def __init__(self, sections: list[tuple[str, list[Row]]], *, palette_key: str | None = None) -> None:
         super().__init__()
         self.sections = sections
         self.palette_key = palette_key
@@ -87,15 +120,11 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(f"\n{self.palette_key}: command palette (algorithms, games, parameters, themes, "
                              "and every action above)")
 
-    def _table(self, title: str, bindings: list[Binding]) -> Table:
+    def _table(self, title: str, rows: list[Row]) -> Table:
         table = Table(title=title, title_justify="left", title_style="bold", show_header=False, box=None,
                       padding=(0, 1), expand=True)
         table.add_column("keys", style="bold", no_wrap=True, width=16)
         table.add_column("action", ratio=1)
-        grouped: dict[tuple[str, str], list[str]] = {}
-        for binding in bindings:
-            keys = grouped.setdefault((binding.action, binding.description), [])
-            keys.append(self.app.get_key_display(binding))
-        for (_, description), keys in grouped.items():
-            table.add_row(", ".join(keys), description)
+        for keys, description in rows:
+            table.add_row(keys, description)
         return table

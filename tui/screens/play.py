@@ -1,57 +1,48 @@
-"""The play screen: a human or an agent on each side of the board, the agents' search live in the tree pane.
+"""The play screen: a human or an agent on each side of the board, the agents' search live in a ``SearchPane``.
 
-An agent's turn (or a hint) runs in a thread worker (``tui.contest.think``).  In live mode
-each frame's batch is posted as a ``Progress`` message and shown in the tree pane before the
-search goes on; at full speed nothing is shown until the search ends.  The worker then posts
-``Decided``.  Undo, redo, a new game, new sides, loading a game and leaving the screen cancel
-the worker, and a message of a cancelled search is recognised by its session and ignored.
-
-For Connect Four an analysis toggle shows the solver's exact score of every column under the
-board (``engine.analysis.ColumnScores``, in an analysis worker of its own, within a node budget).
+Turns come from a ``MatchRunner`` (``tui.match``) and run through ``SearchScreen.start_turn``,
+as in compare's match mode.  Undo, redo, a new game, new sides and loading a game stop the
+search under way; a decision that arrives for a position no longer on the board is dropped.
+For Connect Four, ``a`` shows the solver's exact score of every column under the board.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from functools import partial
 from typing import ClassVar
 
-from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
-from textual.worker import get_current_worker
+from textual.widgets import Footer, Static
 
-from engine.agents import Agent, turn_limit
+from engine.agents import Agent, Decision, turn_limit
 from engine.analysis import NODE_BUDGET, ScoresSnapshot
 from engine.errors import UserError
 from engine.game_record import Controller, PlayedGame, controller_text, parse_controller
 from engine.games import Connect4State, Move, NimState, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec, fitting_algorithms
-from tui.contest import TURN_FRAME_SECONDS, agent_session, analyse, board_marks, decide, think
-from tui.formatting import format_count
-from tui.messages import Analysed, Decided
-from tui.screens.help import binding_commands
-from tui.session import Batch, RateMeter, Session, default_algorithm
+from tui.formatting import format_count, player_glyph
+from tui.match import MatchRunner, Turn
+from tui.messages import Analysed
+from tui.screens.base import SearchScreen
+from tui.session import default_algorithm
 from tui.widgets.board import Board
-from tui.widgets.search_tree import SearchTree
-from tui.widgets.stats import StatsPanel
+from tui.widgets.prompt_bar import PromptBar
+from tui.widgets.search_pane import SearchPane
 
 DEFAULT_FILE = "plyscope-game.txt"
-"""Where a game is saved (and loaded from) unless the user types another path."""
+"""Where a game is saved (and loaded from) until the user types another path."""
+NO_SEARCH = "no search for this position yet: the agents' searches and hints appear here"
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(SearchScreen):
     """A game between two sides, each a human (keys or mouse on the board) or an agent."""
 
     CSS_PATH = "play.tcss"
@@ -64,21 +55,17 @@ class PlayScreen(Screen[None]):
         Binding("a", "analysis", "Analysis"),
         Binding("s", "swap", "Swap sides", show=False),
         Binding("e", "edit_sides", "Choose the sides (human or agent)", show=False),
-        Binding("l", "live", "Agents' search: live or full speed", show=False),
+        Binding("l", "toggle_live", "Agents' search: live or full speed", show=False),
         Binding("p", "pause", "Pause or resume the agents", show=False),
         Binding("w", "file('save')", "Save game"),
         Binding("o", "file('load')", "Load game"),
-        Binding("escape", "back", "Close the bar; back to the explorer", show=False),
+        Binding("escape", "back", "Back to the explorer", show=False),
+        *(Binding(key, f"play_column({column})", f"Play column {key}", show=False)
+          for column, key in enumerate("1234567890")),
     ]
 
-    class Progress(Message):
-        """A batch of steps of ``session``'s search, to show; ``shown`` is set once it is on screen."""
-
-        def __init__(self, session: Session, batch: Batch, shown: threading.Event) -> None:
-            super().__init__()
-            self.session = session
-            self.batch = batch
-            self.shown = shown
+    last_file: ClassVar[str] = DEFAULT_FILE
+    """The file last saved or loaded in this run of plyscope: the next save or load proposes it."""
 
     def __init__(
         self,
@@ -91,31 +78,26 @@ class PlayScreen(Screen[None]):
         """``default_limit``: the budget of agents chosen without one; ``hint``: the agent asked for hints
         (default: the first agent side, else the game's default algorithm)."""
         super().__init__()
-        self.played = played
+        self.runner = MatchRunner(played)
         self.default_limit = default_limit or turn_limit(None, None)
         self.hint_agent = hint or next(
             (side for side in (played.second, played.first) if side is not None),
             Agent(AgentSpec(default_algorithm(played.game)), self.default_limit),
         )
-        self.live = True
-        """Show an agent's search frame by frame (else only when it ends); the search thread reads it."""
+        self.clock = clock
         self.paused = False
         """Agents do not move while paused."""
         self.analysing = False
         """Whether the solver's scores are shown under the board (Connect Four)."""
         self.analysis: ScoresSnapshot | None = None
-        self.rate = RateMeter(clock)
-        self.path = DEFAULT_FILE
-        """The file last saved or loaded."""
-        self._search: Session | None = None
-        """The search running now (an agent's turn or a hint), if any."""
-        self._shown: Session | None = None
-        """The search shown in the tree pane."""
-        self._hint: tuple[State, Move, tuple[Move, ...]] | None = None
-        """The last hint: the position it is for, the move, and the line the hint agent expects."""
-        self._bar = ""
-        """What the bar at the bottom asks for: ``save``, ``load``, ``sides`` (empty: closed)."""
-        self._note = ""
+        self.turn: Turn | None = None
+        """The search under way (an agent's turn or a hint), if any."""
+        self.hint: tuple[State, Decision, list[Move]] | None = None
+        """The last hint: the position, the decision and the line the hint agent expects."""
+
+    @property
+    def played(self) -> PlayedGame:
+        return self.runner.played
 
     # ----------------------------------------------------------------- layout
 
@@ -125,121 +107,81 @@ class PlayScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Board(self.played.state, id="board")
                 yield Static(id="history")
-            with Vertical(id="search"):
-                yield SearchTree(id="tree")
-                yield StatsPanel(id="stats")
-        with Vertical(id="bar"):
-            with Horizontal(id="bar-row"):
-                yield Static(id="bar-prompt")
-                yield Input(id="bar-input", compact=True)
-            yield Static(id="bar-error")
+            yield SearchPane(placeholder=NO_SEARCH, clock=self.clock, id="pane")
+        yield PromptBar()
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#history", Static).border_title = "moves"
-        self.query_one("#stats", StatsPanel).border_title = "search"
         self.query_one(Board).focus()
-        self.query_one(SearchTree).border_subtitle = "the agents' searches appear here"
         self._position_changed()
 
     @property
     def thinking(self) -> bool:
         """Whether a search (an agent's turn or a hint) is running."""
-        return self._search is not None
+        return self.turn is not None
 
     # ----------------------------------------------------------------- turns
 
-    def _position_changed(self, note: str = "") -> None:
-        """After any change of the game: stop searching, show it, and let the side to move move."""
-        self._stop_search()
-        self._hint = None
-        self._note = note
-        self._refresh()
+    def _position_changed(self, note: str = "", *, moved: bool = True) -> None:
+        """After any change of the game: stop searching, show it, and let the side to move move.
+
+        ``moved``: the game went on by a move, so the last search shown is still one of this game's
+        (else, after undo, redo, a new game or a load, the pane is emptied).
+        """
+        self.stop_searches()
+        self.turn = None
+        self.hint = None
+        self.note = note
+        if not moved:
+            pane = self.query_one(SearchPane)
+            pane.show(None)
+            pane.border_subtitle = ""
         if self.analysing:
-            self._start_analysis()
-        agent = self.played.to_move()
-        if agent is not None and not self.paused and not self.played.is_over():
-            self._start_search(agent)
-
-    def _stop_search(self) -> None:
-        self.workers.cancel_group(self, "search")
-        self._search = None
-
-    def _start_search(self, agent: Agent) -> None:
-        """Search the position with ``agent`` (its turn, or a hint), shown in the tree pane."""
-        try:
-            session = agent_session(agent, self.played.state, self.played.turn_seed())
-        except UserError as error:
-            self.paused = True
-            self._refuse(f"{agent.label} cannot search here: {error}")
-            return
-        self._search = session
-        self._show_search(session, agent)
-        self._run_search(session, agent.limit.seconds)
-        self._show_status()
-
-    @work(thread=True, group="search")
-    def _run_search(self, session: Session, seconds: float | None) -> None:
-        """The search thread: step ``session`` to its budget, showing each frame when live, then decide."""
-        worker = get_current_worker()
-
-        def deliver(batch: Batch) -> None:
-            if not self.live:
+            self._analyse_position()
+        self._refresh()
+        if not self.paused and not self.played.is_over():
+            try:
+                turn = self.runner.turn()
+            except UserError as error:
+                self.paused = True
+                self.refuse(f"the agent to move cannot search here: {error}")
                 return
-            shown = threading.Event()
-            self.post_message(self.Progress(session, batch, shown))
-            while not shown.wait(0.05):
-                if worker.is_cancelled:
-                    return
+            if turn is not None:
+                self._search(turn, f"{turn.agent.label} · {turn.purpose}")
 
-        think(session, seconds, deliver, worker.cancelled_event, TURN_FRAME_SECONDS)
-        if not worker.is_cancelled:
-            self.post_message(Decided(session, decide(session)))
+    def _search(self, turn: Turn, title: str) -> None:
+        self.turn = turn
+        self.start_turn(turn, self.query_one(SearchPane), title)
+        self.show_status()
 
-    def on_play_screen_progress(self, message: Progress) -> None:
-        try:
-            if message.session is self._shown:
-                self.rate.add(message.session.searcher.stats.iterations)
-                with message.session.lock:
-                    self.query_one(SearchTree).apply(message.batch, message.session.searcher.principal_path())
-                self._show_stats(message.session)
-                self._show_status()
-        finally:
-            self.call_after_refresh(message.shown.set)
-
-    def on_decided(self, message: Decided) -> None:
-        session = message.session
-        if session is not self._search:
+    def turn_decided(self, turn: Turn, decision: Decision) -> None:
+        if turn is not self.turn or not self.runner.current(turn):
             return
-        self._search = None
-        if not self.live:
-            self.query_one(SearchTree).show_searcher(session.searcher, session.lock)
-        self._show_stats(session)
-        decision = message.decision
-        state = self.played.state
-        if self.played.to_move() is None:  # a hint for the human to move
-            with session.lock:
-                line = tuple(session.searcher.principal_variation())
-            self._hint = (state, decision.move, line if line[:1] == (decision.move,) else (decision.move,))
-            self._note = f"hint: {self.hint_agent.label} would play {state.move_label(decision.move)}"
+        self.turn = None
+        if turn.hint:
+            with turn.session.lock:
+                line = list(turn.session.searcher.principal_variation())
+            self.hint = (turn.state, decision, line if line[:1] == [decision.move] else [decision.move])
+            self.note = f"hint: {turn.agent.label} would play {turn.state.move_label(decision.move)}"
             self._refresh()
             return
-        mover = self.played.to_move()
-        assert mover is not None
-        self.played.play(decision.move)
-        fallback = " (its search proposed none: the fallback move)" if decision.fallback else ""
-        self._position_changed(f"{mover.label} played {state.move_label(decision.move)}{fallback}")
+        self._position_changed(self.runner.conclude(turn, decision))
 
     # ----------------------------------------------------------------- the human's moves
+
+    def action_play_column(self, column: int) -> None:
+        """A digit key plays on the board whichever pane has the focus."""
+        self.query_one(Board).action_play_column(column)
 
     def on_board_move_played(self, message: Board.MovePlayed) -> None:
         played = self.played
         mover = played.to_move()
         if played.is_over():
-            self._refuse("the game is over: n starts a new one, u takes moves back")
+            self.refuse("the game is over: n starts a new one, u takes moves back")
         elif mover is not None:
-            thinking = "is thinking" if self._search is not None else "is paused (p resumes)"
-            self._refuse(f"it is not your turn: {mover.label} {thinking}")
+            thinking = "is thinking" if self.turn is not None else "is paused (p resumes)"
+            self.refuse(f"it is not your turn: {mover.label} {thinking}")
         else:
             label = played.state.move_label(message.move)
             played.play(message.move)
@@ -247,41 +189,39 @@ class PlayScreen(Screen[None]):
 
     def on_board_illegal_move(self, message: Board.IllegalMove) -> None:
         if self.played.is_over():
-            self._refuse("the game is over: n starts a new one, u takes moves back")
+            self.refuse("the game is over: n starts a new one, u takes moves back")
         else:
-            self._refuse(message.reason)
+            self.refuse(message.reason)
 
     # ----------------------------------------------------------------- actions
 
     def action_undo(self) -> None:
         """Take back moves to before your last one (with two agents: one move, and pause)."""
-        self._stop_search()
         if not self.played.has_human():
             self.paused = True
         taken = self.played.undo_turn()
         if not taken:
-            self._refuse("no move of yours to take back" if self.played.moves else "no move to take back")
-            self._position_changed(self._note)
+            self._position_changed(moved=False)
+            self.refuse("no move of yours to take back" if self.played.moves else "no move to take back")
             return
-        self._position_changed(f"took back {taken} move{'s' if taken > 1 else ''}")
+        self._position_changed(f"took back {taken} move{'s' if taken > 1 else ''}", moved=False)
 
     def action_redo(self) -> None:
         """Replay the moves taken back, up to your next turn."""
-        self._stop_search()
         if not self.played.has_human():
             self.paused = True
         replayed = self.played.redo_turn()
         if not replayed:
-            self._refuse("no move to replay")
-            self._position_changed(self._note)
+            self._position_changed(moved=False)
+            self.refuse("no move to replay")
             return
-        self._position_changed(f"replayed {replayed} move{'s' if replayed > 1 else ''}")
+        self._position_changed(f"replayed {replayed} move{'s' if replayed > 1 else ''}", moved=False)
 
     def action_new_game(self) -> None:
         """Start again from the game's start position, with the same sides."""
-        self.played = self.played.restarted()
+        self.runner = MatchRunner(self.played.restarted())
         self.paused = False
-        self._position_changed("new game")
+        self._position_changed("new game", moved=False)
 
     def action_swap(self) -> None:
         """Exchange the sides' controllers (you take the other colour); the position stays."""
@@ -293,52 +233,46 @@ class PlayScreen(Screen[None]):
         self.paused = not self.paused
         self._position_changed("agents paused (p resumes)" if self.paused else "agents resumed")
 
-    def action_live(self) -> None:
-        """Toggle between watching the agents' search frame by frame and letting it run at full speed."""
-        self.live = not self.live
-        self._note = "live search" if self.live else "full speed: the tree is shown when the search ends"
-        self._show_status()
-
     def action_hint(self) -> None:
         """Ask the hint agent what it would play here; its move is marked on the board."""
         if self.played.is_over():
-            self._refuse("the game is over: no hint to give")
+            self.refuse("the game is over: no hint to give")
         elif self.played.to_move() is not None:
-            self._refuse("hints are for a human's turn")
+            self.refuse("hints are for a human's turn")
         else:
-            self._stop_search()
-            self._start_search(self.hint_agent)
+            self.stop_searches()
+            try:
+                turn = self.runner.hint(self.hint_agent)
+            except UserError as error:
+                self.refuse(f"{self.hint_agent.label} cannot give hints here: {error}")
+                return
+            self._search(turn, f"{self.hint_agent.label} · hint")
 
     def choose_hint_agent(self, name: str) -> None:
         """Ask ``name`` (default parameters and budget) for hints from now on."""
         self.hint_agent = Agent(AgentSpec(name), self.default_limit)
-        self._note = f"hints from {self.hint_agent.label}"
-        self._show_status()
+        self.say(f"hints from {self.hint_agent.label}")
 
     def action_analysis(self) -> None:
         """Show or hide the solver's exact score of every column (Connect Four)."""
         if not isinstance(self.played.state, Connect4State):
-            self._refuse("the analysis is for Connect Four: the solver plays nothing else")
+            self.refuse("the analysis is for Connect Four: the solver plays nothing else")
             return
         self.analysing = not self.analysing
         if self.analysing:
-            self._start_analysis()
+            self._analyse_position()
         else:
-            self.workers.cancel_group(self, "analysis")
+            self.stop_analysis()
             self.analysis = None
         self._refresh()
 
-    def _start_analysis(self) -> None:
-        state = self.played.state
-        self.workers.cancel_group(self, "analysis")
+    def _analyse_position(self) -> None:
         self.analysis = None
+        state = self.played.state
         if isinstance(state, Connect4State) and not state.is_terminal():
-            self._analyse(state)
-
-    @work(thread=True, group="analysis")
-    def _analyse(self, state: Connect4State) -> None:
-        """The analysis thread: solve ``state``'s columns, reporting each one solved."""
-        analyse(state, lambda found: self.post_message(Analysed(found)), get_current_worker().cancelled_event)
+            self.start_analysis(state)
+        else:
+            self.stop_analysis()
 
     def on_analysed(self, message: Analysed) -> None:
         if self.analysing and message.analysis.state == self.played.state:
@@ -354,103 +288,69 @@ class PlayScreen(Screen[None]):
     # ----------------------------------------------------------------- the bar: sides, save, load
 
     def action_edit_sides(self) -> None:
-        self._open_bar("sides", f"{controller_text(self.played.first)} vs {controller_text(self.played.second)}")
+        self.query_one(PromptBar).ask(
+            "sides", "sides (FIRST vs SECOND)",
+            f"{controller_text(self.played.first)} vs {controller_text(self.played.second)}",
+            placeholder="e.g. human vs mcts:k=32,moves=2000",
+        )
 
     def action_file(self, mode: str) -> None:
-        self._open_bar(mode, self.path)
+        self.query_one(PromptBar).ask(mode, "save to" if mode == "save" else "load from", PlayScreen.last_file)
 
-    def _open_bar(self, mode: str, value: str) -> None:
-        self._bar = mode
-        prompts = {"sides": "sides (FIRST vs SECOND)", "save": "save to", "load": "load from"}
-        self.query_one("#bar-prompt", Static).update(prompts[mode] + ": ")
-        self.query_one("#bar-error", Static).update("")
-        self.query_one("#bar").display = True
-        field = self.query_one("#bar-input", Input)
-        field.value = value
-        field.focus()
-
-    def _close_bar(self) -> None:
-        self._bar = ""
-        self.query_one("#bar").display = False
-        self.query_one(Board).focus()
-
-    @on(Input.Submitted, "#bar-input")
-    def _bar_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+    @on(PromptBar.Answered)
+    def _answered(self, event: PromptBar.Answered) -> None:
+        text = event.value
         try:
             if not text:
-                raise UserError("type the sides" if self._bar == "sides" else "type the file's path")
-            if self._bar == "sides":
-                self._submit_sides(text)
-            elif self._bar == "save":
+                raise UserError("type the sides" if event.purpose == "sides" else "type the file's path")
+            if event.purpose == "sides":
+                first, second = self._sides(text)
+                event.bar.close()
+                self.set_sides(first, second)
+            elif event.purpose == "save":
                 self.played.save(text)
-                self.path = text
-                self._close_bar()
-                self._note = f"saved to {text}"
-                self._show_status()
-            elif self._bar == "load":
+                PlayScreen.last_file = text
+                event.bar.close()
+                self.say(f"saved to {text}")
+            elif event.purpose == "load":
                 loaded = PlayedGame.load(text, self.default_limit)
-                self.path = text
-                self._close_bar()
-                self.played = loaded
+                PlayScreen.last_file = text
+                event.bar.close()
+                self.runner = MatchRunner(loaded)
                 self.paused = False
                 self.analysing = self.analysing and isinstance(loaded.state, Connect4State)
-                self._position_changed(f"loaded {text}")
+                self._position_changed(f"loaded {text}", moved=False)
         except UserError as error:
-            self.query_one("#bar-error", Static).update(Text(str(error)))
+            event.bar.fail(str(error))
 
-    def _submit_sides(self, text: str) -> None:
+    def _sides(self, text: str) -> tuple[Controller, Controller]:
         parts = re.split(r"\s+vs\s+", text)
         if len(parts) != 2:
             raise UserError("write the two sides as FIRST vs SECOND, e.g. human vs mcts:k=32,moves=2000")
         first, second = (parse_controller(part, self.default_limit, self.played.game) for part in parts)
-        self._close_bar()
-        self.set_sides(first, second)
+        return first, second
 
     def action_back(self) -> None:
-        if self._bar:
-            self._close_bar()
-            return
-        self._stop_search()
-        self.workers.cancel_group(self, "analysis")
+        self.stop_searches()
+        self.stop_analysis()
         self.app.pop_screen()
 
     # ----------------------------------------------------------------- showing
 
-    def _show_search(self, session: Session, agent: Agent) -> None:
-        """Show ``session``'s tree from now on (an agent's turn or a hint)."""
-        self._shown = session
-        self.rate.clear()
-        tree = self.query_one(SearchTree)
-        tree.show_searcher(session.searcher, session.lock)
-        purpose = "hint" if self.played.to_move() is None else f"move {self.played.state.ply + 1}"
-        tree.border_subtitle = f"{agent.label} · {purpose}"
-        self._show_stats(session)
-
-    def _show_stats(self, session: Session) -> None:
-        with session.lock:
-            stats = replace(session.searcher.stats)
-        self.query_one(StatsPanel).show(stats, self.rate.rate(), session.history.values)
-
     def _refresh(self) -> None:
         """Bring the board, the moves and the status line up to date with the game."""
-        played = self.played
-        state = played.state
+        state = self.played.state
         board = self.query_one(Board)
-        if self._hint is not None and self._hint[0] == state:
-            _, move, line = self._hint
-            board.show(state, line, move)
+        if self.hint is not None and self.hint[0] == state:
+            _, decision, line = self.hint
+            board.show(state, line, decision.move)
         else:
             board.show(state)
-        marked, notes = board_marks(state, self.analysis, self.analysing)
-        board.annotate(marked=marked, notes=notes)
-        board.border_title = self._board_title()
+        board.show_scores(self.analysis, on=self.analysing)
+        board.border_title = f"{self.played.game.name} · move {state.ply + 1}" if not state.is_terminal() else (
+            self.played.game.name)
         self._show_history()
-        self._show_status()
-
-    def _board_title(self) -> str:
-        state = self.played.state
-        return f"{self.played.game.name} · move {state.ply + 1}" if not state.is_terminal() else self.played.game.name
+        self.show_status()
 
     def _show_history(self) -> None:
         played = self.played
@@ -458,84 +358,69 @@ class PlayScreen(Screen[None]):
         start = played.start.text()
         if start:
             text.append(f"from {start}: ", "dim")
-        text.append(played.history() or "(none yet)")
+        state = played.start
+        for move in played.moves:
+            text.append(player_glyph(state.player))
+            text.append(f"{state.move_label(move)} ")
+            state = state.play(move)
+        if not played.moves:
+            text.append("(none yet)")
         if played.redo_moves:
-            text.append(f"  (redo: {len(played.redo_moves)})", "dim")
-        analysis = self.analysis
+            text.append(f" (redo: {len(played.redo_moves)})", "dim")
         if self.analysing:
             text.append("\n")
-            if analysis is None:
-                text.append("solver: …", "dim")
-            elif analysis.complete:
-                text.append("under the board: the solver's score for the player to move, green a win, red a loss, "
-                            "0 a draw (the larger, the sooner it ends); reversed: the best", "dim")
-            elif analysis.done:
-                text.append(f"solver: ? not solved within {format_count(NODE_BUDGET)} nodes", "dim")
-            else:
-                text.append(f"solver: {analysis.solved()}/{len(analysis.bounds)} columns, "
-                            f"{format_count(analysis.nodes)} nodes…", "dim")
+            text.append_text(self._analysis_caption())
         self.query_one("#history", Static).update(text)
 
-    def _show_status(self) -> None:
+    def _analysis_caption(self) -> Text:
+        analysis = self.analysis
+        if analysis is None:
+            return Text("solver: …", "dim")
+        if analysis.complete:
+            return Text("under the board: each column's exact score for the player to move (+ a win, - a loss, "
+                        "0 a draw; the larger, the sooner it ends; Pons' scores); reversed: the best", "dim")
+        if analysis.done:
+            return Text(f"solver: ? not solved within {format_count(NODE_BUDGET)} nodes", "dim")
+        return Text(f"solver: {analysis.solved()}/{len(analysis.bounds)} columns, "
+                    f"{format_count(analysis.nodes)} nodes…", "dim")
+
+    def status_lines(self) -> tuple[Text, Text]:
         played = self.played
         state = played.state
         board = self.query_one(Board)
         colours = {player: board.get_component_rich_style("board--first" if player == 1 else "board--second")
                    for player in (1, -1)}
-        first = Text.assemble(("●", colours[1]), f" {controller_text(played.first)}  vs  ",
-                              ("●", colours[-1]), f" {controller_text(played.second)}")
+        first = Text.assemble((player_glyph(1), colours[1]), f" {controller_text(played.first)}  vs  ",
+                              (player_glyph(-1), colours[-1]), f" {controller_text(played.second)}")
         if self.paused:
             first.append("  · paused", "bold")
         first.append("  · live" if self.live else "  · full speed", "dim")
         second = Text()
         mover = played.to_move()
         if state.is_terminal():
-            second.append_text(self._outcome(state, colours))
+            second.append(f"■ {self.runner.outcome()} · n: new game · u: undo")
+            return first, second
+        second.append(player_glyph(state.player), colours[state.player])
+        if self.turn is not None:
+            agent = self.turn.agent
+            with self.turn.session.lock:
+                stats = self.turn.session.searcher.stats
+                spent = (f"{stats.seconds:.1f}/{agent.limit.seconds:g} s" if agent.limit.seconds is not None
+                         else f"{format_count(stats.moves)}/{format_count(agent.limit.moves or 0)} moves")
+            doing = "looks for a hint" if self.turn.hint else "is thinking"
+            second.append(f" {agent.label} {doing}… {spent}")
         elif mover is None:
-            second.append("●", colours[state.player])
             second.append(" your move: " + _how_to_move(state))
-        elif self._search is not None:
-            second.append("●", colours[state.player])
-            with self._search.lock:
-                stats = self._search.searcher.stats
-                spent = (f"{stats.seconds:.1f}/{mover.limit.seconds:g} s" if mover.limit.seconds is not None
-                         else f"{format_count(stats.moves)}/{format_count(mover.limit.moves or 0)} moves")
-            second.append(f" {mover.label} is thinking… {spent}")
         else:
-            second.append("●", colours[state.player])
             second.append(f" {mover.label} to move (paused: p resumes)")
-        if self._note:
-            second.append(f" · {self._note}", "italic")
-        self.query_one("#status", Static).update(Text("\n").join([first, second]), layout=False)
-
-    def _outcome(self, state: State, colours: dict[int, Style]) -> Text:
-        winner = state.winner()
-        text = Text("■ ")
-        if winner == 0:
-            text.append("a draw")
-        else:
-            assert winner is not None
-            text.append("●", colours[winner])
-            side = self.played.controller(winner)
-            who = "you" if side is None and self.played.controller(-winner) is not None else (
-                "the first player" if winner == 1 else "the second player")
-            text.append(f" {who} won" + (f" ({side.label})" if side is not None else ""))
-        text.append(" · n: new game · u: undo")
-        return text
-
-    def _refuse(self, reason: str) -> None:
-        """Say why an action did nothing."""
-        self._note = reason
-        self.notify(reason, severity="warning", timeout=4)
-        self._show_status()
+        return first, second
 
     # ----------------------------------------------------------------- command palette
 
     def palette_commands(self) -> Iterator[SystemCommand]:
         """Every binding, sides against each fitting algorithm, and the hint agent."""
-        yield from binding_commands(self)
-        game = self.played.game.name
-        for info in fitting_algorithms(game):
+        yield from super().palette_commands()
+        for info in fitting_algorithms(self.played.game.name):
             agent = Agent(AgentSpec(info.name), self.default_limit)
             yield SystemCommand(f"Play against {info.name}", f"you move first; {info.description}",
                                 partial(self.set_sides, None, agent))
@@ -550,4 +435,3 @@ def _how_to_move(state: State) -> str:
         action = "take from the cursor to the end" if state.game.variant == "classic" else "split after the cursor"
         return f"↑↓ a pile, ←→ the cursor ({action}), enter; or click a token"
     return "a column's number key, ←→ and enter, or click a column"
-

@@ -3,7 +3,9 @@
 The board shows a base position and a *line* (a sequence of moves from it: the principal
 variation, or the path to a chosen node).  On Connect Four the line's stones are drawn as
 numbered ghost stones where they would land; on Nim the line is listed under the piles.
-The first player's stones are red, the second player's yellow.
+The first player's stones are ``●`` (red), the second player's ``○`` (yellow): the glyph
+tells them apart without colour.  A won game's four is highlighted.  Under the columns the
+board can show the exact solver's score of each column (``show_scores``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from engine.analysis import ScoresSnapshot
 from engine.games import Connect4State, Move, NimState, State
+from tui.formatting import player_glyph, signed
 
 CELL = 3
 """Connect Four: columns are three cells wide."""
@@ -29,7 +33,8 @@ TOKEN = 2
 PILE_LABEL = 6
 """Nim: cells before a pile's first token (its size, right-aligned, and a bar)."""
 Note = tuple[str, str]
-"""A note under a column: its text (three cells at most) and its kind: ``""``, ``good``, ``bad`` or ``best``."""
+"""A note under a column: its text (three cells at most) and its kind: ``""`` (a draw or unknown), ``win``,
+``loss``, and with `` best`` added for a best column (``win best``)."""
 LINE_DIGITS = "123456789"
 """Numbers drawn on the ghost stones of a line; later moves are drawn ``+``."""
 
@@ -59,8 +64,8 @@ class Board(Widget, can_focus=True):
         "board--muted",
         "board--win",
         "board--note",
-        "board--note-good",
-        "board--note-bad",
+        "board--note-win",
+        "board--note-loss",
         "board--note-best",
     }
 
@@ -75,9 +80,9 @@ class Board(Widget, can_focus=True):
     Board > .board--muted { color: $text-muted; }
     Board > .board--win { background: $success 50%; }
     Board > .board--note { color: $text-muted; }
-    Board > .board--note-good { color: $success; }
-    Board > .board--note-bad { color: $error; }
-    Board > .board--note-best { color: $success; text-style: bold reverse; }
+    Board > .board--note-win { color: $success; }
+    Board > .board--note-loss { color: $error; }
+    Board > .board--note-best { text-style: bold reverse; }
     """
 
     cursor_column: reactive[int] = reactive(3)
@@ -120,10 +125,8 @@ class Board(Widget, can_focus=True):
         """Moves drawn from ``state``."""
         self.best: Move | None = None
         """A move marked as the best one in ``state``."""
-        self.marked: int = 0
-        """Connect Four: cells drawn highlighted (a bitboard of ``state``'s game), e.g. the winning four."""
         self.notes: tuple[Note, ...] = ()
-        """Connect Four: a short note under each column, e.g. the solver's score."""
+        """Connect Four: a short note under each column: the solver's score."""
         if isinstance(state, Connect4State):
             self.set_reactive(Board.cursor_column, state.game.width // 2)
         elif isinstance(state, NimState):
@@ -143,13 +146,26 @@ class Board(Widget, can_focus=True):
         self.best = best
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
-    def annotate(self, *, marked: int = 0, notes: Sequence[Note] = ()) -> None:
-        """Connect Four: highlight the cells ``marked``; write ``notes`` under the columns, leftmost first."""
-        notes = tuple(notes)
-        if (marked, notes) == (self.marked, self.notes):
+    @property
+    def highlighted(self) -> int:
+        """Connect Four: the cells drawn highlighted (a bitboard of the game): the winning four, once won."""
+        state = self.state
+        if not isinstance(state, Connect4State):
+            return 0
+        winner = state.winner()
+        return state.game.fours(state.stones(winner)) if winner in (1, -1) else 0
+
+    def show_scores(self, scores: ScoresSnapshot | None, *, on: bool = True) -> None:
+        """Connect Four: the solver's score of each column under it, for the player to move (who plays it);
+        ``…`` before the first report (``scores`` is ``None``); nothing when ``on`` is false or the game is over."""
+        state = self.state
+        notes: tuple[Note, ...] = ()
+        if on and isinstance(state, Connect4State) and not state.is_terminal():
+            width = state.game.width
+            notes = (("…", ""),) * width if scores is None else tuple(column_note(scores, c) for c in range(width))
+        if notes == self.notes:
             return
         lines = self.render_board().plain.count("\n")
-        self.marked = marked
         self.notes = notes
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
@@ -250,6 +266,7 @@ class Board(Widget, can_focus=True):
                                                  current.player)
             current = after
         first = state.stones(1)
+        four = self.highlighted
         grid = self._style("grid")
         text = Text()
         marker = Text(" " * (game.width * CELL + 2))
@@ -265,8 +282,9 @@ class Board(Widget, can_focus=True):
                 cell_style = grid + (self._style("cursor") if self.has_focus and column == self.cursor_column
                                      else Style())
                 if state.mask & bit:
-                    won = self._style("win") if self.marked & bit else Style()
-                    text.append(" ● ", cell_style + self._player_style(1 if first & bit else -1) + won)
+                    won = self._style("win") if four & bit else Style()
+                    owner = 1 if first & bit else -1
+                    text.append(f" {player_glyph(owner)} ", cell_style + self._player_style(owner) + won)
                 elif bit in ghosts:
                     digit, player = ghosts[bit]
                     text.append(f" {digit} ", cell_style + self._player_style(player) + Style(underline=True))
@@ -282,7 +300,10 @@ class Board(Widget, can_focus=True):
         if self.notes:
             text.append(" ")
             for note, kind in self.notes[:game.width]:
-                text.append(f"{note[:CELL]:^{CELL}}", self._style(f"note-{kind}" if kind else "note"))
+                style = self._style("note")
+                for part in kind.split():
+                    style += self._style(f"note-{part}")
+                text.append(f"{note[:CELL]:^{CELL}}", style)
             text.append("\n")
         text.append_text(self._caption(state, current))
         return text
@@ -297,11 +318,12 @@ class Board(Widget, can_focus=True):
             text.append(f"{pile:>3}", label_style)
             text.append(" │ ", self._style("muted"))
             shown = pile if pile <= room else room - 2
+            glyph = player_glyph(state.player)
             for token in range(1, shown + 1):
                 style = mover
                 if self.has_focus and index == self.cursor_pile and self._under_cursor(state, pile, token):
                     style = mover + self._style("cursor")
-                text.append("● " if token < shown else "●", style)
+                text.append(f"{glyph} " if token < shown else glyph, style)
             if shown < pile:
                 text.append(f" …{pile - shown}", self._style("muted"))
             text.append("\n")
@@ -335,10 +357,10 @@ class Board(Widget, can_focus=True):
             if winner == 0:
                 text.append("■ a draw", self._style("muted"))
             else:
-                text.append("●", self._player_style(winner))
+                text.append(player_glyph(winner), self._player_style(winner))
                 text.append(" first player won" if winner == 1 else " second player won", self._style("muted"))
             return text
-        text.append("●", self._player_style(state.player))
+        text.append(player_glyph(state.player), self._player_style(state.player))
         text.append(" first player" if state.player == 1 else " second player", self._style("muted"))
         text.append(" to move", self._style("muted"))
         if self.line and line_end.is_terminal():
@@ -346,3 +368,18 @@ class Board(Widget, can_focus=True):
             outcome = "draw" if winner == 0 else ("first wins" if winner == 1 else "second wins")
             text.append(f" · line ends: {outcome}", self._style("muted"))
         return text
+
+
+def column_note(scores: ScoresSnapshot, column: int) -> Note:
+    """``column``'s score under the board, signed for the player who plays it (``+12`` wins, ``-15`` loses,
+    ``0`` draws), coloured by its outcome and reversed among the best; ``…`` while unknown, ``?`` given up
+    (coloured once its sign is known); blank for a full column."""
+    if column not in scores.bounds:
+        return ("", "")
+    lowest, highest = scores.bounds[column]
+    kind = "win" if lowest > 0 else ("loss" if highest < 0 else "")
+    if column in scores.best():
+        kind = f"{kind} best".strip()
+    if lowest == highest:
+        return (signed(lowest), kind)
+    return ("…" if not scores.done else "?", kind)

@@ -2,9 +2,14 @@
 
 Widget nodes exist only for branches that are open (opened by the user, or by follow
 mode along the path of the last step); a node with many children shows its ``top_k``
-most worked-on ones and a "… N more" line.  Each label is the move and the numbers the
-algorithm keeps (``Node.numbers()``, written generically), with the principal variation
-highlighted, the nodes changed by the last step marked and cut-off nodes marked ``✂``.
+most worked-on ones (``Node.work()``, the algorithm's own measure) and a "… N more" line.
+Children are listed in move order (Connect Four columns left to right, Nim as its moves are
+listed), the same for every algorithm; ``O`` lists them by work instead, most first.
+
+Each line is the mover's glyph (``●`` the first player, ``○`` the second), the move and
+the numbers the algorithm keeps (``Node.numbers()``, written generically), with the
+principal variation highlighted, the nodes changed by the last step marked ``◂`` and
+cut-off nodes marked ``✂``.
 """
 
 from __future__ import annotations
@@ -21,12 +26,13 @@ from textual.reactive import reactive
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from engine.games import Move
 from engine.search.base import Node, Searcher
-from tui.formatting import format_numbers
+from tui.formatting import format_numbers, player_glyph
 from tui.session import Batch
 
 CHANGED_MARK = " ◂"
-CUTOFF_MARK = " ✂"
+CUT_MARK = " ✂"
 
 
 class MoreChildren:
@@ -43,6 +49,15 @@ TreeItem = Node | MoreChildren
 View = TreeNode[TreeItem]
 
 
+def move_order(move: Move) -> tuple[int, object]:
+    """A sort key putting moves in their natural order (columns left to right, Nim's piles largest first)."""
+    if isinstance(move, int):
+        return (0, move)
+    if isinstance(move, tuple) and all(isinstance(part, int) for part in move):
+        return (1, tuple(-part for part in move))
+    return (2, repr(move))
+
+
 class SearchTree(Tree[TreeItem]):
     """A searcher's tree, lazily shown, relabelled in place for the nodes each batch of steps changed.
 
@@ -54,6 +69,7 @@ class SearchTree(Tree[TreeItem]):
         Binding("right", "open_node", "Open node / first child", show=False),
         Binding("left", "close_node", "Close node / go to parent", show=False),
         Binding("c", "close_all", "Close every branch", show=False),
+        Binding("O", "toggle_order", "List children by move / by work (most first)", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -63,6 +79,8 @@ class SearchTree(Tree[TreeItem]):
         "search-tree--changed",
         "search-tree--cutoff",
         "search-tree--more",
+        "search-tree--first",
+        "search-tree--second",
     }
 
     DEFAULT_CSS = """
@@ -72,10 +90,14 @@ class SearchTree(Tree[TreeItem]):
     SearchTree > .search-tree--changed { color: $warning; text-style: bold; }
     SearchTree > .search-tree--cutoff { color: $error; }
     SearchTree > .search-tree--more { color: $text-muted; text-style: italic; }
+    SearchTree > .search-tree--first { color: #e8413c; }
+    SearchTree > .search-tree--second { color: #f2c12e; }
     """
 
     follow: reactive[bool] = reactive(True)
     """Keep the node of the last step in view, opening the branches on its path (and closing them after)."""
+    by_work: reactive[bool] = reactive(False)
+    """List children by the work spent below them (most first) instead of in move order."""
 
     class NodeChosen(Message):
         """The user chose a node of the search tree (enter or click) to see its position."""
@@ -103,10 +125,12 @@ class SearchTree(Tree[TreeItem]):
         self.max_lines = max_lines
         self._searcher: Searcher[Node] | None = None
         self._lock: AbstractContextManager[object] = nullcontext()
+        self._root_player = 1
+        """The player to move at the root: the mover of a node at an odd depth."""
         self._views: dict[int, View] = {}
         """Widget node of each shown searcher node, by ``id`` of the searcher node."""
         self._parts: dict[int, tuple[str, str]] = {}
-        """Move text and numbers text of each shown node, as of its last change."""
+        """Glyph-and-move text and numbers text of each shown node, as of its last change."""
         self._pv: set[int] = set()
         self._marked: set[int] = set()
         self._cut: set[int] = set()
@@ -120,6 +144,11 @@ class SearchTree(Tree[TreeItem]):
     # ----------------------------------------------------------------- public API
 
     @property
+    def searcher(self) -> Searcher[Node] | None:
+        """The searcher whose tree is shown."""
+        return self._searcher
+
+    @property
     def shown_nodes(self) -> int:
         """Widget nodes in the pane (its visible lines are at most this many)."""
         return len(self._views)
@@ -128,16 +157,23 @@ class SearchTree(Tree[TreeItem]):
         """The widget node showing ``node``, if it is shown."""
         return self._views.get(id(node))
 
-    def show_searcher(self, searcher: Searcher[Node], lock: AbstractContextManager[object] | None = None) -> None:
-        """Show ``searcher``'s tree from scratch; ``lock`` guards reading it while another thread steps it."""
+    def show_searcher(
+        self, searcher: Searcher[Node] | None, lock: AbstractContextManager[object] | None = None
+    ) -> None:
+        """Show ``searcher``'s tree from scratch (``None``: an empty pane); ``lock`` guards reading it while another
+        thread steps it."""
         self._searcher = searcher
         self._lock = lock if lock is not None else nullcontext()
         for store in (self._views, self._parts, self._pv, self._marked, self._cut, self._trail, self._auto_opened,
                       self._limits):
             store.clear()
         self.clear()
-        with self._lock:
-            self._adopt_root(searcher)
+        self.root.data = None
+        self.border_title = ""
+        if searcher is not None:
+            with self._lock:
+                self._root_player = searcher.root_state.player
+                self._adopt_root(searcher)
 
     def apply(self, batch: Batch, principal_path: Sequence[Node]) -> None:
         """Show what ``batch`` changed (call with the session's lock held): labels, new children, marks, PV."""
@@ -192,6 +228,23 @@ class SearchTree(Tree[TreeItem]):
             self._trail = {id(node) for node in path}
             self._reveal(path, user=True)
 
+    def reveal_moves(self, moves: Sequence[Move]) -> int:
+        """Open the branches along ``moves`` from the shown root, as far as the shown tree has them; returns
+        how many of the moves it followed (a searcher such as alpha-beta may show a newer tree than its line)."""
+        searcher = self._searcher
+        if searcher is None:
+            return 0
+        with self._lock:
+            path = [searcher.root]
+            for move in moves:
+                child = next((c for c in path[-1].children if c.move == move), None)
+                if child is None:
+                    break
+                path.append(child)
+            self._trail = {id(node) for node in path}
+            self._reveal(path, user=True)
+        return len(path) - 1
+
     # ----------------------------------------------------------------- actions
 
     def action_open_node(self) -> None:
@@ -219,18 +272,22 @@ class SearchTree(Tree[TreeItem]):
                 view.collapse()
         self._auto_opened.clear()
 
+    def action_toggle_order(self) -> None:
+        self.by_work = not self.by_work
+        self.notify("children by work, most first" if self.by_work else "children in move order", timeout=2)
+
     # ----------------------------------------------------------------- events
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[TreeItem]) -> None:
         view = event.node
-        if view.is_expanded:
+        if view.is_expanded and self._current(view):
             with self._lock:
                 self._sync(view)
                 self._relabel(view)
 
     def on_tree_node_collapsed(self, event: Tree.NodeCollapsed[TreeItem]) -> None:
         view = event.node
-        if not view.is_expanded and view is not self.root:
+        if not view.is_expanded and view is not self.root and self._current(view):
             if isinstance(view.data, Node):
                 self._auto_opened.discard(id(view.data))
             for child in list(view.children):
@@ -240,6 +297,8 @@ class SearchTree(Tree[TreeItem]):
                 self._relabel(view)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[TreeItem]) -> None:
+        if not self._current(event.node):
+            return
         item = event.node.data
         if isinstance(item, MoreChildren):
             parent = self._views.get(id(item.parent))
@@ -253,6 +312,13 @@ class SearchTree(Tree[TreeItem]):
     def watch_follow(self, follow: bool) -> None:
         if not follow:
             self._auto_opened.clear()
+
+    def watch_by_work(self) -> None:
+        """Re-list the open branches in the new order."""
+        with self._lock:
+            for view in list(self._views.values()):
+                if view.is_expanded:
+                    self._sync(view, reorder=True)
 
     # ----------------------------------------------------------------- rendering
 
@@ -268,23 +334,40 @@ class SearchTree(Tree[TreeItem]):
             return text
         key = id(item)
         move, numbers = self._parts.get(key, ("", ""))
+        mover = "first" if self._mover(item) == 1 else "second"
+        text.stylize(self.get_component_rich_style(f"search-tree--{mover}", partial=True), start, start + 1)
         move_style = self.get_component_rich_style("search-tree--move", partial=True)
         if key in self._pv:
             move_style += self.get_component_rich_style("search-tree--pv", partial=True)
-        text.stylize(move_style, start, start + len(move))
+        text.stylize(move_style, start + 2, start + len(move))
         text.stylize(self.get_component_rich_style("search-tree--numbers", partial=True),
                      start + len(move) + 1, start + len(move) + 1 + len(numbers))
         if key in self._cut:
-            at = text.plain.find(CUTOFF_MARK, start)
-            text.stylize(self.get_component_rich_style("search-tree--cutoff", partial=True), at, at + len(CUTOFF_MARK))
+            at = text.plain.find(CUT_MARK, start)
+            text.stylize(self.get_component_rich_style("search-tree--cutoff", partial=True), at, at + len(CUT_MARK))
         if key in self._marked:
-            text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), start,
+            text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), start + 2,
                          start + len(move))
             at = text.plain.rfind(CHANGED_MARK)
             text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
         return text
 
     # ----------------------------------------------------------------- internals
+
+    def _current(self, view: View) -> bool:
+        """Whether ``view`` belongs to the tree shown now (events of a tree replaced since are dropped)."""
+        if view is self.root:
+            return True
+        item = view.data
+        key = id(item.parent) if isinstance(item, MoreChildren) else id(item)
+        if isinstance(item, MoreChildren):
+            parent_view = self._views.get(key)
+            return parent_view is not None and view.parent is parent_view
+        return self._views.get(key) is view
+
+    def _mover(self, node: Node) -> int:
+        """The player who made the move into ``node``."""
+        return self._root_player if node.depth % 2 == 1 else -self._root_player
 
     def _adopt_root(self, searcher: Searcher[Node]) -> None:
         root = searcher.root
@@ -316,30 +399,33 @@ class SearchTree(Tree[TreeItem]):
     def _limit(self, node: Node) -> int:
         return self._limits.get(id(node), self.top_k)
 
+    def _ordered(self, children: Sequence[Node]) -> list[Node]:
+        if self.by_work:
+            return sorted(children, key=lambda child: (-child.work(), move_order(child.move)))
+        return sorted(children, key=lambda child: move_order(child.move))
+
     def _shown_children(self, node: Node) -> tuple[list[Node], int]:
-        """The children to show under ``node``, in generation order, and how many are left out.
+        """The children to show under ``node``, in the pane's order, and how many are left out.
 
         Always shown: the children on the principal variation, on the last step's path and
-        those already open; the rest by the work spent below them (visits ``n`` where the
-        algorithm counts them, otherwise children generated), ties in generation order.
+        those already open; the rest by the work spent below them, ties in move order.
         """
         children = node.children
         limit = min(self._limit(node), max(1, self.max_lines - len(self._views)))
         if len(children) <= limit:
-            return list(children), 0
+            return self._ordered(children), 0
         keep = {
-            index for index, child in enumerate(children)
+            id(child): child for child in children
             if (key := id(child)) in self._pv or key in self._trail
             or (key in self._views and self._views[key].is_expanded)
         }
-        ranked = sorted(range(len(children)), key=lambda i: (-_work(children[i]), i))
-        for index in ranked:
+        for child in sorted(children, key=lambda c: (-c.work(), move_order(c.move))):
             if len(keep) >= limit:
                 break
-            keep.add(index)
-        return [children[i] for i in sorted(keep)], len(children) - len(keep)
+            keep.setdefault(id(child), child)
+        return self._ordered(list(keep.values())), len(children) - len(keep)
 
-    def _sync(self, view: View) -> None:
+    def _sync(self, view: View, reorder: bool = False) -> None:
         """Make ``view``'s widget children match its searcher node's children (only if it is open)."""
         node = view.data
         if not isinstance(node, Node):
@@ -356,13 +442,15 @@ class SearchTree(Tree[TreeItem]):
             item = child_view.data
             if isinstance(item, MoreChildren):
                 more = child_view
-            elif isinstance(item, Node) and id(item) not in wanted_keys:
+            elif isinstance(item, Node) and (reorder or id(item) not in wanted_keys):
+                # A change of order rebuilds the branch; otherwise only the children no longer wanted go
+                # (by work, the order is the one at the last rebuild: work changes at every step).
                 self._forget(child_view)
                 child_view.remove()
         for index, child in enumerate(wanted):
             if id(child) in self._views:
                 continue
-            # The "… N more" line stays last: inserting before ``index`` keeps generation order.
+            # The "… N more" line stays last: inserting before ``index`` keeps the pane's order.
             before = index if index < len(view.children) else None
             child_view = view.add(Text(""), child, before=before, allow_expand=bool(child.children))
             self._views[id(child)] = child_view
@@ -420,11 +508,13 @@ class SearchTree(Tree[TreeItem]):
         if view is self.root:
             self.border_title = f"root {numbers}"
             return
-        move = self._searcher.root_state.move_label(node.move) if self._searcher is not None else "?"
+        if node.parent is None or self._searcher is None:
+            return  # a root of a tree no longer shown
+        move = f"{player_glyph(self._mover(node))} {self._searcher.root_state.move_label(node.move)}"
         self._parts[key] = (move, numbers)
         suffix = ""
         if key in self._cut:
-            suffix += CUTOFF_MARK
+            suffix += CUT_MARK
         if node.children and not view.is_expanded:
             suffix += f" ({len(node.children)})"
         if key in self._marked:
@@ -433,11 +523,3 @@ class SearchTree(Tree[TreeItem]):
         label = view.label
         if (label.plain if isinstance(label, Text) else label) != text:
             view.set_label(Text(text))
-
-
-def _work(node: Node) -> float:
-    """How much search went below ``node``: its visit count where the algorithm keeps one, else its children."""
-    visits = node.numbers().get("n")
-    if isinstance(visits, int | float) and not isinstance(visits, bool):
-        return float(visits)
-    return float(len(node.children))

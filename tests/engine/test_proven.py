@@ -1,0 +1,51 @@
+"""``Searcher.proven()``: what each searcher has proven about the game, checked against the exact solution."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games import make_game
+from engine.search.base import Limit
+from engine.search.registry import make_searcher
+from engine.solve import solve_position
+
+# Connect Four positions near the end (from Pons' End-Easy set), a loss, a win and a loss for the player to move.
+ENDGAMES = (
+    "2252576253462244111563365343671351441",
+    "7422341735647741166133573473242566",
+    "65214673556155731566316327373221417",
+)
+
+
+def exact_result(game: str, position: str) -> int:
+    """The first player's result with best play: +1, 0 or -1."""
+    state = make_game(game).parse(position)
+    score = solve_position(state).score
+    sign = (score > 0) - (score < 0)
+    return sign * state.player
+
+
+@pytest.mark.parametrize("position", ENDGAMES)
+@pytest.mark.parametrize("spec", [("alphabeta", {}), ("bestfirst", {}), ("rivest", {}), ("mcts", {"solver": True}),
+                                  ("pns", {"target": "draw-or-win"}), ("solver", {})])
+def test_a_finished_search_proves_the_exact_result(position: str, spec: tuple[str, dict[str, object]]) -> None:
+    name, params = spec
+    state = make_game("connect4").parse(position)
+    searcher = make_searcher(name, state, params, seed=1)
+    assert searcher.proven() is None
+    searcher.run(Limit(moves=2_000_000))
+    assert searcher.finished
+    verdict = searcher.proven()
+    assert verdict is not None
+    lowest, highest = verdict
+    result = exact_result("connect4", position)
+    assert lowest <= result <= highest
+    if name != "pns":
+        assert lowest == highest == result
+
+
+@pytest.mark.parametrize(("position", "won"), [("3,4,5", True), ("1,3,5,7", False)])
+def test_proof_number_search_settles_nim(position: str, won: bool) -> None:
+    searcher = make_searcher("pns", make_game("nim").parse(position))
+    searcher.run(Limit(moves=1_000_000))
+    assert searcher.proven() == ((1, 1) if won else (-1, 0))

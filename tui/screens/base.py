@@ -1,0 +1,186 @@
+"""What every screen that shows searches shares: hosting search threads, agents' turns, the status line.
+
+**Search threads.**  ``host(job)`` runs ``job(deliver, stop)`` in a thread worker.  The job
+steps sessions (``Session.take``, ``Session.drive``, ``tui.contest``) and hands each frame's
+batches to ``deliver``, which posts one ``BatchesReady`` and waits until the screen has
+painted it (or the worker is cancelled): the tree the screen reads only changes between two
+repaints, and the search never competes with a repaint for the GIL.  ``on_batches_ready``
+gives every batch to the ``SearchPane`` showing its session, then calls ``batches_shown``.
+
+**Agents' turns.**  ``start_turn`` runs a ``Turn`` (``tui.match``) in the pane given: live
+(every frame painted) or at full speed (``live`` off: the tree is shown when the turn ends),
+and posts ``Decided`` with the move.  The play screen and compare's match mode both use it.
+
+**Size.**  Below ``MIN_SIZE`` the screen says so instead of squeezing its panes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import SystemCommand
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import Worker, get_current_worker
+
+from engine.agents import Decision
+from engine.games import Connect4State
+from tui.contest import TURN_FRAME_SECONDS, analyse, decide, think
+from tui.match import Turn
+from tui.messages import Analysed, BatchesReady, Decided
+from tui.screens.help import binding_commands
+from tui.session import Batch, Session
+from tui.widgets.search_pane import SearchPane
+
+Deliver = Callable[[Sequence[tuple[Session, Batch]]], None]
+"""Hands batches (one per session stepped) to the screen and returns once they are painted."""
+Job = Callable[[Deliver, threading.Event], None]
+"""The body of a search thread: steps sessions, delivers batches, stops when the event is set."""
+
+
+class SearchScreen(Screen[None]):
+    """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
+
+    MIN_SIZE: ClassVar[tuple[int, int]] = (60, 18)
+    """The smallest terminal (columns, rows) the screen is laid out in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.live = True
+        """Agents' turns are painted frame by frame (else only when they end); the turn threads read it."""
+        self.note = ""
+        """What happened last, for the status line (a step's note, a refused action, a move played)."""
+
+    # ----------------------------------------------------------------- search threads
+
+    def host(self, job: Job, *, group: str = "search") -> Worker[None]:
+        """Run ``job`` in a thread worker of ``group`` (cancel the group to stop it between two steps)."""
+
+        def body() -> None:
+            worker = get_current_worker()
+
+            def deliver(batches: Sequence[tuple[Session, Batch]]) -> None:
+                shown = threading.Event()
+                self.post_message(BatchesReady(batches, shown))
+                while not shown.wait(0.05):
+                    if worker.is_cancelled:
+                        return
+
+            job(deliver, worker.cancelled_event)
+
+        return self.run_worker(body, thread=True, group=group, name=group)
+
+    def stop_searches(self) -> None:
+        """Stop every search thread of this screen (each stops before its next step)."""
+        self.workers.cancel_group(self, "search")
+
+    def on_batches_ready(self, message: BatchesReady) -> None:
+        try:
+            panes = list(self.query(SearchPane).results(SearchPane))
+            for session, batch in message.batches:
+                if batch.steps:
+                    for pane in panes:
+                        if pane.session is session:
+                            pane.apply(batch)
+            self.batches_shown(message.batches)
+        finally:
+            self.call_after_refresh(message.shown.set)
+
+    def batches_shown(self, batches: Sequence[tuple[Session, Batch]]) -> None:
+        """After the panes showed ``batches``: bring the rest of the screen up to date."""
+        self.show_status()
+
+    # ----------------------------------------------------------------- agents' turns
+
+    def start_turn(self, turn: Turn, pane: SearchPane, title: str) -> None:
+        """Search ``turn`` in a thread, shown in ``pane`` (titled ``title``), then post ``Decided``."""
+        session = turn.session
+        pane.show(session)
+        pane.border_subtitle = title
+        seconds = turn.agent.limit.seconds
+
+        def job(deliver: Deliver, stop: threading.Event) -> None:
+            def frame(batch: Batch) -> None:
+                if self.live:
+                    deliver([(session, batch)])
+
+            think(session, seconds, frame, stop, TURN_FRAME_SECONDS)
+            if not stop.is_set():
+                self.post_message(Decided(turn, decide(session)))
+
+        self.host(job)
+
+    def on_decided(self, message: Decided) -> None:
+        for pane in self.query(SearchPane).results(SearchPane):
+            if pane.session is message.turn.session and not self.live:
+                pane.show(message.turn.session)  # at full speed the tree is shown when the turn ends
+        self.turn_decided(message.turn, message.decision)
+
+    def turn_decided(self, turn: Turn, decision: Decision) -> None:
+        """A turn's search ended with ``decision``: play it (the screens say how)."""
+
+    def action_toggle_live(self) -> None:
+        """Agents' searches painted live, or at full speed (shown when each turn ends)."""
+        self.live = not self.live
+        self.say("live search" if self.live else "full speed: each turn's tree is shown when it ends")
+
+    # ----------------------------------------------------------------- the solver's analysis
+
+    def start_analysis(self, state: Connect4State) -> None:
+        """Solve ``state``'s columns in a thread, posting ``Analysed`` as they are found (a previous one stops)."""
+        self.workers.cancel_group(self, "analysis")
+        self._analysis_thread(state)
+
+    @work(thread=True, group="analysis")
+    def _analysis_thread(self, state: Connect4State) -> None:
+        analyse(state, lambda found: self.post_message(Analysed(found)), get_current_worker().cancelled_event)
+
+    def stop_analysis(self) -> None:
+        self.workers.cancel_group(self, "analysis")
+
+    # ----------------------------------------------------------------- the status line
+
+    def show_status(self) -> None:
+        """Rewrite the status line (``status_lines``, then the last note)."""
+        first, second = self.status_lines()
+        if self.note:
+            second.append(f" · {self.note}", "italic")
+        self.query_one("#status", Static).update(Text("\n").join([first, second]))
+
+    def status_lines(self) -> tuple[Text, Text]:
+        """The status line's two lines (long ones wrap)."""
+        return Text(), Text()
+
+    def say(self, note: str) -> None:
+        """Show ``note`` on the status line."""
+        self.note = note
+        self.show_status()
+
+    def refuse(self, reason: str) -> None:
+        """Say why an action did nothing (nothing else changes), on the status line and in a notification."""
+        self.notify(reason, severity="warning", timeout=4)
+        self.say(reason)
+
+    # ----------------------------------------------------------------- size
+
+    def on_resize(self, event: events.Resize) -> None:
+        columns, rows = self.MIN_SIZE
+        small = event.size.width < columns or event.size.height < rows
+        self.set_class(small, "-too-small")
+        if small:
+            if not self.query("#too-small"):
+                self.mount(Static(id="too-small"))
+            self.query_one("#too-small", Static).update(
+                f"plyscope needs a terminal of at least {columns} x {rows} here; this one is "
+                f"{event.size.width} x {event.size.height}. Make it larger (q quits)."
+            )
+
+    # ----------------------------------------------------------------- command palette
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """A command for every binding of the screen (screens add their own)."""
+        yield from binding_commands(self)

@@ -1,0 +1,135 @@
+"""One search shown live: a head line (best move, root value), its tree and its stats.
+
+The explorer, the play screen and every pane of the compare screen show searches through
+this one widget: ``show`` a session, ``apply`` each batch of steps its search thread
+delivers (``SearchScreen`` routes them), and the figures follow.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from engine.search.base import Node, Searcher
+from tui.formatting import format_number, player_glyph, verdict_words
+from tui.session import Batch, RateMeter, Session
+from tui.widgets.search_tree import SearchTree
+from tui.widgets.stats import Figures, StatsPanel
+
+SHORT_PANE = 22
+"""Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
+
+
+def best_text(searcher: Searcher[Node]) -> Text:
+    """``best ● 4`` (the move the search would play, with its mover's glyph), ``best –`` before it has one."""
+    best = searcher.best_move()
+    text = Text("best ")
+    if best is None:
+        text.append("–")
+    else:
+        state = searcher.root_state
+        text.append(f"{player_glyph(state.player)} {state.move_label(best)}", "bold")
+    return text
+
+
+def value_text(searcher: Searcher[Node]) -> Text:
+    """One thing about the root value: the proven result in words, or the value for the first player, signed."""
+    verdict = searcher.proven()
+    if verdict is not None:
+        return Text(f"{verdict_words(*verdict)}, proven", "bold")
+    value = searcher.value()
+    shown = format_number(value)
+    if value > 0 and not shown.startswith("∞"):
+        shown = "+" + shown
+    return Text(f"value {shown} (first player)")
+
+
+class SearchPane(Vertical):
+    """A session's search: head line, tree and stats, repainted from the batches of its search thread."""
+
+    DEFAULT_CSS = """
+    SearchPane { border: round $primary 50%; border-title-color: $text; height: 1fr; }
+    SearchPane:focus-within { border: heavy $accent; }
+    SearchPane > #head { height: auto; padding: 0 1; background: $boost; }
+    SearchPane > SearchTree { height: 1fr; border-top: solid $primary 30%; border-title-color: $text-muted; }
+    SearchPane > #empty { height: 1fr; padding: 1 1; color: $text-muted; display: none; }
+    SearchPane.-empty > #empty { display: block; }
+    SearchPane.-empty > SearchTree, SearchPane.-empty > StatsPanel, SearchPane.-empty > #head { display: none; }
+    SearchPane > StatsPanel { height: auto; padding: 0 1; border-top: solid $primary 30%; }
+    SearchPane.-short StatsPanel > #value-label, SearchPane.-short StatsPanel > Sparkline { display: none; }
+    """
+
+    def __init__(
+        self,
+        *,
+        placeholder: str = "",
+        clock: Callable[[], float] = time.perf_counter,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """``placeholder``: what the pane says while it shows no search; ``clock`` measures steps per second."""
+        super().__init__(id=id, classes=classes)
+        self.placeholder = placeholder
+        self.session: Session | None = None
+        """The search shown here (``None``: none)."""
+        self.rate = RateMeter(clock)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="head")
+        yield SearchTree()
+        yield StatsPanel()
+        yield Static(self.placeholder, id="empty")
+
+    def on_mount(self) -> None:
+        self.set_class(self.session is None, "-empty")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < SHORT_PANE, "-short")
+
+    @property
+    def search_tree(self) -> SearchTree:
+        return self.query_one(SearchTree)
+
+    def show(self, session: Session | None, placeholder: str | None = None) -> None:
+        """Show ``session``'s search from now on (``None``: none, with ``placeholder`` if given)."""
+        self.session = session
+        self.rate.clear()
+        if placeholder is not None:
+            self.placeholder = placeholder
+            self.query_one("#empty", Static).update(placeholder)
+        self.set_class(session is None, "-empty")
+        if session is None:
+            self.search_tree.show_searcher(None)
+            return
+        self.search_tree.show_searcher(session.searcher, session.lock)
+        self.refresh_figures()
+
+    def apply(self, batch: Batch) -> None:
+        """Show what ``batch`` (of this pane's session) changed."""
+        session = self.session
+        if session is None:
+            return
+        with session.lock:
+            self.search_tree.apply(batch, session.searcher.principal_path())
+        self.rate.add(session.searcher.stats.iterations)
+        self.refresh_figures()
+
+    def refresh_figures(self) -> None:
+        """Bring the head line and the stats up to date with the session."""
+        session = self.session
+        if session is None:
+            return
+        with session.lock:
+            searcher = session.searcher
+            stats = replace(searcher.stats)
+            head = Text.assemble(best_text(searcher), " · ", value_text(searcher))
+        self.query_one("#head", Static).update(head)
+        figures = Figures(stats, session.node_cap, self.rate.rate())
+        self.query_one(StatsPanel).show(figures, session.history.values)
