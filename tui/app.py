@@ -5,12 +5,15 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.worker import WorkerFailed
 
+from tui.crash import crash_line, save_crash
 from tui.screens.explore import ExploreScreen
 from tui.screens.help import HelpScreen, help_sections
 from tui.session import Session
@@ -34,8 +37,9 @@ class PlyscopeApp(App[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
-        Binding("t", "change_theme", "Theme", show=False),
+        Binding("t", "next_theme", "Next theme", show=False),
         Binding("q", "quit", "Quit"),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(
@@ -51,6 +55,12 @@ class PlyscopeApp(App[None]):
         self.session = session
         self.clock = clock
         self.opening = opening
+        self.command = "explore"
+        """The command that opened the app, for the crash line."""
+        self.crash_report: Path | None = None
+        """Where the traceback of a crash was saved (``None``: no crash, or it could not be saved)."""
+        self.crash_message = ""
+        """The one line said about a crash (``""``: none)."""
 
     def on_mount(self) -> None:
         # The search runs in a thread: with the interpreter's default 5 ms switch interval the
@@ -64,6 +74,23 @@ class PlyscopeApp(App[None]):
     def on_unmount(self) -> None:
         sys.setswitchinterval(self._switch_interval)
 
+    def _handle_exception(self, error: Exception) -> None:
+        """A crash: save the traceback to a file and say so in one line (``run_app``) instead of the traceback.
+
+        Textual still exits with status 1 and, under ``run_test``, re-raises the error for the tests.
+        """
+        original = error.error if isinstance(error, WorkerFailed) else error
+        self.crash_report = save_crash(original)
+        self.crash_message = crash_line(self.command, original, self.crash_report)
+        super()._handle_exception(error)
+        self._exit_renderables.clear()  # run_app prints the one line, unfolded, once the terminal is back
+
+    def action_next_theme(self) -> None:
+        """Switch to the next theme (in the order the palette's theme picker lists them)."""
+        names = sorted(self.available_themes)
+        self.theme = names[(names.index(self.theme) + 1) % len(names)] if self.theme in names else names[0]
+        self.notify(f"theme: {self.theme}", timeout=2)
+
     def action_help(self) -> None:
         """Show every key of the current screen, built from the real bindings."""
         if isinstance(self.screen, HelpScreen):
@@ -75,3 +102,12 @@ class PlyscopeApp(App[None]):
         yield from super().get_system_commands(screen)
         if isinstance(screen, CommandSource):
             yield from screen.palette_commands()
+
+
+def run_app(app: PlyscopeApp, command: str, *, headless: bool = False) -> int:
+    """Run ``app`` for ``plyscope command``; its exit status (1 after a crash, with the one line on stderr)."""
+    app.command = command
+    app.run(headless=headless)
+    if app.crash_message:
+        print(app.crash_message, file=sys.stderr)
+    return app.return_code or 0

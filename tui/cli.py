@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from engine.errors import UserError
 from engine.games import GAME_NAMES
+from tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
 
 SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""
@@ -167,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"plyscope {command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:  # a crash: never a traceback on the screen, never exit status 0
+        print(crash_line(command, error, save_crash(error)), file=sys.stderr)
+        return CRASH_EXIT_STATUS
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ written here generically, so a new algorithm needs no UI change.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+
+from engine.games import Move, State
 
 Number = float | int | str | None
 """One entry of ``Node.numbers()``."""
@@ -116,3 +118,12 @@ NUMBER_MEANINGS = {
 def number_meanings(names: list[str]) -> list[tuple[str, str]]:
     """``(name, meaning)`` for each of ``names`` (a name with no known meaning is listed as is)."""
     return [(name, NUMBER_MEANINGS.get(name, "")) for name in names]
+
+
+def move_labels(state: State, moves: Sequence[Move]) -> str:
+    """``moves`` played from ``state``, as the game writes them, space-separated: ``4 3 5`` or ``7=4+3 4=3+1``."""
+    labels = []
+    for move in moves:
+        labels.append(state.move_label(move))
+        state = state.play(move)
+    return " ".join(labels)

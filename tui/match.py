@@ -38,6 +38,16 @@ class Turn:
         """``move 7`` or ``hint``: what the search is for."""
         return "hint" if self.hint else f"move {self.state.ply + 1}"
 
+    def progress(self) -> str:
+        """``rivest is thinking… 300/1,000 moves`` (or seconds of search, for a budget in seconds)."""
+        limit = self.agent.limit
+        with self.session.lock:
+            stats = self.session.searcher.stats
+            spent = (f"{stats.seconds:.1f}/{limit.seconds:g} s" if limit.seconds is not None
+                     else f"{stats.moves:,}/{limit.moves or 0:,} moves")
+        doing = "looks for a hint" if self.hint else "is thinking"
+        return f"{self.agent.label} {doing}… {spent}"
+
 
 def player_name(player: int) -> str:
     """``the first player`` or ``the second player``."""

@@ -173,11 +173,27 @@ class Session:
 
     def stop_reason(self) -> str:
         """Why the search cannot go on: ``finished``, ``cap`` (the node cap), ``budget``; ``""`` while it can."""
+        stats = self.searcher.stats
+        budget = self.config.budget
         if self.searcher.finished:
             return "finished"
-        if not self.ended:
-            return ""
-        return "cap" if self.searcher.stats.nodes >= self.node_cap else "budget"
+        if stats.nodes >= self.node_cap:
+            return "cap"
+        if self.ended or (budget is not None and stats.moves >= budget):
+            return "budget"
+        return ""
+
+    def stop_words(self) -> tuple[str, str]:
+        """Why the search cannot go on, for a status line and for a refused step; ``("", "")`` while it can."""
+        reason = self.stop_reason()
+        if reason == "finished":
+            return "■ search finished", "the search is finished: x resets it, e changes it"
+        if reason == "cap":
+            cap = f"{self.node_cap:,}"
+            return f"■ node cap of {cap} reached (] raises it)", f"the tree holds {cap} nodes, its cap: ] raises it"
+        if reason == "budget":
+            return "■ budget spent (] doubles it)", "the budget is spent: ] doubles it"
+        return "", ""
 
     @classmethod
     def create(cls, config: SearchConfig) -> Session:
@@ -205,6 +221,33 @@ class Session:
         """Change the move budget (it may let an ended search go on, or end one that has spent more)."""
         self.config = replace(self.config, budget=budget)
         self._recheck()
+
+    def double_budget(self) -> str:
+        """Double the move budget, or the node cap when that is what stopped the search; says what changed."""
+        if self.stop_reason() == "cap":
+            cap = self.node_cap * 2
+            self.set_node_cap(cap)
+            megabytes = cap * self.info.node_bytes // (1 << 20)
+            return f"node cap raised to {cap:,} nodes: this tree may take about {megabytes:,} MB of memory"
+        budget = self.config.budget
+        self.set_budget(None if budget is None else budget * 2)
+        return self.budget_note()
+
+    def halve_budget(self) -> str:
+        """Halve the move budget ("no bound" becomes the default budget); says what changed."""
+        budget = self.config.budget
+        self.set_budget(DEFAULT_BUDGET if budget is None else max(1, budget // 2))
+        return self.budget_note()
+
+    def budget_note(self) -> str:
+        """The budget in words, and whether it is below what the search has spent already."""
+        budget = self.config.budget
+        if budget is None:
+            return "budget: no bound"
+        spent = self.searcher.stats.moves
+        if spent > budget:
+            return f"budget {budget:,} is below the {spent:,} moves spent: the search stays stopped (] raises it)"
+        return f"budget: {budget:,} moves"
 
     def set_node_cap(self, cap: int) -> None:
         """Change the node cap (it may let a capped search go on)."""

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     agents = compared_agents(args.agents, total, game)
     seed = check_seed(args.seed)
     explorer = Session.create(SearchConfig(game=game.name, position=state.text()))
-    from tui.app import PlyscopeApp
+    from tui.app import PlyscopeApp, run_app
 
-    PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match)).run()
-    return 0
+    app = PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match))
+    return run_app(app, "compare")

@@ -28,7 +28,6 @@ def config_from_args(args: argparse.Namespace) -> SearchConfig:
 
 def run(args: argparse.Namespace) -> int:
     session = Session.create(config_from_args(args))  # bad input fails here, before the screen is taken over
-    from tui.app import PlyscopeApp
+    from tui.app import PlyscopeApp, run_app
 
-    PlyscopeApp(session).run()
-    return 0
+    return run_app(PlyscopeApp(session), "explore")

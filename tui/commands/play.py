@@ -38,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
         if hint is None:
             raise UserError("--hint: hints come from an agent, e.g. --hint alphabeta:depth=8")
     explorer = Session.create(SearchConfig(game=played.game.name))
-    from tui.app import PlyscopeApp
+    from tui.app import PlyscopeApp, run_app
     from tui.screens.play import PlayScreen
 
-    PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint)).run()
-    return 0
+    return run_app(PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint)), "play")

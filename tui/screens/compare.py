@@ -16,10 +16,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -32,23 +30,23 @@ from engine.agents import Agent, Decision
 from engine.analysis import ScoresSnapshot
 from engine.errors import UserError
 from engine.game_record import PlayedGame
-from engine.games import Connect4State, Move, State
+from engine.games import Connect4State, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec, fitting_algorithms
 from tui.contest import agent_session, compared_agents, merge, run_together, step_together
-from tui.formatting import format_count, player_glyph, signed
+from tui.formatting import format_count, player_glyph
 from tui.match import MatchRunner, Turn
 from tui.messages import Analysed
 from tui.screens.base import Deliver, SearchScreen
 from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Session
 from tui.widgets.board import Board
+from tui.widgets.compare_summary import LETTERS, CompareSummary, Row, summary_rows
+from tui.widgets.move_list import moves_text
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
-LETTERS = "ABCD"
-"""How the compared agents are named in the summary."""
 
 
 def default_rival(state: State, spec: AgentSpec) -> str:
@@ -108,13 +106,13 @@ class CompareScreen(SearchScreen):
         with Horizontal(id="main"):
             with Vertical(id="side"):
                 yield Board(self.state, id="board")
-                yield Static(id="summary")
+                yield CompareSummary(id="summary")
             yield Container(id="panes")
         yield PromptBar()
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.query_one("#summary", Static).border_title = "summary"
+        self.query_one(CompareSummary).border_title = "summary"
         await self._mount_panes()
         self.panes[0].search_tree.focus()
         self._new_sessions()
@@ -330,69 +328,24 @@ class CompareScreen(SearchScreen):
         board.show(state)
         board.show_scores(self.analysis, on=runner is None)
         board.border_title = "match" if runner is not None else "position"
-        self.query_one("#summary", Static).update(self._match_summary() if runner is not None else self._summary())
+        summary = self.query_one(CompareSummary)
+        if runner is not None:
+            summary.update(self._match_summary(runner))
+        else:
+            summary.show(self.state, self.sessions, self.total, self.analysis)
         self.show_status()
 
-    def summary_rows(self) -> list[tuple[str, str, str, Text]]:
-        """For each compared agent: its letter, the move it would play now, what it has spent, and for
-        Connect Four the solver's score of that move for the player to move (``+2 ✓`` among the best,
-        ``-1 ✗`` not, ``…`` unknown)."""
-        rows = []
-        for letter, session in zip(LETTERS, self.sessions, strict=False):
-            with session.lock:
-                move = session.searcher.best_move()
-                stats = replace(session.searcher.stats)
-            spent = f"{stats.seconds:.2f}" if self.total.seconds is not None else format_count(stats.moves)
-            shown = "–" if move is None else self.state.move_label(move)
-            rows.append((letter, shown, spent, self._verdict(move)))
-        return rows
+    def summary_rows(self) -> list[Row]:
+        """The summary's rows (``tui.widgets.compare_summary.summary_rows``)."""
+        return summary_rows(self.state, self.sessions, self.total, self.analysis)
 
-    def _summary(self) -> Table:
-        table = Table(box=None, padding=(0, 1), show_edge=False, expand=True, caption_justify="left")
-        table.add_column("", style="bold")
-        table.add_column("plays", justify="center")
-        table.add_column("seconds" if self.total.seconds is not None else "moves", justify="right")
-        solver = isinstance(self.state, Connect4State)
-        if solver:
-            table.add_column("solver", justify="right")
-            table.caption = ("solver: the move's exact score for the player to move (+ wins, 0 draws, - loses); "
-                             "✓ among the best. Under the board: every column's")
-        for letter, move, spent, verdict in self.summary_rows():
-            table.add_row(letter, move, spent, *([verdict] if solver else []))
-        return table
-
-    def _verdict(self, move: Move | None) -> Text:
-        """The solver's score of ``move`` and whether it is among the best (blank when not Connect Four)."""
-        analysis = self.analysis
-        if not isinstance(self.state, Connect4State) or move is None:
-            return Text("")
-        if analysis is None or not isinstance(move, int):
-            return Text("…")
-        exact = analysis.exact(move)
-        note = "…" if exact is None and not analysis.done else ("?" if exact is None else signed(exact))
-        if move in analysis.best():
-            return Text(f"{note} ✓", "bold green")
-        if analysis.worse(move):
-            return Text(f"{note} ✗", "red")
-        return Text(note)
-
-    def _match_summary(self) -> Text:
-        runner = self.runner
-        assert runner is not None
-        board = self.query_one(Board)
+    def _match_summary(self, runner: MatchRunner) -> Text:
         text = Text()
         for player in (1, -1):
             agent = runner.played.controller(player)
             assert agent is not None
-            style = board.get_component_rich_style("board--first" if player == 1 else "board--second")
-            text.append(player_glyph(player), style)
-            text.append(f" {self._letter(agent)} {agent.label}\n")
-        text.append("moves ", "dim")
-        state = runner.played.start
-        for move in runner.played.moves:
-            text.append(f"{player_glyph(state.player)}{state.move_label(move)} ")
-            state = state.play(move)
-        return text
+            text.append(f"{player_glyph(player)} {self._letter(agent)} {agent.label}\n")
+        return text.append_text(moves_text(runner.played))
 
     def status_lines(self) -> tuple[Text, Text]:
         position = self.state.text() or "start"

@@ -29,21 +29,21 @@ from engine.games import GAME_CHOICES, Move
 from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec, fitting_algorithms
 from tui.contest import compared_agents
-from tui.formatting import format_count, number_meanings
+from tui.formatting import format_count, move_labels
 from tui.screens.base import Deliver, SearchScreen
 from tui.screens.compare import COMPARE_MOVES, CompareScreen, default_rival
 from tui.screens.play import PlayScreen
 from tui.screens.setup import SetupScreen
-from tui.session import DEFAULT_BUDGET, Batch, SearchConfig, Session
+from tui.session import Batch, SearchConfig, Session
 from tui.widgets.board import Board
 from tui.widgets.prompt_bar import PromptBar
+from tui.widgets.reading_guide import ReadingGuide
 from tui.widgets.search_pane import SearchPane
 from tui.widgets.search_tree import SearchTree
 
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 """Run speeds in steps per second; ``None`` runs flat out."""
 DEFAULT_SPEED = 10
-MEGABYTE = 1 << 20
 
 
 class ExploreScreen(SearchScreen):
@@ -97,13 +97,13 @@ class ExploreScreen(SearchScreen):
         with Horizontal(id="main"):
             with Vertical(id="side"):
                 yield Board(self.session.state, id="board")
-                yield Static(id="details")
+                yield ReadingGuide(id="details")
             yield SearchPane(clock=self.clock, id="pane")
         yield PromptBar()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#details", Static).border_title = "reading the tree"
+        self.query_one(ReadingGuide).border_title = "reading the tree"
         self.adopt(self.session)
         self.query_one(SearchTree).focus()
 
@@ -123,7 +123,7 @@ class ExploreScreen(SearchScreen):
         """Take ``count`` steps (after pausing a run)."""
         self._pause()
         if self.session.ended:
-            self.refuse(self._end_reason())
+            self.refuse(self.session.stop_words()[1])
             return
         self._drive(count, paced=False)
 
@@ -132,7 +132,7 @@ class ExploreScreen(SearchScreen):
         if self.running:
             self._pause()
         elif self.session.ended:
-            self.refuse(self._end_reason())
+            self.refuse(self.session.stop_words()[1])
         else:
             self._run_worker = self._drive(None, paced=True)
         self.show_status()
@@ -144,33 +144,11 @@ class ExploreScreen(SearchScreen):
 
     def action_raise_budget(self) -> None:
         """Double the move budget; when the node cap stopped the search, double the cap and say what it costs."""
-        session = self.session
-        if session.stop_reason() == "cap":
-            cap = session.node_cap * 2
-            session.set_node_cap(cap)
-            memory = cap * session.info.node_bytes // MEGABYTE
-            self.say(f"node cap raised to {format_count(cap)} nodes: this tree may take about "
-                     f"{format_count(memory)} MB of memory")
-            return
-        budget = session.budget
-        session.set_budget(None if budget is None else budget * 2)
-        self.say(self._budget_note())
+        self.say(self.session.double_budget())
 
     def action_halve_budget(self) -> None:
         """Halve the move budget ("no bound" becomes the default budget)."""
-        budget = self.session.budget
-        self.session.set_budget(DEFAULT_BUDGET if budget is None else max(1, budget // 2))
-        self.say(self._budget_note())
-
-    def _budget_note(self) -> str:
-        budget = self.session.budget
-        if budget is None:
-            return "budget: no bound"
-        spent = self.session.searcher.stats.moves
-        if spent > budget:
-            return (f"budget {format_count(budget)} is below the {format_count(spent)} moves spent: "
-                    "the search stays stopped (] raises it)")
-        return f"budget: {format_count(budget)} moves"
+        self.say(self.session.halve_budget())
 
     def action_reset(self) -> None:
         """Start the same search again (same seed, same tree)."""
@@ -378,44 +356,26 @@ class ExploreScreen(SearchScreen):
     # ----------------------------------------------------------------- showing
 
     def _show_board(self) -> None:
+        """The board shows the chosen node's position, or the principal variation."""
         session = self.session
         board = self.query_one(Board)
         with session.lock:
             searcher = session.searcher
-            best = searcher.best_move()
-            if self.chosen is not None:
-                moves = self.chosen.moves()
-                board.show(session.state, moves, best)
-                labels = []
-                state = session.state
-                for move in moves:
-                    labels.append(state.move_label(move))
-                    state = state.play(move)
-                board.border_title = "node " + " ".join(labels) if labels else "root"
-                board.border_subtitle = "esc: back to the PV"
-            else:
-                board.show(session.state, searcher.principal_variation(), best)
-                board.border_title = "principal variation"
-                board.border_subtitle = ""
+            moves = self.chosen.moves() if self.chosen is not None else searcher.principal_variation()
+            board.show(session.state, moves, searcher.best_move())
+        if self.chosen is not None:
+            board.border_title = f"node {move_labels(session.state, moves)}" if moves else "root"
+            board.border_subtitle = "esc: back to the PV"
+        else:
+            board.border_title, board.border_subtitle = "principal variation", ""
 
     def _show_details(self) -> None:
-        """How to read the tree's lines for this algorithm, and the chosen node's numbers."""
         session = self.session
-        text = Text()
-        if self.chosen is not None:
-            with session.lock:
-                numbers = self.chosen.numbers()
-            text.append("chosen node\n", "bold")
-            for name, value in numbers.items():
-                text.append(f"{name} = {value}\n")
-            text.append("\n")
-        text.append("each line: the mover (● first, ○ second), the move, then\n", "dim")
         with session.lock:
             names = list(session.searcher.root.numbers())
-        for name, meaning in number_meanings(names):
-            text.append(f"{name}", "bold")
-            text.append(f" {meaning}\n", "dim")
-        self.query_one("#details", Static).update(text)
+            chosen = self.chosen.numbers() if self.chosen is not None else None
+            where = move_labels(session.state, self.chosen.moves()) if self.chosen is not None else ""
+        self.query_one(ReadingGuide).show(names, chosen, where)
 
     def status_lines(self) -> tuple[Text, Text]:
         session = self.session
@@ -428,29 +388,11 @@ class ExploreScreen(SearchScreen):
             f" · moves {format_count(spent)}/{budget}",
         )
         speed = "max" if self.speed is None else f"{self.speed:g}/s"
-        reason = session.stop_reason()
-        if self.running:
-            state = f"▶ running {speed}"
-        elif reason == "finished":
-            state = "■ search finished"
-        elif reason == "cap":
-            state = f"■ node cap of {format_count(session.node_cap)} reached (] raises it)"
-        elif reason == "budget":
-            state = "■ budget spent (] doubles it)"
-        else:
-            state = f"paused ({speed})"
-        second = Text(state)
+        stopped = session.stop_words()[0]
+        second = Text(f"▶ running {speed}" if self.running else stopped or f"paused ({speed})")
         if self.query_one(SearchTree).follow:
             second.append(" · follow")
         return first, second
-
-    def _end_reason(self) -> str:
-        reason = self.session.stop_reason()
-        if reason == "finished":
-            return "the search is finished: x resets it, e changes it"
-        if reason == "cap":
-            return f"the tree holds {format_count(self.session.node_cap)} nodes, its cap: ] raises the cap"
-        return "the budget is spent: ] doubles it"
 
     # ----------------------------------------------------------------- command palette
 

@@ -25,15 +25,16 @@ from engine.agents import Agent, Decision, turn_limit
 from engine.analysis import NODE_BUDGET, ScoresSnapshot
 from engine.errors import UserError
 from engine.game_record import Controller, PlayedGame, controller_text, parse_controller
-from engine.games import Connect4State, Move, NimState, State
+from engine.games import Connect4State, Move, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec, fitting_algorithms
-from tui.formatting import format_count, player_glyph
+from tui.formatting import player_glyph
 from tui.match import MatchRunner, Turn
 from tui.messages import Analysed
 from tui.screens.base import SearchScreen
 from tui.session import default_algorithm
-from tui.widgets.board import Board
+from tui.widgets.board import Board, scores_caption
+from tui.widgets.move_list import MoveList
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
 
@@ -106,13 +107,13 @@ class PlayScreen(SearchScreen):
         with Horizontal(id="main"):
             with Vertical(id="side"):
                 yield Board(self.played.state, id="board")
-                yield Static(id="history")
+                yield MoveList(id="history")
             yield SearchPane(placeholder=NO_SEARCH, clock=self.clock, id="pane")
         yield PromptBar()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#history", Static).border_title = "moves"
+        self.query_one(MoveList).border_title = "moves"
         self.query_one(Board).focus()
         self._position_changed()
 
@@ -349,40 +350,9 @@ class PlayScreen(SearchScreen):
         board.show_scores(self.analysis, on=self.analysing)
         board.border_title = f"{self.played.game.name} · move {state.ply + 1}" if not state.is_terminal() else (
             self.played.game.name)
-        self._show_history()
+        caption = scores_caption(self.analysis, NODE_BUDGET) if self.analysing else None
+        self.query_one(MoveList).show(self.played, caption)
         self.show_status()
-
-    def _show_history(self) -> None:
-        played = self.played
-        text = Text()
-        start = played.start.text()
-        if start:
-            text.append(f"from {start}: ", "dim")
-        state = played.start
-        for move in played.moves:
-            text.append(player_glyph(state.player))
-            text.append(f"{state.move_label(move)} ")
-            state = state.play(move)
-        if not played.moves:
-            text.append("(none yet)")
-        if played.redo_moves:
-            text.append(f" (redo: {len(played.redo_moves)})", "dim")
-        if self.analysing:
-            text.append("\n")
-            text.append_text(self._analysis_caption())
-        self.query_one("#history", Static).update(text)
-
-    def _analysis_caption(self) -> Text:
-        analysis = self.analysis
-        if analysis is None:
-            return Text("solver: …", "dim")
-        if analysis.complete:
-            return Text("under the board: each column's exact score for the player to move (+ a win, - a loss, "
-                        "0 a draw; the larger, the sooner it ends; Pons' scores); reversed: the best", "dim")
-        if analysis.done:
-            return Text(f"solver: ? not solved within {format_count(NODE_BUDGET)} nodes", "dim")
-        return Text(f"solver: {analysis.solved()}/{len(analysis.bounds)} columns, "
-                    f"{format_count(analysis.nodes)} nodes…", "dim")
 
     def status_lines(self) -> tuple[Text, Text]:
         played = self.played
@@ -402,15 +372,9 @@ class PlayScreen(SearchScreen):
             return first, second
         second.append(player_glyph(state.player), colours[state.player])
         if self.turn is not None:
-            agent = self.turn.agent
-            with self.turn.session.lock:
-                stats = self.turn.session.searcher.stats
-                spent = (f"{stats.seconds:.1f}/{agent.limit.seconds:g} s" if agent.limit.seconds is not None
-                         else f"{format_count(stats.moves)}/{format_count(agent.limit.moves or 0)} moves")
-            doing = "looks for a hint" if self.turn.hint else "is thinking"
-            second.append(f" {agent.label} {doing}… {spent}")
+            second.append(f" {self.turn.progress()}")
         elif mover is None:
-            second.append(" your move: " + _how_to_move(state))
+            second.append(" your move: " + board.how_to_move())
         else:
             second.append(f" {mover.label} to move (paused: p resumes)")
         return first, second
@@ -429,9 +393,3 @@ class PlayScreen(SearchScreen):
             yield SystemCommand(f"Hints from {info.name}", info.description, partial(self.choose_hint_agent, info.name))
         yield SystemCommand("Two humans", "both sides at the keyboard", partial(self.set_sides, None, None))
 
-
-def _how_to_move(state: State) -> str:
-    if isinstance(state, NimState):
-        action = "take from the cursor to the end" if state.game.variant == "classic" else "split after the cursor"
-        return f"↑↓ a pile, ←→ the cursor ({action}), enter; or click a token"
-    return "a column's number key, ←→ and enter, or click a column"

@@ -169,6 +169,14 @@ class Board(Widget, can_focus=True):
         self.notes = notes
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
+    def how_to_move(self) -> str:
+        """How a person plays a move on this board, in a few words."""
+        state = self.state
+        if isinstance(state, NimState):
+            action = "take from the cursor to the end" if state.game.variant == "classic" else "split after the cursor"
+            return f"↑↓ a pile, ←→ the cursor ({action}), enter; or click a token"
+        return "a column's number key, ←→ and enter, or click a column"
+
     # ----------------------------------------------------------------- actions
 
     def action_cursor(self, columns: int, piles: int) -> None:
@@ -383,3 +391,15 @@ def column_note(scores: ScoresSnapshot, column: int) -> Note:
     if lowest == highest:
         return (signed(lowest), kind)
     return ("…" if not scores.done else "?", kind)
+
+
+def scores_caption(scores: ScoresSnapshot | None, node_budget: int) -> Text:
+    """What the solver's scores under the board are, or how far the solver has got."""
+    if scores is None:
+        return Text("solver: …", "dim")
+    if scores.complete:
+        return Text("under the board: each column's exact score for the player to move (+ a win, - a loss, "
+                    "0 a draw; the larger, the sooner it ends; Pons' scores); reversed: the best", "dim")
+    if scores.done:
+        return Text(f"solver: ? not solved within {node_budget:,} nodes", "dim")
+    return Text(f"solver: {scores.solved()}/{len(scores.bounds)} columns, {scores.nodes:,} nodes…", "dim")

@@ -51,6 +51,21 @@ def value_text(searcher: Searcher[Node]) -> Text:
     return Text(f"value {shown} (first player)")
 
 
+def shown_line(searcher: Searcher[Node]) -> list[Node]:
+    """The principal variation's nodes in the tree shown (the root's): as far as that tree holds its moves.
+
+    For most searchers that is ``principal_path()``; alpha-beta shows the iteration under way while its
+    line is the last complete iteration's, so its line is found there move by move.
+    """
+    path = [searcher.root]
+    for move in searcher.principal_variation():
+        child = next((c for c in path[-1].children if c.move == move), None)
+        if child is None:
+            break
+        path.append(child)
+    return path
+
+
 class SearchPane(Vertical):
     """A session's search: head line, tree and stats, repainted from the batches of its search thread."""
 
@@ -117,7 +132,7 @@ class SearchPane(Vertical):
         if session is None:
             return
         with session.lock:
-            self.search_tree.apply(batch, session.searcher.principal_path())
+            self.search_tree.apply(batch, shown_line(session.searcher))
         self.rate.add(session.searcher.stats.iterations)
         self.refresh_figures()
 

@@ -144,19 +144,27 @@ class SetupForm(Widget):
         algorithm = self.query_one("#algorithm", Select)
         names = [info.name for info in fitting_algorithms(game_name)]
         current = algorithm.value
+        chosen = str(current) if current in names else default_algorithm(make_game(game_name))
+        # The parameter rows follow at once, not when the algorithm's own Changed message comes round.
+        await self._show_params(chosen)
         algorithm.set_options([(n, n) for n in names])
-        algorithm.value = current if current in names else default_algorithm(make_game(game_name))
+        algorithm.value = chosen
 
     @on(Select.Changed, "#algorithm")
     async def _algorithm_changed(self, event: Select.Changed) -> None:
-        info = algorithms().get(str(event.value))
+        await self._show_params(str(event.value))
+
+    async def _show_params(self, name: str) -> None:
+        """Show the description and the parameter rows of algorithm ``name`` (defaults), unless shown already."""
+        info = algorithms().get(name)
         if info is None or info.name == self._shown_algorithm:
             return
         self._shown_algorithm = info.name
         self.query_one("#algorithm-help", Static).update(info.description)
         params = self.query_one("#params", Vertical)
-        await params.remove_children()
-        await params.mount_all(list(self._param_rows(info, {})))
+        with self.app.batch_update():
+            await params.remove_children()
+            await params.mount_all(list(self._param_rows(info, {})))
 
     @on(Button.Pressed, "#apply")
     def _apply_pressed(self) -> None:

@@ -1,0 +1,63 @@
+"""What plyscope does when it fails in a way nobody planned: save the traceback, say so in one line, exit 1.
+
+A crash report is a text file in ``$PLYSCOPE_CRASH_DIR``, else ``$XDG_STATE_HOME/plyscope``
+(``~/.local/state/plyscope`` by default), else the system's temporary directory: the
+command line, the versions, and the full traceback.  The user sees one line on stderr:
+``plyscope explore: internal error (KeyError: 'x'); the full traceback is in /path/crash-....txt``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from importlib import metadata
+from pathlib import Path
+
+from engine.files import write_atomic
+
+CRASH_EXIT_STATUS = 1
+"""The exit status after a crash (2 is bad input, 130 an interruption)."""
+
+
+def crash_directories() -> list[Path]:
+    """Where a crash report may go, in order of preference."""
+    chosen = os.environ.get("PLYSCOPE_CRASH_DIR")
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    places = [Path(chosen)] if chosen else []
+    return [*places, Path(state) / "plyscope", Path(tempfile.gettempdir())]
+
+
+def save_crash(error: BaseException) -> Path | None:
+    """Write ``error``'s traceback to a new crash report; its path, or ``None`` if no place would take it."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    try:
+        version = metadata.version("plyscope")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    report = "".join([
+        f"plyscope {version} crashed at {time.strftime('%Y-%m-%d %H:%M:%S')}\n",
+        f"command: {' '.join(sys.argv)}\n",
+        f"python {platform.python_version()} on {platform.platform()}\n\n",
+        *traceback.format_exception(error),
+    ])
+    for directory in crash_directories():
+        path = directory / f"crash-{stamp}-{os.getpid()}.txt"
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, report)
+        except OSError:
+            continue
+        return path
+    return None
+
+
+def crash_line(command: str, error: BaseException, path: Path | None) -> str:
+    """The one line a user sees about a crash."""
+    message = str(error).splitlines()[0] if str(error) else ""
+    what = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    where = f"the full traceback is in {path}" if path else "the traceback could not be saved"
+    return f"plyscope {command}: internal error ({what}); {where}"

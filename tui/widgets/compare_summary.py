@@ -1,0 +1,69 @@
+"""The compare screen's summary: the move each agent would play, what it has spent, the solver's verdict on it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from engine.analysis import ScoresSnapshot
+from engine.games import Connect4State, Move, State
+from engine.search.base import Limit
+from tui.formatting import format_count, signed
+from tui.session import Session
+
+LETTERS = "ABCD"
+"""How the compared agents are named."""
+
+Row = tuple[str, str, str, Text]
+"""A summary row: the agent's letter, the move it would play, what it has spent, the solver's verdict."""
+
+
+def summary_rows(state: State, sessions: Sequence[Session], total: Limit, scores: ScoresSnapshot | None) -> list[Row]:
+    """For each compared agent: its letter, the move it would play now, what it has spent (moves, or seconds),
+    and for Connect Four the solver's score of that move for the player to move (``+2 ✓`` among the best,
+    ``-1 ✗`` not, ``…`` unknown)."""
+    rows = []
+    for letter, session in zip(LETTERS, sessions, strict=False):
+        with session.lock:
+            move = session.searcher.best_move()
+            stats = session.searcher.stats
+            spent = f"{stats.seconds:.2f}" if total.seconds is not None else format_count(stats.moves)
+        shown = "–" if move is None else state.move_label(move)
+        rows.append((letter, shown, spent, verdict(state, move, scores)))
+    return rows
+
+
+def verdict(state: State, move: Move | None, scores: ScoresSnapshot | None) -> Text:
+    """The solver's score of ``move`` and whether it is among the best (blank when not Connect Four)."""
+    if not isinstance(state, Connect4State) or move is None:
+        return Text("")
+    if scores is None or not isinstance(move, int):
+        return Text("…")
+    exact = scores.exact(move)
+    note = signed(exact) if exact is not None else ("?" if scores.done else "…")
+    if move in scores.best():
+        return Text(f"{note} ✓", "bold green")
+    if scores.worse(move):
+        return Text(f"{note} ✗", "red")
+    return Text(note)
+
+
+class CompareSummary(Static):
+    """A table of the compared agents' choices (see ``summary_rows``)."""
+
+    def show(self, state: State, sessions: Sequence[Session], total: Limit, scores: ScoresSnapshot | None) -> None:
+        table = Table(box=None, padding=(0, 1), show_edge=False, expand=True, caption_justify="left")
+        table.add_column("", style="bold")
+        table.add_column("plays", justify="center")
+        table.add_column("seconds" if total.seconds is not None else "moves", justify="right")
+        solver = isinstance(state, Connect4State)
+        if solver:
+            table.add_column("solver", justify="right")
+            table.caption = ("solver: the move's exact score for the player to move (+ wins, 0 draws, - loses); "
+                             "✓ among the best. Under the board: every column's")
+        for letter, move, spent, judged in summary_rows(state, sessions, total, scores):
+            table.add_row(letter, move, spent, *([judged] if solver else []))
+        self.update(table)
