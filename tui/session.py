@@ -67,9 +67,13 @@ class SearchConfig:
     node_cap: int | None = None
     """Nodes the tree may hold; ``None`` for the algorithm's default (``AlgorithmInfo.node_cap``, about 1 GB)."""
 
+    def spec(self) -> AgentSpec:
+        """The algorithm with its non-default parameters as an agent spec (``mcts:c=1.4``)."""
+        return AgentSpec(self.algorithm or "?", dict(self.params))
+
     def label(self) -> str:
         """The algorithm with its non-default parameters, e.g. ``mcts:c=1.4``."""
-        return AgentSpec(self.algorithm or "?", dict(self.params)).label()
+        return self.spec().label()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,9 @@ from engine.errors import UserError
 from engine.game_record import PlayedGame
 from engine.games import GAME_CHOICES, Move
 from engine.search.base import Limit, Node
-from engine.search.registry import AgentSpec, fitting_algorithms
+from engine.search.registry import fitting_algorithms
 from tui.contest import compared_agents
-from tui.formatting import format_count, move_labels
+from tui.formatting import format_count, move_labels, verdict_words
 from tui.screens.base import Deliver, SearchScreen
 from tui.screens.compare import COMPARE_MOVES, CompareScreen, default_rival
 from tui.screens.play import PlayScreen
@@ -283,11 +283,9 @@ class ExploreScreen(SearchScreen):
         """Explore the position after ``move`` with the same algorithm and parameters."""
         state = self.session.state
         after = state.play(move)
-        if after.is_terminal():
-            winner = after.winner()
-            outcome = "a draw" if winner == 0 else ("a win for the first player" if winner == 1
-                                                    else "a win for the second player")
-            self.refuse(f"{state.move_label(move)} ends the game ({outcome}): nothing left to search")
+        winner = after.winner()
+        if winner is not None:
+            self.refuse(f"{state.move_label(move)} ends the game ({verdict_words(winner, winner)}): nothing to search")
             return
         previous = self.session.config
         if self._try(replace(previous, position=after.text())):
@@ -303,28 +301,25 @@ class ExploreScreen(SearchScreen):
     def action_play(self) -> None:
         """Open the play screen on this position: you against this algorithm (which also gives the hints)."""
         self._pause()
-        config = self.session.config
-        agent = Agent(AgentSpec(config.algorithm or "", dict(config.params)), turn_limit(None, None))
-        played = PlayedGame(self.session.state, None, agent, seed=config.seed)
+        agent = Agent(self.session.config.spec(), turn_limit(None, None))
+        played = PlayedGame(self.session.state, None, agent, seed=self.session.config.seed)
         self.app.push_screen(PlayScreen(played, hint=agent, clock=self.clock))
 
     def action_compare(self) -> None:
         """Ask which agents to set beside this algorithm on this position (a rival is proposed)."""
-        config = self.session.config
-        spec = AgentSpec(config.algorithm or "", dict(config.params))
+        spec = self.session.config.spec()
         rival = default_rival(self.session.state, spec)
         self.query_one(PromptBar).ask("compare", f"compare {spec.label()} with", rival,
                                       placeholder="one to three agents, e.g. mcts:k=32 alphabeta")
 
     def _open_compare(self, rivals: str) -> None:
-        config = self.session.config
-        spec = AgentSpec(config.algorithm or "", dict(config.params))
         if not rivals:
             raise UserError("name one to three agents to compare with, e.g. mcts alphabeta")
         total = Limit(moves=COMPARE_MOVES)
-        agents = compared_agents([spec.label(), *rivals.split()], total, self.session.state.game)
+        state = self.session.state
+        agents = compared_agents([self.session.config.label(), *rivals.split()], total, state.game)
         self._pause()
-        self.app.push_screen(CompareScreen(self.session.state, agents, total, seed=config.seed, clock=self.clock))
+        self.app.push_screen(CompareScreen(state, agents, total, seed=self.session.config.seed, clock=self.clock))
 
     # ----------------------------------------------------------------- the tree and the board
 
@@ -399,14 +394,11 @@ class ExploreScreen(SearchScreen):
     def palette_commands(self) -> Iterator[SystemCommand]:
         """The palette's commands for this screen: every binding, algorithms, games and parameters."""
         yield from super().palette_commands()
-        game = self.session.config.game
-        for info in fitting_algorithms(game):
+        config = self.session.config
+        for info in fitting_algorithms(config.game):
             yield SystemCommand(f"Algorithm: {info.name}", info.description, partial(self.choose_algorithm, info.name))
         for name in GAME_CHOICES:
             yield SystemCommand(f"Game: {name}", "explore its start position", partial(self.choose_game, name))
-        algorithm = self.session.config.algorithm or ""
-        for info in fitting_algorithms(game):
-            if info.name == algorithm:
-                for param in info.params:
-                    yield SystemCommand(f"Parameter: {param.name}…", f"{param.help} ({param.range_text()})",
-                                        partial(self.action_setup, f"param-{param.name}"))
+        for param in self.session.info.params:
+            yield SystemCommand(f"Parameter: {param.name}…", f"{param.help} ({param.range_text()})",
+                                partial(self.action_setup, f"param-{param.name}"))
