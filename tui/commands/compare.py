@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
@@ -10,8 +11,12 @@ from engine.games import make_game
 from tui.contest import compared_agents
 from tui.session import SearchConfig, Session, parse_position
 
+if TYPE_CHECKING:
+    from tui.app import PlyscopeApp
 
-def run(args: argparse.Namespace) -> int:
+
+def app_for(args: argparse.Namespace) -> PlyscopeApp:
+    """The app ``plyscope compare`` runs: the compare screen over the explorer; bad input fails here."""
     game = make_game(args.game)
     state = parse_position(game, "" if args.position.strip() == "-" else args.position)
     if state.is_terminal():
@@ -23,7 +28,12 @@ def run(args: argparse.Namespace) -> int:
     agents = compared_agents(args.agents, total, game)
     seed = check_seed(args.seed)
     explorer = Session.create(SearchConfig(game=game.name, position=state.text()))
-    from tui.app import PlyscopeApp, run_app
+    from tui.app import PlyscopeApp
 
-    app = PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match))
-    return run_app(app, "compare")
+    return PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match))
+
+
+def run(args: argparse.Namespace) -> int:
+    from tui.app import run_app
+
+    return run_app(app_for(args), "compare")

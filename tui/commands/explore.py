@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from engine.search.base import SearchError
 from tui.session import DEFAULT_BUDGET, SearchConfig, Session
+
+if TYPE_CHECKING:
+    from tui.app import PlyscopeApp
 
 
 def parse_params(items: list[str]) -> dict[str, str]:
@@ -26,8 +30,14 @@ def config_from_args(args: argparse.Namespace) -> SearchConfig:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    session = Session.create(config_from_args(args))  # bad input fails here, before the screen is taken over
-    from tui.app import PlyscopeApp, run_app
+def app_for(args: argparse.Namespace) -> PlyscopeApp:
+    """The app ``plyscope explore`` runs; bad input fails here, before the screen is taken over."""
+    from tui.app import PlyscopeApp
 
-    return run_app(PlyscopeApp(session), "explore")
+    return PlyscopeApp(Session.create(config_from_args(args)))
+
+
+def run(args: argparse.Namespace) -> int:
+    from tui.app import run_app
+
+    return run_app(app_for(args), "explore")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
 from engine.game_record import PlayedGame, parse_controller
 from engine.games import make_game
 from tui.session import SearchConfig, Session, default_algorithm, parse_position
+
+if TYPE_CHECKING:
+    from tui.app import PlyscopeApp
 
 
 def played_game(args: argparse.Namespace) -> PlayedGame:
@@ -29,7 +33,8 @@ def played_game(args: argparse.Namespace) -> PlayedGame:
     return PlayedGame(start, sides[0], sides[1], seed=check_seed(args.seed))
 
 
-def run(args: argparse.Namespace) -> int:
+def app_for(args: argparse.Namespace) -> PlyscopeApp:
+    """The app ``plyscope play`` runs: the play screen over the explorer; bad input fails here."""
     played = played_game(args)
     limit = turn_limit(args.moves, args.seconds)
     hint = None
@@ -38,7 +43,13 @@ def run(args: argparse.Namespace) -> int:
         if hint is None:
             raise UserError("--hint: hints come from an agent, e.g. --hint alphabeta:depth=8")
     explorer = Session.create(SearchConfig(game=played.game.name))
-    from tui.app import PlyscopeApp, run_app
+    from tui.app import PlyscopeApp
     from tui.screens.play import PlayScreen
 
-    return run_app(PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint)), "play")
+    return PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint))
+
+
+def run(args: argparse.Namespace) -> int:
+    from tui.app import run_app
+
+    return run_app(app_for(args), "play")

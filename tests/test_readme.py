@@ -1,0 +1,195 @@
+"""The README's examples are tests: every ``plyscope ...`` line in its code blocks and tables is run.
+
+* Batch commands run as subprocesses, with their budgets shrunk so that the suite stays fast
+  (``shrink``), and must end with the exit status the README shows (2 where its example
+  prints a refusal, 0 otherwise) and no traceback.
+* Screen commands (``plyscope``, ``explore``, ``play``, ``compare``) build their app as the
+  command does and are driven under ``App.run_test`` with every key their screen offers (a key
+  that opens a bar, a form or another screen is followed by escape); any exception fails.
+* Synopses (with ``[options]`` or CAPITAL placeholders) are not commands; every command a
+  synopsis names must have at least one concrete example.
+
+A new example added to the README is covered without touching this file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+from textual.screen import Screen
+
+from tests.tui.contest_helpers import PATIENCE
+from tui.cli import COMMANDS, parse_arguments
+from tui.widgets.prompt_bar import PromptBar
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+SCREEN_COMMANDS = ("explore", "play", "compare")
+"""Commands that open the app; the others print and exit."""
+PLACEHOLDER = re.compile(r"\[|\]|\.\.\.|(?<![\w:=-])[A-Z][A-Z0-9_]*(?![\w])")
+"""What makes a line a synopsis rather than a command: brackets, an ellipsis, a CAPITAL placeholder."""
+SKIPPED_KEYS = {"q", "ctrl+c", "question_mark", "escape"}
+"""Keys not pressed: they quit, leave the screen, or only show help (each has tests of its own)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One ``plyscope`` line of the README: where it is, the command line, and the exit status it shows."""
+
+    line: int
+    command: str
+    status: int = 0
+
+    @property
+    def words(self) -> list[str]:
+        return shlex.split(self.command)[1:]
+
+    @property
+    def name(self) -> str:
+        """The subcommand (``explore`` when the line gives none)."""
+        return parse_arguments(self.words).command
+
+    def __str__(self) -> str:
+        return f"README.md:{self.line}: {self.command}"
+
+
+def readme_lines() -> tuple[list[Example], list[Example]]:
+    """The README's concrete examples and its synopses, from code blocks and tables."""
+    examples: list[Example] = []
+    synopses: list[Example] = []
+    lines = README.read_text().splitlines()
+    fence: str | None = None
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fence = None if fence is not None else stripped[3:].strip()
+            continue
+        found: list[tuple[str, int]] = []
+        if fence in ("sh", "bash", "shell"):
+            command = stripped.split(" #")[0].strip()
+            if re.match(r"plyscope(\s|$)", command):
+                found.append((command, 0))
+        elif fence == "console" and re.match(r"\$ plyscope(\s|$)", stripped):
+            command = stripped[2:].strip()
+            following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            refused = re.match(rf"plyscope {re.escape(command.split()[1])}: ", following) if " " in command else None
+            found.append((command, 2 if refused else 0))
+        elif fence is None and stripped.startswith("|"):
+            found.extend((span, 0) for span in re.findall(r"`(plyscope(?:\s[^`]*)?)`", stripped))
+        for command, status in found:
+            example = Example(index + 1, command, status)
+            (synopses if PLACEHOLDER.search(command) else examples).append(example)
+    return examples, synopses
+
+
+EXAMPLES, SYNOPSES = readme_lines()
+
+
+def test_the_readme_has_examples_of_every_command_it_names() -> None:
+    assert len(EXAMPLES) >= 10
+    named = {synopsis.command.split()[1].strip("[]") for synopsis in SYNOPSES if " " in synopsis.command}
+    covered = {example.name for example in EXAMPLES}
+    assert named & set(COMMANDS) <= covered, "commands named in a synopsis with no concrete example"
+
+
+# --- batch commands -----------------------------------------------------------------------------------
+
+
+def shrink(words: list[str], name: str, folder: Path) -> list[str]:
+    """``words`` with budgets small enough for a test: fewer openings, moves and seconds; files in ``folder``."""
+    shrunk = list(words)
+
+    def set_option(option: str, value: str) -> None:
+        if option in shrunk:
+            shrunk[shrunk.index(option) + 1] = value
+        else:
+            shrunk.extend([option, value])
+
+    def cap(option: str, most: float) -> None:
+        if option in shrunk:
+            at = shrunk.index(option) + 1
+            shrunk[at] = f"{min(float(shrunk[at]), most):g}"
+
+    if name in ("arena", "rivest"):
+        set_option("--openings", "1")
+        set_option("--workers", "2")
+        cap("--seconds", 0.05)
+        if "--seconds" not in shrunk:
+            set_option("--moves", f"{min(float(shrunk[shrunk.index('--moves') + 1]), 200):g}" if "--moves" in shrunk
+                       else "200")
+        if name == "rivest":
+            seconds = "--bound" in shrunk and shrunk[shrunk.index("--bound") + 1] == "seconds"
+            set_option("--values", "0.05" if seconds else "300")
+    if name == "search":
+        cap("--moves", 20_000)
+        cap("--seconds", 1.0)
+    if name == "bench":
+        shrunk.append("--quick")
+        if "--ui" not in shrunk and "--only" not in shrunk:
+            shrunk.extend(["--only", "rules"])
+    if "--out" in shrunk:
+        at = shrunk.index("--out") + 1
+        shrunk[at] = str(folder / Path(shrunk[at]).name)
+    return shrunk
+
+
+BATCH = [example for example in EXAMPLES if example.name not in SCREEN_COMMANDS]
+
+
+@pytest.mark.parametrize("example", BATCH, ids=str)
+def test_a_batch_example_runs(example: Example, tmp_path: Path) -> None:
+    words = shrink(example.words, example.name, tmp_path)
+    done = subprocess.run([sys.executable, "-m", "tui.cli", *words], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "160"})
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    assert done.returncode == example.status, (words, done.stderr[-2000:])
+    if example.status == 2:
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"plyscope {example.name}: ")
+
+
+# --- screen commands ------------------------------------------------------------------------------------
+
+
+def screen_keys(screen: Screen[object]) -> list[str]:
+    """Every key ``screen`` binds (the first of each binding), but those that quit or only show help."""
+    keys: list[str] = []
+    for binding in Binding.make_bindings(type(screen).BINDINGS):
+        if binding.key not in SKIPPED_KEYS and binding.key not in keys:
+            keys.append(binding.key)
+    return keys
+
+
+async def drive(example: Example) -> None:
+    module = importlib.import_module(COMMANDS[example.name])
+    app = module.app_for(parse_arguments(example.words))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        for key in screen_keys(screen):
+            await pilot.press(key)
+            await pilot.pause(0.1)
+            for _ in range(3):  # back from a form, a palette, another screen or a bar
+                bar = screen.query(PromptBar)
+                if app.screen is screen and not (bar and bar.first(PromptBar).is_open):
+                    break
+                await pilot.press("escape")
+                await pilot.pause(0.05)
+            assert app.screen is screen, f"{key} left {type(screen).__name__} for {type(app.screen).__name__}"
+        await pilot.pause(0.5)
+
+
+SCREENS = [example for example in EXAMPLES if example.name in SCREEN_COMMANDS]
+
+
+@pytest.mark.parametrize("example", SCREENS, ids=str)
+def test_a_screen_example_takes_every_key_of_its_screen(example: Example) -> None:
+    asyncio.run(asyncio.wait_for(drive(example), PATIENCE))
