@@ -3,7 +3,10 @@
 * one step including the repaint, on a tree grown beforehand to 10,000 and 100,000 nodes
   (targets: 50 ms and 100 ms);
 * the time to answer a key press while a search runs flat out (target: 100 ms): from the
-  key being sent to its action having run, and to the screen having been repainted after it.
+  key being sent to its action having run, and to the screen having been repainted after it;
+  for the default searcher and for the exact solver on the empty board (its probes run for
+  minutes: each of its steps must still hand control back within a frame);
+* the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s).
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ SIZE = (120, 40)
 TREES = ((10_000, 50.0), (100_000, 100.0))
 """Tree sizes in nodes, with the target for one step including the repaint, in milliseconds."""
 KEY_TARGET_MS = 100.0
+QUIT_TARGET_MS = 500.0
+SOLVER = SearchConfig(algorithm="solver", budget=None)
+"""The exact solver on the empty board, with no budget: it would search for hours."""
 
 
 def grown_session(nodes: int) -> Session:
@@ -108,6 +114,19 @@ async def key_times(session: Session, repeats: int, seed: int = 0) -> tuple[list
     return handled, painted, steps
 
 
+async def quit_time(session: Session) -> float:
+    """Milliseconds from ``q`` to the app's exit, while a run goes flat out."""
+    app = PlyscopeApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        _explorer(app).speed = None
+        app.post_message(events.Key("r", "r"))
+        await asyncio.sleep(0.5)
+        sent = time.perf_counter()
+        app.post_message(events.Key("q", "q"))
+    return (time.perf_counter() - sent) * 1000
+
+
 def cpu_share(seconds: float = 0.3) -> float:
     """The share of one CPU this process gets for busy work now (1.0 on an idle machine)."""
     wall, cpu = time.perf_counter(), time.process_time()
@@ -137,12 +156,19 @@ def measure(quick: bool) -> list[BenchTable]:
                        f"this process got {cpu_share():.0%} of a CPU for busy work when measured")
     keys = BenchTable(
         "explorer: key press answered while a search runs flat out (headless, ms)",
-        ["until", "search steps", "median", "max", "target", "met (max)"],
+        ["searcher", "until", "search steps", "median", "max", "target", "met (max)"],
     )
-    session = grown_session(TREES[0][0])
-    handled, painted, taken = asyncio.run(key_times(session, repeats))
-    keys.rows.append(_row("action ran", handled, KEY_TARGET_MS, taken))
-    keys.rows.append(_row("screen repainted", painted, KEY_TARGET_MS, taken))
-    keys.notes.append(f"{repeats} presses of 'o' (follow on/off) at random moments, tree of {TREES[0][0]:,} nodes; "
+    for label, session in (("default", grown_session(TREES[0][0])), ("solver", Session.create(SOLVER))):
+        handled, painted, taken = asyncio.run(key_times(session, repeats))
+        keys.rows.append([label, *_row("action ran", handled, KEY_TARGET_MS, taken)])
+        keys.rows.append([label, *_row("screen repainted", painted, KEY_TARGET_MS, taken)])
+    keys.notes.append(f"{repeats} presses of 'o' (follow on/off) at random moments; default: {algorithm} on a tree "
+                      f"of {TREES[0][0]:,} nodes; solver: the exact solver on the empty board; "
                       f"{cpu_share():.0%} of a CPU for busy work when measured")
-    return [steps, keys]
+    quits = BenchTable("explorer: q answered while a search runs flat out (headless, ms)",
+                       ["searcher", "runs", "median", "max", "target", "met (max)"])
+    for label, config in (("default", SearchConfig(budget=None)), ("solver", SOLVER)):
+        times = [asyncio.run(quit_time(Session.create(config))) for _ in range(3 if quick else 5)]
+        quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
+    quits.notes.append("from the key sent to the app closed, its search threads stopped")
+    return [steps, keys, quits]
