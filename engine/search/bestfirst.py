@@ -13,10 +13,14 @@ that depth, found without its pruning, so this phase costs every move of the ful
 tree), and then best-first from its frontier.
 
 Terminal leaves are never expanded.  The search is finished when the principal leaf is
-terminal: the principal variation then ends in the game's end.  The root value is then
-exact when that end is a win or a loss (the evaluators score wins and losses beyond every
-heuristic value); a principal variation ending in a draw is only as sure as the heuristic
-values of the lines beside it.
+terminal: the principal variation then ends in the game's end.  When that end is a win or a
+loss, the *result* is proven (the evaluators score wins and losses beyond every heuristic
+value, so on the line every alternative of the losing side is a proven loss too), but the
+root *value* is not exact: the winner may have a quicker win in a branch still valued by the
+heuristic.  With ``eval=threats``, which prefers quicker wins, ``3734156763667367115423357654447``
+(second player to move) finishes at -960, a win for the second player at ply 40, while the
+exact value is -966 (alpha-beta, or the solver: a win at ply 34).  A principal variation
+ending in a draw proves nothing: it is only as sure as the heuristic values beside it.
 """
 
 from __future__ import annotations
@@ -164,8 +168,9 @@ class BestFirst(Searcher[BestFirstNode]):
         return list(self._principal)
 
     def proven(self) -> Verdict | None:
-        """Once every leaf ends the game (finished), the result at the end of the principal variation."""
-        return self.line_verdict(self.principal_variation()) if self.finished else None
+        """Once finished on a win or a loss, that result (a draw at the end of the line proves nothing)."""
+        verdict = self.line_verdict(self.principal_variation()) if self.finished else None
+        return verdict if verdict is not None and verdict != (0, 0) else None
 
 
 ALGORITHMS = (

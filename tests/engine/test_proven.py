@@ -49,3 +49,14 @@ def test_proof_number_search_settles_nim(position: str, won: bool) -> None:
     searcher = make_searcher("pns", make_game("nim").parse(position))
     searcher.run(Limit(moves=1_000_000))
     assert searcher.proven() == ((1, 1) if won else (-1, 0))
+
+
+def test_best_first_proves_the_result_not_its_length() -> None:
+    """Issue 11, defect 13: best-first finishes at -960 with ``eval=threats`` here; the exact value is -966."""
+    state = make_game("connect4").parse("3734156763667367115423357654447")
+    best_first = make_searcher("bestfirst", state, {"eval": "threats"})
+    result = best_first.run(Limit(moves=2_000_000))
+    assert result.finished and result.value == -960 and best_first.proven() == (-1, -1)
+    alpha_beta = make_searcher("alphabeta", state, {"eval": "threats"})
+    assert alpha_beta.run(Limit(moves=5_000_000)).value == -966
+    assert exact_result("connect4", "3734156763667367115423357654447") == -1
