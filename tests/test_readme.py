@@ -123,7 +123,7 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         set_option("--openings", "1")
         set_option("--workers", "2")
         cap("--seconds", 0.05)
-        if "--seconds" not in shrunk:
+        if name == "arena" and "--seconds" not in shrunk:
             set_option("--moves", f"{min(float(shrunk[shrunk.index('--moves') + 1]), 200):g}" if "--moves" in shrunk
                        else "200")
         if name == "rivest":

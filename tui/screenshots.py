@@ -69,9 +69,9 @@ VIEWS = (
     View("play", SearchConfig(algorithm="alphabeta", params={"depth": 4}), ("P", "4", "3"), size=(100, 30)),
     View("play-analysis-hint", SearchConfig(position="243335424257", algorithm="rivest"), ("P", "a", "h"),
          size=(100, 30)),
-    View("compare", SearchConfig(position="243335424257", algorithm="rivest"), ("C", "r"), size=(120, 36)),
+    View("compare", SearchConfig(position="243335424257", algorithm="rivest"), ("C", "enter", "r"), size=(120, 36)),
     View("compare-match", SearchConfig(position="5554224333234511764415115", algorithm="alphabeta",
-                                       params={"depth": 4}), ("C",), size=(120, 36), then=(_play_match,)),
+                                       params={"depth": 4}), ("C", "enter"), size=(120, 36), then=(_play_match,)),
 )
 
 

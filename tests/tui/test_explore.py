@@ -235,8 +235,8 @@ async def test_moves_played_on_the_board_and_undo() -> None:
         board.focus()
         await pilot.press("4")
         assert screen.session.state.text() == "4"
-        # Click column 3: content x = 1 (frame) + 2 * 3 (cells) inside the border and padding.
-        await pilot.click(Board, offset=(2 + 1 + 2 * 3 + 1, 3))
+        # Click column 3: content x = 1 (frame) + 2 * 4 (cells) inside the border and padding.
+        await pilot.click(Board, offset=(2 + 1 + 2 * board.cell + 1, 3))
         assert screen.session.state.text() == "43"
         await pilot.press("u")
         assert screen.session.state.text() == "4"
@@ -254,7 +254,7 @@ async def test_a_move_that_ends_the_game_is_refused() -> None:
         screen.query_one(Board).focus()
         await pilot.press("7")
         assert screen.session is before
-        assert "7 ends the game (a win for the first player)" in status_text(screen)
+        assert "7 ends the game (first player wins): nothing to search" in status_text(screen)
 
 
 @run_async

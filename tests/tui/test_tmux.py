@@ -59,7 +59,7 @@ def terminal() -> Iterator[Terminal]:
 
 def test_plyscope_starts_steps_and_quits(terminal: Terminal) -> None:
     terminal.wait_for("connect4 · start · minimax · moves 0/100,000")
-    first = terminal.wait_for("1  2  3  4  5  6  7")
+    first = terminal.wait_for("1   2   3   4   5   6   7")
     assert "s Step" in first
     terminal.tmux("send-keys", "-t", "main", "s")
     terminal.wait_for("moves 1/100,000")

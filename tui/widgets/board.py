@@ -26,8 +26,11 @@ from engine.analysis import ScoresSnapshot
 from engine.games import Connect4State, Move, NimState, State
 from tui.formatting import player_glyph, signed
 
-CELL = 3
-"""Connect Four: columns are three cells wide."""
+WIDE_CELL = 4
+"""Connect Four: columns are four cells wide (room for a signed score under each, ``-15``)..."""
+NARROW_CELL = 3
+"""...or three on boards of more than ``WIDE_UP_TO`` columns."""
+WIDE_UP_TO = 7
 TOKEN = 2
 """Nim: each token takes two cells."""
 PILE_LABEL = 6
@@ -169,6 +172,12 @@ class Board(Widget, can_focus=True):
         self.notes = notes
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
+    @property
+    def cell(self) -> int:
+        """Connect Four: the width of a column, in terminal cells."""
+        state = self.state
+        return WIDE_CELL if isinstance(state, Connect4State) and state.game.width <= WIDE_UP_TO else NARROW_CELL
+
     def how_to_move(self) -> str:
         """How a person plays a move on this board, in a few words."""
         state = self.state
@@ -216,7 +225,7 @@ class Board(Widget, can_focus=True):
             return
         state = self.state
         if isinstance(state, Connect4State):
-            column = (offset.x - 1) // CELL
+            column = (offset.x - 1) // self.cell
             if 0 <= column < state.game.width and offset.x >= 1:
                 self.action_play_column(column)
         elif isinstance(state, NimState) and 0 <= offset.y < len(state.piles):
@@ -277,9 +286,10 @@ class Board(Widget, can_focus=True):
         four = self.highlighted
         grid = self._style("grid")
         text = Text()
-        marker = Text(" " * (game.width * CELL + 2))
+        cell = self.cell
+        marker = Text(" " * (game.width * cell + 2))
         if self.has_focus:
-            at = 1 + self.cursor_column * CELL + 1
+            at = 1 + self.cursor_column * cell + (cell - 1) // 2
             marker = Text.assemble(" " * at, ("▼", self._player_style(state.player)))
         text.append_text(marker)
         text.append("\n")
@@ -292,17 +302,17 @@ class Board(Widget, can_focus=True):
                 if state.mask & bit:
                     won = self._style("win") if four & bit else Style()
                     owner = 1 if first & bit else -1
-                    text.append(f" {player_glyph(owner)} ", cell_style + self._player_style(owner) + won)
+                    text.append(_centred(player_glyph(owner), cell), cell_style + self._player_style(owner) + won)
                 elif bit in ghosts:
                     digit, player = ghosts[bit]
-                    text.append(f" {digit} ", cell_style + self._player_style(player) + Style(underline=True))
+                    text.append(_centred(digit, cell), cell_style + self._player_style(player) + Style(underline=True))
                 else:
-                    text.append(" · ", cell_style + self._style("empty"))
+                    text.append(_centred("·", cell), cell_style + self._style("empty"))
             text.append("│\n", grid)
-        text.append("└" + "─" * (game.width * CELL) + "┘\n", grid)
+        text.append("└" + "─" * (game.width * cell) + "┘\n", grid)
         text.append(" ")
         for column in range(game.width):
-            label = f" {'1234567890'[column]} "
+            label = _centred("1234567890"[column], cell)
             text.append(label, self._style("best") if column == self.best else self._style("muted"))
         text.append("\n")
         if self.notes:
@@ -311,7 +321,7 @@ class Board(Widget, can_focus=True):
                 style = self._style("note")
                 for part in kind.split():
                     style += self._style(f"note-{part}")
-                text.append(f"{note[:CELL]:^{CELL}}", style)
+                text.append(_centred(note[:cell], cell), style)
             text.append("\n")
         text.append_text(self._caption(state, current))
         return text
@@ -373,8 +383,8 @@ class Board(Widget, can_focus=True):
         text.append(" to move", self._style("muted"))
         if self.line and line_end.is_terminal():
             winner = line_end.winner()
-            outcome = "draw" if winner == 0 else ("first wins" if winner == 1 else "second wins")
-            text.append(f" · line ends: {outcome}", self._style("muted"))
+            outcome = "a draw" if winner == 0 else ("the first player wins" if winner == 1 else "the second wins")
+            text.append(f"\nthe line ends: {outcome}", self._style("muted"))
         return text
 
 
@@ -403,3 +413,8 @@ def scores_caption(scores: ScoresSnapshot | None, node_budget: int) -> Text:
     if scores.done:
         return Text(f"solver: ? not solved within {node_budget:,} nodes", "dim")
     return Text(f"solver: {scores.solved()}/{len(scores.bounds)} columns, {scores.nodes:,} nodes…", "dim")
+
+
+def _centred(text: str, width: int) -> str:
+    """``text`` in ``width`` cells, one cell of space before it (the grid's rhythm: `` ● `` or `` ●  ``)."""
+    return f" {text}".ljust(width) if len(text) < width - 1 else text.center(width)
