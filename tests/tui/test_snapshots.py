@@ -117,8 +117,10 @@ def test_compare_a_match_played_out(snap_compare: SnapCompare) -> None:
 
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.press("m")
-        await wait_until(pilot, lambda: screen.match is not None and screen.match.is_over() and not screen.searching,
-                         "the match's end")
+        def over() -> bool:
+            return screen.runner is not None and screen.runner.played.is_over() and not screen.searching
+
+        await wait_until(pilot, over, "the match's end")
         await repainted(pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
