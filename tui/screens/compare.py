@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
@@ -47,6 +47,8 @@ from tui.widgets.search_pane import SearchPane
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
+PANE_WIDTH = 36
+"""The narrowest an agent's pane is laid out (its figures and tree lines stay readable)."""
 
 
 def default_rival(state: State, spec: AgentSpec) -> str:
@@ -124,11 +126,20 @@ class CompareScreen(SearchScreen):
     async def _mount_panes(self) -> None:
         panes = self.query_one("#panes", Container)
         await panes.remove_children()
-        panes.styles.grid_size_columns = len(self.agents) if len(self.agents) <= 3 else 2
+        self._lay_out_panes(panes.size.width)
         made = [SearchPane(clock=self.clock) for _ in self.agents]
         await panes.mount_all(made)
         for letter, agent, pane in zip(LETTERS, self.agents, made, strict=False):
             pane.border_title = f"{letter} · {agent.label}"
+
+    def _lay_out_panes(self, width: int) -> None:
+        """As many panes side by side as fit at ``PANE_WIDTH`` columns each (four: two rows of two at most)."""
+        shown = 2 if self.runner is not None else len(self.agents)
+        columns = max(1, min(shown, 2 if shown == 4 else shown, width // PANE_WIDTH if width else shown))
+        self.query_one("#panes", Container).styles.grid_size_columns = columns
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(lambda: self._lay_out_panes(self.query_one("#panes", Container).size.width))
 
     @property
     def panes(self) -> list[SearchPane]:
@@ -245,6 +256,7 @@ class CompareScreen(SearchScreen):
         self.runner = MatchRunner(PlayedGame(self.state, first, second, seed=self.seed), name=self._letter)
         for pane in self.panes[2:]:
             pane.display = False
+        self._lay_out_panes(self.query_one("#panes", Container).size.width)
         self.note = ""
         self._next_turn()
 
@@ -255,6 +267,7 @@ class CompareScreen(SearchScreen):
             pane.display = True
             pane.show(session)
             pane.border_subtitle = ""
+        self._lay_out_panes(self.query_one("#panes", Container).size.width)
         self.say("back to the comparison")
         self._refresh()
 
