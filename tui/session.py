@@ -131,8 +131,9 @@ class RateMeter:
             self._samples.popleft()
 
     def rate(self) -> float | None:
-        """Steps per second, or ``None`` before two samples far enough apart in time."""
-        if len(self._samples) < 2:
+        """Steps per second, or ``None`` before two samples far enough apart in time, or once the last
+        sample is older than the window (the search has stopped stepping)."""
+        if len(self._samples) < 2 or self.clock() - self._samples[-1][0] > self.window:
             return None
         (t0, s0), (t1, s1) = self._samples[0], self._samples[-1]
         return (s1 - s0) / (t1 - t0) if t1 > t0 else None

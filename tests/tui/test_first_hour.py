@@ -192,6 +192,32 @@ async def test_digit_keys_play_on_the_board_whichever_pane_has_focus() -> None:
         assert screen.session.state.text() == "4"
 
 
+@pytest.mark.parametrize("screen_name", ["explore", "play"])
+def test_keys_typed_faster_than_the_board_is_redrawn(screen_name: str) -> None:
+    """Three quick presses on a column with one cell left: one move, then refusals, no crash."""
+
+    @run_async
+    async def press() -> None:
+        from textual import events
+
+        if screen_name == "play":
+            played = PlayedGame(C4.parse("11111"), None, None)
+            app = app_with("connect4", lambda: PlayScreen(played, clock=lambda: 0.0))
+        else:
+            app = make_app(position="11111")
+        async with app.run_test() as pilot:
+            for _ in range(3):
+                app.post_message(events.Key("1", "1"))
+            await pilot.pause()
+            await pilot.pause()
+            shown = app.screen
+            board = shown.query_one(Board).state
+            assert board.text() == "111111"
+            assert "cannot be played" in status(shown)
+
+    press()
+
+
 # --- defect 8: ``v`` did nothing under alphabeta ------------------------------------------------------
 
 

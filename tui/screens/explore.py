@@ -282,6 +282,9 @@ class ExploreScreen(SearchScreen):
     def _play(self, move: Move) -> None:
         """Explore the position after ``move`` with the same algorithm and parameters."""
         state = self.session.state
+        if move not in state.legal_moves():  # keys typed faster than the board is redrawn
+            self.refuse(f"{state.move_label(move)} cannot be played here")
+            return
         after = state.play(move)
         winner = after.winner()
         if winner is not None:

@@ -185,7 +185,11 @@ class PlayScreen(SearchScreen):
             self.refuse(f"it is not your turn: {mover.label} {thinking}")
         else:
             label = played.state.move_label(message.move)
-            played.play(message.move)
+            try:  # keys typed faster than the board is redrawn may name a move the board had not yet refused
+                played.play(message.move)
+            except UserError as error:
+                self.refuse(str(error))
+                return
             self._position_changed(f"you played {label}")
 
     def on_board_illegal_move(self, message: Board.IllegalMove) -> None:
