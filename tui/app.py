@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.worker import WorkerFailed
 
@@ -79,11 +83,26 @@ class PlyscopeApp(App[None]):
 
         Textual still exits with status 1 and, under ``run_test``, re-raises the error for the tests.
         """
+        if closed_palette_race(error):
+            self.log.warning(f"ignored: {error!r} (the command palette was closed while its search started)")
+            return
         original = error.error if isinstance(error, WorkerFailed) else error
         self.crash_report = save_crash(original)
         self.crash_message = crash_line(self.command, original, self.crash_report)
         super()._handle_exception(error)
         self._exit_renderables.clear()  # run_app prints the one line, unfolded, once the terminal is back
+
+    def pop_screen(self) -> AwaitComplete:
+        """Pop the screen on top, but never the explorer under everything: it is the app's home (``q`` quits).
+
+        A dialog closed twice by keys typed faster than it closes (enter, enter in the command
+        palette) would otherwise pop the screen under it as well.
+        """
+        if isinstance(self.screen, ExploreScreen) and not any(
+            isinstance(screen, ExploreScreen) for screen in self.screen_stack[:-1]
+        ):
+            return AwaitComplete(asyncio.sleep(0))
+        return super().pop_screen()
 
     def action_next_theme(self) -> None:
         """Switch to the next theme (in the order the palette's theme picker lists them)."""
@@ -102,6 +121,17 @@ class PlyscopeApp(App[None]):
         yield from super().get_system_commands(screen)
         if isinstance(screen, CommandSource):
             yield from screen.palette_commands()
+
+
+def closed_palette_race(error: BaseException) -> bool:
+    """Whether ``error`` is Textual's command palette failing to find its own list because it was closed as
+    its search worker started (``NoMatches`` in ``CommandPalette._gather_commands``, Textual 8): keys typed
+    faster than the palette closes.  Nothing is lost, so it is not treated as a crash."""
+    if not isinstance(error, WorkerFailed) or not isinstance(error.error, NoMatches):
+        return False
+    frames = traceback.extract_tb(error.error.__traceback__)
+    return any(frame.name == "_gather_commands" and Path(frame.filename).match("textual/command.py")
+               for frame in frames)
 
 
 def run_app(app: PlyscopeApp, command: str, *, headless: bool = False) -> int:

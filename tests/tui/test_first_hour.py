@@ -466,3 +466,21 @@ async def test_a_terminal_too_small_is_told_so() -> None:
         await pilot.pause()
         text = str(app.screen.query_one("#too-small", Static).render())
         assert "at least 60 x 18" in text and "50 x 15" in text
+
+
+@run_async
+async def test_the_command_palettes_own_race_is_not_a_crash() -> None:
+    """Textual's palette, closed as its search worker starts, fails to find its list: found in long random
+    key sequences ('a', then escape at once). The real failure, from the real worker, is recognised."""
+    from textual.command import CommandPalette
+    from textual.css.query import NoMatches
+    from textual.worker import WorkerFailed
+
+    from tui.app import closed_palette_race
+
+    palette = CommandPalette()  # never mounted: its list cannot be found, as once it is closed
+    with pytest.raises(NoMatches) as raised:
+        await CommandPalette._gather_commands.__wrapped__(palette, "x")  # type: ignore[attr-defined]
+    assert closed_palette_race(WorkerFailed(raised.value))
+    assert not closed_palette_race(WorkerFailed(KeyError("other")))
+    assert not closed_palette_race(RuntimeError("other"))

@@ -165,6 +165,12 @@ class SearchScreen(Screen[None]):
         self.notify(reason, severity="warning", timeout=4)
         self.say(reason)
 
+    def leave(self) -> None:
+        """Back to the screen below, if this one is still on top (a second escape typed before the first was
+        handled must not close the screen below too)."""
+        if self.is_current:
+            self.app.pop_screen()
+
     # ----------------------------------------------------------------- size
 
     def on_resize(self, event: events.Resize) -> None:

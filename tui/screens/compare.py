@@ -330,7 +330,7 @@ class CompareScreen(SearchScreen):
         else:
             self._stop()
             self.stop_analysis()
-            self.app.pop_screen()
+            self.leave()
 
     # ----------------------------------------------------------------- showing
 

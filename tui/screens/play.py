@@ -338,7 +338,7 @@ class PlayScreen(SearchScreen):
     def action_back(self) -> None:
         self.stop_searches()
         self.stop_analysis()
-        self.app.pop_screen()
+        self.leave()
 
     # ----------------------------------------------------------------- showing
 

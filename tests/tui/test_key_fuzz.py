@@ -1,0 +1,92 @@
+"""Long random key sequences on every screen, as an impatient user types them: nothing may crash.
+
+Keys come from everything the screens bind, the board's keys, tab, enter and escape; some
+are posted in bursts (faster than the screen is redrawn), some one at a time.  Seeded, so a
+failure replays.  Quitting is left out (``q``, ``ctrl+c``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from textual import events
+from textual.binding import Binding
+
+from engine.agents import Agent
+from engine.game_record import PlayedGame
+from engine.games import make_game
+from engine.search.base import Limit
+from engine.search.registry import AgentSpec
+from tests.tui.contest_helpers import app_with
+from tests.tui.helpers import make_app
+from tui.app import PlyscopeApp
+from tui.contest import compared_agents
+from tui.screens.compare import CompareScreen
+from tui.screens.explore import ExploreScreen
+from tui.screens.play import PlayScreen
+
+LEFT_OUT = {"q", "ctrl+c"}
+EXTRA = ["tab", "enter", "escape", "left", "right", "up", "down", "1", "4", "7", "space", "question_mark"]
+
+
+def keys_of(*screens: type) -> list[str]:
+    keys: list[str] = list(EXTRA)
+    for screen in screens:
+        for binding in Binding.make_bindings(screen.BINDINGS):  # type: ignore[attr-defined]
+            if binding.key not in LEFT_OUT and binding.key not in keys:
+                keys.append(binding.key)
+    return keys
+
+
+def explorer_app() -> PlyscopeApp:
+    return make_app(algorithm="rivest", budget=3000)
+
+
+def play_app() -> PlyscopeApp:
+    limit = Limit(moves=200)
+    played = PlayedGame(make_game("connect4").start(), None, Agent(AgentSpec.parse("mcts:k=8"), limit))
+    return app_with("connect4", lambda: PlayScreen(played, default_limit=limit, clock=lambda: 0.0))
+
+
+def compare_app() -> PlyscopeApp:
+    total = Limit(moves=2000)
+    state = make_game("connect4").parse("4453")
+    agents = compared_agents(["rivest", "mcts:k=4", "alphabeta"], total, state.game)
+    return app_with("connect4", lambda: CompareScreen(state, agents, total, clock=lambda: 0.0))
+
+
+def nim_app() -> PlyscopeApp:
+    return make_app(game="nim", position="3,4,5", algorithm="pns")
+
+
+CASES = {
+    "explore": (explorer_app, keys_of(ExploreScreen, PlayScreen, CompareScreen)),
+    "play": (play_app, keys_of(PlayScreen)),
+    "compare": (compare_app, keys_of(CompareScreen)),
+    "nim": (nim_app, keys_of(ExploreScreen, PlayScreen)),
+}
+
+
+async def fuzz(make: object, keys: list[str], seed: int, presses: int) -> None:
+    assert callable(make)
+    app = make()
+    chance = random.Random(seed)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        sent = 0
+        while sent < presses:
+            burst = chance.choice((1, 1, 1, 3, 6))
+            for key in chance.choices(keys, k=burst):
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            sent += burst
+            await pilot.pause(chance.choice((0.0, 0.01, 0.05)))
+        await pilot.pause(0.2)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("case", list(CASES))
+def test_random_keys_never_crash(case: str, seed: int) -> None:
+    make, keys = CASES[case]
+    asyncio.run(asyncio.wait_for(fuzz(make, keys, seed, 250), 300))
