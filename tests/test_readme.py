@@ -56,7 +56,7 @@ class Example:
     @property
     def name(self) -> str:
         """The subcommand (``explore`` when the line gives none)."""
-        return parse_arguments(self.words).command
+        return str(parse_arguments(self.words).command)
 
     def __str__(self) -> str:
         return f"README.md:{self.line}: {self.command}"

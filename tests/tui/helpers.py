@@ -7,6 +7,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from tui.app import PlyscopeApp
 from tui.screens.explore import ExploreScreen
@@ -40,3 +41,8 @@ def run_async(test: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], Non
     run.__name__ = test.__name__
     run.__doc__ = test.__doc__
     return run
+
+
+def top(pilot: Pilot[None]) -> Screen[object]:
+    """The screen on top (a function, so that type checkers do not keep an earlier narrowing)."""
+    return pilot.app.screen

@@ -18,6 +18,7 @@ from tests.tui.helpers import explorer, make_app, run_async
 from tui.app import PlyscopeApp
 from tui.cli import main
 from tui.contest import compared_agents
+from tui.match import MatchRunner
 from tui.screens.compare import COMPARE_MOVES, CompareScreen
 from tui.screens.explore import ExploreScreen
 from tui.screens.play import PlayScreen
@@ -41,6 +42,11 @@ def comparing(position: str, specs: Sequence[str], moves: int, seed: int = 0) ->
 def top(pilot: Pilot[None]) -> Screen[object]:
     """The screen on top (a function, so that type checkers do not keep an earlier narrowing)."""
     return pilot.app.screen
+
+
+def in_match(screen: CompareScreen) -> MatchRunner | None:
+    """The screen's match, read through a function (type checkers keep no earlier narrowing)."""
+    return screen.runner
 
 
 def status(screen: CompareScreen) -> str:
@@ -129,7 +135,7 @@ async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
         assert all(pane.session not in compared for pane in panes)  # both panes show their agent's match turns
         assert panes[0].session is not panes[1].session
         await pilot.press("m")
-        assert screen.runner is None and [pane.session for pane in screen.panes] == compared
+        assert in_match(screen) is None and [pane.session for pane in screen.panes] == compared
 
 
 @run_async

@@ -9,7 +9,7 @@ from textual.widgets.tree import TreeNode
 
 from engine.search.minimax import MinimaxNode
 from tests.tui.contest_helpers import prompt_error, prompt_field
-from tests.tui.helpers import explorer, make_app, run_async, settle
+from tests.tui.helpers import explorer, make_app, run_async, settle, top
 from tui.formatting import format_numbers
 from tui.screens.help import HelpScreen
 from tui.screens.setup import SetupScreen
@@ -181,7 +181,7 @@ async def test_setup_form_shows_bad_input_and_changes_nothing() -> None:
         assert "is not a number of moves" in str(setup.query_one("#budget-error", Static).render())
         await pilot.press("escape")
         await pilot.pause()
-        assert pilot.app.screen is screen
+        assert top(pilot) is screen
         assert screen.session is before
 
 
