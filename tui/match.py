@@ -87,7 +87,9 @@ class MatchRunner:
         label = state.move_label(decision.move)
         self.played.play(decision.move)
         fallback = " (its search proposed no move: the fallback move)" if decision.fallback else ""
-        return f"{self.name(turn.agent)} played {label}{fallback}"
+        capped = f" (its tree reached its cap of {turn.session.node_cap:,} nodes)" if (
+            turn.session.stop_reason() == "cap") else ""
+        return f"{self.name(turn.agent)} played {label}{fallback}{capped}"
 
     def outcome(self) -> str:
         """How the game ended (``""`` while it goes on): ``a draw``, ``the first player (rivest) won``."""

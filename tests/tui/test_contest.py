@@ -126,3 +126,20 @@ def test_running_together_on_equal_time_gives_each_increment_its_search_time() -
     assert len(seen) == 3
     for round_number, spent in enumerate(seen, start=1):
         assert all(seconds >= 0.06 * round_number / 3 - 1e-9 for seconds in spent)  # each searched up to the mark
+
+
+def test_a_turn_stopped_by_the_node_cap_says_so() -> None:
+    from dataclasses import replace
+
+    from engine.game_record import PlayedGame
+    from tui.match import MatchRunner
+
+    played = PlayedGame(POSITION, agent("mcts", Limit(seconds=60)), None)
+    runner = MatchRunner(played)
+    turn = runner.turn()
+    assert turn is not None
+    turn.session.config = replace(turn.session.config, node_cap=50)
+    think(turn.session, 60, lambda batch: None, threading.Event())
+    assert turn.session.searcher.stats.nodes == 50 and turn.session.stop_reason() == "cap"
+    note = runner.conclude(turn, decide(turn.session))
+    assert note.endswith("(its tree reached its cap of 50 nodes)")
