@@ -109,7 +109,7 @@ def test_an_unknown_name_lists_the_known_ones() -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"width": 3}, "minimax has no parameter 'width' (its parameters: depth, eval)"),
+        ({"width": 3}, "minimax has no parameter 'width' (its parameters: depth, eval, weights, transform)"),
         ({"depth": 13}, "parameter depth: 13 is above its range 0..12"),
         ({"depth": "-1"}, "parameter depth: -1 is below its range 0..12"),
         ({"depth": "3.5"}, "parameter depth: '3.5' is not a whole number"),
