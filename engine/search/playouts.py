@@ -25,7 +25,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from engine.games.base import Player, State
+from engine.games.base import Player, State, is_chance
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
 
 
@@ -77,12 +77,17 @@ def connect4_playout(state: Connect4State, rng: random.Random) -> tuple[Player, 
 
 
 def state_playout(state: State, rng: random.Random) -> tuple[Player, int]:
-    """One random game from ``state`` through ``State.play``: (winner, moves played)."""
+    """One random game from ``state`` through ``State.play``: (winner, moves played).
+
+    At a chance node the outcome is drawn with its probability (``outcome_for``), one draw too."""
     draw = rng.random
     played = 0
     while not state.is_terminal():
-        moves = state.legal_moves()
-        state = state.play(moves[int(draw() * len(moves))])
+        if is_chance(state):
+            state = state.play(state.outcome_for(draw()))
+        else:
+            moves = state.legal_moves()
+            state = state.play(moves[int(draw() * len(moves))])
         played += 1
     return state.utility(), played
 

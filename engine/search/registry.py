@@ -63,7 +63,8 @@ def check_plays(info: AlgorithmInfo, game: Game) -> None:
         return
     if game_family(game) == CHANCE_FAMILY:
         able = [other.name for other in algorithms().values() if CHANCE_FAMILY in other.games]
-        raise SearchError(f"{info.name} cannot search chance nodes: on {game.name} use {' or '.join(able)}")
+        choices = " or ".join(able) if len(able) < 3 else ", ".join(able[:-1]) + " or " + able[-1]
+        raise SearchError(f"{info.name} cannot search chance nodes: on {game.name} use {choices}")
     raise SearchError(f"{info.name} works on {' and '.join(info.games)} only, not on {game.name}")
 
 

@@ -209,10 +209,11 @@ def test_transforms_change_values_but_keep_the_range() -> None:
 
 def test_refusals() -> None:
     chance_start = SMALL.start()
-    with pytest.raises(SearchError, match="^minimax cannot search chance nodes: on connect4-chance:4x4 use "
-                                          "expectiminimax or mcts$"):
+    with pytest.raises(SearchError) as raised:
         make_searcher("minimax", chance_start)
-    for name in ("alphabeta", "bestfirst", "rivest", "pns", "solver", "flat-mc", "ab-rivest"):
+    assert str(raised.value) == ("minimax cannot search chance nodes: on connect4-chance:4x4 use expectiminimax, "
+                                 "mcts or flat-mc")
+    for name in ("alphabeta", "bestfirst", "rivest", "pns", "solver", "ab-rivest"):
         with pytest.raises(SearchError, match=f"^{name} cannot search chance nodes"):
             make_searcher(name, chance_start)
     with pytest.raises(SearchError, match="this position is a chance node"):
