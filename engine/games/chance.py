@@ -143,6 +143,19 @@ class Connect4Chance:
             self._landings[key] = found
         return found
 
+    def landing(self, mask: Bitboard, column: int, draw: float) -> int:
+        """Where a disc aimed at the open ``column`` lands for a uniform ``draw`` in [0, 1): below ``keep`` in
+        ``column``, then the left neighbour's share, then the right one's; a missing or full neighbour's share
+        lands in ``column``.
+
+        So one draw means the same slip (none, left, right) in any position, which lets the arena give
+        both games of a pair the same dice."""
+        if draw < self.keep:
+            return column
+        board = self.board
+        target = column - 1 if draw < self.keep + self.side else column + 1
+        return target if 0 <= target < board.width and not mask & board.top[target] else column
+
 
 class Connect4ChanceState:
     """A position of Connect Four with chance where a player chooses a column (not a chance node)."""
@@ -262,17 +275,8 @@ class ChanceDrop:
         return self._outcomes
 
     def outcome_for(self, draw: float) -> int:
-        """The landing a uniform ``draw`` in [0, 1) picks: below ``keep`` the column aimed at, then the left
-        neighbour's share, then the right one's; a missing or full neighbour's share lands in the column aimed at.
-
-        So one draw means the same slip (none, left, right) in any position, which lets the arena give
-        both games of a pair the same dice."""
-        game = self.game
-        column = self.column
-        if draw < game.keep:
-            return column
-        target = column - 1 if draw < game.keep + game.side else column + 1
-        return target if target in self._landings else column
+        """The landing a uniform ``draw`` in [0, 1) picks (``Connect4Chance.landing``)."""
+        return self.game.landing(self.before.board.mask, self.column, draw)
 
     def legal_moves(self) -> Sequence[int]:
         return self._landings
