@@ -343,6 +343,8 @@ class Param:
             return "|".join(self.choices)
         if self.kind is bool:
             return "true|false"
+        if self.kind is str:
+            return "text"
         lo = "-inf" if self.lo is None else f"{self.lo:g}"
         hi = "inf" if self.hi is None else f"{self.hi:g}"
         return f"{lo}..{hi}"

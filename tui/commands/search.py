@@ -108,10 +108,10 @@ def list_algorithms(as_json: bool) -> None:
     table.add_column("algorithm", no_wrap=True)
     table.add_column("description", overflow="fold")
     table.add_column("parameters: type = default (range)", overflow="fold")
-    table.add_column("games", no_wrap=True)
+    table.add_column("games", max_width=9, overflow="fold")
     for info in entries:
         params = "\n".join(param_text(p) for p in info.params) or "-"
-        table.add_row(info.name, info.description, params, ", ".join(info.games or DETERMINISTIC_FAMILIES))
+        table.add_row(info.name, info.description, params, "\n".join(info.games or DETERMINISTIC_FAMILIES))
     Console().print(table)
 
 
