@@ -1,4 +1,4 @@
-"""``plyscope tune`` from the command line, and the lab's other commands: results, the weights file, refusals."""
+"""The evaluation lab from the command line: ``plyscope tune``, the chance game's refusals, ``bench --only lab``."""
 
 from __future__ import annotations
 
@@ -107,3 +107,14 @@ def test_search_runs_expectiminimax_on_the_chance_game(capsys: pytest.CaptureFix
     assert report["game"] == "connect4-chance" and report["position"] == "4454" and report["finished"] is True
     assert report["params"]["pruning"] == "star1" and report["best_move"] in list("1234567")
     assert len(report["pv"]) == 4  # choice, landing, choice, landing
+
+
+def test_bench_lab_quick_reports_speed_and_star1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--only", "lab", "--json"]) == 0
+    speed, star1 = json.loads(capsys.readouterr().out)["lab"]  # --quick leaves the tuning match out
+    minimax, same, chance = speed["rows"]
+    assert (minimax["search"], same["search"], chance["game"]) == ("minimax", "expectiminimax", "connect4-chance")
+    assert minimax["nodes"] == same["nodes"] < chance["nodes"]  # without chance it is minimax, node for node
+    assert all(row["nodes/s"] > 0 for row in speed["rows"])
+    for row in star1["rows"]:
+        assert row["Star1"] < row["plain"] and row["alpha-beta"] < row["minimax"]
