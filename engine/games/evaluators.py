@@ -3,6 +3,12 @@
 Every evaluator scores a position from the **first player's** point of view (the first
 player is MAX) and handles terminal positions too.  ``lo`` and ``hi`` bound every value it
 returns: ``hi`` means "the first player has won", ``lo`` "the second player has won".
+
+``make_evaluator`` builds one by name (``EVALUATORS``): Rivest's, the threat heuristic, the
+weighted features (``FeatureEvaluator``, whose weights come from ``parse_weights``: hand-set,
+``NAME:VALUE`` pairs or a weights file) and the neutral one; then, if asked, passes its values
+through a strictly increasing ``Transform`` (``TRANSFORMS``), and on Connect Four with chance
+evaluates each position by its board (``ChanceBoardEvaluator``).
 """
 
 from __future__ import annotations
