@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import re
 
-from engine.games.base import CHANCE, ChanceState, Game, Move, Player, PositionError, State, is_chance
+from engine.games.base import (
+    CHANCE,
+    ChanceState,
+    Game,
+    Move,
+    Player,
+    PositionError,
+    State,
+    is_chance,
+    outcome_probability,
+)
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, parse_chance_game
 from engine.games.connect4 import Connect4, Connect4State
 from engine.games.nim import Nim, NimState
@@ -59,4 +69,5 @@ __all__ = [
     "State",
     "is_chance",
     "make_game",
+    "outcome_probability",
 ]

@@ -107,3 +107,11 @@ class ChanceState(State, Protocol):
 def is_chance(state: State) -> TypeGuard[ChanceState]:
     """Whether nature moves next in ``state`` (a chance node)."""
     return state.player == CHANCE
+
+
+def outcome_probability(state: State, move: Move) -> float | None:
+    """The probability of ``move`` when ``state`` is a chance node (0 if nature cannot make it there);
+    ``None`` when a player chooses in ``state``: what a tree shows on the edge ``move`` out of ``state``."""
+    if not is_chance(state):
+        return None
+    return dict(state.outcomes()).get(move, 0.0)

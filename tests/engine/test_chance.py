@@ -17,6 +17,7 @@ from engine.games import (
     PositionError,
     is_chance,
     make_game,
+    outcome_probability,
 )
 
 GAME = Connect4Chance(Connect4())
@@ -171,3 +172,11 @@ def test_a_chance_node_has_no_result_and_the_game_ends_on_a_landing() -> None:
     assert won.is_terminal() and won.winner() == 1 and won.utility() == 1 and won.legal_moves() == ()
     slipped = drop.play(4)  # slipped into column 5: no four
     assert not slipped.is_terminal()
+
+
+def test_the_probability_on_an_edge() -> None:
+    state = GAME.parse("44")
+    drop = state.play(0)
+    assert outcome_probability(drop, 0) == pytest.approx(0.8) and outcome_probability(drop, 1) == 0.2
+    assert outcome_probability(drop, 5) == 0.0
+    assert outcome_probability(state, 0) is None
