@@ -64,7 +64,7 @@ def parse_plies(text: str, game: Connect4) -> tuple[int, int]:
 
 
 def sample_positions(
-    game: Connect4, count: int, plies: tuple[int, int], seed: int, *, source: str = "random", labels: str = "solver"
+    game: Connect4, count: int, plies: tuple[int, int], seed: int, *, source: str = "selfplay", labels: str = "solver"
 ) -> list[LabelledPosition]:
     """``count`` open positions cut at plies in ``plies`` from games of ``source``, with ``labels`` results."""
     if source not in SOURCES:

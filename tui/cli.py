@@ -138,8 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--positions", type=int, default=2000, metavar="N", help="positions to fit on (default 2000)")
     tune.add_argument("--plies", default="12-34", metavar="A-B",
                       help="positions are cut from games at a ply drawn from A to B (default 12-34)")
-    tune.add_argument("--source", choices=("random", "selfplay"), default="random",
-                      help="games of random moves (default), or of the hand-set evaluator with some random moves")
+    tune.add_argument("--source", choices=("random", "selfplay"), default="selfplay",
+                      help="games of the hand-set evaluator with one move in five random (default), or of random "
+                           "moves")
     tune.add_argument("--labels", choices=("solver", "games"), default="solver",
                       help="each position's result: with perfect play (the exact solver, default), or the result "
                            "of the self-play game it came from")

@@ -10,7 +10,7 @@
   and, for contrast, of minimax and fail-soft alpha-beta (``expectiminimax`` with
   ``pruning=star1`` on the game without chance is exactly that) at the same depths: how much
   less Star1 prunes than alpha-beta.  Depth 5 is searched on the 5x4 board only.
-* **Tuning** (left out by ``--quick``).  ``plyscope tune``'s defaults with 1,000 positions:
+* **Tuning** (left out by ``--quick``).  ``plyscope tune``'s defaults with 1,000 positions (self-play):
   the fit, then the tuned weights against the hand-set ones with ``alphabeta:depth=4,
   ordering=history`` on every two-move opening, both colours (98 games, in this process).
 """
@@ -116,7 +116,7 @@ def _star1(quick: bool) -> BenchTable:
 def _tuned() -> BenchTable:
     game = Connect4()
     started = time.perf_counter()
-    positions = sample_positions(game, 1000, (12, 34), 0)
+    positions = sample_positions(game, 1000, (12, 34), 0, source="selfplay")
     report = tune(positions, game)
     fitted = time.perf_counter() - started
     table = BenchTable(
@@ -140,7 +140,7 @@ def _tuned() -> BenchTable:
     table.rows.append(["tuned", result.games, result.wins, result.draws, result.losses,
                        round(result.score() or 0.0, 3), round(result.elo() or 0.0), f"{low:+.0f}..{high:+.0f}",
                        round(played, 1)])
-    table.notes.append(f"fit on 1,000 random positions (plies 12-34, labelled by the solver) in {fitted:.1f} s: "
+    table.notes.append(f"fit on 1,000 self-play positions (plies 12-34, labelled by the solver) in {fitted:.1f} s: "
                        f"cross-entropy {report.hand_set.cross_entropy:.3f} (hand-set) -> "
                        f"{report.tuned.cross_entropy:.3f} (tuned) nats per position")
     table.notes.append("Elo 95%: the image of the score's Wilson interval (see plyscope arena)")
