@@ -185,14 +185,14 @@ class Expectiminimax(Searcher[ExpectiNode]):
         stats.moves += 1
         star1 = self._star1
         if parent.player == CHANCE:
-            probability: float | None = frame.probabilities[index]
+            p = frame.probabilities[index]
+            probability: float | None = p
             turns = frame.turns
             alpha, beta = -math.inf, math.inf
             if star1:
-                p = frame.probabilities[index]
                 tail = frame.tails[index]
-                frame.low = (frame.alpha - frame.total - self.hi * tail) / p
-                frame.high = (frame.beta - frame.total - self.lo * tail) / p
+                frame.low = (frame.alpha - frame.total - self.hi * tail) / p  # A_i
+                frame.high = (frame.beta - frame.total - self.lo * tail) / p  # B_i
                 alpha, beta = max(frame.low, self.lo), min(frame.high, self.hi)
         else:
             probability = None
