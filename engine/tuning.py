@@ -190,7 +190,7 @@ class Quality:
     """Share of decisive results whose winner the sign of the value names (draws left out)."""
 
 
-def quality(features: Matrix, results: Sequence[float] | Matrix, weights: Sequence[float]) -> Quality:
+def quality(features: Matrix, results: Sequence[float] | Matrix, weights: Sequence[float] | Matrix) -> Quality:
     """How ``weights`` (on the evaluator's scale) predict ``results`` from ``features``."""
     x = np.asarray(features, dtype=np.float64)
     y = np.asarray(results, dtype=np.float64)

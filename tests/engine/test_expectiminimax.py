@@ -18,8 +18,15 @@ from engine.search.minimax import Minimax
 from engine.search.registry import make_searcher
 from tests.engine.test_chance import random_chance_position
 
-SMALL = make_game("connect4-chance:4x4")
-DYADIC = make_game("connect4-chance:4x4:0.5,0.25")
+
+def chance_game(name: str) -> Connect4Chance:
+    game = make_game(name)
+    assert isinstance(game, Connect4Chance)
+    return game
+
+
+SMALL = chance_game("connect4-chance:4x4")
+DYADIC = chance_game("connect4-chance:4x4:0.5,0.25")
 """Probabilities that are exact in binary: with an integer-valued evaluator every expectation is exact."""
 
 
@@ -104,7 +111,7 @@ def test_a_star1_cut_off_returns_a_sound_bound() -> None:
     for node in star1.walk():
         if node.player != CHANCE or node.bound == EXACT or node.bound is None:
             continue
-        turns_left = 3 - sum(1 for n in node.path()[1:] if n.parent is not None and n.parent.player != CHANCE)
+        turns_left = 3 - sum(1 for n in node.path()[:-1] if isinstance(n, ExpectiNode) and n.player != CHANCE)
         exact = brute_force(star1.state_at(node), turns_left, star1.evaluator)
         assert node.value is not None
         assert (exact <= node.value + 1e-9) if node.bound == UPPER else (exact >= node.value - 1e-9)

@@ -32,7 +32,7 @@ def synthetic_features(rows: int, seed: int) -> np.ndarray:
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-z))
+    return np.asarray(1 / (1 + np.exp(-z)), dtype=np.float64)
 
 
 def test_the_fit_recovers_known_weights_from_expected_scores() -> None:
