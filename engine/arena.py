@@ -15,6 +15,11 @@ moves first; each turn's searcher is seeded from the game's seed and the ply.  A
 therefore a pure function of its ``GameTask``: the same anywhere it runs (with budgets in
 moves; budgets in seconds depend on the machine's speed).
 
+**Chance** (Connect Four with chance).  Nature's moves are drawn from the game's ``dice``
+seed, which leaves out who moves first: both games of an opening pair (colours swapped) get
+the same draw at the same ply, so a lucky slip helps each agent once.  An opening's discs land
+where they are aimed.
+
 **Results** are from the point of view of the agent named first in a pairing.  A game in
 which an agent raises (or proposes an illegal move) is recorded with ``result = "error"``
 and the message; it counts for neither side: it is left out of wins, draws, losses, the
@@ -46,7 +51,7 @@ import numpy as np
 from engine.agents import Agent, Decision
 from engine.errors import UserError
 from engine.files import write_atomic
-from engine.games import Connect4, Game, Move, State, make_game
+from engine.games import Connect4, Game, Move, State, is_chance, make_game
 from engine.search.base import SearchError
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -63,15 +68,26 @@ RESULTS = ("first", "second", "draw", "error")
 
 
 def two_move_openings(game: Game) -> list[tuple[Move, ...]]:
-    """Every sequence of two legal moves from ``game``'s start that leaves the game open."""
+    """Every sequence of two legal moves from ``game``'s start that leaves the game open (in a game with
+    chance, two turns whose discs land where they are aimed: choice, landing, choice, landing)."""
     start = game.start()
     openings: list[tuple[Move, ...]] = []
     for first in start.legal_moves():
-        after_first = start.play(first)
+        first_turn, after_first = _turn(start, first)
         for second in after_first.legal_moves():
-            if not after_first.play(second).is_terminal():
-                openings.append((first, second))
+            second_turn, after_second = _turn(after_first, second)
+            if not after_second.is_terminal():
+                openings.append(first_turn + second_turn)
     return openings
+
+
+def _turn(state: State, move: Move) -> tuple[tuple[Move, ...], State]:
+    """``move`` and, if it leads to a chance node, the outcome a draw of 0 picks (the column aimed at)."""
+    after = state.play(move)
+    if not is_chance(after):
+        return (move,), after
+    landing = after.outcome_for(0.0)
+    return (move, landing), after.play(landing)
 
 
 def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
@@ -115,6 +131,16 @@ def turn_seed(seed: int, ply: int) -> int:
     return _derive_seed(seed, (ply,))
 
 
+def dice_seed(seed: int, group: int, pairing: tuple[int, int], opening: int) -> int:
+    """The seed of nature's moves in both games of one opening and pairing (colours swapped)."""
+    return _derive_seed(seed, (group, *pairing, opening))
+
+
+def chance_draw(dice: int, ply: int) -> float:
+    """The uniform draw in [0, 1) that picks nature's move at ``ply`` in the games with ``dice`` seed."""
+    return (_derive_seed(dice, (ply,)) >> 10) / 2**53
+
+
 @dataclass(frozen=True, slots=True)
 class GameTask:
     """One game to play: everything a worker needs, and nothing else (it is pickled)."""
@@ -129,6 +155,8 @@ class GameTask:
     second: Agent
     opening: tuple[Move, ...]
     seed: int
+    dice: int = 0
+    """The seed of nature's moves (games with chance): the same for both games of a pair."""
 
 
 def schedule(
@@ -155,6 +183,7 @@ def schedule(
                     second=agents[second],
                     opening=tuple(opening),
                     seed=game_seed(seed, group_index, pairing, opening_index, first),
+                    dice=dice_seed(seed, group_index, pairing, opening_index),
                 ))
     return tasks
 
@@ -232,6 +261,11 @@ def play_game(task: GameTask) -> GameRecord:
     error_agent: str | None = None
     try:
         while not state.is_terminal():
+            if is_chance(state):
+                outcome = state.outcome_for(chance_draw(task.dice, state.ply))
+                played.append(outcome)
+                state = state.play(outcome)
+                continue
             agent, stats = sides[state.player]
             decision = agent.decide(state, turn_seed(task.seed, state.ply))
             if decision.move not in state.legal_moves():
@@ -242,7 +276,7 @@ def play_game(task: GameTask) -> GameRecord:
         result = {1: "first", -1: "second", 0: "draw"}[state.utility()]
     except Exception as raised:
         error = f"{type(raised).__name__}: {raised}"
-        error_agent = sides[state.player][0].label
+        error_agent = sides[state.player][0].label if state.player in sides else None
     return GameRecord(
         index=task.index, group=task.group, first=task.first.label, second=task.second.label,
         opening=opening, seed=task.seed, moves=spell(start, played), result=result,

@@ -42,7 +42,7 @@ from engine.errors import UserError
 from engine.files import write_atomic
 from engine.games import Connect4State, Game, Move, Player, PositionError, State, make_game
 from engine.search.base import Limit, SearchError
-from engine.search.registry import AgentSpec, algorithm, game_family
+from engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays
 
 FORMAT = "plyscope-game"
 """The first word of a saved game."""
@@ -89,8 +89,9 @@ def parse_controller(text: str, default: Limit, game: Game) -> Controller:
         raise SearchError(f"agent '{written}': give one budget, moves=N or seconds=S, not both")
     spec = AgentSpec.parse(name + colon + ",".join(kept))
     info = algorithm(spec.name)
-    if info.games and game_family(game) not in info.games:
-        raise SearchError(f"agent '{written}': {spec.name} plays {' and '.join(info.games)} only, not {game.name}")
+    if not plays(info, game):
+        families = info.games or DETERMINISTIC_FAMILIES
+        raise SearchError(f"agent '{written}': {spec.name} plays {' and '.join(families)} only, not {game.name}")
     return Agent(spec, limit)
 
 

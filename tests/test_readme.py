@@ -132,6 +132,11 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
     if name == "search":
         cap("--moves", 20_000)
         cap("--seconds", 1.0)
+    if name == "tune":
+        set_option("--positions", "60")
+        set_option("--openings", "1")
+        set_option("--workers", "2")
+        set_option("--moves", "300")
     if name == "bench":
         shrunk.append("--quick")
         if "--ui" not in shrunk and "--only" not in shrunk:

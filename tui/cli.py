@@ -132,6 +132,30 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=int, default=0, help="every searcher's seed (default 0)")
     compare.add_argument("--match", action="store_true", help="start with the first two agents playing each other")
 
+    tune = commands.add_parser("tune", help="fit the eval=features weights to solved positions; play them")
+    tune.add_argument("--out", required=True, metavar="FILE.json",
+                      help="the weights file to write (atomically); eval=features,weights=FILE reads it")
+    tune.add_argument("--positions", type=int, default=2000, metavar="N", help="positions to fit on (default 2000)")
+    tune.add_argument("--plies", default="12-34", metavar="A-B",
+                      help="positions are cut from games at a ply drawn from A to B (default 12-34)")
+    tune.add_argument("--source", choices=("random", "selfplay"), default="selfplay",
+                      help="games of the hand-set evaluator with one move in five random (default), or of random "
+                           "moves")
+    tune.add_argument("--labels", choices=("solver", "games"), default="solver",
+                      help="each position's result: with perfect play (the exact solver, default), or the result "
+                           "of the self-play game it came from")
+    tune.add_argument("--l2", type=float, default=1e-4, metavar="X", help="ridge penalty of the fit (default 1e-4)")
+    tune.add_argument("--match", default="alphabeta:depth=4,ordering=history", metavar="SPEC",
+                      help="the searcher both evaluators play with (default alphabeta:depth=4,ordering=history)")
+    tune.add_argument("--no-match", action="store_true", help="fit and write the weights, play no match")
+    tune.add_argument("--openings", default="all2", metavar="all2|NUMBER",
+                      help="the match's openings: every two-move opening (default), or that many drawn with --seed")
+    tune.add_argument("--moves", type=int, metavar="N", help="the match's budget per turn in moves (default 20000)")
+    tune.add_argument("--workers", type=int, metavar="N", help="the match's worker processes (default: one per core)")
+    tune.add_argument("--seed", type=int, default=0, help="seed of the positions and of the match (default 0)")
+    _add_game(tune)
+    tune.add_argument("--json", action="store_true", help="print one JSON object")
+
     return parser
 
 
@@ -144,6 +168,7 @@ COMMANDS = {
     "rivest": "tui.commands.rivest",
     "play": "tui.commands.play",
     "compare": "tui.commands.compare",
+    "tune": "tui.commands.tune",
 }
 
 

@@ -15,6 +15,7 @@ SECTIONS: dict[str, str] = {
     "peers": "engine.benchmarks.peers",
     "searchers": "engine.benchmarks.searchers",
     "solver": "engine.benchmarks.solver",
+    "lab": "engine.benchmarks.lab",
 }
 """Section name -> module, in the order the tables are printed."""
 

@@ -1,15 +1,27 @@
-"""Games: Connect Four and the Nim family, behind the ``State`` and ``Game`` interfaces."""
+"""Games: Connect Four (also with chance) and the Nim family, behind the ``State`` and ``Game`` interfaces."""
 
 from __future__ import annotations
 
 import re
 
-from engine.games.base import Game, Move, Player, PositionError, State
+from engine.games.base import (
+    CHANCE,
+    ChanceState,
+    Game,
+    Move,
+    Player,
+    PositionError,
+    State,
+    is_chance,
+    outcome_probability,
+)
+from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, parse_chance_game
 from engine.games.connect4 import Connect4, Connect4State
 from engine.games.nim import Nim, NimState
 
-GAME_NAMES = ("connect4", "grundy", "nim", "nim-misere")
-"""The names ``make_game`` takes; ``connect4:WxH`` picks another board size."""
+GAME_NAMES = ("connect4", "connect4-chance", "grundy", "nim", "nim-misere")
+"""The names ``make_game`` takes; ``connect4:WxH`` picks another board size, ``connect4-chance:...`` other
+sizes and probabilities (``engine.games.chance``)."""
 GAME_CHOICES = (
     "connect4", "connect4:4x4", "connect4:5x4", "connect4:6x5", "connect4:8x7", "grundy", "nim", "nim-misere",
 )
@@ -17,7 +29,11 @@ GAME_CHOICES = (
 
 
 def make_game(name: str) -> Game:
-    """The game called ``name``: ``connect4`` (7x6), ``connect4:6x5``, ``grundy``, ``nim`` or ``nim-misere``."""
+    """The game called ``name``: ``connect4`` (7x6), ``connect4:6x5``, ``connect4-chance`` (and
+    ``connect4-chance:5x4:0.5,0.25``), ``grundy``, ``nim`` or ``nim-misere``."""
+    chance = parse_chance_game(name)
+    if chance is not None:
+        return chance
     size = re.fullmatch(r"connect4:(\d+)x(\d+)", name)
     if size:
         return Connect4(int(size.group(1)), int(size.group(2)))
@@ -29,13 +45,20 @@ def make_game(name: str) -> Game:
         return Nim("classic")
     if name == "nim-misere":
         return Nim("classic", misere=True)
-    raise PositionError(f"unknown game '{name}': choose one of {', '.join(GAME_NAMES)} (or connect4:WxH)")
+    raise PositionError(
+        f"unknown game '{name}': choose one of {', '.join(GAME_NAMES)} (or connect4:WxH, connect4-chance:WxH:KEEP,SIDE)"
+    )
 
 
 __all__ = [
+    "CHANCE",
     "GAME_CHOICES",
     "GAME_NAMES",
+    "ChanceDrop",
+    "ChanceState",
     "Connect4",
+    "Connect4Chance",
+    "Connect4ChanceState",
     "Connect4State",
     "Game",
     "Move",
@@ -44,5 +67,7 @@ __all__ = [
     "Player",
     "PositionError",
     "State",
+    "is_chance",
     "make_game",
+    "outcome_probability",
 ]

@@ -2,7 +2,8 @@
 
 Points of view, stated once for the whole engine:
 
-* ``State.player`` is ``+1`` when the first player is to move and ``-1`` for the second.
+* ``State.player`` is ``+1`` when the first player is to move and ``-1`` for the second;
+  ``CHANCE`` (``0``) at a chance node, where nature moves next (see ``ChanceState``).
 * ``State.utility()`` of a terminal state is from the **first player's** point of view:
   ``+1`` first player won, ``-1`` second player won, ``0`` draw.
 * Evaluators (``engine.games.evaluators``) also score from the first player's point of
@@ -12,7 +13,7 @@ Points of view, stated once for the whole engine:
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeGuard
 
 from engine.errors import UserError
 
@@ -20,14 +21,14 @@ Move = Hashable
 """A move of some game: an ``int`` column in Connect Four, a ``(pile, part)`` pair in Nim."""
 
 Player = int
-"""``+1`` for the first player (MAX), ``-1`` for the second (MIN)."""
+"""``+1`` for the first player (MAX), ``-1`` for the second (MIN); ``CHANCE`` at a chance node."""
+
+CHANCE: Player = 0
+"""``State.player`` at a chance node: no player chooses there, nature draws one of ``ChanceState.outcomes()``."""
 
 
 class PositionError(UserError):
     """Text that does not describe a position, or a move that cannot be played; the message says why."""
-
-
-S = TypeVar("S", bound="State")
 
 
 class State(Protocol):
@@ -46,7 +47,9 @@ class State(Protocol):
 
     def legal_moves(self) -> Sequence[Move]: ...
 
-    def play(self: S, move: Move) -> S: ...
+    def play(self, move: Move) -> State:
+        """The position after ``move`` (a legal move); in a game with chance it may be a chance node."""
+        ...
 
     def is_terminal(self) -> bool: ...
 
@@ -84,3 +87,31 @@ class Game(Protocol):
     def parse(self, text: str) -> State:
         """The position written as ``text``; raises ``PositionError`` naming the problem."""
         ...
+
+
+class ChanceState(State, Protocol):
+    """A chance node: ``player`` is ``CHANCE`` and the next move is nature's, drawn from ``outcomes()``.
+
+    ``legal_moves()`` lists the same moves as ``outcomes()``, and ``play`` plays one of them.
+    """
+
+    def outcomes(self) -> Sequence[tuple[Move, float]]:
+        """Every move nature can make here with its probability (all positive, summing to 1)."""
+        ...
+
+    def outcome_for(self, draw: float) -> Move:
+        """The move a uniform random ``draw`` in [0, 1) picks (each with its probability in ``outcomes()``)."""
+        ...
+
+
+def is_chance(state: State) -> TypeGuard[ChanceState]:
+    """Whether nature moves next in ``state`` (a chance node)."""
+    return state.player == CHANCE
+
+
+def outcome_probability(state: State, move: Move) -> float | None:
+    """The probability of ``move`` when ``state`` is a chance node (0 if nature cannot make it there);
+    ``None`` when a player chooses in ``state``: what a tree shows on the edge ``move`` out of ``state``."""
+    if not is_chance(state):
+        return None
+    return dict(state.outcomes()).get(move, 0.0)

@@ -168,6 +168,11 @@ class Connect4State:
     def player(self) -> Player:
         return 1 if self.ply % 2 == 0 else -1
 
+    @property
+    def last_move(self) -> int:
+        """The column of the last stone played (-1 at the start)."""
+        return self._move
+
     def legal_moves(self) -> Sequence[int]:
         if self._winner is not None:
             return ()

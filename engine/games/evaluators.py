@@ -3,14 +3,29 @@
 Every evaluator scores a position from the **first player's** point of view (the first
 player is MAX) and handles terminal positions too.  ``lo`` and ``hi`` bound every value it
 returns: ``hi`` means "the first player has won", ``lo`` "the second player has won".
+
+``make_evaluator`` builds one by name (``EVALUATORS``): Rivest's, the threat heuristic, the
+weighted features (``FeatureEvaluator``, whose weights come from ``parse_weights``: hand-set,
+``NAME:VALUE`` pairs or a weights file) and the neutral one; then, if asked, passes its values
+through a strictly increasing ``Transform`` (``TRANSFORMS``), and on Connect Four with chance
+evaluates each position by its board (``ChanceBoardEvaluator``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Protocol
 
+from engine.errors import UserError
+from engine.files import write_atomic
 from engine.games.base import Game, PositionError, State
+from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
 
 
@@ -59,6 +74,22 @@ def _line_counts(own: Bitboard, other: Bitboard, starts: tuple[tuple[int, Bitboa
     return ones, twos, threes
 
 
+def _lanes(game: Connect4) -> tuple[tuple[int, int, int, int], int]:
+    """The lanes that count every line of four's stones at once (see ``RivestEvaluator``).
+
+    Returns the four cell multipliers (stones times the ``j``-th puts, in each direction's
+    lane, the ``j``-th cell of every line on the line's start cell) and the start cells of
+    the lines of four on the board, in each direction's lane.
+    """
+    reach = 3 * max(game.shifts)  # room in each lane for the cells a line reaches: three longest shifts
+    lane = game.width * game.column_bits + reach
+    m0, m1, m2, m3 = (
+        sum(1 << (lane * k + reach - j * shift) for k, shift in enumerate(game.shifts)) for j in range(4)
+    )
+    starts = sum(valid << (lane * k + reach) for k, (_, valid) in enumerate(_segment_starts(game)))
+    return (m0, m1, m2, m3), starts
+
+
 class RivestEvaluator:
     """Rivest's Connect Four evaluator (AI 34, 1988, section 5.2): values 1..1023.
 
@@ -80,13 +111,7 @@ class RivestEvaluator:
 
     def __init__(self, game: Connect4) -> None:
         self.game = game
-        reach = 3 * max(game.shifts)  # room in each lane for the cells a line reaches: three longest shifts
-        lane = game.width * game.column_bits + reach
-        self._cell_multipliers = tuple(
-            sum(1 << (lane * k + reach - j * shift) for k, shift in enumerate(game.shifts)) for j in range(4)
-        )
-        self._line_starts = sum(valid << (lane * k + reach) for k, (_, valid) in enumerate(_segment_starts(game)))
-        """Start cells of the lines of four on the board, in each direction's lane."""
+        self._cell_multipliers, self._line_starts = _lanes(game)
 
     def __call__(self, state: State) -> float:
         assert isinstance(state, Connect4State)
@@ -174,6 +199,260 @@ class ThreatEvaluator:
         return 40 * (threats & good_rows).bit_count() + 20 * (threats & ~good_rows).bit_count()
 
 
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """One feature of ``FeatureEvaluator``: its name, its hand-set weight and what it counts."""
+
+    name: str
+    weight: float
+    """The hand-set weight, in hundredths of a logit of the first player's expected score."""
+    counts: str
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature("twos", 4.0, "open lines of four (no stone of the other side) holding two of a side's stones"),
+    Feature("threes", 15.0, "open lines of four holding three of a side's stones"),
+    Feature("centre", 4.0, "stones in the centre column (both middle columns on an even width)"),
+    Feature("parity_threats", 40.0, "threats (empty cells that complete a four) on the rows zugzwang gives "
+            "their owner: odd rows (1 = bottom) for the first player, even rows for the second"),
+    Feature("other_threats", 15.0, "threats on the other rows"),
+    Feature("playable_threats", 25.0, "threats that can be played now (the cell below is filled)"),
+    Feature("win_next", 500.0, "+1 when the first player is to move and has a playable threat (wins next "
+            "move), -1 when the second player is"),
+    Feature("tempo", 10.0, "+1 when the first player is to move, -1 when the second is"),
+)
+"""The features of ``eval=features``.  Every count is the first player's minus the second player's
+(``win_next`` and ``tempo`` are already signed), so each feature is from the first player's point of view."""
+FEATURE_NAMES = tuple(feature.name for feature in FEATURES)
+HAND_SET_WEIGHTS = tuple(feature.weight for feature in FEATURES)
+FEATURE_SCALE = 100.0
+"""``FeatureEvaluator`` values are this many times the logit of the first player's expected score
+(``plyscope tune`` fits the weights on that scale): 100 is a 73% expected score, -200 is 12%."""
+FEATURE_CLAMP = 800.0
+"""Open positions score within +-800 (an expected score within 0.03% of certain); won games +-(1000 - ply)."""
+
+
+class FeatureEvaluator:
+    """A weighted linear sum of Connect Four features (``FEATURES``), in -1000..1000.
+
+    ``value = sum of weight x feature`` over ``FEATURES``, clamped to +-``FEATURE_CLAMP``; a won game
+    scores ``+-(1000 - ply)`` (quicker wins higher), a drawn one 0.  The weights are on the scale
+    of ``FEATURE_SCALE``: ``value / 100`` is meant as the logit of the first player's expected score
+    (win 1, draw 1/2), which is what ``plyscope tune`` fits.  Bit-parallel: the line counts come from
+    the lanes of ``RivestEvaluator``, the threats from ``Connect4.winning_cells``.
+    """
+
+    name = "features"
+    lo = -1000.0
+    hi = 1000.0
+
+    def __init__(self, game: Connect4, weights: Sequence[float] = HAND_SET_WEIGHTS) -> None:
+        if len(weights) != len(FEATURES):
+            raise ValueError(f"{len(FEATURES)} weights needed, not {len(weights)}")
+        self.game = game
+        self.weights = tuple(float(w) for w in weights)
+        """One weight per feature, in the order of ``FEATURES``."""
+        self._cell_multipliers, self._line_starts = _lanes(game)
+        odd_rows = 0
+        for row in range(0, game.height, 2):
+            odd_rows |= game.bottom_mask << row
+        self._odd_rows = odd_rows
+        """Rows 1, 3, 5... counted from 1 at the bottom."""
+        self._even_rows = game.board_mask ^ odd_rows
+        centre = game.column_mask[game.width // 2]
+        if game.width % 2 == 0:
+            centre |= game.column_mask[game.width // 2 - 1]
+        self._centre = centre
+
+    def features(self, state: Connect4State) -> tuple[int, ...]:
+        """The feature values of the open position ``state``, in the order of ``FEATURES``."""
+        game = self.game
+        mask = state.mask
+        first = state.current if state.ply % 2 == 0 else state.current ^ mask
+        second = mask ^ first
+        m0, m1, m2, m3 = self._cell_multipliers
+        starts = self._line_starts
+        a, b, c, d = first * m0, first * m1, first * m2, first * m3
+        e, f, g, h = second * m0, second * m1, second * m2, second * m3
+        first_lines = starts & ~(e | f | g | h)
+        second_lines = starts & ~(a | b | c | d)
+        # Stone counts of each line, bit 0 and bit 1: two stones is bit 1 alone, three both bits.
+        low_ab, low_cd = a ^ b, c ^ d
+        first_bit0 = low_ab ^ low_cd
+        first_bit1 = (a & b) ^ (c & d) ^ (low_ab & low_cd)
+        low_ef, low_gh = e ^ f, g ^ h
+        second_bit0 = low_ef ^ low_gh
+        second_bit1 = (e & f) ^ (g & h) ^ (low_ef & low_gh)
+        first_pairs = first_lines & first_bit1
+        second_pairs = second_lines & second_bit1
+        twos = (first_pairs & ~first_bit0).bit_count() - (second_pairs & ~second_bit0).bit_count()
+        threes = (first_pairs & first_bit0).bit_count() - (second_pairs & second_bit0).bit_count()
+        centre = self._centre
+        centre_stones = (first & centre).bit_count() - (second & centre).bit_count()
+        first_threats = game.winning_cells(first, mask)
+        second_threats = game.winning_cells(second, mask)
+        odd, even = self._odd_rows, self._even_rows
+        parity = (first_threats & odd).bit_count() - (second_threats & even).bit_count()
+        other = (first_threats & even).bit_count() - (second_threats & odd).bit_count()
+        playable = (mask + game.bottom_mask) & game.board_mask
+        first_playable = first_threats & playable
+        second_playable = second_threats & playable
+        playable_threats = first_playable.bit_count() - second_playable.bit_count()
+        if state.ply % 2 == 0:
+            tempo = 1
+            win_next = 1 if first_playable else 0
+        else:
+            tempo = -1
+            win_next = -1 if second_playable else 0
+        return twos, threes, centre_stones, parity, other, playable_threats, win_next, tempo
+
+    def __call__(self, state: State) -> float:
+        assert isinstance(state, Connect4State)
+        winner = state.winner()
+        if winner is not None:
+            return float(winner * (1000 - state.ply)) if winner else 0.0
+        f0, f1, f2, f3, f4, f5, f6, f7 = self.features(state)
+        w0, w1, w2, w3, w4, w5, w6, w7 = self.weights
+        value = w0 * f0 + w1 * f1 + w2 * f2 + w3 * f3 + w4 * f4 + w5 * f5 + w6 * f6 + w7 * f7
+        return max(-FEATURE_CLAMP, min(FEATURE_CLAMP, value))
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureTerm:
+    """One feature of a position, as an explorer shows it: ``value x weight = contribution``."""
+
+    name: str
+    value: int
+    """The feature's value (first player's count minus the second's)."""
+    weight: float
+    contribution: float
+    """``value * weight``; the position's evaluation is the sum of the contributions, clamped."""
+
+
+def feature_terms(state: State, weights: str = "") -> list[FeatureTerm]:
+    """The named feature vector of a Connect Four position (or of a chance game's board), with the weights
+    the ``weights`` parameter text chooses (``""``: the hand-set ones).  Empty for a finished game."""
+    board = _board_of(state)
+    if board is None:
+        raise EvaluatorError(f"features are defined for Connect Four boards only, not for {state.game.name}")
+    if board.is_terminal():
+        return []
+    evaluator = FeatureEvaluator(board.game, parse_weights(weights))
+    values = evaluator.features(board)
+    return [
+        FeatureTerm(feature.name, value, weight, value * weight)
+        for feature, value, weight in zip(FEATURES, values, evaluator.weights, strict=True)
+    ]
+
+
+def _board_of(state: State) -> Connect4State | None:
+    """The Connect Four board of ``state``: itself, or a chance-game position's board (before a falling disc lands)."""
+    if isinstance(state, Connect4State):
+        return state
+    if isinstance(state, Connect4ChanceState | ChanceDrop):
+        return state.board
+    return None
+
+
+# --- weights ---------------------------------------------------------------------------------
+
+WEIGHTS_FORMAT = "plyscope-weights"
+"""The ``format`` field of a weights file."""
+MAX_WEIGHTS_FILE_BYTES = 1 << 20
+
+
+class EvaluatorError(UserError):
+    """Bad ``weights`` or ``transform`` text, or a weights file that cannot be read; the message says why."""
+
+
+def parse_weights(text: str) -> tuple[float, ...]:
+    """The feature weights the ``weights`` parameter text chooses, in the order of ``FEATURES``.
+
+    * ``""``: the hand-set weights (``FEATURES``);
+    * ``NAME:VALUE,NAME:VALUE...`` (e.g. ``threes:20,centre:0``): those features re-weighted, the
+      others hand-set;
+    * anything else is the path of a weights file (``read_weights_file``).
+    """
+    text = text.strip()
+    if not text:
+        return HAND_SET_WEIGHTS
+    if re.fullmatch(r"[A-Za-z_]\w*\s*:[^,:]+(\s*,\s*[A-Za-z_]\w*\s*:[^,:]+)*", text):
+        chosen: dict[str, object] = {}
+        for item in text.split(","):
+            name, _, value = item.partition(":")
+            chosen[name.strip()] = value.strip()
+        return _weights_from(chosen, f"weights '{text}'")
+    return read_weights_file(text)
+
+
+def _weights_from(chosen: Mapping[str, object], where: str) -> tuple[float, ...]:
+    """The hand-set weights with ``chosen`` ones (name -> number or text) put in; raises ``EvaluatorError``."""
+    weights = dict(zip(FEATURE_NAMES, HAND_SET_WEIGHTS, strict=True))
+    for name, value in chosen.items():
+        if name not in weights:
+            raise EvaluatorError(f"{where}: no feature '{name}' (features: {', '.join(FEATURE_NAMES)})")
+        try:
+            if isinstance(value, bool) or not isinstance(value, int | float | str):
+                raise ValueError
+            number = float(value)
+        except ValueError:
+            raise EvaluatorError(f"{where}: the weight of {name} is not a number: {value!r}") from None
+        if not math.isfinite(number):
+            raise EvaluatorError(f"{where}: the weight of {name} must be a finite number, not {value}")
+        weights[name] = number
+    return tuple(weights.values())
+
+
+def read_weights_file(path: str | Path) -> tuple[float, ...]:
+    """The weights in the file ``path`` (see ``weights_document``); features it leaves out keep their
+    hand-set weights.  Raises ``EvaluatorError`` naming the file and the problem."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        raise EvaluatorError(
+            f"weights '{path}': no such file (weights are a file or NAME:VALUE pairs such as threes:20,centre:0)"
+        ) from None
+    return _read_weights(path.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _read_weights(path: Path, mtime_ns: int, size: int) -> tuple[float, ...]:
+    """The weights of the file ``path`` as it was at ``mtime_ns`` and ``size`` (cached: an arena agent
+    builds a searcher every turn)."""
+    where = f"weights file {path}"
+    if size > MAX_WEIGHTS_FILE_BYTES:
+        raise EvaluatorError(f"{where}: {size:,} bytes is too big for a weights file")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise EvaluatorError(f"{where}: cannot be read: {error}") from None
+    except json.JSONDecodeError as error:
+        raise EvaluatorError(f"{where}: not JSON (line {error.lineno}: {error.msg})") from None
+    if not isinstance(document, dict) or document.get("format") != WEIGHTS_FORMAT:
+        raise EvaluatorError(f"{where}: not a weights file (no \"format\": \"{WEIGHTS_FORMAT}\")")
+    weights = document.get("weights")
+    if not isinstance(weights, dict):
+        raise EvaluatorError(f"{where}: \"weights\" must map feature names to numbers")
+    return _weights_from(weights, where)
+
+
+def weights_document(weights: Sequence[float], **about: object) -> dict[str, object]:
+    """A weights file's contents: ``format``, ``weights`` (feature name -> weight) and anything in ``about``
+    (``plyscope tune`` records its fit there).  ``eval=features,weights=FILE`` reads ``weights`` only."""
+    return {
+        "format": WEIGHTS_FORMAT,
+        "evaluator": FeatureEvaluator.name,
+        "weights": dict(zip(FEATURE_NAMES, (float(w) for w in weights), strict=True)),
+        **about,
+    }
+
+
+def write_weights_file(path: str | Path, weights: Sequence[float], **about: object) -> None:
+    """Write a weights file atomically (see ``weights_document``)."""
+    write_atomic(path, json.dumps(weights_document(weights, **about), indent=1, allow_nan=False) + "\n")
+
+
 class NeutralEvaluator:
     """Knows only the rules: won, lost or drawn at the end, ``mid`` before it.
 
@@ -190,26 +469,156 @@ class NeutralEvaluator:
         return 512.0 if winner is None else 512.0 + 511.0 * winner
 
 
+# --- monotonic transforms ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Transform:
+    """A strictly increasing function applied to an evaluator's values (``transform=NAME``).
+
+    ``identity``, ``cube``, ``exp`` and ``log`` keep the evaluator's range [lo, hi]: with
+    ``u = (x - lo) / (hi - lo)`` in [0, 1] they return ``lo + (hi - lo) h(u)`` for an increasing
+    ``h`` with ``h(0) = 0`` and ``h(1) = 1``, so wins and losses keep their values and Rivest's
+    positive scale stays positive.  ``affine:A,B`` is ``A x + B`` (``A > 0``), range and all.
+    """
+
+    name: str
+    a: float = 1.0
+    """``affine``'s slope."""
+    b: float = 0.0
+    """``affine``'s offset."""
+
+    def __call__(self, x: float, lo: float, hi: float) -> float:
+        """``x`` transformed, for an evaluator whose values lie in [``lo``, ``hi``]."""
+        name = self.name
+        if name == "affine":
+            return self.a * x + self.b
+        if name == "identity":
+            return x
+        u = (x - lo) / (hi - lo)
+        if name == "cube":
+            h = ((2 * u - 1) ** 3 + 1) / 2
+        elif name == "exp":
+            h = math.expm1(EXP_STRETCH * u) / math.expm1(EXP_STRETCH)
+        else:  # log
+            h = math.log1p(math.expm1(EXP_STRETCH) * u) / EXP_STRETCH
+        return lo + (hi - lo) * h
+
+    def label(self) -> str:
+        return f"affine:{self.a:g},{self.b:g}" if self.name == "affine" else self.name
+
+
+EXP_STRETCH = 8.0
+"""``exp``'s ``h(u) = (e^(8u) - 1) / (e^8 - 1)`` and its inverse ``log``'s ``h(u) = ln(1 + (e^8 - 1) u) / 8``."""
+
+TRANSFORMS: dict[str, str] = {
+    "identity": "x: the evaluator's own values",
+    "affine:A,B": "A x + B with A > 0: the only kind of transform that keeps expectiminimax's choice",
+    "cube": "about the middle of the range, cubed: m + r ((x - m) / r)^3 (m the middle, r half the range): flattens "
+            "values near the middle, keeps the ends",
+    "exp": "convex: lo + (hi - lo)(e^(8u) - 1)/(e^8 - 1), u = (x - lo)/(hi - lo): squeezes the lower values, "
+           "stretches the upper ones",
+    "log": "concave, the inverse of exp: lo + (hi - lo) ln(1 + (e^8 - 1) u) / 8",
+}
+"""The ``transform`` parameter's values: each a strictly increasing function of the evaluation."""
+
+
+def parse_transform(text: str) -> Transform:
+    """The transform written ``text`` (see ``TRANSFORMS``); raises ``EvaluatorError`` with the choices."""
+    name, colon, rest = text.strip().partition(":")
+    if name in ("identity", "cube", "exp", "log") and not colon:
+        return Transform(name)
+    if name == "affine" and colon:
+        parts = rest.split(",")
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            a, b = (float(part) for part in parts)
+        except ValueError:
+            raise EvaluatorError(f"transform '{text}': write affine:A,B with two numbers, e.g. affine:2,10") from None
+        if not (a > 0 and math.isfinite(a) and math.isfinite(b)):
+            raise EvaluatorError(
+                f"transform '{text}': A must be above 0 and both finite (a transform must be strictly increasing)"
+            )
+        return Transform("affine", a, b)
+    raise EvaluatorError(f"transform '{text}' is not one of {', '.join(TRANSFORMS)}")
+
+
+class TransformedEvaluator:
+    """An evaluator's values through a ``Transform``; the range is the transformed range."""
+
+    def __init__(self, inner: Evaluator, transform: Transform) -> None:
+        self.inner = inner
+        self.transform = transform
+        self.name = inner.name
+        self.lo = transform(inner.lo, inner.lo, inner.hi)
+        self.hi = transform(inner.hi, inner.lo, inner.hi)
+
+    def __call__(self, state: State) -> float:
+        inner = self.inner
+        return self.transform(inner(state), inner.lo, inner.hi)
+
+
+class ChanceBoardEvaluator:
+    """A Connect Four evaluator on the positions of Connect Four with chance.
+
+    A position where a player chooses is valued by its board; a chance node (a disc not landed
+    yet) by the expected value of its outcomes' boards (the boards are made for it, uncounted).
+    """
+
+    def __init__(self, inner: Evaluator) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.lo = inner.lo
+        self.hi = inner.hi
+
+    def __call__(self, state: State) -> float:
+        if isinstance(state, Connect4ChanceState):
+            return self.inner(state.board)
+        assert isinstance(state, ChanceDrop)
+        board = state.board
+        return sum(p * self.inner(board.play(landing)) for landing, p in state.outcomes())
+
+
 EVALUATORS: dict[str, str] = {
     "rivest": "Rivest's 1988 Connect Four evaluator, values 1..1023",
     "threats": "threat-aware Connect Four heuristic, values -1000..1000",
     "neutral": "rules only: win, loss or draw at the end, 512 before it",
+    "features": "weighted sum of named Connect Four features (weights=...), values -1000..1000",
 }
 
 
-def make_evaluator(name: str, game: Game) -> Evaluator:
-    """The evaluator ``name`` for ``game``; raises ``PositionError`` if it does not fit the game."""
+def make_evaluator(name: str, game: Game, *, weights: str = "", transform: str = "identity") -> Evaluator:
+    """The evaluator ``name`` for ``game``, with the ``weights`` (``eval=features`` only: see
+    ``parse_weights``) and through the ``transform`` (see ``TRANSFORMS``).
+
+    Raises ``PositionError`` if the evaluator does not fit the game, ``EvaluatorError`` for bad
+    weights or a bad transform.
+    """
+    board = game.board if isinstance(game, Connect4Chance) else game
+    chosen_transform = parse_transform(transform)
+    if weights.strip() and name != FeatureEvaluator.name:
+        raise EvaluatorError(f"weights are for eval=features, not eval={name}")
     factories: dict[str, Callable[[], Evaluator]] = {"neutral": NeutralEvaluator}
-    if isinstance(game, Connect4):
-        factories["rivest"] = lambda: RivestEvaluator(game)
-        factories["threats"] = lambda: ThreatEvaluator(game)
+    if isinstance(board, Connect4):
+        factories["rivest"] = lambda: RivestEvaluator(board)
+        factories["threats"] = lambda: ThreatEvaluator(board)
+        factories["features"] = lambda: FeatureEvaluator(board, parse_weights(weights))
     if name not in factories:
         raise PositionError(
             f"evaluator '{name}' does not fit {game.name}: choose {' or '.join(sorted(factories))}"
         )
-    return factories[name]()
+    evaluator = factories[name]()
+    if chosen_transform.name != "identity":
+        evaluator = TransformedEvaluator(evaluator, chosen_transform)
+    if isinstance(game, Connect4Chance):
+        evaluator = ChanceBoardEvaluator(evaluator)
+    return evaluator
 
 
 def default_evaluator(game: Game) -> str:
-    """The evaluator a searcher uses unless told otherwise: Rivest's for Connect Four."""
+    """The evaluator a searcher uses unless told otherwise: Rivest's for Connect Four, the features for
+    Connect Four with chance (values meant as expected scores, which expectations need), neutral for Nim."""
+    if isinstance(game, Connect4Chance):
+        return FeatureEvaluator.name
     return "rivest" if isinstance(game, Connect4) else "neutral"

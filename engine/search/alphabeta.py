@@ -61,7 +61,7 @@ from typing import cast
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
 from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
-from engine.search.minimax import EVAL_PARAM, resolve_evaluator
+from engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
 
 INF = math.inf
 
@@ -631,7 +631,7 @@ ALGORITHMS = (
             Param("tt", bool, False, "transposition table (exact-depth values, best move first)"),
             Param("accounting", bool, False, "Rivest's move accounting: a child visited costs a move even when it "
                   "was generated already to sort"),
-            EVAL_PARAM,
+            *EVAL_PARAMS,
         ),
     ),
     AlgorithmInfo(
@@ -643,6 +643,8 @@ ALGORITHMS = (
             Param("accounting", bool, True, "Rivest's move accounting: a child visited costs a move even when it was "
                   "generated already to sort"),
             Param(EVAL_PARAM.name, str, "rivest", EVAL_PARAM.help, choices=EVAL_PARAM.choices),
+            WEIGHTS_PARAM,
+            TRANSFORM_PARAM,
         ),
         games=("connect4",),
     ),

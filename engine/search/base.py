@@ -343,6 +343,8 @@ class Param:
             return "|".join(self.choices)
         if self.kind is bool:
             return "true|false"
+        if self.kind is str:
+            return "text"
         lo = "-inf" if self.lo is None else f"{self.lo:g}"
         hi = "inf" if self.hi is None else f"{self.hi:g}"
         return f"{lo}..{hi}"
@@ -363,7 +365,8 @@ class AlgorithmInfo:
     factory: type[Searcher[Node]]
     params: tuple[Param, ...] = field(default=())
     games: tuple[str, ...] = ()
-    """Game families it works on (``connect4``, ``nim``); empty means all."""
+    """Game families it works on (``connect4``, ``connect4-chance``, ``nim``); empty means every family without
+    chance (``registry.plays``)."""
     node_bytes: int = DEFAULT_NODE_BYTES
     """Resident memory per tree node, as ``plyscope bench`` measures it (rounded up): sets the default node cap."""
 

@@ -31,7 +31,7 @@ from operator import attrgetter
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
 from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step, Verdict
-from engine.search.minimax import EVAL_PARAM, resolve_evaluator
+from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 _VALUE = attrgetter("v")
 
@@ -184,7 +184,7 @@ ALGORITHMS = (
                 "best-first extension: grow the tree full width to this depth first (0 = pure best-first)",
                 lo=0, hi=8,
             ),
-            EVAL_PARAM,
+            *EVAL_PARAMS,
         ),
     ),
 )

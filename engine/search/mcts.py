@@ -14,6 +14,10 @@ Points of view, stated once for this module:
   for the player who moved into the root position: the opponent of the player to move.
 * ``proven`` (MCTS-Solver) is from the same point of view: ``WIN`` means the player who
   moved into the node wins it with perfect play, ``LOSS`` that this player loses.
+* Chance nodes (Connect Four with chance): a chance node's numbers are for the player whose
+  choice led to it, and so are those of its outcomes (the disc that landed is theirs).  Selection
+  at a chance node draws an outcome with its probability (no UCB1), and expands it if it is not
+  in the tree yet.  MCTS-Solver is for games without chance.
 * ``Searcher.value()`` is from the first player's point of view, in [-1, 1]:
   ``2 * mean - 1`` of the first player's mean (exactly +1 or -1 once the root is proven).
 
@@ -37,8 +41,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.games.base import Move, State
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step, Verdict
+from engine.games.base import Move, Player, State, is_chance
+from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
 from engine.search.playouts import Playouts
 
 WIN = 1
@@ -137,6 +141,8 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self.k = k
         self.partial = partial
         self.solver = solver
+        if solver and not state.is_terminal() and is_chance(state.play(state.legal_moves()[0])):
+            raise SearchError("solver=true (MCTS-Solver) proves wins and losses of games without chance only")
         self.rng = rng if rng is not None else random.Random(seed)
         self.playouts = Playouts(self.rng, generator if generator is not None else np.random.default_rng(seed))
         self.root = MctsNode(None, None, self._node_c())
@@ -152,14 +158,15 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
     def _advance(self, record: bool, moves_left: int | None) -> Step[MctsNode] | bool:
         if self.finished or (moves_left is not None and moves_left < 1):
             return False
-        path, state, grow = self._select()
+        path, movers, state, grow, outcome = self._select()
         if grow:
-            child, state = self._expand(path[-1], state)
+            movers.append(movers[-1] if outcome is not None else state.player)
+            child, state = self._expand(path[-1], state, outcome)
             path.append(child)
         self.stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
         leaf = path[-1]
-        reward = self._simulate(state)
-        self._back_up(path, reward)
+        reward = self._simulate(state, movers[-1])
+        self._back_up(path, movers, reward)
         if self.solver and state.is_terminal():
             self._prove(path)
             self.finished = self.root.proven != 0
@@ -176,20 +183,33 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             note=self._note(path, state, reward),
         )
 
-    def _select(self) -> tuple[list[MctsNode], State, bool]:
-        """The path from the root to the node to act on, its position, and whether to expand a new child of it.
+    def _select(self) -> tuple[list[MctsNode], list[Player], State, bool, Move | None]:
+        """The path from the root to the node to act on, the player who moved into each node of it, its
+        position, whether to expand a new child of it, and (at a chance node) the outcome to expand.
 
         Descends by UCB1 (``ucb1``, computed here as mean + c * sqrt(ln N) / sqrt(n)), skipping
         children proven lost for the player choosing; stops at a node never expanded, at a
         finished game, or at a node with untried moves (with partial expansion: only when
-        its UCB_c beats the best child's UCB1).
+        its UCB_c beats the best child's UCB1).  At a chance node it draws an outcome with its
+        probability and follows it, or stops to expand it if it is not in the tree yet.
         """
         node = self.root
         path = [node]
+        movers = [-self.root_state.player]
         state = self.root_state
         c = self.c
         sqrt = math.sqrt
         while True:
+            if is_chance(state):
+                outcome = state.outcome_for(self.rng.random())
+                drawn = next((child for child in node.children if child.move == outcome), None)
+                if drawn is None:
+                    return path, movers, state, True, outcome
+                node = drawn
+                path.append(node)
+                movers.append(movers[-1])  # the disc that landed is the chance node's mover's
+                state = state.play(outcome)
+                continue
             untried = node.untried
             if untried is None or (untried and not self.partial):
                 break
@@ -208,17 +228,22 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             assert isinstance(best, MctsNode), "an unproven node has a child that is not proven lost"
             node = best
             path.append(node)
+            movers.append(state.player)
             state = state.play(node.move)
-        return path, state, not state.is_terminal()
+        return path, movers, state, not state.is_terminal(), None
 
-    def _expand(self, node: MctsNode, state: State) -> tuple[MctsNode, State]:
-        """Play one untried move of ``node`` (at ``state``), chosen at random: the new child and its position."""
-        untried = node.untried
-        if untried is None:
-            untried = node.untried = list(state.legal_moves())
-        index = int(self.rng.random() * len(untried))
-        untried[index], untried[-1] = untried[-1], untried[index]
-        move = untried.pop()
+    def _expand(self, node: MctsNode, state: State, outcome: Move | None = None) -> tuple[MctsNode, State]:
+        """Play ``outcome`` at a chance node, else one untried move of ``node`` (at ``state``) chosen at random:
+        the new child and its position."""
+        if outcome is None:
+            untried = node.untried
+            if untried is None:
+                untried = node.untried = list(state.legal_moves())
+            index = int(self.rng.random() * len(untried))
+            untried[index], untried[-1] = untried[-1], untried[index]
+            move = untried.pop()
+        else:
+            move = outcome
         state = state.play(move)
         stats = self.stats
         child = MctsNode(node, move, node.c)
@@ -230,13 +255,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             child.proven = WIN if state.utility() == -state.player else LOSS
         return child, state
 
-    def _simulate(self, state: State) -> float:
-        """``k`` results from ``state`` summed for the player who moved into it (win 1, draw 0.5, loss 0).
+    def _simulate(self, state: State, mover: Player) -> float:
+        """``k`` results from ``state`` summed for ``mover``, the player who moved into it (win 1, draw 0.5, loss 0).
 
         A finished game counts its own result ``k`` times, with no playout.
         """
         k = self.k
-        mover = -state.player
         stats = self.stats
         if state.is_terminal():
             winner = state.utility()
@@ -251,13 +275,16 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         stats.playout_moves += tally.moves
         return tally.score()
 
-    def _back_up(self, path: Sequence[MctsNode], reward: float) -> None:
-        """Add ``k`` visits and ``reward`` (for the leaf's mover) up ``path``, flipping the point of view each ply."""
+    def _back_up(self, path: Sequence[MctsNode], movers: Sequence[Player], reward: float) -> None:
+        """Add ``k`` visits and ``reward`` (for the leaf's mover) up ``path``, flipping the point of view where
+        the player who moved into a node changes (every ply, but not across a chance node's outcome)."""
         k = self.k
-        for node in reversed(path):
+        for index in range(len(path) - 1, -1, -1):
+            node = path[index]
             node.visits += k
             node.total += reward
-            reward = k - reward
+            if index and movers[index - 1] != movers[index]:
+                reward = k - reward
 
     def _prove(self, path: Sequence[MctsNode]) -> None:
         """MCTS-Solver, after reaching a finished game: pass proofs up ``path`` while they change.
@@ -357,13 +384,14 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
     def _node_c(self) -> float | None:
         return None
 
-    def _select(self) -> tuple[list[MctsNode], State, bool]:
+    def _select(self) -> tuple[list[MctsNode], list[Player], State, bool, Move | None]:
         """A new root child while root moves are untried; then the least visited child (round robin)."""
         root = self.root
+        state = self.root_state
         if root.untried is None or root.untried:
-            return [root], self.root_state, True
+            return [root], [-state.player], state, True, None
         child = min(root.children, key=lambda child: child.visits)
-        return [root, child], self.root_state.play(child.move), False
+        return [root, child], [-state.player, state.player], state.play(child.move), False, None
 
     def _final_child(self, node: MctsNode) -> MctsNode | None:
         """At the root, the child with the best mean (then the most visits); nothing below it."""
@@ -393,11 +421,13 @@ ALGORITHMS = (
             Param("partial", bool, False, "partial expansion: add a child only when UCB_c beats the best UCB1"),
             Param("solver", bool, False, "MCTS-Solver: prove wins and losses, play the secure child"),
         ),
+        games=("connect4", "connect4-chance", "nim"),
     ),
     AlgorithmInfo(
         name=FlatMonteCarlo.name,
         description=FlatMonteCarlo.description,
         factory=FlatMonteCarlo,  # type: ignore[arg-type]
         params=(K_PARAM,),
+        games=("connect4", "connect4-chance", "nim"),
     ),
 )

@@ -10,21 +10,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Move, State
-from engine.games.evaluators import Evaluator, default_evaluator, make_evaluator
+from engine.games.evaluators import EVALUATORS, Evaluator, default_evaluator, make_evaluator
 from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
 
 EVAL_PARAM = Param(
-    "eval", str, "auto", "static evaluator (auto: rivest for Connect Four, neutral for Nim)",
-    choices=("auto", "rivest", "threats", "neutral"),
+    "eval", str, "auto", "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim)",
+    choices=("auto", *EVALUATORS),
 )
+WEIGHTS_PARAM = Param(
+    "weights", str, "", "eval=features only: a weights file (plyscope tune writes one) or NAME:VALUE pairs, e.g. "
+    "threes:20,centre:0 (blank: hand-set)",
+)
+TRANSFORM_PARAM = Param(
+    "transform", str, "identity", "strictly increasing transform of every evaluation: identity, cube, exp, log, "
+    "affine:A,B (A > 0)",
+)
+EVAL_PARAMS = (EVAL_PARAM, WEIGHTS_PARAM, TRANSFORM_PARAM)
+"""The evaluator's parameters, for every searcher that evaluates positions: the registry turns them into
+one ``Evaluator`` (``resolve_evaluator``) passed as ``eval``."""
 
 
-def resolve_evaluator(name: str | Evaluator, state: State) -> Evaluator:
-    """The evaluator called ``name`` for ``state``'s game (``auto``: the game's default), or ``name``
-    itself when it is already an evaluator (injected, e.g. by tests)."""
+def resolve_evaluator(
+    name: str | Evaluator, state: State, *, weights: str = "", transform: str = "identity"
+) -> Evaluator:
+    """The evaluator called ``name`` for ``state``'s game (``auto``: the game's default) with ``weights``
+    and ``transform`` (see ``make_evaluator``), or ``name`` itself when it is already an evaluator
+    (injected by the registry or by tests)."""
     if not isinstance(name, str):
         return name
-    return make_evaluator(default_evaluator(state.game) if name == "auto" else name, state.game)
+    chosen = default_evaluator(state.game) if name == "auto" else name
+    return make_evaluator(chosen, state.game, weights=weights, transform=transform)
 
 
 class MinimaxNode(Node):
@@ -154,6 +169,6 @@ ALGORITHMS = (
         name=Minimax.name,
         description=Minimax.description,
         factory=Minimax,  # type: ignore[arg-type]
-        params=(Param("depth", int, 4, "search depth in plies", lo=0, hi=12), EVAL_PARAM),
+        params=(Param("depth", int, 4, "search depth in plies", lo=0, hi=12), *EVAL_PARAMS),
     ),
 )

@@ -25,7 +25,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from engine.games.base import Player, State
+from engine.games.base import Player, State, is_chance
+from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
 
 
@@ -39,8 +40,13 @@ def _legal_columns(game: Connect4) -> dict[Bitboard, tuple[int, ...]]:
     return table
 
 
-def connect4_playout(state: Connect4State, rng: random.Random) -> tuple[Player, int]:
-    """One random game from ``state`` on raw bitboards: (winner, moves played)."""
+def connect4_playout(
+    state: Connect4State, rng: random.Random, chance: Connect4Chance | None = None
+) -> tuple[Player, int]:
+    """One random game from ``state`` on raw bitboards: (winner, moves played).
+
+    With ``chance`` (Connect Four with chance), each disc lands where ``chance.landing`` puts it for one
+    more draw; moves played count the discs dropped."""
     if state.is_terminal():
         return state.utility(), 0
     game = state.game
@@ -54,7 +60,10 @@ def connect4_playout(state: Connect4State, rng: random.Random) -> tuple[Player, 
     start = ply
     while ply < game.cells:
         moves = legal[mask & top_row]
-        new_mask = mask | (mask + bottom[moves[int(draw() * len(moves))]])
+        column = moves[int(draw() * len(moves))]
+        if chance is not None:
+            column = chance.landing(mask, column, draw())
+        new_mask = mask | (mask + bottom[column])
         mover = current | (new_mask ^ mask)
         ply += 1
         pairs = mover & (mover >> s1)
@@ -77,12 +86,17 @@ def connect4_playout(state: Connect4State, rng: random.Random) -> tuple[Player, 
 
 
 def state_playout(state: State, rng: random.Random) -> tuple[Player, int]:
-    """One random game from ``state`` through ``State.play``: (winner, moves played)."""
+    """One random game from ``state`` through ``State.play``: (winner, moves played).
+
+    At a chance node the outcome is drawn with its probability (``outcome_for``), one draw too."""
     draw = rng.random
     played = 0
     while not state.is_terminal():
-        moves = state.legal_moves()
-        state = state.play(moves[int(draw() * len(moves))])
+        if is_chance(state):
+            state = state.play(state.outcome_for(draw()))
+        else:
+            moves = state.legal_moves()
+            state = state.play(moves[int(draw() * len(moves))])
         played += 1
     return state.utility(), played
 
@@ -200,6 +214,12 @@ class Playouts:
         """One plain-Python playout from ``state``: (winner, moves played)."""
         if isinstance(state, Connect4State):
             return connect4_playout(state, self.rng)
+        if isinstance(state, Connect4ChanceState):
+            return connect4_playout(state.board, self.rng, state.game)
+        if isinstance(state, ChanceDrop):  # a disc in the air: let it land, then play on
+            landed = state.play(state.outcome_for(self.rng.random()))
+            winner, played = connect4_playout(landed.board, self.rng, state.game)
+            return winner, played + 1
         return state_playout(state, self.rng)
 
     def many(self, state: State, count: int, player: Player) -> Tally:

@@ -16,8 +16,14 @@ from functools import cache
 
 import engine.search
 from engine.errors import UserError
-from engine.games import Connect4, Game, State, make_game
+from engine.games import Connect4, Connect4Chance, Game, State, is_chance, make_game
 from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
+from engine.search.minimax import resolve_evaluator
+
+DETERMINISTIC_FAMILIES = ("connect4", "nim")
+"""The game families without chance: what an ``AlgorithmInfo`` with empty ``games`` plays."""
+CHANCE_FAMILY = "connect4-chance"
+"""Connect Four with chance: only searchers that name it in ``games`` play it (they handle chance nodes)."""
 
 
 @cache
@@ -40,30 +46,60 @@ def algorithm(name: str) -> AlgorithmInfo:
 
 
 def game_family(game: Game) -> str:
-    """``connect4`` or ``nim``: what ``AlgorithmInfo.games`` names."""
+    """``connect4``, ``connect4-chance`` or ``nim``: what ``AlgorithmInfo.games`` names."""
+    if isinstance(game, Connect4Chance):
+        return CHANCE_FAMILY
     return "connect4" if isinstance(game, Connect4) else "nim"
+
+
+def plays(info: AlgorithmInfo, game: Game) -> bool:
+    """Whether the algorithm ``info`` plays ``game`` (empty ``games``: every family without chance)."""
+    return game_family(game) in (info.games or DETERMINISTIC_FAMILIES)
+
+
+def check_plays(info: AlgorithmInfo, game: Game) -> None:
+    """Raise ``SearchError`` in one line unless the algorithm ``info`` plays ``game``."""
+    if plays(info, game):
+        return
+    if game_family(game) == CHANCE_FAMILY:
+        able = [other.name for other in algorithms().values() if CHANCE_FAMILY in other.games]
+        choices = " or ".join(able) if len(able) < 3 else ", ".join(able[:-1]) + " or " + able[-1]
+        raise SearchError(f"{info.name} cannot search chance nodes: on {game.name} use {choices}")
+    raise SearchError(f"{info.name} works on {' and '.join(info.games)} only, not on {game.name}")
 
 
 def fitting_algorithms(game_name: str) -> list[AlgorithmInfo]:
     """The registered algorithms that play ``game_name`` (all of them if the name is not a game)."""
     try:
-        family = game_family(make_game(game_name))
+        game = make_game(game_name)
     except UserError:
         return list(algorithms().values())
-    return [info for info in algorithms().values() if not info.games or family in info.games]
+    return [info for info in algorithms().values() if plays(info, game)]
 
 
 def make_searcher(
     name: str, state: State, params: Mapping[str, object] | None = None, *, seed: int = 0
 ) -> Searcher[Node]:
-    """A new searcher ``name`` on ``state`` with ``params`` checked against the registry."""
+    """A new searcher ``name`` on ``state`` with ``params`` checked against the registry.
+
+    The evaluator's parameters (``eval``, ``weights``, ``transform``) become one ``Evaluator``,
+    passed to the searcher as ``eval``.
+    """
     info = algorithm(name)
-    if info.games and game_family(state.game) not in info.games:
-        raise SearchError(f"{name} works on {' and '.join(info.games)} only, not on {state.game.name}")
+    check_plays(info, state.game)
     values = info.validate(params or {})
     if state.is_terminal():
         raise SearchError("the game is already over in this position: there is nothing to search")
+    if is_chance(state):
+        raise SearchError("this position is a chance node (a disc not landed yet): nature moves next, nobody chooses")
     try:
+        if "eval" in values:
+            values["eval"] = resolve_evaluator(
+                values["eval"],  # type: ignore[arg-type]
+                state,
+                weights=str(values.pop("weights", "")),
+                transform=str(values.pop("transform", "identity")),
+            )
         return info.factory(state, seed=seed, **values)  # type: ignore[call-arg]
     except UserError as error:  # a searcher refusing a game or a parameter combination
         raise SearchError(f"{name}: {error}") from None
@@ -71,7 +107,11 @@ def make_searcher(
 
 @dataclass(frozen=True, slots=True)
 class AgentSpec:
-    """An agent written ``name:key=value,key=value`` (e.g. ``mcts:c=1.4,k=32``), checked against the registry."""
+    """An agent written ``name:key=value,key=value`` (e.g. ``mcts:c=1.4,k=32``), checked against the registry.
+
+    A value may hold commas: an item without ``=`` continues the value before it, so
+    ``minimax:transform=affine:2,10,depth=3`` sets ``transform`` to ``affine:2,10``.
+    """
 
     name: str
     params: dict[str, object] = field(default_factory=dict)
@@ -82,11 +122,16 @@ class AgentSpec:
         name, _, rest = text.strip().partition(":")
         info = algorithm(name.strip())
         raw: dict[str, str] = {}
+        last = ""
         for item in filter(None, (part.strip() for part in rest.split(","))):
             key, equals, value = item.partition("=")
+            if not equals and last:
+                raw[last] += "," + item
+                continue
             if not equals or not re.fullmatch(r"[A-Za-z_]\w*", key.strip()):
                 raise SearchError(f"agent '{text}': '{item}' is not key=value")
-            raw[key.strip()] = value.strip()
+            last = key.strip()
+            raw[last] = value.strip()
         checked = info.validate(raw)
         return cls(info.name, {k: v for k, v in checked.items() if k in raw})
 

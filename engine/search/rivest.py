@@ -42,7 +42,7 @@ from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
 from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
 from engine.search.genmean import log_generalized_mean
-from engine.search.minimax import EVAL_PARAM, resolve_evaluator
+from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 INF = math.inf
 _LOG_VALUE = attrgetter("lnv")
@@ -336,7 +336,7 @@ ALGORITHMS = (
             Param("weight", float, 0.05, "constant part of the reverse mode's edge weight", lo=0.0, hi=100.0),
             Param("accounting", bool, False, "Rivest's move accounting: pay one move per edge walked from the root"),
             Param("final", str, "value", "final move by backed-up value, or by generalized mean", choices=FINALS),
-            EVAL_PARAM,
+            *EVAL_PARAMS,
         ),
     ),
 )

@@ -223,8 +223,8 @@ GOOD = "plyscope-game 1\ngame: connect4\nstart: -\nfirst: human\nsecond: minimax
     (GOOD + "colour: red\n", "line 8: unknown field 'colour' (the fields are game, start, first, second, seed, moves)"),
     (GOOD + "seed: 1\n", "line 8: field 'seed' again (first on line 6)"),
     (GOOD.replace("first: human\n", ""), "no 'first' line: a saved game has game, start, first, second, seed, moves"),
-    (GOOD.replace("connect4", "chess"), "line 2 (game): unknown game 'chess': choose one of connect4, grundy, nim, "
-                                        "nim-misere (or connect4:WxH)"),
+    (GOOD.replace("connect4", "chess"), "line 2 (game): unknown game 'chess': choose one of connect4, connect4-chance, "
+                                        "grundy, nim, nim-misere (or connect4:WxH, connect4-chance:WxH:KEEP,SIDE)"),
     (GOOD.replace("start: -", "start: 8"), "line 3 (start): move 1 ('8'): not a column; columns are 1 to 7"),
     (GOOD.replace("second: minimax", "second: minimax:depth=-1"),
      "line 5 (second): parameter depth: -1 is below its range 0..12"),

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from engine.errors import UserError
-from engine.games import Connect4, Nim, PositionError, State
+from engine.games import Connect4, Nim, PositionError, State, make_game
 from engine.search import AlgorithmInfo, Limit, Param, Result, SearchError, registry
 from engine.search.minimax import EVAL_PARAM, Minimax
 from engine.search.pns import ProofNumberSearch
@@ -22,18 +22,17 @@ from engine.search.registry import AgentSpec, algorithm, algorithms, make_search
 BUDGET = 200
 """Moves for the contract tests: small, so that every searcher's tests stay quick."""
 
-POSITIONS: dict[str, State] = {"connect4 start": Connect4().start(), "grundy 7": Nim("grundy").parse("7")}
+POSITIONS: dict[str, State] = {
+    "connect4 start": Connect4().start(),
+    "grundy 7": Nim("grundy").parse("7"),
+    "connect4-chance 2233": make_game("connect4-chance:5x4").parse("2233"),
+}
 
 
 def cases() -> list[tuple[str, str]]:
     """(algorithm, position) pairs the algorithm's ``games`` allow."""
-    pairs = []
-    for name, info in algorithms().items():
-        for label in POSITIONS:
-            family = label.split()[0].replace("grundy", "nim")
-            if not info.games or family in info.games:
-                pairs.append((name, label))
-    return pairs
+    return [(name, label) for name, info in algorithms().items() for label, state in POSITIONS.items()
+            if registry.plays(info, state.game)]
 
 
 CASES = cases()
@@ -93,7 +92,7 @@ def test_every_entry_is_described_and_its_defaults_are_in_range(name: str) -> No
     for param in info.params:
         assert param.parse(param.default) == param.default
         assert param.help
-    assert set(info.games) <= {"connect4", "nim"}
+    assert set(info.games) <= {*registry.DETERMINISTIC_FAMILIES, registry.CHANCE_FAMILY}
 
 
 def test_the_registry_holds_minimax_and_pns() -> None:
@@ -109,11 +108,11 @@ def test_an_unknown_name_lists_the_known_ones() -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"width": 3}, "minimax has no parameter 'width' (its parameters: depth, eval)"),
+        ({"width": 3}, "minimax has no parameter 'width' (its parameters: depth, eval, weights, transform)"),
         ({"depth": 13}, "parameter depth: 13 is above its range 0..12"),
         ({"depth": "-1"}, "parameter depth: -1 is below its range 0..12"),
         ({"depth": "3.5"}, "parameter depth: '3.5' is not a whole number"),
-        ({"eval": "clever"}, "parameter eval: 'clever' is not one of auto, rivest, threats, neutral"),
+        ({"eval": "clever"}, "parameter eval: 'clever' is not one of auto, rivest, threats, neutral, features"),
     ],
 )
 def test_bad_parameters_are_refused_with_the_reason(params: dict[str, object], message: str) -> None:

@@ -15,7 +15,7 @@ from rich.table import Table
 from engine.errors import UserError
 from engine.games import State, make_game
 from engine.search.base import AlgorithmInfo, Limit, Param, Result
-from engine.search.registry import algorithm, algorithms, make_searcher
+from engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
 from tui.cli import SEARCH_DEFAULT_MOVES
 from tui.commands.explore import parse_params
 from tui.session import parse_position
@@ -108,19 +108,19 @@ def list_algorithms(as_json: bool) -> None:
     table.add_column("algorithm", no_wrap=True)
     table.add_column("description", overflow="fold")
     table.add_column("parameters: type = default (range)", overflow="fold")
-    table.add_column("games", no_wrap=True)
+    table.add_column("games", max_width=9, overflow="fold")
     for info in entries:
         params = "\n".join(param_text(p) for p in info.params) or "-"
-        table.add_row(info.name, info.description, params, ", ".join(info.games) or "all")
+        table.add_row(info.name, info.description, params, "\n".join(info.games or DETERMINISTIC_FAMILIES))
     Console().print(table)
 
 
 def describe(info: AlgorithmInfo) -> dict[str, object]:
-    """One registry entry as JSON: ``games`` empty means every game."""
+    """One registry entry as JSON: ``games`` lists the game families it plays."""
     return {
         "name": info.name,
         "description": info.description,
-        "games": list(info.games),
+        "games": list(info.games or DETERMINISTIC_FAMILIES),
         "params": [
             {"name": p.name, "type": p.kind.__name__, "default": p.default, "range": p.range_text(), "help": p.help}
             for p in info.params

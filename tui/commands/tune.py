@@ -1,0 +1,146 @@
+"""``plyscope tune``: fit the weights of ``eval=features`` to solved positions, write them, and play them.
+
+Positions are drawn and labelled (``engine.tuning``), the weights fitted by logistic regression
+and written atomically to ``--out`` (a file ``eval=features,weights=FILE`` reads), and then,
+unless ``--no-match``, the tuned evaluator plays the hand-set one through the arena: the same
+searcher (``--match``) on both sides, every opening twice with colours swapped.  The weights file
+is written again at the end with the fit and the match's result in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from engine.agents import Agent, check_seed, limit_text, turn_limit
+from engine.arena import RunOutcome, Tally, schedule, select_openings, tally
+from engine.errors import UserError
+from engine.games import Connect4, make_game
+from engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
+from engine.search.base import Limit, SearchError
+from engine.search.registry import AgentSpec, algorithm
+from engine.tuning import TuneReport, parse_plies, sample_positions, tune
+from tui.commands.arena import make_console, play_with_progress, report_end, tally_table
+
+TUNED = "tuned"
+HAND_SET = "hand-set"
+"""The two agents' names in the match."""
+MATCH_MOVES = 20_000
+"""The match's budget per turn when ``--moves`` is not given: enough for ``alphabeta:depth=4`` to finish."""
+MAX_POSITIONS = 1_000_000
+
+
+def run(args: argparse.Namespace) -> int:
+    game = make_game(args.game)
+    if not isinstance(game, Connect4):
+        raise UserError(f"tune fits Connect Four weights: --game connect4 or connect4:WxH, not {game.name}")
+    seed = check_seed(args.seed)
+    if not 1 <= args.positions <= MAX_POSITIONS:
+        raise UserError(f"--positions must be from 1 to {MAX_POSITIONS:,}, not {args.positions}")
+    plies = parse_plies(args.plies, game)
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise UserError(f"--out {args.out}: the folder {out.parent} does not exist")
+    limit = turn_limit(MATCH_MOVES if args.moves is None else args.moves, None)
+    agents = None if args.no_match else match_agents(args.match, out.resolve(), limit, game)
+    openings = None if args.no_match else select_openings(game, args.openings, seed)
+    console = make_console()
+    started = time.perf_counter()
+    with console.status(f"drawing and labelling {args.positions:,} positions ({args.source}, {args.labels})..."):
+        positions = sample_positions(game, args.positions, plies, seed, source=args.source, labels=args.labels)
+    labelled_in = time.perf_counter() - started
+    report = tune(positions, game, l2=args.l2)
+    about: dict[str, object] = {
+        "game": game.name, "seed": seed, "source": args.source, "labels": args.labels, "plies": list(plies),
+        "l2": args.l2, "fit": report.as_dict(),
+    }
+    save(out, report, about)
+    if not args.json:
+        print_fit(console, report, labelled_in, args)
+        console.print(f"weights written to {out}", highlight=False)
+    outcome: RunOutcome | None = None
+    match: Tally | None = None
+    if agents is not None and openings is not None:
+        tasks = schedule(game, agents, openings, seed)
+        outcome = play_with_progress(
+            tasks, workers=args.workers, scheduler=None, out=None, document=lambda records, interrupted: None,
+            console=Console(stderr=True) if args.json else console,
+            title=f"{TUNED} vs {HAND_SET}: {agents[0].spec.label()}, {limit_text(agents[0].limit)} per turn",
+        )
+        match = tally(outcome.records, TUNED, HAND_SET)
+        about["match"] = {"searcher": args.match, "budget": {"moves": agents[0].limit.moves},
+                          "openings": len(openings), **match.as_dict()}
+        save(out, report, about)
+        if not args.json:
+            console.print(tally_table("The tuned weights against the hand-set ones", [match]))
+            report_end(console, outcome, len(tasks), None)
+    if args.json:
+        print(json.dumps({"out": str(out), "weights": dict(zip(FEATURE_NAMES, report.fit.weights, strict=True)),
+                          **about}))
+    return 130 if outcome is not None and outcome.interrupted else 0
+
+
+def match_agents(text: str, weights: Path, limit: Limit, game: Connect4) -> list[Agent]:
+    """The tuned and the hand-set agent: the searcher ``text`` with ``eval=features``, with and without the weights."""
+    try:
+        spec = AgentSpec.parse(text)
+    except SearchError as error:
+        raise SearchError(f"--match '{text}': {error}") from None
+    names = [param.name for param in algorithm(spec.name).params]
+    if "eval" not in names:
+        raise SearchError(f"--match '{text}': {spec.name} uses no evaluator")
+    chosen = {key for key in spec.params if key in ("eval", "weights")}
+    if chosen:
+        raise SearchError(f"--match '{text}': leave out {' and '.join(sorted(chosen))}, tune sets them")
+    tuned = AgentSpec(spec.name, {**spec.params, "eval": FeatureEvaluator.name, "weights": str(weights)})
+    hand_set = AgentSpec(spec.name, {**spec.params, "eval": FeatureEvaluator.name})
+    try:
+        hand_set.make(game.start())
+    except SearchError as error:
+        raise SearchError(f"--match '{text}': {error}") from None
+    return [Agent(tuned, limit, TUNED), Agent(hand_set, limit, HAND_SET)]
+
+
+def save(path: Path, report: TuneReport, about: dict[str, object]) -> None:
+    try:
+        write_weights_file(path, report.fit.weights, **about)
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def print_fit(console: Console, report: TuneReport, seconds: float, args: argparse.Namespace) -> None:
+    """The data, the weights side by side, and how each set predicts the results."""
+    console.print(
+        f"{report.positions:,} positions ({args.source}, plies {args.plies}, labels: {args.labels}) in "
+        f"{seconds:.1f} s: {report.wins:,} first-player wins, {report.draws:,} draws, {report.losses:,} second-player "
+        "wins",
+        highlight=False,
+    )
+    weights = Table(title="Feature weights (hundredths of a logit of the first player's expected score)",
+                    title_justify="left")
+    weights.add_column("feature")
+    weights.add_column("hand-set", justify="right")
+    weights.add_column("tuned", justify="right")
+    for feature, tuned in zip(FEATURES, report.fit.weights, strict=True):
+        weights.add_row(feature.name, f"{feature.weight:g}", f"{tuned:.1f}")
+    console.print(weights)
+    fit = Table(
+        title=f"Fit: logistic regression, l2 {args.l2:g}, {report.fit.iterations} Newton steps"
+              + ("" if report.fit.converged else " (not converged)"),
+        title_justify="left",
+        caption="cross-entropy in nats per position; squared error of the predicted expected score (Texel's E); "
+                "accuracy: decisive results whose winner the sign of the evaluation names",
+        caption_justify="left",
+    )
+    fit.add_column("on these positions")
+    fit.add_column("hand-set", justify="right")
+    fit.add_column("tuned", justify="right")
+    fit.add_row("cross-entropy", f"{report.hand_set.cross_entropy:.4f}", f"{report.tuned.cross_entropy:.4f}")
+    fit.add_row("squared error", f"{report.hand_set.squared_error:.4f}", f"{report.tuned.squared_error:.4f}")
+    fit.add_row("accuracy", f"{report.hand_set.accuracy:.1%}", f"{report.tuned.accuracy:.1%}")
+    console.print(fit)
