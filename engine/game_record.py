@@ -40,7 +40,7 @@ from engine.agents import Agent
 from engine.arena import spell, turn_seed
 from engine.errors import UserError
 from engine.files import write_atomic
-from engine.games import Connect4State, Game, Move, Player, PositionError, State, make_game
+from engine.games import Connect4State, Game, Move, Player, PositionError, State, is_chance, make_game
 from engine.search.base import Limit, SearchError
 from engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays
 
@@ -216,8 +216,13 @@ class PlayedGame:
             if not self._moves:
                 return 0
             self.undo()
-            return 1
-        human_plies = [ply for ply in range(len(self._moves)) if self.controller(self._states[ply].player) is None]
+            count = 1
+            while self._moves and is_chance(self.state):  # with chance: back to where a player chooses
+                self.undo()
+                count += 1
+            return count
+        human_plies = [ply for ply in range(len(self._moves))
+                       if not is_chance(self._states[ply]) and self.controller(self._states[ply].player) is None]
         if not human_plies:
             return 0
         count = len(self._moves) - human_plies[-1]
@@ -226,9 +231,10 @@ class PlayedGame:
         return count
 
     def redo_turn(self) -> int:
-        """Replay moves up to the next position where a human is to move (with no human side: one move)."""
+        """Replay moves up to the next position where a human is to move (with no human side: one move, and
+        where the disc lands, with chance)."""
         count = 0
-        while self._undone and (count == 0 or self.to_move() is not None):
+        while self._undone and (count == 0 or is_chance(self.state) or self.to_move() is not None):
             self.redo()
             count += 1
         return count

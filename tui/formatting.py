@@ -53,13 +53,13 @@ def format_rate(per_second: float | None) -> str:
     return f"{per_second:.1f}"
 
 
-PLAYER_GLYPHS = {1: "●", -1: "○"}
+PLAYER_GLYPHS = {1: "●", -1: "○", 0: "↓"}
 """How the two players are drawn everywhere (board, tree, move lists): the first filled, the second hollow,
-so that they differ without colour."""
+so that they differ without colour; with chance, nature's move (where a disc lands) is ``↓``."""
 
 
 def player_glyph(player: int) -> str:
-    """``●`` for the first player (+1), ``○`` for the second (-1)."""
+    """``●`` for the first player (+1), ``○`` for the second (-1), ``↓`` for nature (a chance node, 0)."""
     return PLAYER_GLYPHS[player]
 
 
@@ -111,6 +111,7 @@ NUMBER_MEANINGS = {
     "score": "Pons' exact score for the mover (+ wins, - loses)",
     "lo": "the score's lower bound, for the mover",
     "hi": "the score's upper bound, for the mover",
+    "p": "the probability of the chance outcome leading here",
 }
 """What each number a searcher shows means (``Node.numbers()`` names), for the explorer's legend."""
 

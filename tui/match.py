@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.agents import Agent, Decision
+from engine.arena import chance_draw
 from engine.game_record import PlayedGame
-from engine.games import State
+from engine.games import Move, State, is_chance
 from tui.contest import agent_session
 from tui.session import Session
 
@@ -83,13 +84,26 @@ class MatchRunner:
 
     def conclude(self, turn: Turn, decision: Decision) -> str:
         """Play ``decision`` (a turn's move) and say what happened: ``rivest played 4``."""
-        state = self.played.state
-        label = state.move_label(decision.move)
-        self.played.play(decision.move)
+        label = self.played.state.move_label(decision.move)
         fallback = " (its search proposed no move: the fallback move)" if decision.fallback else ""
         capped = f" (its tree reached its cap of {turn.session.node_cap:,} nodes)" if (
             turn.session.stop_reason() == "cap") else ""
-        return f"{self.name(turn.agent)} played {label}{fallback}{capped}"
+        return f"{self.name(turn.agent)} played {label}{fallback}{capped}{self.play(decision.move)}"
+
+    def play(self, move: Move) -> str:
+        """Play ``move`` (a human's or an agent's; it must be legal) and nature's moves after it: with chance, the
+        disc lands where the game's seeded draw says (``chance_draw(seed, ply)``, as the arena draws them).
+        Returns what chance did, ``"; the disc slipped into 5"`` (``""`` if nothing, or it landed as aimed)."""
+        played = self.played
+        played.play(move)
+        note = ""
+        while is_chance(played.state):
+            drop = played.state
+            landing = drop.outcome_for(chance_draw(played.seed, drop.ply))
+            if landing != move:
+                note = f"; the disc slipped into {drop.move_label(landing)}"
+            played.play(landing)
+        return note
 
     def outcome(self) -> str:
         """How the game ended (``""`` while it goes on): ``a draw``, ``the first player (rivest) won``."""

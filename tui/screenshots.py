@@ -55,6 +55,16 @@ async def _play_match(pilot: Pilot[None]) -> None:
         await pilot.pause(0.05)
 
 
+async def _choose_pv_end(pilot: Pilot[None]) -> None:
+    """Choose the last node of the principal variation shown in the tree (its numbers and features appear)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, ExploreScreen)
+    tree = screen.query_one(SearchTree)
+    tree.reveal_moves(screen.session.searcher.principal_variation()[:3])
+    await pilot.pause()
+    await pilot.press("enter")
+
+
 VIEWS = (
     View("explorer", SearchConfig(), ("f", "f", "d")),
     View("explorer-80x24", SearchConfig(), ("f", "d"), size=(80, 24)),
@@ -66,6 +76,10 @@ VIEWS = (
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
     View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),
     View("help", SearchConfig(), ("question_mark",), size=(100, 40)),
+    View("lab-features", SearchConfig(position="4453", algorithm="alphabeta", params={"depth": 3, "eval": "features"}),
+         ("f", "f", "f"), size=(120, 40), then=(_choose_pv_end,)),
+    View("chance", SearchConfig(game="connect4-chance", position="4454", algorithm="expectiminimax",
+                                params={"depth": 2}), ("f", "f"), size=(120, 36)),
     View("play", SearchConfig(algorithm="alphabeta", params={"depth": 4}), ("P", "4", "3"), size=(100, 30)),
     View("play-analysis-hint", SearchConfig(position="243335424257", algorithm="rivest"), ("P", "a", "h"),
          size=(100, 30)),

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from engine.errors import UserError
 from engine.games import Game, State, make_game
 from engine.search.base import AlgorithmInfo, Node, Searcher, Step
-from engine.search.registry import AgentSpec, algorithm, algorithms, game_family, make_searcher
+from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 """The explorer's default searcher: the first of these that is registered and fits the game."""
@@ -33,9 +33,7 @@ FRAME_SECONDS = 1 / 60
 
 def default_algorithm(game: Game) -> str:
     """The explorer's default algorithm for ``game`` (best-first searchers first)."""
-    known = algorithms()
-    family = game_family(game)
-    fitting = [name for name, info in known.items() if not info.games or family in info.games]
+    fitting = [name for name, info in algorithms().items() if plays(info, game)]
     for name in PREFERRED_ALGORITHMS:
         if name in fitting:
             return name

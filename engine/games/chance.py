@@ -334,3 +334,13 @@ class ChanceDrop:
 
 ChanceGameState = Connect4ChanceState | ChanceDrop
 """Any position of Connect Four with chance."""
+
+
+def connect4_grid(state: object) -> Connect4State | None:
+    """The Connect Four grid of ``state``: itself, or a chance-game position's board (before a falling disc
+    lands); ``None`` for a position of another game."""
+    if isinstance(state, Connect4State):
+        return state
+    if isinstance(state, Connect4ChanceState | ChanceDrop):
+        return state.board
+    return None

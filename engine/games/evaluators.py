@@ -25,7 +25,7 @@ from typing import Protocol
 from engine.errors import UserError
 from engine.files import write_atomic
 from engine.games.base import Game, PositionError, State
-from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState
+from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
 
 
@@ -332,7 +332,7 @@ class FeatureTerm:
 def feature_terms(state: State, weights: str = "") -> list[FeatureTerm]:
     """The named feature vector of a Connect Four position (or of a chance game's board), with the weights
     the ``weights`` parameter text chooses (``""``: the hand-set ones).  Empty for a finished game."""
-    board = _board_of(state)
+    board = connect4_grid(state)
     if board is None:
         raise EvaluatorError(f"features are defined for Connect Four boards only, not for {state.game.name}")
     if board.is_terminal():
@@ -343,15 +343,6 @@ def feature_terms(state: State, weights: str = "") -> list[FeatureTerm]:
         FeatureTerm(feature.name, value, weight, value * weight)
         for feature, value, weight in zip(FEATURES, values, evaluator.weights, strict=True)
     ]
-
-
-def _board_of(state: State) -> Connect4State | None:
-    """The Connect Four board of ``state``: itself, or a chance-game position's board (before a falling disc lands)."""
-    if isinstance(state, Connect4State):
-        return state
-    if isinstance(state, Connect4ChanceState | ChanceDrop):
-        return state.board
-    return None
 
 
 # --- weights ---------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from engine.games import make_game
+from engine.search.registry import algorithm, plays
 from tui.app import PlyscopeApp
 from tui.session import SearchConfig, Session
 from tui.widgets.prompt_bar import PromptBar
@@ -19,8 +21,9 @@ PATIENCE = 120.0
 
 def app_with(game: str, opening: Callable[[], Screen[None]]) -> PlyscopeApp:
     """The app with the screen ``opening`` makes over the explorer (on ``game``), with a clock that never moves."""
-    return PlyscopeApp(Session.create(SearchConfig(game=game, algorithm="minimax")), clock=lambda: 0.0,
-                       opening=opening)
+    minimax = plays(algorithm("minimax"), make_game(game))
+    explorer = Session.create(SearchConfig(game=game, algorithm="minimax" if minimax else None))
+    return PlyscopeApp(explorer, clock=lambda: 0.0, opening=opening)
 
 
 async def wait_until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:

@@ -256,7 +256,7 @@ async def test_the_analysis_is_for_connect_four_only() -> None:
     screen, app = playing(played)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("a")
-        assert "the analysis is for Connect Four: the solver plays nothing else" in status(screen)
+        assert "the analysis is for Connect Four without chance: the solver plays nothing else" in status(screen)
         assert not screen.analysing
 
 

@@ -186,11 +186,11 @@ class PlayScreen(SearchScreen):
         else:
             label = played.state.move_label(message.move)
             try:  # keys typed faster than the board is redrawn may name a move the board had not yet refused
-                played.play(message.move)
+                chance = self.runner.play(message.move)
             except UserError as error:
                 self.refuse(str(error))
                 return
-            self._position_changed(f"you played {label}")
+            self._position_changed(f"you played {label}{chance}")
 
     def on_board_illegal_move(self, message: Board.IllegalMove) -> None:
         if self.played.is_over():
@@ -261,7 +261,7 @@ class PlayScreen(SearchScreen):
     def action_analysis(self) -> None:
         """Show or hide the solver's exact score of every column (Connect Four)."""
         if not isinstance(self.played.state, Connect4State):
-            self.refuse("the analysis is for Connect Four: the solver plays nothing else")
+            self.refuse("the analysis is for Connect Four without chance: the solver plays nothing else")
             return
         self.analysing = not self.analysing
         if self.analysing:

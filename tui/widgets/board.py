@@ -23,7 +23,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from engine.analysis import ScoresSnapshot
-from engine.games import Connect4State, Move, NimState, State
+from engine.games import Connect4State, Move, NimState, State, is_chance
+from engine.games.chance import ChanceDrop, connect4_grid
 from tui.formatting import player_glyph, signed
 
 WIDE_CELL = 4
@@ -130,8 +131,9 @@ class Board(Widget, can_focus=True):
         """A move marked as the best one in ``state``."""
         self.notes: tuple[Note, ...] = ()
         """Connect Four: a short note under each column: the solver's score."""
-        if isinstance(state, Connect4State):
-            self.set_reactive(Board.cursor_column, state.game.width // 2)
+        grid = connect4_grid(state)
+        if grid is not None:
+            self.set_reactive(Board.cursor_column, grid.game.width // 2)
         elif isinstance(state, NimState):
             self.set_reactive(Board.cursor_column, 1)
 
@@ -152,11 +154,11 @@ class Board(Widget, can_focus=True):
     @property
     def highlighted(self) -> int:
         """Connect Four: the cells drawn highlighted (a bitboard of the game): the winning four, once won."""
-        state = self.state
-        if not isinstance(state, Connect4State):
+        grid = connect4_grid(self.state)
+        if grid is None:
             return 0
-        winner = state.winner()
-        return state.game.fours(state.stones(winner)) if winner in (1, -1) else 0
+        winner = grid.winner()
+        return grid.game.fours(grid.stones(winner)) if winner in (1, -1) else 0
 
     def show_scores(self, scores: ScoresSnapshot | None, *, on: bool = True) -> None:
         """Connect Four: the solver's score of each column under it, for the player to move (who plays it);
@@ -175,8 +177,8 @@ class Board(Widget, can_focus=True):
     @property
     def cell(self) -> int:
         """Connect Four: the width of a column, in terminal cells."""
-        state = self.state
-        return WIDE_CELL if isinstance(state, Connect4State) and state.game.width <= WIDE_UP_TO else NARROW_CELL
+        grid = connect4_grid(self.state)
+        return WIDE_CELL if grid is None or grid.game.width <= WIDE_UP_TO else NARROW_CELL
 
     def how_to_move(self) -> str:
         """How a person plays a move on this board, in a few words."""
@@ -190,8 +192,9 @@ class Board(Widget, can_focus=True):
 
     def action_cursor(self, columns: int, piles: int) -> None:
         state = self.state
-        if isinstance(state, Connect4State):
-            self.cursor_column = (self.cursor_column + columns) % state.game.width
+        grid = connect4_grid(state)
+        if grid is not None:
+            self.cursor_column = (self.cursor_column + columns) % grid.game.width
         elif isinstance(state, NimState) and state.piles:
             self.cursor_pile = (self.cursor_pile + piles) % len(state.piles)
             pile = state.piles[self.cursor_pile]
@@ -199,23 +202,28 @@ class Board(Widget, can_focus=True):
 
     def action_play_cursor(self) -> None:
         state = self.state
-        if isinstance(state, Connect4State):
+        if connect4_grid(state) is not None:
             self.action_play_column(self.cursor_column)
         elif isinstance(state, NimState) and state.piles:
             pile = state.piles[min(self.cursor_pile, len(state.piles) - 1)]
             self._play_nim(pile, self.cursor_column)
 
     def action_play_column(self, column: int) -> None:
+        """Play ``column`` (with chance: aim at it; at a chance node: make the disc land there)."""
         state = self.state
-        if not isinstance(state, Connect4State):
+        grid = connect4_grid(state)
+        if grid is None:
             return
-        if column >= state.game.width:
-            last = "1234567890"[state.game.width - 1]
+        if column >= grid.game.width:
+            last = "1234567890"[grid.game.width - 1]
             self.post_message(self.IllegalMove(f"there is no column {'1234567890'[column]}: columns are 1 to {last}"))
             return
         self.cursor_column = column
-        if state.can_play(column):
+        if column in state.legal_moves():
             self.post_message(self.MovePlayed(self, column))
+        elif is_chance(state):
+            self.post_message(self.IllegalMove(f"a disc aimed at column {state.move_label(state.legal_moves()[0])} "
+                                               f"cannot land in column {column + 1}"))
         else:
             self.post_message(self.IllegalMove(f"column {column + 1} cannot be played: it is full or the game is over"))
 
@@ -224,9 +232,10 @@ class Board(Widget, can_focus=True):
         if offset is None:
             return
         state = self.state
-        if isinstance(state, Connect4State):
+        grid = connect4_grid(state)
+        if grid is not None:
             column = (offset.x - 1) // self.cell
-            if 0 <= column < state.game.width and offset.x >= 1:
+            if 0 <= column < grid.game.width and offset.x >= 1:
                 self.action_play_column(column)
         elif isinstance(state, NimState) and 0 <= offset.y < len(state.piles):
             token = (offset.x - PILE_LABEL) // TOKEN + 1
@@ -258,7 +267,7 @@ class Board(Widget, can_focus=True):
 
     def render_board(self) -> Text:
         state = self.state
-        if isinstance(state, Connect4State):
+        if connect4_grid(state) is not None:
             return self._render_connect4(state)
         if isinstance(state, NimState):
             return self._render_nim(state)
@@ -270,25 +279,35 @@ class Board(Widget, can_focus=True):
     def _player_style(self, player: int) -> Style:
         return self._style("first" if player == 1 else "second")
 
-    def _render_connect4(self, state: Connect4State) -> Text:
-        game = state.game
+    def _render_connect4(self, state: State) -> Text:
+        """A Connect Four grid (with chance: the grid under the position, the falling disc above it)."""
+        board = connect4_grid(state)
+        assert board is not None
+        game = board.game
         ghosts: dict[int, tuple[str, int]] = {}
         """Ghost stones of the line by cell bit: the digit drawn and the player whose stone it is."""
         current = state
-        for index, move in enumerate(self.line):
-            if current.is_terminal() or not current.can_play(move):  # type: ignore[arg-type]
+        placed = 0
+        for move in self.line:
+            if current.is_terminal() or move not in current.legal_moves():
                 break
             after = current.play(move)
-            ghosts[after.mask ^ current.mask] = (LINE_DIGITS[index] if index < len(LINE_DIGITS) else "+",
-                                                 current.player)
+            landed = _grid(after).mask ^ _grid(current).mask  # nothing when a move only aims (chance)
+            if landed:
+                ghosts[landed] = (LINE_DIGITS[placed] if placed < len(LINE_DIGITS) else "+",
+                                  1 if _grid(after).stones(1) & landed else -1)
+                placed += 1
             current = after
-        first = state.stones(1)
+        first = board.stones(1)
         four = self.highlighted
         grid = self._style("grid")
         text = Text()
         cell = self.cell
         marker = Text(" " * (game.width * cell + 2))
-        if self.has_focus:
+        if isinstance(state, ChanceDrop):  # the disc about to fall, above the column it was aimed at
+            at = 1 + state.column * cell + (cell - 1) // 2
+            marker = Text.assemble(" " * at, (player_glyph(state.mover), self._player_style(state.mover)))
+        elif self.has_focus:
             at = 1 + self.cursor_column * cell + (cell - 1) // 2
             marker = Text.assemble(" " * at, ("▼", self._player_style(state.player)))
         text.append_text(marker)
@@ -299,7 +318,7 @@ class Board(Widget, can_focus=True):
                 bit = game.cell(column, row)
                 cell_style = grid + (self._style("cursor") if self.has_focus and column == self.cursor_column
                                      else Style())
-                if state.mask & bit:
+                if board.mask & bit:
                     won = self._style("win") if four & bit else Style()
                     owner = 1 if first & bit else -1
                     text.append(_centred(player_glyph(owner), cell), cell_style + self._player_style(owner) + won)
@@ -315,9 +334,10 @@ class Board(Widget, can_focus=True):
             label = _centred("1234567890"[column], cell)
             text.append(label, self._style("best") if column == self.best else self._style("muted"))
         text.append("\n")
-        if self.notes:
+        notes = self.notes or _landing_notes(state)
+        if notes:
             text.append(" ")
-            for note, kind in self.notes[:game.width]:
+            for note, kind in notes[:game.width]:
                 style = self._style("note")
                 for part in kind.split():
                     style += self._style(f"note-{part}")
@@ -378,9 +398,14 @@ class Board(Widget, can_focus=True):
                 text.append(player_glyph(winner), self._player_style(winner))
                 text.append(" first player won" if winner == 1 else " second player won", self._style("muted"))
             return text
-        text.append(player_glyph(state.player), self._player_style(state.player))
-        text.append(" first player" if state.player == 1 else " second player", self._style("muted"))
-        text.append(" to move", self._style("muted"))
+        if isinstance(state, ChanceDrop):
+            text.append(player_glyph(state.mover), self._player_style(state.mover))
+            whose = "first" if state.mover == 1 else "second"
+            text.append(f" the {whose} player's disc falls (aimed at {state.column + 1})", self._style("muted"))
+        else:
+            text.append(player_glyph(state.player), self._player_style(state.player))
+            text.append(" first player" if state.player == 1 else " second player", self._style("muted"))
+            text.append(" to move", self._style("muted"))
         if self.line and line_end.is_terminal():
             winner = line_end.winner()
             outcome = "a draw" if winner == 0 else ("the first player wins" if winner == 1 else "the second wins")
@@ -418,3 +443,18 @@ def scores_caption(scores: ScoresSnapshot | None, node_budget: int) -> Text:
 def _centred(text: str, width: int) -> str:
     """``text`` in ``width`` cells, one cell of space before it (the grid's rhythm: `` ● `` or `` ●  ``)."""
     return f" {text}".ljust(width) if len(text) < width - 1 else text.center(width)
+
+
+def _grid(state: State) -> Connect4State:
+    grid = connect4_grid(state)
+    assert grid is not None
+    return grid
+
+
+def _landing_notes(state: State) -> tuple[Note, ...]:
+    """At a chance node: the probability that the falling disc lands in each column, under the columns."""
+    if not isinstance(state, ChanceDrop):
+        return ()
+    chances = dict(state.outcomes())
+    return tuple((f"{round(100 * chances[column])}%" if column in chances else "", "")
+                 for column in range(state.board.game.width))

@@ -7,20 +7,34 @@ from collections.abc import Mapping
 from rich.text import Text
 from textual.widgets import Static
 
+from engine.games.evaluators import FeatureTerm
 from tui.formatting import Number, format_number, number_meanings
 
 
 class ReadingGuide(Static):
     """How to read the search tree's lines for one algorithm, and the numbers of the node chosen in it."""
 
-    def show(self, names: list[str], chosen: Mapping[str, Number] | None = None, where: str = "") -> None:
-        """``names``: the algorithm's numbers, in order; ``chosen``: the chosen node's, at ``where`` (its moves)."""
+    def show(
+        self,
+        names: list[str],
+        chosen: Mapping[str, Number] | None = None,
+        where: str = "",
+        features: list[FeatureTerm] | None = None,
+    ) -> None:
+        """``names``: the algorithm's numbers, in order; ``chosen``: the chosen node's, at ``where`` (its moves);
+        ``features``: the weighted features of the chosen node's position (``eval=features``)."""
         text = Text()
         if chosen is not None:
             text.append(f"node {where or 'root'}\n", "bold")
             for name, value in chosen.items():
                 text.append(f"  {name} = {format_number(value)}\n")
             text.append("\n")
+        if features:
+            text.append("features: first player's minus second's, × weight\n", "bold")
+            for term in features:
+                text.append(f"  {term.name:<16} {term.value:+d}×{term.weight:g} = {term.contribution:+g}\n")
+            total = sum(term.contribution for term in features)
+            text.append(f"  sum {total:+g} (clamped to ±800)\n\n")
         text.append("each line: the mover (● first, ○ second), the move, then\n", "dim")
         for name, meaning in number_meanings(names):
             text.append(name, "bold")

@@ -26,8 +26,10 @@ from textual.reactive import reactive
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from engine.games import Move
+from engine.games import Move, is_chance, outcome_probability
+from engine.games.chance import ChanceDrop
 from engine.search.base import Node, Searcher
+from engine.search.registry import CHANCE_FAMILY, game_family
 from tui.formatting import format_numbers, player_glyph
 from tui.session import Batch
 
@@ -129,8 +131,10 @@ class SearchTree(Tree[TreeItem]):
         """The player to move at the root: the mover of a node at an odd depth."""
         self._views: dict[int, View] = {}
         """Widget node of each shown searcher node, by ``id`` of the searcher node."""
-        self._parts: dict[int, tuple[str, str]] = {}
-        """Glyph-and-move text and numbers text of each shown node, as of its last change."""
+        self._parts: dict[int, tuple[str, str, int]] = {}
+        """Glyph-and-move text, numbers text and mover (+1, -1) of each shown node, as of its last change."""
+        self._chance = False
+        """Whether the game has chance nodes (their outcomes are labelled with their probability)."""
         self._pv: set[int] = set()
         self._marked: set[int] = set()
         self._cut: set[int] = set()
@@ -173,6 +177,7 @@ class SearchTree(Tree[TreeItem]):
         if searcher is not None:
             with self._lock:
                 self._root_player = searcher.root_state.player
+                self._chance = game_family(searcher.root_state.game) == CHANCE_FAMILY
                 self._adopt_root(searcher)
 
     def apply(self, batch: Batch, principal_path: Sequence[Node]) -> None:
@@ -333,8 +338,8 @@ class SearchTree(Tree[TreeItem]):
         if item is None:
             return text
         key = id(item)
-        move, numbers = self._parts.get(key, ("", ""))
-        mover = "first" if self._mover(item) == 1 else "second"
+        move, numbers, player = self._parts.get(key, ("", "", 1))
+        mover = "first" if player == 1 else "second"
         text.stylize(self.get_component_rich_style(f"search-tree--{mover}", partial=True), start, start + 1)
         move_style = self.get_component_rich_style("search-tree--move", partial=True)
         if key in self._pv:
@@ -365,9 +370,20 @@ class SearchTree(Tree[TreeItem]):
             return parent_view is not None and view.parent is parent_view
         return self._views.get(key) is view
 
-    def _mover(self, node: Node) -> int:
-        """The player who made the move into ``node``."""
-        return self._root_player if node.depth % 2 == 1 else -self._root_player
+    def _move_text(self, node: Node) -> tuple[str, int]:
+        """``● 4`` (the mover's glyph and the move) and the mover; with chance, an outcome of a chance node is
+        ``○ ↓5 20%`` (the falling disc's owner, where it lands, and how likely that is)."""
+        searcher = self._searcher
+        assert searcher is not None and node.parent is not None
+        if not self._chance:
+            mover = self._root_player if node.depth % 2 == 1 else -self._root_player
+            return f"{player_glyph(mover)} {searcher.root_state.move_label(node.move)}", mover
+        before = searcher.state_at(node.parent)
+        if is_chance(before):
+            chance = outcome_probability(before, node.move) or 0.0
+            owner = before.mover if isinstance(before, ChanceDrop) else 1
+            return f"{player_glyph(owner)} ↓{before.move_label(node.move)} {chance:.0%}", owner
+        return f"{player_glyph(before.player)} {before.move_label(node.move)}", before.player
 
     def _adopt_root(self, searcher: Searcher[Node]) -> None:
         root = searcher.root
@@ -510,8 +526,8 @@ class SearchTree(Tree[TreeItem]):
             return
         if node.parent is None or self._searcher is None:
             return  # a root of a tree no longer shown
-        move = f"{player_glyph(self._mover(node))} {self._searcher.root_state.move_label(node.move)}"
-        self._parts[key] = (move, numbers)
+        move, mover = self._move_text(node)
+        self._parts[key] = (move, numbers, mover)
         suffix = ""
         if key in self._cut:
             suffix += CUT_MARK

@@ -128,9 +128,11 @@ class SetupForm(Widget):
 
     @staticmethod
     def _position_hint(game_name: str) -> str:
-        return "piles, e.g. 3,4,5 (blank: start)" if game_name in ("grundy", "nim", "nim-misere") else (
-            "move string, e.g. 4453 (blank: empty board)"
-        )
+        if game_name in ("grundy", "nim", "nim-misere"):
+            return "piles, e.g. 3,4,5 (blank: start)"
+        if game_name.startswith("connect4-chance"):
+            return "two digits a turn, the column aimed at and where it landed, e.g. 4454 (blank: empty board)"
+        return "move string, e.g. 4453 (blank: empty board)"
 
     # ----------------------------------------------------------------- events
 
