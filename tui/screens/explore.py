@@ -26,7 +26,6 @@ from engine.agents import Agent, turn_limit
 from engine.errors import UserError
 from engine.game_record import PlayedGame
 from engine.games import GAME_CHOICES, Move
-from engine.games.evaluators import feature_terms
 from engine.search.base import Limit, Node
 from engine.search.registry import fitting_algorithms
 from tui.contest import compared_agents
@@ -369,15 +368,7 @@ class ExploreScreen(SearchScreen):
             board.border_title, board.border_subtitle = "principal variation", ""
 
     def _show_details(self) -> None:
-        session = self.session
-        params = session.config.params
-        with session.lock:
-            names = list(session.searcher.root.numbers())
-            chosen = self.chosen.numbers() if self.chosen is not None else None
-            where = move_labels(session.state, self.chosen.moves()) if self.chosen is not None else ""
-            position = session.searcher.state_at(self.chosen) if self.chosen is not None else session.state
-        features = feature_terms(position, str(params.get("weights", ""))) if params.get("eval") == "features" else None
-        self.query_one(ReadingGuide).show(names, chosen, where, features)
+        self.query_one(ReadingGuide).show_session(self.session, self.chosen)
 
     def status_lines(self) -> tuple[Text, Text]:
         session = self.session

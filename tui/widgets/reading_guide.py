@@ -7,12 +7,26 @@ from collections.abc import Mapping
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.games.evaluators import FeatureTerm
-from tui.formatting import Number, format_number, number_meanings
+from engine.games.evaluators import FeatureTerm, feature_terms
+from engine.search.base import Node
+from tui.formatting import Number, format_number, move_labels, number_meanings
+from tui.session import Session
 
 
 class ReadingGuide(Static):
     """How to read the search tree's lines for one algorithm, and the numbers of the node chosen in it."""
+
+    def show_session(self, session: Session, chosen: Node | None) -> None:
+        """The guide for ``session``'s algorithm, with ``chosen``'s numbers (and, under ``eval=features``, the
+        weighted features of its position, or of the root's when no node is chosen)."""
+        params = session.config.params
+        with session.lock:
+            names = list(session.searcher.root.numbers())
+            numbers = chosen.numbers() if chosen is not None else None
+            where = move_labels(session.state, chosen.moves()) if chosen is not None else ""
+            position = session.searcher.state_at(chosen) if chosen is not None else session.state
+        weights = str(params.get("weights", ""))
+        self.show(names, numbers, where, feature_terms(position, weights) if params.get("eval") == "features" else None)
 
     def show(
         self,
