@@ -12,12 +12,11 @@ When the searcher proposes no move (a budget too small to finish even one step, 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from engine.errors import UserError
 from engine.games.base import Move, State
 from engine.games.connect4 import Connect4State
+from engine.numbers import parse_moves, parse_seconds, parse_seed
 from engine.search.base import Limit, Stats
 from engine.search.registry import AgentSpec
 
@@ -28,12 +27,8 @@ DEFAULT_TURN_MOVES = 1000
 def turn_limit(moves: int | None, seconds: float | None) -> Limit:
     """The per-turn limit of ``--moves`` or ``--seconds`` (``DEFAULT_TURN_MOVES`` moves if neither)."""
     if seconds is not None:
-        if not (seconds > 0 and math.isfinite(seconds)):
-            raise UserError(f"--seconds must be a positive number, not {seconds}")
-        return Limit(seconds=seconds)
-    if moves is not None and moves < 1:
-        raise UserError(f"--moves must be 1 or more, not {moves}")
-    return Limit(moves=DEFAULT_TURN_MOVES if moves is None else moves)
+        return Limit(seconds=parse_seconds(seconds))
+    return Limit(moves=DEFAULT_TURN_MOVES if moves is None else parse_moves(moves))
 
 
 def limit_text(limit: Limit) -> str:
@@ -42,10 +37,8 @@ def limit_text(limit: Limit) -> str:
 
 
 def check_seed(seed: int) -> int:
-    """``seed`` if it is 0 or more; raises ``UserError`` otherwise."""
-    if seed < 0:
-        raise UserError(f"seed must be 0 or more, not {seed}")
-    return seed
+    """``seed`` if it is a seed (``engine.numbers.parse_seed``: 0 to 2^63 - 1); raises ``UserError`` otherwise."""
+    return parse_seed(seed)
 
 
 def fallback_move(state: State) -> Move:

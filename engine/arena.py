@@ -52,6 +52,7 @@ from engine.agents import Agent, Decision
 from engine.errors import UserError
 from engine.files import write_atomic
 from engine.games import Connect4, Game, Move, State, is_chance, make_game
+from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -96,10 +97,12 @@ def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
     choice = text.strip().lower()
     if choice == "all2":
         return every
-    if not choice.isdigit() or not 1 <= int(choice) <= len(every):
-        raise UserError(f"openings '{text}': use all2 or a number from 1 to {len(every)}")
+    try:
+        count = parse_int(choice, "--openings", lo=1, hi=len(every))
+    except NumberError:
+        raise UserError(f"--openings '{shown(text)}': use all2 or a number from 1 to {len(every)}") from None
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    chosen = sorted(int(i) for i in rng.choice(len(every), size=int(choice), replace=False))
+    chosen = sorted(int(i) for i in rng.choice(len(every), size=count, replace=False))
     return [every[i] for i in chosen]
 
 

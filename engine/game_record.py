@@ -31,7 +31,6 @@ for Connect Four, move labels separated by spaces for Nim (``8=7+1 7=4+3``).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -41,6 +40,7 @@ from engine.arena import spell, turn_seed
 from engine.errors import UserError
 from engine.files import write_atomic
 from engine.games import Connect4State, Game, Move, Player, PositionError, State, is_chance, make_game
+from engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
 from engine.search.base import Limit, SearchError
 from engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays
 
@@ -97,15 +97,11 @@ def parse_controller(text: str, default: Limit, game: Game) -> Controller:
 
 def _budget_item(agent: str, key: str, value: str) -> Limit:
     try:
-        amount = float(value) if key == "seconds" else int(value)
-    except ValueError:
-        amount = -1
-    if key == "moves" and isinstance(amount, int) and amount >= 1:
-        return Limit(moves=amount)
-    if key == "seconds" and 0 < amount < math.inf:
-        return Limit(seconds=amount)
-    kind = "a whole number of moves, 1 or more" if key == "moves" else "a positive number of seconds"
-    raise SearchError(f"agent '{agent}': {key}={value} is not {kind}")
+        if key == "moves":
+            return Limit(moves=parse_moves(value, key))
+        return Limit(seconds=parse_seconds(value, key))
+    except NumberError as error:
+        raise SearchError(f"agent '{shown(agent, 40)}': {error}") from None
 
 
 def controller_text(controller: Controller) -> str:
@@ -304,7 +300,7 @@ class PlayedGame:
         if not content:
             raise GameFileError(f"empty: a saved game starts with '{FORMAT} {VERSION}'")
         number, header = content[0]
-        match = re.fullmatch(rf"{FORMAT}\s+(\d+)", header)
+        match = re.fullmatch(rf"{FORMAT}\s+([0-9]{{1,9}})", header)
         if match is None:
             raise GameFileError(f"line {number}: not a saved game (it should start with '{FORMAT} {VERSION}')")
         if int(match.group(1)) != VERSION:
@@ -345,9 +341,11 @@ class PlayedGame:
                 sides.append(parse_controller(read(key), default, game))
             except UserError as error:
                 raise failed(key, error) from None
-        if not re.fullmatch(r"\d{1,18}", read("seed")):
-            raise GameFileError(f"line {fields['seed'][0]} (seed): '{read('seed')}' is not a whole number, 0 or more")
-        played = cls(start, sides[0], sides[1], seed=int(read("seed")))
+        try:
+            seed = parse_seed(read("seed"))
+        except NumberError as error:
+            raise GameFileError(f"line {fields['seed'][0]} ({error})") from None
+        played = cls(start, sides[0], sides[1], seed=seed)
         try:
             for move in _parse_moves(start, read("moves")):
                 played.play(move)

@@ -27,6 +27,7 @@ from engine.agents import Agent
 from engine.arena import GameRecord, GameTask, schedule, tally
 from engine.errors import UserError
 from engine.games import Game, Move
+from engine.numbers import parse_moves, parse_seconds
 from engine.search.base import Limit, SearchError
 from engine.search.registry import algorithms
 
@@ -61,20 +62,20 @@ def require_agents(*specs: str) -> None:
         raise SearchError(f"Rivest's experiment needs {' and '.join(missing)}, not in the registry yet")
 
 
+MAX_VALUES = 50
+"""The most bounds one run plays (each is 98 games over every two-move opening)."""
+
+
 def parse_values(bound: str, text: str | None) -> tuple[float, ...]:
     """The bounds of ``--values`` (``DEFAULT_VALUES`` if ``None``): whole moves, or seconds."""
     if text is None:
         return DEFAULT_VALUES[bound]
     values: list[float] = []
-    for item in text.split(","):
-        try:
-            value = float(item) if bound == "seconds" else int(item)
-        except ValueError:
-            kind = "a number of seconds" if bound == "seconds" else "a whole number of moves"
-            raise UserError(f"--values: '{item.strip()}' is not {kind}") from None
-        if not 0 < value < float("inf"):
-            raise UserError(f"--values: every bound must be above 0, not {item.strip()}")
-        values.append(value)
+    items = text.split(",")
+    if len(items) > MAX_VALUES:
+        raise UserError(f"--values: {len(items)} bounds are too many (at most {MAX_VALUES})")
+    for item in items:
+        values.append(parse_seconds(item, "--values") if bound == "seconds" else parse_moves(item, "--values"))
     return tuple(values)
 
 

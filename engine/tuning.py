@@ -30,6 +30,7 @@ import numpy.typing as npt
 from engine.errors import UserError
 from engine.games import Connect4, Connect4State
 from engine.games.evaluators import FEATURE_NAMES, FEATURE_SCALE, HAND_SET_WEIGHTS, FeatureEvaluator
+from engine.numbers import NumberError, parse_int, shown
 from engine.search.solver import Connect4Solver
 
 SOURCES = ("random", "selfplay")
@@ -54,10 +55,10 @@ def parse_plies(text: str, game: Connect4) -> tuple[int, int]:
     """``A-B`` (or one number) as the range of plies positions are cut at; raises ``UserError``."""
     low, dash, high = text.strip().partition("-")
     try:
-        first = int(low)
-        last = int(high) if dash else first
-    except ValueError:
-        raise UserError(f"--plies '{text}': write a range of plies such as 12-34") from None
+        first = parse_int(low, "--plies", lo=0, hi=game.cells)
+        last = parse_int(high, "--plies", lo=0, hi=game.cells) if dash else first
+    except NumberError:
+        raise UserError(f"--plies '{shown(text)}': write a range of plies such as 12-34") from None
     if not 0 <= first <= last < game.cells:
         raise UserError(f"--plies '{text}': plies go from 0 to {game.cells - 1}, the first no more than the last")
     return first, last

@@ -55,18 +55,18 @@ def test_tune_without_a_match_prints_the_fit(tmp_path: Path, capsys: pytest.Capt
     [
         (["--game", "grundy"], "tune fits Connect Four weights: --game connect4 or connect4:WxH, not grundy"),
         (["--game", "connect4-chance"], "not connect4-chance"),
-        (["--positions", "0"], "--positions must be from 1 to 1,000,000, not 0"),
+        (["--positions", "0"], "argument --positions: 0 is out of range (from 10 to 1,000,000)"),
         (["--plies", "30-10"], "--plies '30-10': plies go from 0 to 41"),
         (["--match", "mcts"], "--match 'mcts': mcts uses no evaluator"),
         (["--match", "alphabeta:eval=rivest"], "--match 'alphabeta:eval=rivest': leave out eval, tune sets them"),
         (["--match", "nosuch"], "unknown algorithm 'nosuch'"),
         (["--openings", "0"], "openings '0': use all2 or a number from 1 to 49"),
-        (["--moves", "0"], "--moves must be 1 or more"),
+        (["--moves", "0"], "argument --moves: 0 is out of range (from 1 to"),
         (["--source", "dreams"], "invalid choice"),
         (["--source", "random", "--labels", "games"],
          "labels from games need positions from self-play (--source selfplay)"),
-        (["--l2", "-1", "--positions", "5"], "--l2 must be 0 or more, not -1.0"),
-        (["--seed", "-1"], "seed must be 0 or more"),
+        (["--l2", "-1", "--positions", "5"], "argument --l2: -1 is out of range (from 0 to 1,000,000)"),
+        (["--seed", "-1"], "argument --seed: -1 is out of range (from 0 to"),
     ],
 )
 def test_bad_tune_input_exits_2_with_one_line(

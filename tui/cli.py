@@ -10,14 +10,49 @@ import argparse
 import importlib
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NoReturn, TypeVar
 
 from engine.errors import UserError
 from engine.games import GAME_NAMES
+from engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 from tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
+
+T = TypeVar("T")
 
 SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""
+MAX_WORKERS = 4096
+"""The most worker processes an option may ask for (more than the machine's cores are capped, with a notice)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a mistake on the command line is one line on stderr and exit status 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def number(parse: Callable[[object, str], T], field: str, **bounds: float) -> Callable[[str], T]:
+    """An argparse ``type`` reading ``field`` with ``parse`` (``engine.numbers``), its refusal in one line."""
+
+    def convert(text: str) -> T:
+        try:
+            return parse(text, field, **bounds)
+        except NumberError as error:
+            raise argparse.ArgumentTypeError(str(error).removeprefix(f"{field}: ")) from None
+
+    convert.__name__ = field
+    return convert
+
+
+MOVES = number(parse_int, "--moves", lo=1, hi=MAX_MOVES)
+SECONDS = number(parse_float, "--seconds", above=0.0, hi=MAX_SECONDS)
+SEED = number(parse_int, "--seed", lo=0, hi=MAX_SEED)
+WORKERS = number(parse_int, "--workers", lo=1, hi=MAX_WORKERS)
+NODES = number(parse_int, "--max-nodes", lo=1, hi=MAX_NODES)
+POSITIONS = number(parse_int, "--positions", lo=10, hi=1_000_000)
+L2 = number(parse_float, "--l2", lo=0.0, hi=1e6)
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
@@ -29,21 +64,24 @@ def _add_game(parser: argparse.ArgumentParser) -> None:
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--moves", type=int, metavar="N", help="budget: calls to the move operator")
-    budget.add_argument("--seconds", type=float, metavar="S", help="budget: wall-clock seconds")
-    budget.add_argument("--iterations", type=int, metavar="N", help="budget: steps (expansions, iterations, visits)")
+    budget.add_argument("--moves", type=number(parse_int, "--moves", lo=0, hi=MAX_MOVES), metavar="N",
+                        help="budget: calls to the move operator (0: none)")
+    budget.add_argument("--seconds", type=SECONDS, metavar="S", help="budget: wall-clock seconds")
+    budget.add_argument("--iterations", type=number(parse_int, "--iterations", lo=0, hi=MAX_MOVES), metavar="N",
+                        help="budget: steps (expansions, iterations, visits)")
 
 
 def _add_cluster(parser: argparse.ArgumentParser) -> None:
     """Where games run, their seeds, and the results file (arena and rivest)."""
-    parser.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: one per core)")
+    parser.add_argument("--workers", type=WORKERS, metavar="N",
+                        help="local worker processes (default, and at most: one per core)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
-    parser.add_argument("--seed", type=int, default=0, help="the seed every game's seed is drawn from (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="the seed every game's seed is drawn from (default 0)")
     parser.add_argument("--out", metavar="FILE.json", help="write every game and the summary here (atomically)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="plyscope",
         description="A terminal explorer for game-tree search. With no command, opens the explorer.",
     )
@@ -54,8 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("position", nargs="?", default=None, help="move string or piles")
     explore.add_argument("--algo", default=None, help="algorithm from the registry")
     explore.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
-    explore.add_argument("--seed", type=int, default=0, help="seed of the searcher's random generator")
-    explore.add_argument("--moves", type=int, metavar="N", help="budget: calls to the move operator")
+    explore.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator")
+    explore.add_argument("--moves", type=MOVES, metavar="N", help="budget: calls to the move operator")
 
     solve = commands.add_parser("solve", help="exact value of a position and of each move")
     solve.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
@@ -70,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--algo", help="algorithm name (see --list)")
     search.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
     _add_budget(search)
-    search.add_argument("--seed", type=int, default=0, help="seed of the searcher's random generator (default 0)")
+    search.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator (default 0)")
     _add_game(search)
     search.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     search.add_argument("--json", action="store_true", help="print one JSON object")
@@ -87,9 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--openings", default="all2", metavar="all2|NUMBER",
                        help="every two-move opening (default), or that many of them drawn with --seed")
     arena_budget = arena.add_mutually_exclusive_group()
-    arena_budget.add_argument("--moves", type=int, metavar="N",
+    arena_budget.add_argument("--moves", type=MOVES, metavar="N",
                               help="per turn: calls to the move operator (default 1000)")
-    arena_budget.add_argument("--seconds", type=float, metavar="S", help="per turn: wall-clock seconds")
+    arena_budget.add_argument("--seconds", type=SECONDS, metavar="S", help="per turn: wall-clock seconds")
     _add_cluster(arena)
     _add_game(arena)
 
@@ -114,11 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--hint", metavar="AGENT", help="the agent asked for hints (default: the agent side)")
     play.add_argument("--load", metavar="FILE", help="continue a saved game (its sides and position)")
     play_budget = play.add_mutually_exclusive_group()
-    play_budget.add_argument("--moves", type=int, metavar="N",
+    play_budget.add_argument("--moves", type=MOVES, metavar="N",
                              help="per turn, for agents whose spec has no moves= or seconds=: calls to the move "
                                   "operator (default 1000)")
-    play_budget.add_argument("--seconds", type=float, metavar="S", help="per turn, likewise: seconds of search")
-    play.add_argument("--seed", type=int, default=0, help="the seed each agent turn's seed is drawn from (default 0)")
+    play_budget.add_argument("--seconds", type=SECONDS, metavar="S", help="per turn, likewise: seconds of search")
+    play.add_argument("--seed", type=SEED, default=0, help="the seed each agent turn's seed is drawn from (default 0)")
 
     compare = commands.add_parser("compare", help="agents side by side on one position, at equal budgets")
     compare.add_argument("position", help="move string or piles ('-' for the start)")
@@ -126,16 +164,17 @@ def build_parser() -> argparse.ArgumentParser:
                          help="two to four agents, e.g. rivest:p=10 mcts:k=32 alphabeta")
     _add_game(compare)
     compare_budget = compare.add_mutually_exclusive_group()
-    compare_budget.add_argument("--moves", type=int, metavar="N",
+    compare_budget.add_argument("--moves", type=MOVES, metavar="N",
                                 help="each agent's budget: calls to the move operator (default 10000)")
-    compare_budget.add_argument("--seconds", type=float, metavar="S", help="each agent's budget: seconds of search")
-    compare.add_argument("--seed", type=int, default=0, help="every searcher's seed (default 0)")
+    compare_budget.add_argument("--seconds", type=SECONDS, metavar="S", help="each agent's budget: seconds of search")
+    compare.add_argument("--seed", type=SEED, default=0, help="every searcher's seed (default 0)")
     compare.add_argument("--match", action="store_true", help="start with the first two agents playing each other")
 
     tune = commands.add_parser("tune", help="fit the eval=features weights to solved positions; play them")
     tune.add_argument("--out", required=True, metavar="FILE.json",
                       help="the weights file to write (atomically); eval=features,weights=FILE reads it")
-    tune.add_argument("--positions", type=int, default=2000, metavar="N", help="positions to fit on (default 2000)")
+    tune.add_argument("--positions", type=POSITIONS, default=2000, metavar="N",
+                      help="positions to fit on (default 2000)")
     tune.add_argument("--plies", default="12-34", metavar="A-B",
                       help="positions are cut from games at a ply drawn from A to B (default 12-34)")
     tune.add_argument("--source", choices=("random", "selfplay"), default="selfplay",
@@ -144,15 +183,16 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--labels", choices=("solver", "games"), default="solver",
                       help="each position's result: with perfect play (the exact solver, default), or the result "
                            "of the self-play game it came from")
-    tune.add_argument("--l2", type=float, default=1e-4, metavar="X", help="ridge penalty of the fit (default 1e-4)")
+    tune.add_argument("--l2", type=L2, default=1e-4, metavar="X", help="ridge penalty of the fit (default 1e-4)")
     tune.add_argument("--match", default="alphabeta:depth=4,ordering=history", metavar="SPEC",
                       help="the searcher both evaluators play with (default alphabeta:depth=4,ordering=history)")
     tune.add_argument("--no-match", action="store_true", help="fit and write the weights, play no match")
     tune.add_argument("--openings", default="all2", metavar="all2|NUMBER",
                       help="the match's openings: every two-move opening (default), or that many drawn with --seed")
-    tune.add_argument("--moves", type=int, metavar="N", help="the match's budget per turn in moves (default 20000)")
-    tune.add_argument("--workers", type=int, metavar="N", help="the match's worker processes (default: one per core)")
-    tune.add_argument("--seed", type=int, default=0, help="seed of the positions and of the match (default 0)")
+    tune.add_argument("--moves", type=MOVES, metavar="N", help="the match's budget per turn in moves (default 20000)")
+    tune.add_argument("--workers", type=WORKERS, metavar="N",
+                      help="the match's worker processes (default: one per core)")
+    tune.add_argument("--seed", type=SEED, default=0, help="seed of the positions and of the match (default 0)")
     _add_game(tune)
     tune.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -182,7 +222,10 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exited:  # --help (0), or a command line argparse refused (2, one line said why)
+        return exited.code if isinstance(exited.code, int) else 2
     command = args.command
     module = importlib.import_module(COMMANDS[command])
     try:

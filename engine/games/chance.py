@@ -29,6 +29,7 @@ from functools import cached_property
 
 from engine.games.base import CHANCE, Move, Player, PositionError
 from engine.games.connect4 import COLUMN_DIGITS, Bitboard, Connect4, Connect4State
+from engine.numbers import NumberError, parse_float
 
 DEFAULT_KEEP = 0.6
 """Probability that the disc lands in the column chosen (before the shares of missing or full neighbours)."""
@@ -45,7 +46,7 @@ def parse_chance_game(name: str) -> Connect4Chance | None:
     for a malformed size or probabilities."""
     if name != NAME and not name.startswith(NAME + ":"):
         return None
-    match = re.fullmatch(NAME + r"(?::(\d+)x(\d+))?(?::([^:]+))?", name)
+    match = re.fullmatch(NAME + r"(?::([0-9]{1,3})x([0-9]{1,3}))?(?::([^:]+))?", name)
     if match is None:
         raise PositionError(
             f"game '{name}': write {NAME}, {NAME}:WxH, {NAME}:KEEP,SIDE or {NAME}:WxH:KEEP,SIDE (e.g. {NAME}:0.6,0.2)"
@@ -63,8 +64,8 @@ def _parse_probabilities(name: str, text: str) -> tuple[float, float]:
     try:
         if len(parts) != 2:
             raise ValueError
-        keep, side = (float(part) for part in parts)
-    except ValueError:
+        keep, side = (parse_float(part, "probability") for part in parts)
+    except (ValueError, NumberError):
         raise PositionError(
             f"game '{name}': '{text}' is not KEEP,SIDE, two probabilities such as 0.6,0.2"
         ) from None

@@ -27,6 +27,7 @@ from engine.files import write_atomic
 from engine.games.base import Game, PositionError, State
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
+from engine.numbers import NumberError, parse_float, shown
 
 
 class Evaluator(Protocol):
@@ -376,6 +377,10 @@ def parse_weights(text: str) -> tuple[float, ...]:
     return read_weights_file(text)
 
 
+MAX_WEIGHT = 1e6
+"""The largest weight a feature may be given (either sign)."""
+
+
 def _weights_from(chosen: Mapping[str, object], where: str) -> tuple[float, ...]:
     """The hand-set weights with ``chosen`` ones (name -> number or text) put in; raises ``EvaluatorError``."""
     weights = dict(zip(FEATURE_NAMES, HAND_SET_WEIGHTS, strict=True))
@@ -383,13 +388,11 @@ def _weights_from(chosen: Mapping[str, object], where: str) -> tuple[float, ...]
         if name not in weights:
             raise EvaluatorError(f"{where}: no feature '{name}' (features: {', '.join(FEATURE_NAMES)})")
         try:
-            if isinstance(value, bool) or not isinstance(value, int | float | str):
-                raise ValueError
-            number = float(value)
-        except ValueError:
-            raise EvaluatorError(f"{where}: the weight of {name} is not a number: {value!r}") from None
-        if not math.isfinite(number):
-            raise EvaluatorError(f"{where}: the weight of {name} must be a finite number, not {value}")
+            if not isinstance(value, int | float | str):
+                raise NumberError(f"the weight of {name}: {shown(repr(value))} is not a number")
+            number = parse_float(value, f"the weight of {name}", lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
+        except NumberError as error:
+            raise EvaluatorError(f"{where}: {error}") from None
         weights[name] = number
     return tuple(weights.values())
 
@@ -524,9 +527,11 @@ def parse_transform(text: str) -> Transform:
         try:
             if len(parts) != 2:
                 raise ValueError
-            a, b = (float(part) for part in parts)
-        except ValueError:
-            raise EvaluatorError(f"transform '{text}': write affine:A,B with two numbers, e.g. affine:2,10") from None
+            a, b = (parse_float(part, "affine") for part in parts)
+        except (ValueError, NumberError):
+            raise EvaluatorError(
+                f"transform '{shown(text)}': write affine:A,B with two numbers, e.g. affine:2,10"
+            ) from None
         if not (a > 0 and math.isfinite(a) and math.isfinite(b)):
             raise EvaluatorError(
                 f"transform '{text}': A must be above 0 and both finite (a transform must be strictly increasing)"

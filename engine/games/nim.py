@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from engine.games.base import Move, Player, PositionError
+from engine.numbers import shown
 
 NimMove = tuple[int, int]
 """``(pile size, part)``: the larger new pile in Grundy's game, the tokens taken in classic Nim."""
@@ -61,8 +62,8 @@ class Nim:
             raise PositionError("no piles: write pile sizes such as 7 or 3,4,5")
         piles = []
         for word in words:
-            if not word.isdigit():
-                raise PositionError(f"pile '{word}' is not a whole number of tokens")
+            if not re.fullmatch(r"[0-9]{1,9}", word):
+                raise PositionError(f"pile '{shown(word)}' is not a whole number of tokens")
             size = int(word)
             if size > MAX_PILE:
                 raise PositionError(f"pile {size} is too large: at most {MAX_PILE} tokens a pile")

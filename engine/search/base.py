@@ -26,6 +26,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from engine.errors import UserError
 from engine.games.base import Move, State
+from engine.numbers import NumberError, parse_float, parse_int, shown
 
 
 class SearchError(UserError):
@@ -307,35 +308,37 @@ class Param:
     choices: tuple[str, ...] = ()
 
     def parse(self, value: object) -> object:
-        """``value`` (text from a command line or a form, or already typed) checked and converted."""
-        text = str(value).strip()
-        try:
-            if self.kind is bool:
-                if isinstance(value, bool):
-                    parsed: object = value
-                elif text.lower() in ("1", "true", "yes", "on"):
-                    parsed = True
-                elif text.lower() in ("0", "false", "no", "off"):
-                    parsed = False
-                else:
-                    raise ValueError
-            elif self.kind is int:
-                parsed = int(text)
-            elif self.kind is float:
-                parsed = float(text)
-                if parsed != parsed:
-                    raise ValueError
+        """``value`` (text from a command line or a form, or already typed) checked and converted.
+
+        Numbers are read by ``engine.numbers`` (ASCII digits only, no ``nan`` or ``inf``, no
+        thousand-digit integers); the range is the parameter's own."""
+        text = shown(str(value).strip())
+        parsed: object
+        if self.kind is bool:
+            if isinstance(value, bool):
+                parsed = value
+            elif text.lower() in ("1", "true", "yes", "on"):
+                parsed = True
+            elif text.lower() in ("0", "false", "no", "off"):
+                parsed = False
             else:
-                parsed = text
-        except ValueError:
-            kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(self.kind, "text")
-            raise SearchError(f"parameter {self.name}: '{text}' is not {kind}") from None
+                raise SearchError(f"parameter {self.name}: '{text}' is not true or false")
+        elif self.kind is int or self.kind is float:
+            reader = parse_int if self.kind is int else parse_float
+            try:
+                number = reader(value, f"parameter {self.name}")
+            except NumberError:
+                kind = "a whole number" if self.kind is int else "a number"
+                raise SearchError(f"parameter {self.name}: '{text}' is not {kind}") from None
+            if self.lo is not None and number < self.lo:
+                raise SearchError(f"parameter {self.name}: {text} is below its range {self.range_text()}")
+            if self.hi is not None and number > self.hi:
+                raise SearchError(f"parameter {self.name}: {text} is above its range {self.range_text()}")
+            parsed = number
+        else:
+            parsed = str(value).strip()
         if self.choices and parsed not in self.choices:
             raise SearchError(f"parameter {self.name}: '{text}' is not one of {', '.join(self.choices)}")
-        if self.lo is not None and parsed < self.lo:  # type: ignore[operator]
-            raise SearchError(f"parameter {self.name}: {text} is below its range {self.range_text()}")
-        if self.hi is not None and parsed > self.hi:  # type: ignore[operator]
-            raise SearchError(f"parameter {self.name}: {text} is above its range {self.range_text()}")
         return parsed
 
     def range_text(self) -> str:

@@ -164,7 +164,7 @@ def test_game_names_choose_size_and_probabilities() -> None:
         ("connect4-chance:0.5,0.3", "chance probabilities 0.5,0.3: KEEP and SIDE must be between 0 and 1 with "
                                     "KEEP + 2 x SIDE = 1"),
         ("connect4-chance:1.2,-0.1", "chance probabilities 1.2,-0.1: KEEP and SIDE must be between 0 and 1"),
-        ("connect4-chance:nan,0.2", "chance probabilities nan,0.2"),
+        ("connect4-chance:nan,0.2", "game 'connect4-chance:nan,0.2': 'nan,0.2' is not KEEP,SIDE"),
         ("connect4-chance:0.6", "game 'connect4-chance:0.6': '0.6' is not KEEP,SIDE, two probabilities such as "
                                 "0.6,0.2"),
         ("connect4-chance:a,b", "game 'connect4-chance:a,b': 'a,b' is not KEEP,SIDE"),

@@ -42,10 +42,11 @@ def test_a_side_is_human_or_an_agent_with_its_own_budget() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("", "a side is 'human' or an agent such as mcts:c=1.4,k=32; it cannot be blank"),
     ("mcts:moves=10,seconds=1", "agent 'mcts:moves=10,seconds=1': give one budget, moves=N or seconds=S, not both"),
-    ("mcts:moves=0", "agent 'mcts:moves=0': moves=0 is not a whole number of moves, 1 or more"),
-    ("mcts:moves=lots", "agent 'mcts:moves=lots': moves=lots is not a whole number of moves, 1 or more"),
-    ("mcts:seconds=-1", "agent 'mcts:seconds=-1': seconds=-1 is not a positive number of seconds"),
-    ("mcts:seconds=inf", "agent 'mcts:seconds=inf': seconds=inf is not a positive number of seconds"),
+    ("mcts:moves=0", "agent 'mcts:moves=0': moves: 0 is out of range (from 1 to 1,000,000,000,000)"),
+    ("mcts:moves=lots", "agent 'mcts:moves=lots': moves: 'lots' is not a whole number (from 1 to 1,000,000,000,000)"),
+    ("mcts:seconds=-1", "agent 'mcts:seconds=-1': seconds: -1 is out of range (more than 0 and at most 10,000,000)"),
+    ("mcts:seconds=inf", "agent 'mcts:seconds=inf': seconds: 'inf' is not a number (more than 0 and at most 10,000,0"
+                         "00)"),
     ("mcts:c=fast", "parameter c: 'fast' is not a number"),
 ])
 def test_bad_sides_say_what_is_wrong(text: str, message: str) -> None:
@@ -228,7 +229,7 @@ GOOD = "plyscope-game 1\ngame: connect4\nstart: -\nfirst: human\nsecond: minimax
     (GOOD.replace("start: -", "start: 8"), "line 3 (start): move 1 ('8'): not a column; columns are 1 to 7"),
     (GOOD.replace("second: minimax", "second: minimax:depth=-1"),
      "line 5 (second): parameter depth: -1 is below its range 0..12"),
-    (GOOD.replace("seed: 0", "seed: -4"), "line 6 (seed): '-4' is not a whole number, 0 or more"),
+    (GOOD.replace("seed: 0", "seed: -4"), "line 6 (seed: -4 is out of range (from 0 to 9,223,372,036,854,775,807))"),
     (GOOD.replace("4453", "4458"), "line 7 (moves): move 4 ('8'): not a column; columns are 1 to 7"),
     (GOOD.replace("4453", "1111111"), "line 7 (moves): move 7 ('1'): column 1 is full"),
     (GOOD.replace("4453", "12121212"), "line 7 (moves): move 8 ('2'): the game was already over after move 7"),

@@ -1,0 +1,126 @@
+"""Numbers typed by users, read one way everywhere: budgets, seeds, sizes, piles, counts, parameters.
+
+Every number a person types (on the command line, in a form or a bar, in a saved file) is
+read here, so every field refuses the same things with one line that names the field:
+
+* only ASCII digits: ``str.isdigit()`` also accepts superscripts and other Unicode digits
+  that ``int()`` refuses (``²``) or reads unexpectedly (``４``);
+* whole numbers may group digits with ``_`` or ``,`` (``100_000``, ``100,000``);
+* no number longer than ``MAX_DIGITS`` digits (Python would spend seconds converting, or
+  refuse, a string of thousands of digits), and each field has a range, named when refused;
+* ``nan``, ``inf`` and ``-inf`` are not numbers of seconds or of anything else;
+* seeds are whole numbers from 0 to ``MAX_SEED`` (negative seeds are refused everywhere).
+
+Refusals raise ``NumberError`` (a ``UserError``): the command line prints its message as one
+line with exit status 2, a form or a bar shows it beside the field.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from engine.errors import UserError
+
+MAX_DIGITS = 30
+"""The most digits a number may have (every field's range is far below 10^30)."""
+MAX_SEED = (1 << 63) - 1
+"""The largest seed: seeds are kept to 63 bits, as numpy's seed sequences and the arena's derived seeds are."""
+MAX_MOVES = 10**12
+"""The largest budget in moves (calls to the move operator): a year of search at 30,000 a second."""
+MAX_SECONDS = 10**7
+"""The largest budget in seconds: about four months."""
+MAX_NODES = 10**10
+"""The largest node cap (about a terabyte of tree)."""
+
+_INTEGER = re.compile(r"[+-]?[0-9]+(?:[_,][0-9]+)*")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:[_,][0-9]+)*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+class NumberError(UserError):
+    """A number that cannot be read, or out of its field's range; the message names the field."""
+
+
+def shown(text: object, most: int = 24) -> str:
+    """``text`` as a message quotes it: at most ``most`` characters, control characters escaped."""
+    value = str(text)
+    if len(value) > most:
+        value = value[: most - 1] + "…"
+    return value.encode("unicode_escape").decode("ascii") if not value.isprintable() else value
+
+
+def parse_int(text: object, field: str, *, lo: int | None = None, hi: int | None = None) -> int:
+    """The whole number ``text`` (an ``int``, or text of ASCII digits) for ``field``, within ``[lo, hi]``."""
+    if isinstance(text, bool):
+        raise NumberError(f"{field}: {text} is not a whole number")
+    if isinstance(text, int):
+        value = text
+    else:
+        written = str(text).strip()
+        digits = sum(char.isdigit() for char in written)
+        if not _INTEGER.fullmatch(written) or digits > MAX_DIGITS:
+            raise NumberError(f"{field}: '{shown(written)}' is not a whole number{_range(lo, hi)}")
+        value = int(written.replace("_", "").replace(",", ""))
+    _check_range(value, field, lo, hi)
+    return value
+
+
+def parse_float(text: object, field: str, *, lo: float | None = None, hi: float | None = None,
+                above: float | None = None) -> float:
+    """The finite number ``text`` for ``field``, within ``[lo, hi]`` (and greater than ``above``, if given)."""
+    if isinstance(text, bool):
+        raise NumberError(f"{field}: {text} is not a number")
+    if isinstance(text, int | float):
+        value = float(text)
+    else:
+        written = str(text).strip()
+        digits = sum(char.isdigit() for char in written)
+        if not _DECIMAL.fullmatch(written) or digits > MAX_DIGITS:
+            raise NumberError(f"{field}: '{shown(written)}' is not a number{_range(lo, hi, above)}")
+        value = float(written.replace("_", "").replace(",", ""))
+    if not math.isfinite(value):
+        raise NumberError(f"{field}: {shown(text)} is not a finite number{_range(lo, hi, above)}")
+    if above is not None and value <= above:
+        raise NumberError(f"{field}: {_number(value)} is out of range{_range(lo, hi, above)}")
+    _check_range(value, field, lo, hi)
+    return value
+
+
+def parse_seed(text: object, field: str = "seed") -> int:
+    """A seed: a whole number from 0 to ``MAX_SEED``."""
+    return parse_int(text, field, lo=0, hi=MAX_SEED)
+
+
+def parse_moves(text: object, field: str = "--moves") -> int:
+    """A budget in moves: 1 to ``MAX_MOVES``."""
+    return parse_int(text, field, lo=1, hi=MAX_MOVES)
+
+
+def parse_seconds(text: object, field: str = "--seconds") -> float:
+    """A budget in seconds: more than 0, at most ``MAX_SECONDS``, finite."""
+    return parse_float(text, field, above=0.0, hi=MAX_SECONDS)
+
+
+def _number(value: float) -> str:
+    """``1,000,000``, ``0.5``: a bound as a message writes it."""
+    if isinstance(value, int) or (value.is_integer() and abs(value) < 1e16):
+        return f"{int(value):,}"
+    return f"{value:g}"
+
+
+def _range(lo: float | None, hi: float | None, above: float | None = None) -> str:
+    """`` (from 1 to 100)``, `` (more than 0 and at most 10,000,000)``, `` (0 or more)``..."""
+    low = f"more than {_number(above)}" if above is not None else (None if lo is None else _number(lo))
+    if low is None and hi is None:
+        return ""
+    if hi is None:
+        return f" ({low} or more)" if above is None else f" ({low})"
+    if low is None:
+        return f" (at most {_number(hi)})"
+    return f" ({low} and at most {_number(hi)})" if above is not None else f" (from {low} to {_number(hi)})"
+
+
+def _check_range(value: float, field: str, lo: float | None, hi: float | None) -> None:
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        written = _number(value) if isinstance(value, float) else shown(value)
+        raise NumberError(f"{field}: {written} is out of range{_range(lo, hi)}")
