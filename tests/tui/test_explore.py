@@ -171,6 +171,7 @@ async def test_setup_form_shows_bad_input_and_changes_nothing() -> None:
         setup.query_one("#param-depth", Input).value = "99"
         setup.query_one("#position", Input).value = "4444444"
         setup.query_one("#budget", Input).value = "lots"
+        setup.query_one("#seed", Input).value = "-1"
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert pilot.app.screen is setup
@@ -178,7 +179,9 @@ async def test_setup_form_shows_bad_input_and_changes_nothing() -> None:
             "parameter depth: 99 is above its range 0..12"
         )
         assert str(setup.query_one("#position-error", Static).render()) == "move 7 ('4'): column 4 is full"
-        assert "is not a number of moves" in str(setup.query_one("#budget-error", Static).render())
+        assert str(setup.query_one("#budget-error", Static).render()) == (
+            "budget: 'lots' is not a whole number (from 0 to 1,000,000,000,000); blank: no bound")
+        assert str(setup.query_one("#seed-error", Static).render()).startswith("seed: -1 is out of range (from 0 to")
         await pilot.press("escape")
         await pilot.pause()
         assert top(pilot) is screen

@@ -20,6 +20,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.errors import UserError
 from engine.games import GAME_CHOICES, make_game
+from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
 from engine.search.base import AlgorithmInfo, Param
 from engine.search.registry import algorithms, fitting_algorithms
 from tui.session import SearchConfig, Session, default_algorithm, parse_position
@@ -212,21 +213,18 @@ class SetupForm(Widget):
                 continue
             if parsed != param.default:
                 params[param.name] = parsed
-        seed_text = self.query_one("#seed", Input).value.strip()
         seed = 0
         try:
-            seed = int(seed_text)
-        except ValueError:
-            errors["seed"] = f"seed '{seed_text}' is not a whole number"
-        budget_text = self.query_one("#budget", Input).value.strip().replace(",", "").replace("_", "")
+            seed = parse_seed(self.query_one("#seed", Input).value)
+        except NumberError as error:
+            errors["seed"] = str(error)
+        budget_text = self.query_one("#budget", Input).value.strip()
         budget: int | None = None
         if budget_text:
             try:
-                budget = int(budget_text)
-                if budget < 0:
-                    raise ValueError
-            except ValueError:
-                errors["budget"] = f"budget '{budget_text}' is not a number of moves (0 or more, or blank)"
+                budget = parse_int(budget_text, "budget", lo=0, hi=MAX_MOVES)
+            except NumberError as error:
+                errors["budget"] = f"{error}; blank: no bound"
         session = None
         if not errors:
             config = replace(self.config, game=game_name, position=position, algorithm=algorithm, params=params,
