@@ -3,8 +3,52 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+from engine.errors import UserError
+
+KINDS = {
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
+"""What a path that is not a regular file is, for the message that refuses it."""
+
+
+class FileRefused(UserError):
+    """A file that cannot be read as asked: missing, unreadable, not a regular file, or too large."""
+
+
+def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
+    """The bytes of ``path``, which must be a regular file of at most ``limit`` bytes (``what`` it should be,
+    e.g. ``a saved game``, names it in the messages).
+
+    A named pipe, a device or a socket is refused at once, before it is opened (reading one
+    could block for ever), and a file too large is refused without being read.  The file is
+    opened without blocking and read at most ``limit + 1`` bytes, in case it changed since.
+    """
+    try:
+        status = os.stat(path)
+    except OSError as error:
+        raise FileRefused(f"cannot read {path}: {error.strerror or error}") from None
+    if not stat.S_ISREG(status.st_mode):
+        kind = KINDS.get(stat.S_IFMT(status.st_mode), "not a regular file")
+        raise FileRefused(f"{path} is {kind}, not a file: it cannot be {what}")
+    if status.st_size > limit:
+        raise FileRefused(f"{path}: {status.st_size:,} bytes is too large to be {what} (at most {limit:,})")
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(handle, "rb") as stream:
+            data = stream.read(limit + 1)
+    except OSError as error:
+        raise FileRefused(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise FileRefused(f"{path}: too large to be {what} (over {limit:,} bytes)")
+    return data
 
 
 def write_atomic(path: Path | str, text: str) -> None:

@@ -38,7 +38,7 @@ from pathlib import Path
 from engine.agents import Agent
 from engine.arena import spell, turn_seed
 from engine.errors import UserError
-from engine.files import write_atomic
+from engine.files import FileRefused, read_regular_file, write_atomic
 from engine.games import Connect4State, Game, Move, Player, PositionError, State, is_chance, make_game
 from engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
 from engine.search.base import Limit, SearchError
@@ -274,12 +274,9 @@ class PlayedGame:
     def load(cls, path: Path | str, default: Limit) -> PlayedGame:
         """The game saved in ``path``; raises ``GameFileError`` naming the file, the line and the problem."""
         try:
-            with open(path, "rb") as stream:
-                data = stream.read(MAX_FILE_BYTES + 1)
-        except OSError as error:
-            raise GameFileError(f"cannot read {path}: {error.strerror or error}") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise GameFileError(f"{path}: too large to be a saved game (over {MAX_FILE_BYTES:,} bytes)")
+            data = read_regular_file(path, MAX_FILE_BYTES, "a saved game")
+        except FileRefused as error:
+            raise GameFileError(str(error)) from None
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:

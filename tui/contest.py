@@ -107,6 +107,8 @@ def compared_agents(texts: Sequence[str], total: Limit, game: Game) -> list[Agen
         raise UserError(f"compare two to {MAX_COMPARED} agents, not {len(texts)}")
     agents: list[Agent] = []
     for text in texts:
+        if not text.strip():
+            raise UserError("an agent is written NAME or NAME:KEY=VALUE,... (e.g. mcts:k=32); it cannot be blank")
         agent = parse_controller(text, total, game)
         if agent is None:
             raise UserError("compare is for agents: play against one with plyscope play")

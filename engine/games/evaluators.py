@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.errors import UserError
-from engine.files import write_atomic
+from engine.files import FileRefused, read_regular_file, write_atomic
 from engine.games.base import Game, PositionError, State
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
@@ -415,12 +415,12 @@ def _read_weights(path: Path, mtime_ns: int, size: int) -> tuple[float, ...]:
     """The weights of the file ``path`` as it was at ``mtime_ns`` and ``size`` (cached: an arena agent
     builds a searcher every turn)."""
     where = f"weights file {path}"
-    if size > MAX_WEIGHTS_FILE_BYTES:
-        raise EvaluatorError(f"{where}: {size:,} bytes is too big for a weights file")
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise EvaluatorError(f"{where}: cannot be read: {error}") from None
+        document = json.loads(read_regular_file(path, MAX_WEIGHTS_FILE_BYTES, "a weights file").decode("utf-8"))
+    except FileRefused as error:
+        raise EvaluatorError(str(error)) from None
+    except UnicodeDecodeError:
+        raise EvaluatorError(f"{where}: not a text file, so not a weights file") from None
     except json.JSONDecodeError as error:
         raise EvaluatorError(f"{where}: not JSON (line {error.lineno}: {error.msg})") from None
     if not isinstance(document, dict) or document.get("format") != WEIGHTS_FORMAT:

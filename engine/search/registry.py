@@ -119,6 +119,8 @@ class AgentSpec:
 
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
+        if not text.strip():
+            raise SearchError("an agent is written NAME or NAME:KEY=VALUE,... (e.g. mcts:c=1.4,k=32); it cannot be blank")
         name, _, rest = text.strip().partition(":")
         info = algorithm(name.strip())
         raw: dict[str, str] = {}

@@ -25,7 +25,8 @@ def played_game(args: argparse.Namespace) -> PlayedGame:
     if start.is_terminal():
         raise UserError(f"position '{args.position}': the game is already over there")
     sides = []
-    for option, text in (("--first", args.first), ("--second", args.second or default_algorithm(game))):
+    second = default_algorithm(game) if args.second is None else args.second
+    for option, text in (("--first", args.first), ("--second", second)):
         try:
             sides.append(parse_controller(text, limit, game))
         except UserError as error:
@@ -38,7 +39,7 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     played = played_game(args)
     limit = turn_limit(args.moves, args.seconds)
     hint = None
-    if args.hint:
+    if args.hint is not None:
         hint = parse_controller(args.hint, limit, played.game)
         if hint is None:
             raise UserError("--hint: hints come from an agent, e.g. --hint alphabeta:depth=8")
