@@ -36,7 +36,10 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import re
 import signal
+import socket
+import struct
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -499,6 +502,52 @@ def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+CONNECT_SECONDS = 5.0
+"""How long ``--scheduler`` waits for a TCP connection to the scheduler."""
+HANDSHAKE_SECONDS = 3.0
+"""How long it then waits for the scheduler's first message (a Dask scheduler speaks first)."""
+
+
+def check_scheduler(address: str) -> None:
+    """Raise ``UserError`` in one line unless a Dask scheduler answers at ``address`` (``tcp://HOST:PORT``).
+
+    Dask's client, pointed at something else (an HTTP server, say), reads that server's bytes as
+    message lengths and may try to allocate exabytes; so this connects first and reads the first
+    bytes itself.  A Dask scheduler sends a handshake as soon as a connection is open: a message
+    of 8 bytes of total length, 8 of frame count, then the frames' lengths and the frames.
+    """
+    match = re.fullmatch(r"tcp://([^:/\s]+|\[[0-9a-fA-F:.]+\]):([0-9]{1,5})", address.strip())
+    if match is None or not 1 <= int(match.group(2)) <= 65535:
+        raise UserError(f"--scheduler '{shown(address, 60)}': write the address as tcp://HOST:PORT, e.g. "
+                        "tcp://127.0.0.1:8786")
+    host, port = match.group(1).strip("[]"), int(match.group(2))
+    try:
+        connection = socket.create_connection((host, port), timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        raise UserError(f"--scheduler {address}: no answer within {CONNECT_SECONDS:g} s") from None
+    except OSError as error:
+        raise UserError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+    first = b""
+    with connection:
+        connection.settimeout(HANDSHAKE_SECONDS)
+        try:
+            while len(first) < 16:
+                received = connection.recv(16 - len(first))
+                if not received:
+                    break
+                first += received
+        except TimeoutError:
+            raise UserError(f"--scheduler {address}: connected, but no Dask handshake came within "
+                            f"{HANDSHAKE_SECONDS:g} s: something else listens there") from None
+        except OSError as error:
+            raise UserError(f"--scheduler {address}: the connection failed ({error.strerror or error})") from None
+    if len(first) < 16:
+        raise UserError(f"--scheduler {address}: the connection closed without a Dask handshake: not a Dask scheduler")
+    total, frames = struct.unpack("<QQ", first)
+    if not (16 <= total <= 1 << 20 and 1 <= frames <= 64):
+        raise UserError(f"--scheduler {address}: something answers there, but not like a Dask scheduler")
+
+
 @contextmanager
 def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
     try:
@@ -507,6 +556,7 @@ def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
         raise UserError(
             "--scheduler needs Dask distributed, an optional dependency: pip install 'plyscope[cluster]'"
         ) from None
+    check_scheduler(address)
     try:
         client = distributed.Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as error:

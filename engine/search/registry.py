@@ -120,7 +120,7 @@ class AgentSpec:
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
         if not text.strip():
-            raise SearchError("an agent is written NAME or NAME:KEY=VALUE,... (e.g. mcts:c=1.4,k=32); it cannot be blank")
+            raise SearchError("an agent is written NAME or NAME:KEY=VALUE,... (e.g. mcts:k=32); it cannot be blank")
         name, _, rest = text.strip().partition(":")
         info = algorithm(name.strip())
         raw: dict[str, str] = {}
