@@ -12,7 +12,7 @@ When the searcher proposes no move (a budget too small to finish even one step, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.games.base import Move, State
 from engine.games.connect4 import Connect4State
@@ -89,9 +89,11 @@ class Agent:
         return self.name or self.spec.label()
 
     def decide(self, state: State, seed: int) -> Decision:
-        """Search ``state`` afresh with a new searcher seeded ``seed`` and pick a move."""
+        """Search ``state`` afresh with a new searcher seeded ``seed`` and pick a move (the tree is held to the
+        algorithm's node cap, about 1 GB, whatever the budget)."""
         searcher = self.spec.make(state, seed=seed)
-        result = searcher.run(self.limit)
+        limit = self.limit if self.limit.nodes is not None else replace(self.limit, nodes=self.spec.info.node_cap)
+        result = searcher.run(limit)
         if result.best_move is None:
             return Decision(fallback_move(state), True, result.stats)
         return Decision(result.best_move, False, result.stats)

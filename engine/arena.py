@@ -33,16 +33,22 @@ inside [0, 1] and is not empty at 0 or 1.  Elo difference = -400 log10(1 / score
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import json
 import math
+import multiprocessing
+import os
 import re
 import signal
 import socket
 import struct
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -419,65 +425,139 @@ def run_games(
     """Play ``tasks`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a time.
 
     ``on_game`` is called in this process after each game.  A ``KeyboardInterrupt`` (Ctrl-C,
-    or raised by ``on_game``) stops the run: finished games are kept, the others cancelled.
+    or raised by ``on_game``) stops the run: finished games are kept, the others cancelled and a
+    local pool's processes stopped.  When a worker process of a ``GamePool`` dies (killed, out of
+    memory), no finished game is lost: the pool starts afresh and the games that were running
+    are played again, each at most ``MAX_WORKER_DEATHS`` times before it is recorded as an error.
     """
     finished: list[GameRecord] = []
     pending: dict[Future[GameRecord], GameTask] = {}
+    deaths: dict[int, int] = {}
+    """Per task index, how many worker processes died while it was running."""
     interrupted = False
+
+    def finish(record: GameRecord) -> None:
+        finished.append(record)
+        if on_game is not None:
+            on_game(record)
+
     try:
         if executor is None:
             for task in tasks:
-                finished.append(play_game(task))
-                if on_game is not None:
-                    on_game(finished[-1])
+                finish(play_game(task))
         else:
             queue = iter(tasks)
             for task in islice(queue, max(1, in_flight)):
                 pending[executor.submit(play_game, task)] = task
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                records = [_outcome(future, pending.pop(future)) for future in done]
-                finished.extend(records)
-                for task in islice(queue, len(done)):
+                if isinstance(executor, GamePool) and any(_died(future) for future in done):
+                    wait(pending)  # every game of the dead pool ends now: finished, or failed with it
+                    done = set(pending)
+                    executor.respawn()
+                again: list[GameTask] = []
+                for future in done:
+                    task = pending.pop(future)
+                    if isinstance(executor, GamePool) and _died(future):
+                        deaths[task.index] = deaths.get(task.index, 0) + 1
+                        if deaths[task.index] < MAX_WORKER_DEATHS:
+                            again.append(task)
+                            continue
+                    finish(_outcome(future, task, deaths.get(task.index, 0)))
+                for task in [*again, *islice(queue, len(done) - len(again))]:
                     pending[executor.submit(play_game, task)] = task
-                for record in records:
-                    if on_game is not None:
-                        on_game(record)
     except KeyboardInterrupt:
         interrupted = True
         for future in pending:
             future.cancel()
-        if executor is not None:
-            _abandon(executor)
+        if isinstance(executor, GamePool):
+            executor.stop_now()
+        elif executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
     return RunOutcome(sorted(finished, key=lambda r: r.index), interrupted)
 
 
-def _outcome(future: Future[GameRecord], task: GameTask) -> GameRecord:
+MAX_WORKER_DEATHS = 3
+"""Times a game is started again after the worker process running it died, before it is recorded as an error."""
+
+
+def _died(future: Future[GameRecord]) -> bool:
+    """Whether ``future``'s game ended because its worker process died (its pool is broken)."""
+    return not future.cancelled() and isinstance(future.exception(), BrokenExecutor)
+
+
+def _outcome(future: Future[GameRecord], task: GameTask, deaths: int = 0) -> GameRecord:
     """The record of a finished future; a game its worker could not run is an ``error`` record."""
     try:
         return future.result()
-    except Exception as error:  # a worker that died, a task that did not pickle...
+    except Exception as error:  # a worker that died, a task that did not pickle, a lost Dask worker...
+        if isinstance(error, BrokenExecutor):
+            message = (f"WorkerDied: the worker process playing this game died {deaths} times (killed, or out "
+                       "of memory)")
+        else:
+            message = f"the game could not run: {type(error).__name__}: {error}"
         return GameRecord(
             index=task.index, group=task.group, first=task.first.label, second=task.second.label,
             opening=spell(make_game(task.game).start(), task.opening), seed=task.seed, moves="",
-            result="error", error=f"the game could not run: {type(error).__name__}: {error}",
+            result="error", error=message,
         )
 
 
-def _abandon(executor: Executor) -> None:
-    """Stop ``executor``'s games now: queued ones are cancelled, a local pool's processes terminated."""
-    if isinstance(executor, ProcessPoolExecutor):
-        processes = list((executor._processes or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-    else:
-        executor.shutdown(wait=False)
+def _worker_setup(parent: int) -> None:
+    """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed.
 
-
-def _ignore_interrupts() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them itself."""
+    On Linux the kernel sends SIGKILL to the worker when the parent dies (``PR_SET_PDEATHSIG``);
+    everywhere, a watchdog thread exits when the parent is gone (its pid is no longer the
+    parent's), so no worker plays on as an orphan.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+PR_SET_PDEATHSIG = 1
+"""``prctl`` option: the signal a process gets when its parent dies (Linux)."""
+ORPHAN_CHECK_SECONDS = 1.0
+"""How often a worker checks that the arena process still runs."""
+
+
+class GamePool(Executor):
+    """Local worker processes for games, each ending with the arena process; started afresh when one dies."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_setup, initargs=(os.getpid(),))
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def respawn(self) -> None:
+        """A worker died and the pool with it: let the old pool go and start a fresh one."""
+        broken = self._pool
+        self._pool = self._start()
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def stop_now(self) -> None:
+        """Cancel what waits and stop the worker processes at once (Ctrl-C)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for child in multiprocessing.active_children():
+            child.terminate()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 @contextmanager
@@ -495,7 +575,7 @@ def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[
     elif workers == 1:
         yield None, 1
     else:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        pool = GamePool(workers)
         try:
             yield pool, 2 * workers
         finally:
@@ -509,13 +589,15 @@ HANDSHAKE_SECONDS = 3.0
 
 
 def check_scheduler(address: str) -> None:
-    """Raise ``UserError`` in one line unless a Dask scheduler answers at ``address`` (``tcp://HOST:PORT``).
+    """Raise ``UserError`` in one line unless a Dask scheduler answers at the TCP ``address`` (``tcp://HOST:PORT``).
 
     Dask's client, pointed at something else (an HTTP server, say), reads that server's bytes as
     message lengths and may try to allocate exabytes; so this connects first and reads the first
     bytes itself.  A Dask scheduler sends a handshake as soon as a connection is open: a message
     of 8 bytes of total length, 8 of frame count, then the frames' lengths and the frames.
     """
+    if re.match(r"(tls|inproc|ws|wss|ucx)://", address):
+        return  # Dask's other transports (an in-process cluster, TLS...): left to Dask's own checks
     match = re.fullmatch(r"tcp://([^:/\s]+|\[[0-9a-fA-F:.]+\]):([0-9]{1,5})", address.strip())
     if match is None or not 1 <= int(match.group(2)) <= 65535:
         raise UserError(f"--scheduler '{shown(address, 60)}': write the address as tcp://HOST:PORT, e.g. "

@@ -110,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_budget(search)
     search.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator (default 0)")
     _add_game(search)
+    search.add_argument("--max-nodes", type=NODES, metavar="N",
+                        help="the tree's node cap (default: about 1 GB of tree for the algorithm)")
     search.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     search.add_argument("--json", action="store_true", help="print one JSON object")
 

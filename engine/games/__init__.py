@@ -18,6 +18,7 @@ from engine.games.base import (
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, parse_chance_game
 from engine.games.connect4 import Connect4, Connect4State
 from engine.games.nim import Nim, NimState
+from engine.numbers import shown
 
 GAME_NAMES = ("connect4", "connect4-chance", "grundy", "nim", "nim-misere")
 """The names ``make_game`` takes; ``connect4:WxH`` picks another board size, ``connect4-chance:...`` other
@@ -47,7 +48,8 @@ def make_game(name: str) -> Game:
     if name == "nim-misere":
         return Nim("classic", misere=True)
     raise PositionError(
-        f"unknown game '{name}': choose one of {', '.join(GAME_NAMES)} (or connect4:WxH, connect4-chance:WxH:KEEP,SIDE)"
+        f"unknown game '{shown(name)}': choose one of {', '.join(GAME_NAMES)} "
+        "(or connect4:WxH, connect4-chance:WxH:KEEP,SIDE)"
     )
 
 

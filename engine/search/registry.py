@@ -143,6 +143,11 @@ class AgentSpec:
             return self.name
         return self.name + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.params.items())
 
+    @property
+    def info(self) -> AlgorithmInfo:
+        """The registry entry of the spec's algorithm."""
+        return algorithm(self.name)
+
     def make(self, state: State, *, seed: int = 0) -> Searcher[Node]:
         return make_searcher(self.name, state, self.params, seed=seed)
 

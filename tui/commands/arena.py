@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -119,8 +120,12 @@ def play_with_progress(
     last_save = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores and not scheduler:
+        print(f"--workers {workers}: this machine has {cores} cores; running {cores} workers", file=sys.stderr)
+        workers = cores
     with (
-        open_executor((os.cpu_count() or 1) if workers is None else workers, scheduler) as (executor, in_flight),
+        open_executor(cores if workers is None else workers, scheduler) as (executor, in_flight),
         Progress(*columns, console=console) as progress,
     ):
         if path is not None:

@@ -19,8 +19,8 @@ def run(args: argparse.Namespace) -> int:
     seed = check_seed(args.seed)
     values = parse_values(args.bound, args.values)
     openings = select_openings(game, args.openings, seed)
-    mm_spec = args.mm or MM_SPEC
-    ab_spec = args.ab or AB_SPEC
+    mm_spec = MM_SPEC if args.mm is None else args.mm
+    ab_spec = AB_SPEC if args.ab is None else args.ab
     tasks = rivest_tasks(game, args.bound, values, openings, seed, mm_spec, ab_spec)
     meta = {
         "command": "rivest",

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 
 from rich.console import Console
 from rich.table import Table
 
 from engine.errors import UserError
 from engine.games import State, make_game
-from engine.search.base import AlgorithmInfo, Limit, Param, Result
+from engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
 from engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
 from tui.cli import SEARCH_DEFAULT_MOVES
 from tui.commands.explore import parse_params
@@ -35,8 +37,14 @@ def run(args: argparse.Namespace) -> int:
     info = algorithm(args.algo)
     params = info.validate(parse_params(args.param))
     limit = budget(args)
+    cap = info.node_cap if args.max_nodes is None else args.max_nodes
     searcher = make_searcher(info.name, state, params, seed=args.seed)
-    result = searcher.run(limit)
+    result = run_reporting(searcher, limit, cap)
+    capped = not result.finished and result.stats.nodes >= cap
+    if capped:
+        megabytes = max(1, cap * info.node_bytes // (1 << 20))
+        print(f"plyscope search: stopped at the node cap of {cap:,} nodes (about {megabytes:,} MB of tree); "
+              "--max-nodes N raises it; the result so far:", file=sys.stderr)
     report = {
         "algo": info.name,
         "params": params,
@@ -53,12 +61,56 @@ def run(args: argparse.Namespace) -> int:
         "iterations": result.stats.iterations,
         "seconds": result.stats.seconds,
         "finished": result.finished,
+        "node_cap": cap,
+        "stopped_at_node_cap": capped,
     }
     if args.json:
         print(json.dumps(report))
     else:
         print_report(report)
     return 0
+
+
+PROGRESS_AFTER = 2.0
+"""Seconds of search after which progress is shown on stderr."""
+SLICE_SECONDS = 0.25
+"""A search runs in slices this long, between which its progress is shown."""
+
+
+def run_reporting(searcher: Searcher[Node], limit: Limit, cap: int) -> Result:
+    """``searcher.run(limit)`` held to ``cap`` nodes, showing its progress on stderr after ``PROGRESS_AFTER`` s.
+
+    The search runs in slices (the same steps as one run: each slice continues where the last
+    stopped); a terminal gets one line rewritten in place, anything else a line every few seconds.
+    """
+    started = time.perf_counter()
+    stats = searcher.stats
+    moves_at, iterations_at = stats.moves, stats.iterations
+    terminal = sys.stderr.isatty()
+    shown_at = 0.0
+    while True:
+        elapsed = time.perf_counter() - started
+        left = Limit(
+            moves=None if limit.moves is None else limit.moves - (stats.moves - moves_at),
+            iterations=None if limit.iterations is None else limit.iterations - (stats.iterations - iterations_at),
+            seconds=SLICE_SECONDS if limit.seconds is None else max(0.0, min(SLICE_SECONDS, limit.seconds - elapsed)),
+            nodes=cap,
+        )
+        before = (stats.moves, stats.iterations)
+        result = searcher.run(left)
+        elapsed = time.perf_counter() - started
+        done = (result.finished or stats.nodes >= cap or left.moves == 0 or left.iterations == 0
+                or (limit.seconds is not None and elapsed >= limit.seconds)
+                or (before == (stats.moves, stats.iterations) and limit.seconds is None))
+        if elapsed >= PROGRESS_AFTER and (done or elapsed - shown_at >= (0.5 if terminal else 5.0)):
+            line = (f"plyscope search: {elapsed:.0f} s, {stats.moves:,} moves, {stats.nodes:,} nodes "
+                    f"(cap {cap:,}), depth {stats.max_depth}")
+            print(f"\r{line}\x1b[K" if terminal else line, end="" if terminal else "\n", file=sys.stderr, flush=True)
+            shown_at = elapsed
+        if done:
+            if terminal and shown_at:
+                print(file=sys.stderr)
+            return result
 
 
 def budget(args: argparse.Namespace) -> Limit:
@@ -92,7 +144,8 @@ def print_report(report: dict[str, object]) -> None:
         ("max depth", report["max_depth"]),
         ("iterations", f"{report['iterations']:,}"),
         ("seconds", f"{report['seconds']:.3f}"),
-        ("finished", "yes" if report["finished"] else "no (budget reached)"),
+        ("finished", "yes" if report["finished"] else
+         "no (node cap reached)" if report["stopped_at_node_cap"] else "no (budget reached)"),
     ]
     for label, value in rows:
         print(f"{label:<11} {value}")

@@ -1,0 +1,334 @@
+"""Issue 12: hostile input and faults.  Every bad input is one line on stderr with exit status 2, files that
+are not files are refused at once, a scheduler that is not Dask is named, a dead worker loses no game, a
+killed arena leaves no orphan, Ctrl-C keeps what finished, and every tree is bounded by default."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.agents import Agent
+from engine.arena import GamePool, run_games, schedule, two_move_openings
+from engine.games import make_game
+from engine.search.base import Limit
+from engine.search.registry import AgentSpec
+from tui.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SUPERSCRIPT_TWO = "\u00b2"
+FULLWIDTH_FOUR = "\uff14"
+HUGE = "9" * 5000
+
+BAD = [
+    # numbers: Unicode digits, thousands of digits, nan and inf, negative seeds, out of range
+    ["search", "--algo", "mcts", "--moves", SUPERSCRIPT_TWO],
+    ["search", "--algo", "mcts", "--moves", FULLWIDTH_FOUR],
+    ["search", "--algo", "mcts", "--moves", HUGE],
+    ["search", "--algo", "mcts", "--moves", "-1"],
+    ["search", "--algo", "mcts", "--moves", "1e3"],
+    ["search", "--algo", "mcts", "--seconds", "nan"],
+    ["search", "--algo", "mcts", "--seconds", "inf"],
+    ["search", "--algo", "mcts", "--seconds", "-inf"],
+    ["search", "--algo", "mcts", "--seconds", "0"],
+    ["search", "--algo", "mcts", "--seconds", HUGE],
+    ["search", "--algo", "mcts", "--iterations", SUPERSCRIPT_TWO],
+    ["search", "--algo", "mcts", "--seed", "-1"],
+    ["search", "--algo", "flat-mc", "--seed", "-5"],
+    ["search", "--algo", "rivest", "--seed", "-5"],
+    ["search", "--algo", "mcts", "--seed", HUGE],
+    ["search", "--algo", "mcts", "--seed", "1" + "0" * 19],
+    ["search", "--algo", "mcts", "--max-nodes", "0"],
+    ["search", "--algo", "mcts", "--param", "c=nan"],
+    ["search", "--algo", "mcts", "--param", "c=inf"],
+    ["search", "--algo", "mcts", "--param", f"k={SUPERSCRIPT_TWO}"],
+    ["search", "--algo", "mcts", "--param", f"k={HUGE}"],
+    ["search", "--algo", "rivest", "--param", "p=-inf"],
+    ["search", "--algo", "minimax", "--param", "depth=1.5"],
+    ["search", "--algo", "mcts", "--param", "nosuch=1"],
+    ["search", "--algo", "mcts", "--param", "=1"],
+    ["search", "--algo", "", "4453"],
+    ["search", "--algo", "nosuch"],
+    ["search", "--game", "nim", f"3,{SUPERSCRIPT_TWO}", "--algo", "pns"],
+    ["search", "--game", "nim", f"3,{HUGE}", "--algo", "pns"],
+    ["search", "--game", "nim", "3,-4", "--algo", "pns"],
+    ["search", "--game", "grundy", f"{FULLWIDTH_FOUR}", "--algo", "pns"],
+    ["search", "--game", f"connect4:{SUPERSCRIPT_TWO}x4", "--algo", "mcts"],
+    ["search", "--game", f"connect4:{HUGE}x4", "--algo", "mcts"],
+    ["search", "--game", "connect4:3x4", "--algo", "mcts"],
+    ["search", "--game", "connect4-chance:nan,0.2", "--algo", "mcts"],
+    ["search", "--game", "", "--algo", "mcts"],
+    ["search", "4453x", "--algo", "mcts"],
+    ["search", "\x1b[31m", "--algo", "mcts"],
+    ["solve", "44x"],
+    ["solve", "1212121"],
+    ["solve", f"3,{SUPERSCRIPT_TWO}", "--game", "nim"],
+    ["arena", "--agents", "mcts"],
+    ["arena", "--agents", "", "mcts"],
+    ["arena", "--agents", "mcts", " "],
+    ["arena", "--agents", "mcts", "rivest", "--openings", SUPERSCRIPT_TWO],
+    ["arena", "--agents", "mcts", "rivest", "--openings", HUGE],
+    ["arena", "--agents", "mcts", "rivest", "--openings", "0"],
+    ["arena", "--agents", "mcts", "rivest", "--openings", "-3"],
+    ["arena", "--agents", "mcts", "rivest", "--workers", "0"],
+    ["arena", "--agents", "mcts", "rivest", "--workers", HUGE],
+    ["arena", "--agents", "mcts", "rivest", "--seed", "-1"],
+    ["arena", "--agents", "mcts", "rivest", "--moves", "0"],
+    ["arena", "--agents", "mcts", "rivest", "--seconds", "nan"],
+    ["arena", "--agents", "mcts:moves=nan", "rivest"],
+    ["arena", "--agents", "mcts", "rivest", "--scheduler", "http://example"],
+    ["arena", "--agents", "mcts", "rivest", "--scheduler", "tcp://127.0.0.1:99999"],
+    ["arena", "--agents", "mcts", "rivest", "--out", "/no/such/folder/out.json"],
+    ["rivest", "--values", "nan"],
+    ["rivest", "--values", SUPERSCRIPT_TWO],
+    ["rivest", "--values", HUGE],
+    ["rivest", "--bound", "seconds", "--values", "inf"],
+    ["rivest", "--bound", "seconds", "--values", "-0.5"],
+    ["rivest", "--values", ",".join(["1000"] * 100)],
+    ["rivest", "--mm", ""],
+    ["play", "--second", ""],
+    ["play", "--first", "   "],
+    ["play", "--hint", ""],
+    ["play", "--second", "mcts:seconds=nan"],
+    ["play", "--second", "mcts:seconds=inf"],
+    ["play", "--second", f"mcts:moves={SUPERSCRIPT_TWO}"],
+    ["play", "--seed", "-2"],
+    ["play", "--position", f"4{FULLWIDTH_FOUR}"],
+    ["compare", "4453", "--agents", "", "mcts"],
+    ["compare", "4453", "--agents", "mcts", "rivest", "--seconds", "inf"],
+    ["compare", "4453", "--agents", "mcts", "rivest", "--seed", "-1"],
+    ["explore", "--moves", HUGE],
+    ["explore", "--seed", "-1"],
+    ["explore", "--algo", "mcts", "--param", "c=nan"],
+    ["explore", f"3{SUPERSCRIPT_TWO}"],
+    ["tune", "--out", "w.json", "--positions", SUPERSCRIPT_TWO],
+    ["tune", "--out", "w.json", "--l2", "nan"],
+    ["tune", "--out", "w.json", "--plies", f"1-{HUGE}"],
+    ["bench", "--only", "nosuch"],
+    ["nosuch-command"],
+    ["search", "--no-such-option"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD, ids=lambda argv: " ".join(a[:12] for a in argv)[:60])
+def test_bad_input_is_one_line_and_exit_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("plyscope"), captured.err
+    assert "Traceback" not in captured.err and len(captured.err) < 400
+
+
+# --- files that are not files ---------------------------------------------------------------------
+
+
+def refused_quickly(argv: list[str]) -> str:
+    """Run plyscope with ``argv`` in a subprocess that must end within seconds; its one line of stderr."""
+    done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], capture_output=True, text=True, timeout=30,
+                          cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1
+    return done.stderr
+
+
+def test_a_named_pipe_a_device_a_folder_and_a_socket_are_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert "is a named pipe, not a file" in refused_quickly(["play", "--load", str(fifo)])
+    assert "is a character device, not a file" in refused_quickly(["play", "--load", "/dev/zero"])
+    assert "is a folder, not a file" in refused_quickly(["play", "--load", str(tmp_path)])
+    sock = tmp_path / "sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(sock))
+    try:
+        assert "is a socket, not a file" in refused_quickly(["play", "--load", str(sock)])
+    finally:
+        server.close()
+    weights = f"eval=features,weights={fifo}"
+    assert "is a named pipe" in refused_quickly(["search", "--algo", "minimax", "--param", weights.split(",")[0],
+                                                  "--param", weights.split(",")[1]])
+
+
+def test_a_file_too_large_to_be_a_save_is_refused_without_reading_it(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    with big.open("wb") as stream:
+        stream.truncate(10 * (1 << 30))  # ten gigabytes, sparse: reading it would take a long time
+    assert "is too large to be a saved game" in refused_quickly(["play", "--load", str(big)])
+
+
+# --- a scheduler that is not Dask -------------------------------------------------------------------
+
+
+@pytest.fixture
+def http_server() -> Iterator[int]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_http_server_as_the_scheduler_fails_in_seconds_naming_it(http_server: int) -> None:
+    started = time.monotonic()
+    line = refused_quickly(["arena", "--agents", "mcts", "rivest", "--scheduler", f"tcp://127.0.0.1:{http_server}"])
+    assert f"tcp://127.0.0.1:{http_server}" in line and "no Dask handshake" in line
+    assert time.monotonic() - started < 20
+
+
+def test_a_closed_port_as_the_scheduler_fails_at_once() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    line = refused_quickly(["arena", "--agents", "mcts", "rivest", "--scheduler", f"tcp://127.0.0.1:{port}"])
+    assert "cannot connect" in line
+
+
+# --- arena faults ---------------------------------------------------------------------------------
+
+
+def small_tasks() -> list:  # type: ignore[type-arg]
+    game = make_game("connect4")
+    agents = [Agent(AgentSpec.parse("minimax:depth=1"), Limit(moves=50)),
+              Agent(AgentSpec.parse("rivest"), Limit(moves=50))]
+    return schedule(game, agents, two_move_openings(game)[:6], seed=1)
+
+
+def test_a_worker_killed_in_a_local_pool_loses_no_game() -> None:
+    tasks = small_tasks()
+    here = run_games(tasks)
+    killed: list[int] = []
+
+    def kill_a_worker(record: object) -> None:
+        if not killed:
+            import multiprocessing
+
+            victim = multiprocessing.active_children()[0]
+            assert victim.pid is not None
+            os.kill(victim.pid, signal.SIGKILL)
+            killed.append(victim.pid)
+
+    pool = GamePool(2)
+    try:
+        outcome = run_games(tasks, pool, in_flight=4, on_game=kill_a_worker)
+    finally:
+        pool.shutdown()
+    assert killed and not outcome.interrupted
+    assert [r.index for r in outcome.records] == [r.index for r in here.records]
+    assert [(r.moves, r.result) for r in outcome.records] == [(r.moves, r.result) for r in here.records]
+
+
+def children_of(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        children = (task / "children").read_text().split() if (task / "children").exists() else []
+        found.update(int(child) for child in children)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc to find the workers")
+def test_a_sigkilled_arena_leaves_no_worker_behind(tmp_path: Path) -> None:
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "arena", "--agents", "mcts", "rivest", "--moves", "200000",
+         "--workers", "2", "--openings", "4"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = children_of(arena.pid)
+        assert len(workers) >= 2, "the arena started no workers"
+        arena.kill()
+        arena.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(worker) for worker in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(alive(worker) for worker in workers), "workers play on after the arena was killed"
+    finally:
+        arena.kill()
+
+
+def test_ctrl_c_keeps_the_finished_games_and_says_how_many(tmp_path: Path) -> None:
+    out = tmp_path / "games.json"
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "arena", "--agents", "minimax:depth=1", "mcts", "--moves", "3000",
+         "--workers", "2", "--openings", "10", "--out", str(out)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        time.sleep(0.3)
+        if out.exists() and json.loads(out.read_text())["games_played"] >= 1:
+            break
+    time.sleep(1.5)  # a save every few seconds: let a game or two more finish
+    arena.send_signal(signal.SIGINT)
+    stdout, stderr = arena.communicate(timeout=60)
+    assert arena.returncode == 130, stderr
+    assert "Traceback" not in stdout + stderr
+    document = json.loads(out.read_text())
+    assert document["interrupted"] is True and document["games_played"] == len(document["games"]) >= 1
+    assert f"interrupted: {document['games_played']} of {document['games_planned']} games finished" in stdout
+
+
+def test_every_error_record_carries_the_errors_type_and_message() -> None:
+    import dataclasses
+
+    from engine.arena import play_game
+
+    task = dataclasses.replace(small_tasks()[0], game="grundy", opening=(),
+                               first=Agent(AgentSpec.parse("solver"), Limit(moves=50)))
+    record = play_game(task)
+    assert record.result == "error" and record.error_agent == "solver"
+    assert record.error is not None and record.error.startswith("SearchError: solver")
+
+
+# --- bounded by default ---------------------------------------------------------------------------
+
+
+def test_a_huge_search_stops_at_its_node_cap_with_the_result_so_far(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "4453", "--algo", "rivest", "--moves", "1000000000", "--max-nodes", "3000", "--json"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["stopped_at_node_cap"] is True and report["node_cap"] == 3000
+    assert 3000 <= report["nodes"] < 3010 and report["best_move"] is not None
+    assert captured.err.count("\n") == 1 and "stopped at the node cap of 3,000 nodes" in captured.err
+
+
+def test_an_agent_searches_within_its_node_cap() -> None:
+    from dataclasses import replace
+
+    agent = Agent(AgentSpec.parse("rivest"), Limit(moves=10**9, nodes=5000))
+    decision = agent.decide(make_game("connect4").parse("4453"), seed=0)
+    assert decision.stats.nodes <= 5000 + 7  # the cap is checked before each step (an expansion adds 7)
+    default = replace(agent, limit=Limit(moves=10))
+    assert default.decide(make_game("connect4").start(), seed=0).stats.nodes <= 10 + 1
+
+
+def test_more_workers_than_cores_are_capped_with_a_notice(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
+            "--workers", "1000"]
+    assert main(argv) == 0
+    cores = os.cpu_count() or 1
+    assert f"--workers 1000: this machine has {cores} cores; running {cores} workers" in capsys.readouterr().err
