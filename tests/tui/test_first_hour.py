@@ -19,7 +19,7 @@ from engine.game_record import PlayedGame
 from engine.games import make_game
 from engine.search.base import Limit, Node, Stats
 from engine.search.registry import AgentSpec, make_searcher
-from tests.tui.contest_helpers import app_with, prompt_field, wait_until
+from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp, run_app
 from tui.cli import main
@@ -490,3 +490,37 @@ async def test_the_command_palettes_own_race_is_not_a_crash() -> None:
     assert closed_palette_race(WorkerFailed(raised.value))
     assert not closed_palette_race(WorkerFailed(KeyError("other")))
     assert not closed_palette_race(RuntimeError("other"))
+
+
+# --- issue 12 in the app: the bars and the form refuse what the command line refuses --------------------
+
+
+@run_async
+async def test_the_position_bar_refuses_unicode_digits_inline() -> None:
+    app = make_app(game="nim", algorithm="pns")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        before = screen.session
+        await pilot.press("p")
+        prompt_field(screen).value = "3,\u00b2"
+        await pilot.press("enter")
+        assert prompt_error(screen) == "pile '\u00b2' is not a whole number of tokens"
+        assert screen.session is before
+
+
+def test_the_load_bar_refuses_a_named_pipe_at_once(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    @run_async
+    async def load() -> None:
+        screen = PlayScreen(PlayedGame(C4.start(), None, None), clock=lambda: 0.0)
+        async with app_with("connect4", lambda: screen).run_test() as pilot:
+            await pilot.press("o")
+            prompt_field(screen).value = str(fifo)
+            await pilot.press("enter")
+            assert prompt_error(screen) == f"{fifo} is a named pipe, not a file: it cannot be a saved game"
+
+    load()
