@@ -7,11 +7,12 @@ import json
 import pytest
 
 from engine.games import Connect4
-from engine.search.solver import Connect4Solver
+from engine.solver import Connect4Solver
 from tui.cli import main
 from tui.commands.solve import meaning, stone
 
-JSON_KEYS = {"game", "position", "score", "moves", "nodes", "seconds"}
+JSON_KEYS = {"game", "position", "player", "score", "moves", "best_moves", "nodes", "seconds", "finished",
+             "score_bounds", "bounds"}
 
 
 def solve_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
@@ -119,7 +120,15 @@ def test_stones_are_counted_from_the_last_in_english(from_last: int, text: str) 
 
 
 def test_meanings_for_each_kind_of_score() -> None:
-    assert meaning(0, connect4=True) == "draw"
-    assert meaning(2, connect4=True) == "wins with its 2nd-to-last stone"
-    assert meaning(-1, connect4=True) == "loses (the opponent wins with its last stone)"
-    assert (meaning(1, connect4=False), meaning(-1, connect4=False)) == ("wins", "loses")
+    assert meaning(0, 0, connect4=True) == "draw"
+    assert meaning(2, 2, connect4=True) == "wins with its 2nd-to-last stone"
+    assert meaning(-1, -1, connect4=True) == "loses (the opponent wins with its last stone)"
+    assert (meaning(1, 1, connect4=False), meaning(-1, -1, connect4=False)) == ("wins", "loses")
+
+
+def test_meanings_of_bounds_say_what_the_sign_says() -> None:
+    assert meaning(2, 5, connect4=True) == "wins (how soon is not known yet)"
+    assert meaning(-7, -1, connect4=True) == "loses (how soon is not known yet)"
+    assert meaning(0, 3, connect4=True) == "draws or wins (not known yet)"
+    assert meaning(-3, 0, connect4=True) == "draws or loses (not known yet)"
+    assert meaning(-3, 4, connect4=True) == "may win, draw or lose (not known yet)"

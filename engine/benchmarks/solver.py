@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine.benchmarks import BenchTable
 from engine.games import Connect4
-from engine.search.solver import Connect4Solver
+from engine.solver import Connect4Solver
 
 DATA_VARIABLE = "PLYSCOPE_PONS_DATA"
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4-pons"
