@@ -14,7 +14,7 @@ from engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionE
 from engine.search.base import Limit, SearchError
 from engine.search.registry import algorithm, make_searcher
 from engine.search.solver import SolverSearcher
-from engine.solve import grundy_number, nim_score, solve_position
+from engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score, solve_position
 from engine.solver import (
     Connect4Solver,
     NodeBudgetSpent,
@@ -495,6 +495,58 @@ def test_a_threshold_search_only_places_the_score_against_it() -> None:
         assert search.done and search.probe is None
         assert (search.upper <= threshold) == at_most and (search.lower > threshold) == (not at_most)
         assert search.lower <= 2 <= search.upper
+
+
+# --- solving a position within a budget (plyscope solve) --------------------------------------
+
+
+def test_a_solution_gives_every_move_its_exact_score_for_the_player_who_plays_it() -> None:
+    for moves, score in pons_positions("Test_L2_R1", 5):
+        state = GAME.parse(moves)
+        solution = solve_position(state)
+        expected = Connect4Solver(GAME).move_scores(state)
+        assert solution.finished and solution.score == score and solution.score_bounds == (score, score)
+        assert solution.moves == {state.move_label(column): expected[column] for column in sorted(expected)}
+        assert solution.best_moves == [label for label, move_score in solution.moves.items() if move_score == score]
+
+
+def test_a_node_budget_stops_a_solve_and_the_next_run_goes_on() -> None:
+    state = GAME.parse(HARD)
+    exact = solve_position(state)
+    solving = PositionSolve(state)
+    ticks = 0
+
+    def tick() -> None:
+        nonlocal ticks
+        ticks += 1
+
+    assert solving.run(nodes=100_000, tick=tick) is Stop.NODES
+    assert ticks > 0
+    partial = solving.solution()
+    assert partial.nodes == 100_000 and not partial.finished and partial.score is None
+    assert all(low <= exact.bounds[label][0] <= high for label, (low, high) in partial.bounds.items())
+    assert solving.run(nodes=0) is Stop.NODES and solving.nodes == 100_000
+    assert solving.run(seconds=0) is Stop.SECONDS and solving.nodes == 100_000
+    assert solving.run() is Stop.FINISHED
+    assert solving.solution().bounds == exact.bounds
+    assert solving.nodes >= exact.nodes
+
+
+def test_what_a_solution_knows_from_bounds_alone() -> None:
+    partial = Solution("connect4", "4453", 1, {"3": (2, 2), "4": (-5, 2), "5": (-3, -1)}, 10, 0.5)
+    assert partial.score == 2 and not partial.finished  # no move can beat 2: the position's score is known
+    assert partial.moves == {"3": 2, "4": None, "5": None}
+    assert partial.best_moves == ["3"]
+    report = partial.as_json()
+    assert (report["score"], report["finished"], report["score_bounds"]) == (2, False, [2, 2])
+    assert report["bounds"] == {"3": [2, 2], "4": [-5, 2], "5": [-3, -1]}
+    unsure = Solution("connect4", "", 1, {"3": (-1, 4), "4": (-5, 2)}, 10, 0.5)
+    assert (unsure.score, unsure.score_bounds, unsure.best_moves) == (None, (-1, 4), [])
+
+
+def test_a_finished_game_has_nothing_to_solve() -> None:
+    with pytest.raises(PositionError, match="already over"):
+        PositionSolve(GAME.parse("1212121"))
 
 
 # --- Nim --------------------------------------------------------------------------------------

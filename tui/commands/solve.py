@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"plyscope solve: not finished: the budget of {nodes:,} nodes is spent; {known(solution)} "
               "(--nodes gives more)", file=sys.stderr, flush=True)
     elif stop is Stop.SECONDS:
-        given = "" if args.seconds is not None else ", the default"
+        given = "" if args.seconds is not None else " (the default)"
         print(f"plyscope solve: not finished: the budget of {seconds:g} s{given} ran out after {solution.nodes:,} "
               f"nodes; {known(solution)} (--seconds or --nodes gives more)", file=sys.stderr, flush=True)
     if args.json:
@@ -86,7 +86,7 @@ def parse_nodes(text: str | None) -> int | None:
         nodes = int(written)
         if nodes <= MAX_NODES:
             return nodes
-    raise UserError(f"--nodes: '{text}' is not a whole number of nodes from 0 to {MAX_NODES:,}")
+    raise UserError(f"--nodes: '{shown(text)}' is not a whole number of nodes from 0 to {MAX_NODES:,}")
 
 
 def parse_seconds(text: str | None) -> float | None:
@@ -99,7 +99,14 @@ def parse_seconds(text: str | None) -> float | None:
         seconds = float(written)
         if math.isfinite(seconds) and seconds <= MAX_SECONDS:
             return seconds
-    raise UserError(f"--seconds: '{text}' is not a number of seconds from 0 to {MAX_SECONDS:,}")
+    raise UserError(f"--seconds: '{shown(text)}' is not a number of seconds from 0 to {MAX_SECONDS:,}")
+
+
+def shown(text: str) -> str:
+    """``text`` as a one-line message quotes it: control characters escaped, cut to 24 characters when longer."""
+    cut = text if len(text) <= 24 else text[:24]
+    printable = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    return printable if cut == text else f"{printable}… ({len(text):,} characters)"
 
 
 def known(solution: Solution) -> str:
