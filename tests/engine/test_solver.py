@@ -340,9 +340,9 @@ def test_no_step_spends_more_than_a_slice_of_nodes() -> None:
 
 def test_a_pure_python_step_spends_a_smaller_slice() -> None:
     searcher = SolverSearcher(Connect4(8, 7).start())  # 64 bits: the pure Python kernel
-    assert searcher.solver.slice_nodes == 1 << 11
+    assert searcher.solver.slice_nodes == 1 << 10
     spent = spent_by_steps(searcher, steps=6)
-    assert spent[0] == 8 and spent[1:] == [1 << 11] * 5  # the expansion, then a probe that goes on
+    assert spent[0] == 8 and spent[1:] == [1 << 10] * 5  # the expansion, then a probe that goes on
     assert "nodes so far; it goes on next step" in searcher.step().note  # type: ignore[union-attr]
 
 
