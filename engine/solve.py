@@ -122,7 +122,7 @@ class PositionSolve:
             )
         self.state = state
         self.seconds = 0.0
-        """Time spent in ``run``."""
+        """Time spent solving: in ``run`` (Nim: valuing the moves, done at once)."""
         self._solver: Connect4Solver | None = None
         self._searches: dict[int, ScoreSearch] = {}
         """Connect Four: each column's search (on the position it leads to), centre first as Pons orders moves."""
@@ -135,7 +135,9 @@ class PositionSolve:
                 for column in centre_first(state.game.width) if state.can_play(column)
             }
         elif isinstance(state, NimState):
+            started = time.perf_counter()
             self._nim = {state.move_label(move): -nim_score(state.play(move)) for move in state.legal_moves()}
+            self.seconds = time.perf_counter() - started
         else:
             raise PositionError(f"no exact solver for the game {state.game.name}")
 
