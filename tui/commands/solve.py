@@ -144,7 +144,9 @@ class ProgressLine:
         if now < self.due:
             return
         solution = self.solving.solution()
-        text = f"solving: {now - self.started:.0f} s, {solution.nodes:,} nodes; {known(solution)}"
+        exact = sum(score is not None for score in solution.moves.values())
+        text = (f"solving: {now - self.started:.0f} s, {solution.nodes:,} nodes, {exact} of {len(solution.moves)} "
+                f"moves exact, score {written(*solution.score_bounds)}")
         if not self.console.is_terminal:
             print(f"plyscope solve: {text}", file=sys.stderr, flush=True)
             self.due = now + PLAIN_PROGRESS_SECONDS
