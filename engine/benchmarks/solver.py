@@ -158,7 +158,8 @@ def measure_steps(quick: bool) -> BenchTable:
     table.notes += [
         f"each position stepped for {seconds:g} s from a new searcher (its first step expands the root)",
         "slice: the most solver nodes a step spends; a probe longer than that goes on at the next step",
-        "max ms is wall-clock and takes in whatever else the machine ran; max CPU ms is this process's own time",
+        "max ms is wall-clock and takes in whatever else the machine ran; max CPU ms is this process's own time;"
+        " the first steps of a new searcher also map the pages of its table as they are first written (some 10 ms)",
     ]
     return table
 

@@ -213,12 +213,10 @@ def compile_native(game: Connect4, table_limit: int) -> Kernel:
     columns = np.array([game.column_mask[c] for c in centre_first(game.width)], dtype=np.int64)
     bounds = np.array(score_bounds(cells), dtype=np.int64)  # rows LOSS_NOW, LOWEST, HIGHEST, WIN_NEXT
     capacity = _next_prime(2 * table_limit)
-    # Written once now, so that the memory is mapped here rather than page by page by the first searches (their
-    # first slices took up to 90 ms instead of 5); it costs about 20 ms for Pons' table of 72 MB.
-    keys = np.empty(capacity, dtype=np.int64)
-    keys.fill(0)
-    values = np.empty(capacity, dtype=np.uint8)
-    values.fill(0)
+    # Zeroed pages the system maps only when first written: a short search (an agent's turn) pays for the few it
+    # touches, not for all 72 MB of Pons' table; the first slices of a long one pay some 10 ms more for theirs.
+    keys = np.zeros(capacity, dtype=np.int64)
+    values = np.zeros(capacity, dtype=np.uint8)
     counters = np.array([0, NO_BUDGET], dtype=np.int64)
     scratch = [np.zeros((cells + 2, game.width), dtype=np.int64) for _ in range(3)]
 
