@@ -3,10 +3,12 @@
 Solving is slow early in the game (seconds to hours), so the work is cut into
 slices of solver nodes: a caller (a UI thread) takes one slice at a time, can stop between
 two slices, and shows each column's score as soon as it is known.  The columns are worked
-on round-robin with slices that double each round, so the easy columns come first; a column
-not solved when ``node_budget`` nodes have been spent in all keeps the score ``None``.
+on round-robin with slices that double each round (from the solver's ``slice_nodes`` up to
+``MAX_SLICES`` of them), so the easy columns come first; a column not solved when
+``node_budget`` nodes have been spent in all keeps the score ``None``.  Each column is one
+``ScoreSearch`` (``engine.solver``) on the position the column leads to.
 
-Scores are Pons' (see ``engine.search.solver``), for the **player who plays the column**:
+Scores are Pons' (see ``engine.solver``), for the **player who plays the column**:
 positive, that player wins (the larger, the sooner); ``0``, a draw; negative, they lose.
 """
 
@@ -15,16 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.games.connect4 import Connect4State
-from engine.search.solver import Connect4Solver, NodeBudgetSpent, centre_first, win_now_score
+from engine.solver import Connect4Solver, ScoreSearch, centre_first
 
-FIRST_SLICE = 20_000
-"""Solver nodes of a column's first slice (about 10 ms compiled, a tenth of a second in pure Python)."""
+MAX_SLICES = 32
+"""A column's slice grows to at most this many of the solver's ``slice_nodes`` (about 150 ms compiled), so the
+caller gets control back at least that often."""
 NODE_BUDGET = 30_000_000
-"""Solver nodes an analysis spends at most, over all columns, before giving up on the rest (some 12 s of
-the compiled 7x6 solver; on boards too large for it, a few minutes of pure Python)."""
+"""Solver nodes an analysis spends at most, over all columns, before giving up on the rest (some 5 s of
+the compiled 7x6 solver; on boards too large for it, a minute or two of pure Python)."""
 TABLE_LIMIT = 1 << 20
-"""An analysis's solver table size (``solver.TABLE_LIMIT``): a quarter of the default, about 20 MB compiled
-or up to 80 MB in pure Python."""
+"""An analysis's solver table size (``engine.solver.TABLE_LIMIT``): a quarter of the default, about 20 MB
+compiled or up to 80 MB in pure Python."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,77 +94,41 @@ class ScoresSnapshot:
         return self.solved() == len(self.bounds)
 
 
-class _ColumnSolve:
-    """The null-window search on one column's position, resumable after a slice runs out."""
-
-    __slots__ = ("child", "highest", "lowest", "wins_at_once")
-
-    def __init__(self, solver: Connect4Solver, child: Connect4State) -> None:
-        self.child = child
-        """The position after the column is played; the opponent is to move there."""
-        self.lowest, self.highest = solver.score_range(child)
-        """Bounds on the child's score, for the opponent (its player to move)."""
-        self.wins_at_once = solver.win_now(child)
-        """Whether the opponent can complete four with their next stone (the search assumes not)."""
-
-    def advance(self, solver: Connect4Solver, nodes: int) -> int | None:
-        """Search for up to ``nodes`` nodes; the child's score (opponent's view) once found, else ``None``."""
-        if self.wins_at_once:
-            return win_now_score(solver.game.cells, self.child.ply)
-        started = solver.nodes
-        while self.lowest < self.highest:
-            left = nodes - (solver.nodes - started)
-            if left <= 0:
-                return None
-            probe = solver.next_probe(self.lowest, self.highest)
-            try:
-                found = solver.probe(self.child, probe, probe + 1, budget=left)
-            except NodeBudgetSpent:
-                return None
-            if found <= probe:
-                self.highest = found
-            else:
-                self.lowest = found
-        return self.lowest
-
-
 class ColumnScores:
     """Exact scores of the playable columns of ``state``, filled in by ``advance`` one slice at a time."""
 
-    def __init__(self, state: Connect4State, *, node_budget: int = NODE_BUDGET) -> None:
+    def __init__(
+        self, state: Connect4State, *, node_budget: int | None = NODE_BUDGET, table_limit: int = TABLE_LIMIT
+    ) -> None:
+        """``node_budget``: solver nodes to spend at most (``None``: until every column is solved)."""
         if state.is_terminal():
             raise ValueError("ColumnScores of a position where the game is over")
         self.state = state
         self.node_budget = node_budget
-        self.solver = Connect4Solver(state.game, table_limit=TABLE_LIMIT)
-        self.scores: dict[int, int | None] = {}
-        """Each playable column's score for the player to move in ``state`` (``None``: not known)."""
-        self._open: dict[int, _ColumnSolve] = {}
-        """Columns still being solved, in centre-first order."""
-        self._slice = FIRST_SLICE
+        self.solver = Connect4Solver(state.game, table_limit=table_limit)
+        self._searches = {
+            column: ScoreSearch(self.solver, state.play(column))
+            for column in centre_first(state.game.width) if state.can_play(column)
+        }
+        """Each playable column's search, centre first, on the position it leads to (the opponent to move there)."""
+        self._slice = self.solver.slice_nodes
         self._round: list[int] = []
         """Columns left in the current round."""
-        for column in centre_first(state.game.width):
-            if not state.can_play(column):
-                continue
-            child = state.play(column)
-            if child.winner() == state.player:
-                self.scores[column] = win_now_score(state.game.cells, state.ply)
-            elif child.is_terminal():
-                self.scores[column] = 0
-            else:
-                self.scores[column] = None
-                self._open[column] = _ColumnSolve(self.solver, child)
+
+    @property
+    def scores(self) -> dict[int, int | None]:
+        """Each playable column's exact score for the player to move in ``state`` (``None``: not known yet)."""
+        return {column: None if search.score is None else -search.score for column, search in self._searches.items()}
 
     @property
     def done(self) -> bool:
         """True when every column is solved or the node budget is spent."""
-        return not self._open or self.solver.nodes >= self.node_budget
+        return self.complete or (self.node_budget is not None and self.solver.nodes >= self.node_budget)
 
     @property
     def complete(self) -> bool:
         """True when every playable column's score is known."""
-        return not self._open
+        return all(search.done for search in self._searches.values())
 
     def advance(self) -> int | None:
         """Spend one slice on the next unsolved column; the column, once its score is known, else ``None``."""
@@ -169,32 +136,28 @@ class ColumnScores:
             return None
         if not self._round:
             if self.solver.nodes:
-                self._slice *= 2
-            self._round = list(self._open)
+                self._slice = min(2 * self._slice, MAX_SLICES * self.solver.slice_nodes)
+            self._round = [column for column, search in self._searches.items() if not search.done]
         column = self._round.pop(0)
-        nodes = min(self._slice, self.node_budget - self.solver.nodes)
-        score = self._open[column].advance(self.solver, nodes)
-        if score is None:
-            return None
-        del self._open[column]
-        self.scores[column] = -score
-        return column
+        nodes = self._slice if self.node_budget is None else min(self._slice, self.node_budget - self.solver.nodes)
+        search = self._searches[column]
+        search.advance(nodes)
+        return column if search.done else None
 
     def bounds(self, column: int) -> tuple[int, int]:
-        """What is known of ``column``'s score so far: ``(lowest, highest)``, equal once it is exact."""
-        score = self.scores[column]
-        if score is not None:
-            return score, score
-        search = self._open[column]
-        return -search.highest, -search.lowest
+        """What is known of ``column``'s score so far (for the player to move in ``state``): ``(lowest, highest)``,
+        equal once it is exact."""
+        search = self._searches[column]
+        return -search.upper, -search.lower
 
     def snapshot(self) -> ScoresSnapshot:
-        return ScoresSnapshot(self.state, {column: self.bounds(column) for column in self.scores}, self.done,
+        return ScoresSnapshot(self.state, {column: self.bounds(column) for column in self._searches}, self.done,
                               self.solver.nodes)
 
     def best_columns(self) -> set[int]:
         """The columns with the best score, once every column is known (else empty)."""
         if not self.complete:
             return set()
-        best = max(score for score in self.scores.values() if score is not None)
-        return {column for column, score in self.scores.items() if score == best}
+        scores = self.scores
+        best = max(score for score in scores.values() if score is not None)
+        return {column for column, score in scores.items() if score == best}

@@ -1,20 +1,26 @@
-"""Exact values of a position and of each of its moves, for ``plyscope solve``.
+"""Exact values of a position and of each of its moves, for ``plyscope solve``, within a budget.
 
-Points of view: a position's ``score`` is for its **player to move**; a move's score is for
+Points of view: a position's score is for its **player to move**; a move's score is for
 the player who **plays** it (minus the score of the position it leads to).
 
-* Connect Four: Pons' scores (``engine.search.solver``): ``0`` draw, ``s > 0`` the player
-  wins with their ``s``-th-to-last possible stone, ``s < 0`` the other player does.
-* Nim games: ``+1`` the player wins, ``-1`` they lose, with perfect play on both sides.
-  Grundy's game is valued by Sprague-Grundy numbers (the XOR of the piles' numbers is 0
-  exactly for a loss), classic Nim by the XOR of the piles, and misère Nim by Bouton's
-  rule (when every pile has one token, the player to move wins exactly when the number of
-  piles is even; otherwise as in normal play).
+* Connect Four: Pons' scores (``engine.solver``): ``0`` draw, ``s > 0`` the player
+  wins with their ``s``-th-to-last possible stone, ``s < 0`` the other player does.  The
+  moves are solved one after the other, centre first, each by a ``ScoreSearch`` that
+  ``PositionSolve.run`` drives a slice of nodes at a time, checking its budget (nodes,
+  seconds) between two slices; when the budget stops it, each move keeps the bounds found
+  so far.
+* Nim games: ``+1`` the player wins, ``-1`` they lose, with perfect play on both sides,
+  known at once.  Grundy's game is valued by Sprague-Grundy numbers (the XOR of the piles'
+  numbers is 0 exactly for a loss), classic Nim by the XOR of the piles, and misère Nim by
+  Bouton's rule (when every pile has one token, the player to move wins exactly when the
+  number of piles is even; otherwise as in normal play).
 """
 
 from __future__ import annotations
 
+import enum
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, reduce
 from operator import xor
@@ -22,34 +28,72 @@ from operator import xor
 from engine.games.base import PositionError, State
 from engine.games.connect4 import Connect4State
 from engine.games.nim import NimState
-from engine.search.solver import Connect4Solver
+from engine.solver import TABLE_LIMIT, Connect4Solver, ScoreSearch, centre_first
 
 NIM_WIN = 1
 NIM_LOSS = -1
+SLICES_PER_CHECK = 16
+"""A ``run`` checks its budget every this many of the solver's ``slice_nodes`` (about 80 ms compiled)."""
+
+
+class Stop(enum.Enum):
+    """Why ``PositionSolve.run`` returned."""
+
+    FINISHED = "finished"
+    """Every move's score is exact."""
+    NODES = "nodes"
+    """The node budget is spent."""
+    SECONDS = "seconds"
+    """The time budget is spent."""
 
 
 @dataclass(frozen=True, slots=True)
 class Solution:
-    """The exact value of a position and of each legal move, with what it cost."""
+    """What is known of a position and of each legal move, with what it cost."""
 
     game: str
     position: str
     player: int
     """The player to move in ``position``: +1 first, -1 second."""
-    score: int
-    """For the player to move in ``position``."""
-    moves: dict[str, int]
-    """Move label -> score for the player who plays that move (Connect Four: columns left to right)."""
+    bounds: dict[str, tuple[int, int]]
+    """Move label -> ``(lowest, highest)`` bounds on its score for the player who plays it, equal once exact
+    (Connect Four: columns left to right)."""
     nodes: int
     """Connect Four: Pons' negamax nodes; Nim: positions valued (the position and its children)."""
     seconds: float
 
     @property
+    def finished(self) -> bool:
+        """Whether every move's score is exact."""
+        return all(lowest == highest for lowest, highest in self.bounds.values())
+
+    @property
+    def moves(self) -> dict[str, int | None]:
+        """Move label -> its exact score for the player who plays it; ``None`` while only bounds are known."""
+        return {label: lowest if lowest == highest else None for label, (lowest, highest) in self.bounds.items()}
+
+    @property
+    def score_bounds(self) -> tuple[int, int]:
+        """``(lowest, highest)`` bounds on the position's score for its player to move (the best move's)."""
+        return max(lowest for lowest, _ in self.bounds.values()), max(highest for _, highest in self.bounds.values())
+
+    @property
+    def score(self) -> int | None:
+        """The position's exact score for its player to move; ``None`` while only bounds are known."""
+        lowest, highest = self.score_bounds
+        return lowest if lowest == highest else None
+
+    @property
     def best_moves(self) -> list[str]:
-        """The moves that keep the position's score."""
-        return [label for label, score in self.moves.items() if score == self.score]
+        """The moves proven at least as good as every other (once finished: those that keep the position's score)."""
+        return [
+            label for label, (lowest, _) in self.bounds.items()
+            if all(lowest >= highest for other, (_, highest) in self.bounds.items() if other != label)
+        ]
 
     def as_json(self) -> dict[str, object]:
+        """``score`` and ``moves`` hold ``null`` where only bounds are known; ``bounds`` has every move's
+        ``[lowest, highest]``, ``score_bounds`` the position's."""
         return {
             "game": self.game,
             "position": self.position,
@@ -59,26 +103,101 @@ class Solution:
             "best_moves": self.best_moves,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            "finished": self.finished,
+            "score_bounds": list(self.score_bounds),
+            "bounds": {label: list(pair) for label, pair in self.bounds.items()},
         }
 
 
-def solve_position(state: State) -> Solution:
-    """Solve ``state`` exactly; raises ``PositionError`` when the game is already over."""
-    if state.is_terminal():
-        raise PositionError(f"the game is already over in position '{state.text() or '-'}': there is nothing to solve")
-    started = time.perf_counter()
-    if isinstance(state, Connect4State):
-        solver = Connect4Solver(state.game)
-        by_column = solver.move_scores(state)
-        moves = {state.move_label(column): by_column[column] for column in sorted(by_column)}
-        nodes = solver.nodes
-    elif isinstance(state, NimState):
-        moves = {state.move_label(move): -nim_score(state.play(move)) for move in state.legal_moves()}
-        nodes = 1 + len(moves)
-    else:
-        raise PositionError(f"no exact solver for the game {state.game.name}")
-    score = max(moves.values())
-    return Solution(state.game.name, state.text(), state.player, score, moves, nodes, time.perf_counter() - started)
+class PositionSolve:
+    """Solving every legal move of one position, a slice of solver nodes at a time, so a caller can stop it.
+
+    Raises ``PositionError`` when the game is already over or no exact solver plays the game.
+    """
+
+    def __init__(self, state: State, *, table_limit: int = TABLE_LIMIT) -> None:
+        if state.is_terminal():
+            raise PositionError(
+                f"the game is already over in position '{state.text() or '-'}': there is nothing to solve"
+            )
+        self.state = state
+        self.seconds = 0.0
+        """Time spent solving: in ``run`` (Nim: valuing the moves, done at once)."""
+        self._solver: Connect4Solver | None = None
+        self._searches: dict[int, ScoreSearch] = {}
+        """Connect Four: each column's search (on the position it leads to), centre first as Pons orders moves."""
+        self._nim: dict[str, int] = {}
+        """Nim: each move's score for the player who plays it."""
+        if isinstance(state, Connect4State):
+            solver = self._solver = Connect4Solver(state.game, table_limit=table_limit)
+            self._searches = {
+                column: ScoreSearch(solver, state.play(column))
+                for column in centre_first(state.game.width) if state.can_play(column)
+            }
+        elif isinstance(state, NimState):
+            started = time.perf_counter()
+            self._nim = {state.move_label(move): -nim_score(state.play(move)) for move in state.legal_moves()}
+            self.seconds = time.perf_counter() - started
+        else:
+            raise PositionError(f"no exact solver for the game {state.game.name}")
+
+    @property
+    def nodes(self) -> int:
+        """Connect Four: Pons' negamax nodes spent; Nim: positions valued."""
+        return 1 + len(self._nim) if self._solver is None else self._solver.nodes
+
+    @property
+    def finished(self) -> bool:
+        return all(search.done for search in self._searches.values())
+
+    def run(
+        self, *, nodes: int | None = None, seconds: float | None = None, tick: Callable[[], object] | None = None
+    ) -> Stop:
+        """Solve the moves, centre first, until all are exact or ``nodes`` more nodes or ``seconds`` more seconds
+        are spent (``None``: no bound); ``tick`` is called between two slices (every 80 ms or so)."""
+        started = time.perf_counter()
+        try:
+            return self._run(nodes, None if seconds is None else started + seconds, tick)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _run(self, nodes: int | None, deadline: float | None, tick: Callable[[], object] | None) -> Stop:
+        solver = self._solver
+        if solver is None:
+            return Stop.FINISHED
+        until = None if nodes is None else solver.nodes + nodes
+        chunk = SLICES_PER_CHECK * solver.slice_nodes
+        for search in self._searches.values():
+            while not search.done:
+                if until is not None and solver.nodes >= until:
+                    return Stop.NODES
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return Stop.SECONDS
+                search.advance(chunk if until is None else min(chunk, until - solver.nodes))
+                if tick is not None:
+                    tick()
+        return Stop.FINISHED
+
+    def solution(self) -> Solution:
+        """What is known now."""
+        state = self.state
+        if self._solver is None:
+            bounds = {label: (score, score) for label, score in self._nim.items()}
+        else:
+            searches = self._searches
+            bounds = {state.move_label(column): (-searches[column].upper, -searches[column].lower)
+                      for column in sorted(searches)}
+        return Solution(state.game.name, state.text(), state.player, bounds, self.nodes, self.seconds)
+
+
+def solve_position(state: State, *, nodes: int | None = None, seconds: float | None = None) -> Solution:
+    """Solve ``state``'s moves within ``nodes`` solver nodes and ``seconds`` (``None``: until exact).
+
+    Raises ``PositionError`` when the game is already over.
+    """
+    solving = PositionSolve(state)
+    solving.run(nodes=nodes, seconds=seconds)
+    return solving.solution()
 
 
 @cache

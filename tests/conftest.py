@@ -14,7 +14,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):  # an xdist worker: the main process has done it
         return
     from engine.games import Connect4
-    from engine.search.solver import Connect4Solver
+    from engine.solver import Connect4Solver
 
     game = Connect4()
     Connect4Solver(game).solve(game.parse("2252576253462244111563365343671351441"))

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
+import signal
+import subprocess
+import sys
 
 import pytest
 
 from engine.games import Connect4
-from engine.search.solver import Connect4Solver
+from engine.solver import Connect4Solver
 from tui.cli import main
+from tui.commands import solve as solve_command
 from tui.commands.solve import meaning, stone
 
-JSON_KEYS = {"game", "position", "score", "moves", "nodes", "seconds"}
+JSON_KEYS = {"game", "position", "player", "score", "moves", "best_moves", "nodes", "seconds", "finished",
+             "score_bounds", "bounds"}
 
 
 def solve_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
@@ -119,7 +125,135 @@ def test_stones_are_counted_from_the_last_in_english(from_last: int, text: str) 
 
 
 def test_meanings_for_each_kind_of_score() -> None:
-    assert meaning(0, connect4=True) == "draw"
-    assert meaning(2, connect4=True) == "wins with its 2nd-to-last stone"
-    assert meaning(-1, connect4=True) == "loses (the opponent wins with its last stone)"
-    assert (meaning(1, connect4=False), meaning(-1, connect4=False)) == ("wins", "loses")
+    assert meaning(0, 0, connect4=True) == "draw"
+    assert meaning(2, 2, connect4=True) == "wins with its 2nd-to-last stone"
+    assert meaning(-1, -1, connect4=True) == "loses (the opponent wins with its last stone)"
+    assert (meaning(1, 1, connect4=False), meaning(-1, -1, connect4=False)) == ("wins", "loses")
+
+
+def test_meanings_of_bounds_say_what_the_sign_says() -> None:
+    assert meaning(2, 5, connect4=True) == "wins (how soon is not known yet)"
+    assert meaning(-7, -1, connect4=True) == "loses (how soon is not known yet)"
+    assert meaning(0, 3, connect4=True) == "draws or wins (not known yet)"
+    assert meaning(-3, 0, connect4=True) == "draws or loses (not known yet)"
+    assert meaning(-3, 4, connect4=True) == "may win, draw or lose (not known yet)"
+
+
+# --- the budget, progress and ctrl+c ----------------------------------------------------------
+
+EXACT_4453 = {"1": -5, "2": -5, "3": -2, "4": -3, "5": -4, "6": -2, "7": -2}
+"""Each move's exact score in ``4453`` for the player who plays it (78 million nodes to find)."""
+
+
+def test_a_node_budget_stops_the_solve_with_true_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "4453", "--nodes", "3_000_000", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ("plyscope solve: not finished: the budget of 3,000,000 nodes is spent; 0 of 7 moves scored exactly; "
+                   "the score lies between -9 and +18 for the player to move (--nodes gives more)\n")
+    report = json.loads(out)
+    assert report.keys() == JSON_KEYS
+    assert (report["finished"], report["score"], report["nodes"], report["best_moves"]) == (False, None, 3_000_000, [])
+    assert report["moves"] == dict.fromkeys(EXACT_4453)
+    bounds = report["bounds"]
+    assert list(bounds) == list(EXACT_4453)
+    assert all(low <= EXACT_4453[label] <= high for label, (low, high) in bounds.items())
+    assert bounds["4"] != [-19, 18] and bounds["1"] == [-19, 18]  # the centre is searched first
+    assert report["score_bounds"] == [max(low for low, _ in bounds.values()), max(high for _, high in bounds.values())]
+
+
+def test_a_finished_solve_has_every_bound_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    report = solve_json(capsys, "5554224333234511764415115", "--nodes", "1000000")
+    assert report["finished"] is True and report["score"] == 4 and report["score_bounds"] == [4, 4]
+    assert report["bounds"] == {label: [score, score] for label, score in report["moves"].items()}  # type: ignore[union-attr]
+
+
+def test_the_table_shows_bounds_while_not_finished(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "4453", "--nodes", "3000000"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "first player (X) to move may win, draw or lose (not known yet) (score -9..+18)" in out
+    assert "│ 4 │ -9..+3 │ may win, draw or lose (not known yet) │ │" in out
+    assert "│ 1 │ -19..+18 │" in out
+    assert "3,000,000 nodes in" in out and "(not finished)" in out
+
+
+def test_no_budget_given_means_the_default_seconds(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solve_command, "DEFAULT_SECONDS", 0.2)
+    assert main(["solve", "4453", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("plyscope solve: not finished: the budget of 0.2 s (the default) ran out after ")
+    assert err.count("\n") == 1
+    assert json.loads(out)["finished"] is False
+    assert main(["solve", "4453", "--seconds", "0", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("plyscope solve: not finished: the budget of 0 s ran out after 0 nodes; 0 of 7 moves")
+    assert json.loads(out)["nodes"] == 0
+
+
+def test_progress_goes_to_stderr_never_into_the_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solve_command, "PROGRESS_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(solve_command, "PLAIN_PROGRESS_SECONDS", 0.0)
+    assert main(["solve", "4453", "--nodes", "2000000", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("\n") == 1 and json.loads(out)["nodes"] == 2_000_000
+    lines = err.splitlines()
+    assert len(lines) > 2 and lines[-1].startswith("plyscope solve: not finished")
+    assert all(re.fullmatch(r"plyscope solve: solving: \d+ s, [\d,]+ nodes, 0 of 7 moves exact, score -?\d+\.\.\+\d+",
+                            line) for line in lines[:-1])
+
+
+def test_ctrl_c_prints_what_is_known_and_exits_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = 0
+
+    def interrupt(self: solve_command.ProgressLine) -> None:
+        nonlocal ticks
+        ticks += 1
+        if ticks == 5:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_command.ProgressLine, "tick", interrupt)
+    assert main(["solve", "4453", "--json"]) == 130
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["finished"] is False and report["nodes"] > 0
+    assert err.startswith("plyscope solve: interrupted after ") and err.count("\n") == 1
+
+
+def test_sigint_to_a_real_solve_after_its_first_progress_line() -> None:
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "solve", "4453", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert solve.stderr is not None
+        first = solve.stderr.readline()  # stderr is a pipe: plain lines, the first after two seconds
+        assert first.startswith("plyscope solve: solving: ")
+        solve.send_signal(signal.SIGINT)
+        out, err = solve.communicate(timeout=30)
+    finally:
+        solve.kill()
+    assert solve.returncode == 130
+    assert json.loads(out)["finished"] is False
+    assert err.startswith("plyscope solve: interrupted after ") and err.count("\n") == 1
+
+
+BAD_BUDGETS = [
+    ("--nodes", "x"), ("--nodes", "-5"), ("--nodes", "1e9"), ("--nodes", "²"), ("--nodes", "١٢"), ("--nodes", ""),
+    ("--nodes", "9" * 5000), ("--nodes", "1000000000000001"), ("--nodes", "1.5"), ("--nodes", "1\n2"),
+    ("--seconds", "nan"), ("--seconds", "inf"), ("--seconds", "-1"), ("--seconds", "1e999"), ("--seconds", "x"),
+    ("--seconds", "²"), ("--seconds", ""), ("--seconds", "100000001"), ("--seconds", "9" * 5000),
+]
+
+
+@pytest.mark.parametrize(("option", "value"), BAD_BUDGETS, ids=[f"{o}={v[:12]}" for o, v in BAD_BUDGETS])
+def test_a_bad_budget_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], option: str, value: str) -> None:
+    assert main(["solve", "4453", f"{option}={value}"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"plyscope solve: {option}: '") and err.count("\n") == 1
+    assert "is not a " in err and len(err) < 200

@@ -99,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
     _add_game(solve)
     solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.add_argument("--nodes", metavar="N", help="budget: solver nodes (Connect Four)")
+    solve.add_argument("--seconds", metavar="S",
+                       help="budget: wall-clock seconds (Connect Four; default 60 when neither budget is given)")
 
     search = commands.add_parser(
         "search", help="run one searcher on a position",

@@ -1,10 +1,14 @@
-"""The exact Connect Four solver on Pascal Pons' benchmark sets, beside his C++ figures.
+"""The exact Connect Four solver on Pascal Pons' benchmark sets, beside his C++ figures, and its steps' time.
 
 Each position is solved from an empty transposition table, as Pons does, so node counts
 are per position and comparable with his (one node per negamax call).  Seconds are
 wall-clock per position.  The data is looked up in ``$PLYSCOPE_PONS_DATA`` or else in
-``../shared/data/connect4-pons`` beside the project's root; without it the section is
+``../shared/data/connect4-pons`` beside the project's root; without it those tables are
 skipped with a note.
+
+The last table times the solver's steps as a searcher (``engine.search.solver``) on
+positions it cannot finish soon: a UI gets control back between two steps, so the slowest
+step is how long the solver can hold it.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from pathlib import Path
 
 from engine.benchmarks import BenchTable
 from engine.games import Connect4
-from engine.search.solver import Connect4Solver
+from engine.search.solver import SolverSearcher
+from engine.solver import Connect4Solver
 
 DATA_VARIABLE = "PLYSCOPE_PONS_DATA"
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4-pons"
@@ -60,6 +65,12 @@ PYTHON_KERNEL_SET = "Begin-Easy"
 PYTHON_KERNEL_SAMPLE = (200, 20)
 """Positions of that set it solves: full run, ``--quick``."""
 NODES_PER_SECOND_TARGET = 400_000
+STEP_POSITIONS = ((Connect4(), ""), (Connect4(), "4453"), (Connect4(8, 7), ""))
+"""Where the searcher's steps are timed: 7x6 (compiled kernel) from the start and from ``4453``, 8x7 (pure Python)."""
+STEP_SECONDS = (3.0, 0.5)
+"""Seconds of steps timed on each of those positions: full run, ``--quick``."""
+STEP_TARGET_MS = 16
+"""The slowest step should take at most a frame at 60 frames a second."""
 
 
 def data_dir() -> Path:
@@ -116,6 +127,45 @@ def solve_set(solver: Connect4Solver, pons: PonsSet, positions: list[tuple[str, 
 
 
 def measure(quick: bool) -> list[BenchTable]:
+    return [*measure_sets(quick), measure_steps(quick)]
+
+
+def measure_steps(quick: bool) -> BenchTable:
+    """Time the searcher's steps, each of at most a slice of nodes, from the start of each of ``STEP_POSITIONS``."""
+    table = BenchTable(
+        "The exact solver as a searcher: time per step (a UI gets control back between two steps)",
+        ["position", "kernel", "slice", "steps", "median ms", "max ms", "max CPU ms", "target ms"],
+    )
+    seconds = STEP_SECONDS[1] if quick else STEP_SECONDS[0]
+    for game, position in STEP_POSITIONS:
+        searcher = SolverSearcher(game.parse(position))
+        walls: list[float] = []
+        cpus: list[float] = []
+        until = time.perf_counter() + seconds
+        while time.perf_counter() < until:
+            started = time.perf_counter()
+            cpu_started = time.process_time()
+            if searcher.step() is None:
+                break
+            cpus.append(time.process_time() - cpu_started)
+            walls.append(time.perf_counter() - started)
+        walls.sort()
+        table.rows.append([
+            f"{game.name} {position or 'start'}", "compiled" if game.width * game.column_bits <= 62 else "Python",
+            searcher.solver.slice_nodes, len(walls), round(walls[len(walls) // 2] * 1000, 2),
+            round(walls[-1] * 1000, 1), round(max(cpus) * 1000, 1), STEP_TARGET_MS,
+        ])
+    table.notes += [
+        f"each position stepped for {seconds:g} s from a new searcher (its first step expands the root)",
+        "slice: the most solver nodes a step spends; a probe longer than that goes on at the next step",
+        "max ms is wall-clock and takes in whatever else the machine ran; max CPU ms is this process's own time;"
+        " the first steps of a new searcher also map the pages of its table as they are first written (some 10 ms)",
+    ]
+    return table
+
+
+def measure_sets(quick: bool) -> list[BenchTable]:
+    """Solve the first positions of each of Pons' sets (``SETS``); one table of nodes, one of time."""
     folder = data_dir()
     nodes_table = BenchTable(
         "Exact Connect Four solver on Pons' sets: exactness and nodes (mean per position)",

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from engine.analysis import ColumnScores
+from engine.analysis import MAX_SLICES, ColumnScores
 from engine.games import Connect4
-from engine.search.solver import Connect4Solver
+from engine.solver import Connect4Solver
+from tests.pons import pons_positions
 
 C4 = Connect4()
-END_EASY = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4-pons" / "Test_L3_R1"
 
 
 def solved(scores: ColumnScores) -> ColumnScores:
@@ -20,16 +18,9 @@ def solved(scores: ColumnScores) -> ColumnScores:
     return scores
 
 
-def benchmark_lines(count: int) -> list[tuple[str, int]]:
-    if not END_EASY.exists():
-        pytest.skip(f"Pons' benchmark positions are not at {END_EASY}")
-    lines = END_EASY.read_text().split("\n")[:count]
-    return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
-
-
 def test_every_column_gets_the_solvers_score_and_the_best_is_the_positions_score() -> None:
     solver = Connect4Solver(C4)
-    for moves, score in benchmark_lines(20):
+    for moves, score in pons_positions("Test_L3_R1", 20):
         state = C4.parse(moves)
         analysis = solved(ColumnScores(state))
         assert analysis.complete
@@ -82,3 +73,35 @@ def test_a_snapshot_writes_scores_short_and_finds_the_proven_best() -> None:
     assert not any(unsolved.worse(c) for c in unsolved.bounds)
     gave_up = solved(ColumnScores(C4.parse("4453"), node_budget=10)).snapshot()
     assert gave_up.done and {gave_up.note(c) for c in range(7)} <= {"?", "+?", "-?"}
+
+
+def test_columns_settled_without_search_are_known_before_any_slice() -> None:
+    # X to move: 4 completes X's bottom row; 1, 2 and 3 are playable but leave the game open.
+    analysis = ColumnScores(C4.parse("112233"))
+    snapshot = analysis.snapshot()
+    assert analysis.solver.nodes == 0
+    assert snapshot.exact(3) == 18 and snapshot.solved() == 1
+
+
+def test_slices_double_each_round_up_to_a_cap() -> None:
+    analysis = ColumnScores(C4.parse("4453"), node_budget=None)
+    first = analysis.solver.slice_nodes
+    spent: list[int] = []
+    while not spent or spent[-1] < MAX_SLICES * first:
+        before = analysis.solver.nodes
+        analysis.advance()
+        spent.append(analysis.solver.nodes - before)
+    assert not analysis.done  # no node budget: it goes on until every column is solved
+    assert max(spent[:7]) <= first  # the first round: one slice per column
+    assert max(spent) == MAX_SLICES * first  # later rounds: doubled, up to the cap
+    before = analysis.solver.nodes
+    analysis.advance()
+    assert analysis.solver.nodes - before <= MAX_SLICES * first  # and no more after
+
+
+def test_without_a_node_budget_every_column_is_solved() -> None:
+    moves, score = pons_positions("Test_L2_R2", 4)[3]
+    state = C4.parse(moves)
+    analysis = solved(ColumnScores(state, node_budget=None))
+    assert analysis.complete
+    assert max(s for s in analysis.scores.values() if s is not None) == score

@@ -4,40 +4,34 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 from functools import cache, reduce
 from operator import xor
-from pathlib import Path
 
 import pytest
 
-from engine.benchmarks.solver import data_dir, read_set
 from engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
-from engine.search import solver as solver_module
 from engine.search.base import Limit, SearchError
 from engine.search.registry import algorithm, make_searcher
-from engine.search.solver import (
+from engine.search.solver import SolverSearcher
+from engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score, solve_position
+from engine.solver import (
     Connect4Solver,
     NodeBudgetSpent,
-    SolverSearcher,
+    ScoreSearch,
     centre_first,
+    native_fits,
+    python_kernel,
     terminal_score,
     win_now_score,
 )
-from engine.solve import grundy_number, nim_score, solve_position
+from tests.pons import pons_positions
 
 GAME = Connect4()
 
 
 KERNELS = pytest.mark.parametrize("native", [False, None], ids=["python-kernel", "default-kernel"])
 """Run a test with the pure Python kernel and with the default one (compiled where the board fits)."""
-
-
-def pons_positions(file: str, count: int) -> list[tuple[str, int]]:
-    """The first ``count`` positions of one of Pons' sets, or a skip when the data is not there."""
-    path: Path = data_dir() / file
-    if not path.is_file():
-        pytest.skip(f"Pons' data not found at {path}")
-    return read_set(path, count)
 
 
 def exhaustive_score(state: Connect4State, memo: dict[int, int]) -> int:
@@ -207,7 +201,7 @@ def test_a_probe_stops_exactly_at_its_node_budget(native: bool | None) -> None:
 
 
 def test_a_full_python_table_drops_its_older_half_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solver_module, "CHECK_INTERVAL", 1_000)
+    monkeypatch.setattr(python_kernel, "CHECK_INTERVAL", 1_000)
     solver = Connect4Solver(GAME, table_limit=500, native=False)
     assert solver.solve(GAME.parse("24617524315172127")) == 2
     assert solver.table_entries <= 500 + 1_000
@@ -235,8 +229,8 @@ def test_the_compiled_kernel_visits_the_python_kernel_s_nodes() -> None:
 
 
 def test_the_compiled_kernel_plays_boards_up_to_62_bits() -> None:
-    assert solver_module.native_fits(Connect4(7, 6))  # 7 x 7 = 49 bits
-    assert not solver_module.native_fits(Connect4(8, 7))  # 8 x 8 = 64 bits
+    assert native_fits(Connect4(7, 6))  # 7 x 7 = 49 bits
+    assert not native_fits(Connect4(8, 7))  # 8 x 8 = 64 bits
     with pytest.raises(ValueError, match="at most 62 bits"):
         Connect4Solver(Connect4(8, 7), native=True)
 
@@ -302,11 +296,70 @@ def test_stepping_starts_with_the_expansion_then_one_probe_a_step() -> None:
     assert first is not None and first.node is searcher.root
     assert len(first.added) == len(state.legal_moves()) == len(searcher.root.children)
     assert searcher.stats.moves == len(first.added)
+    at_once = sum(child.score is not None for child in searcher.root.kids())
+    assert 0 < at_once < len(first.added)
+    assert first.note == f"expanded {len(first.added)} moves; {at_once} scored at once"
     first_open = next(child for child in searcher.root.kids() if child.score is None)
+    bounds = (first_open.lower, first_open.upper)
     second = searcher.step()
     assert second is not None and second.node is first_open
     assert second.path == (searcher.root, second.node)
     assert searcher.stats.moves == len(first.added) + searcher.solver.nodes
+    assert (first_open.lower, first_open.upper) != bounds  # a probe this short ends within its step
+    label = state.move_label(first_open.move)
+    assert second.note.startswith(f"move {label}: probe at ") and "for the opponent" in second.note
+
+
+HARD = "274552224131661"
+"""Pons' Middle-Medium, score 0: some probes of its moves take over 100,000 nodes, several slices each."""
+
+
+def spent_by_steps(searcher: SolverSearcher, budget: int | None = None, steps: int | None = None) -> list[int]:
+    """Step ``searcher`` until it stops (or for ``steps`` steps) within ``budget`` moves; the moves each step spent."""
+    spent = []
+    start = searcher.stats.moves
+    while steps is None or len(spent) < steps:
+        before = searcher.stats.moves
+        step = searcher.step(None if budget is None else budget - (before - start))
+        if step is None:
+            break
+        assert step.note
+        spent.append(searcher.stats.moves - before)
+    return spent
+
+
+def test_no_step_spends_more_than_a_slice_of_nodes() -> None:
+    searcher = SolverSearcher(GAME.parse(HARD))
+    slice_nodes = searcher.solver.slice_nodes
+    assert slice_nodes == 1 << 15  # the compiled kernel: a few milliseconds
+    spent = spent_by_steps(searcher)
+    assert searcher.finished
+    assert max(spent) <= slice_nodes + 1  # a step on the line also makes the position it tests
+    assert spent.count(slice_nodes) > 3  # long probes went on over several steps
+
+
+def test_a_pure_python_step_spends_a_smaller_slice() -> None:
+    searcher = SolverSearcher(Connect4(8, 7).start())  # 64 bits: the pure Python kernel
+    assert searcher.solver.slice_nodes == 1 << 10
+    spent = spent_by_steps(searcher, steps=6)
+    assert spent[0] == 8 and spent[1:] == [1 << 10] * 5  # the expansion, then a probe that goes on
+    assert "nodes so far; it goes on next step" in searcher.step().note  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("budget", [None, 150_000, 1_000])
+def test_a_run_visits_exactly_what_stepping_visits(budget: int | None) -> None:
+    state = GAME.parse(HARD)
+    stepped = SolverSearcher(state)
+    steps = len(spent_by_steps(stepped, budget))
+    ran = SolverSearcher(state)
+    result = ran.run(Limit(moves=budget))
+    assert result.stats.iterations == steps
+    assert (result.stats.moves, result.stats.nodes) == (stepped.stats.moves, stepped.stats.nodes)
+    assert ran.solver.nodes == stepped.solver.nodes
+    assert [(n.moves(), n.numbers()) for n in ran.walk()] == [(n.moves(), n.numbers()) for n in stepped.walk()]
+    assert result.finished == (budget is None)
+    if budget is not None:
+        assert result.stats.moves == budget
 
 
 def test_steps_on_small_budgets_reach_the_same_scores_and_line() -> None:
@@ -319,19 +372,181 @@ def test_steps_on_small_budgets_reach_the_same_scores_and_line() -> None:
         step = stepped.step(moves_left=60)  # each step may spend 60 moves: many probes stop and start again
         if step is None:
             break
-        stopped += "stopped" in step.note
+        stopped += "the budget is spent" in step.note
     assert stepped.finished and stopped > 0
     assert stepped.principal_variation() == whole.principal_variation()
     assert stepped.value() == whole.value()
     assert [(n.moves(), n.numbers()) for n in stepped.walk()] == [(n.moves(), n.numbers()) for n in whole.walk()]
 
 
-def test_a_tiny_budget_stops_a_probe_without_going_over() -> None:
-    searcher = make_searcher("solver", GAME.parse("274552224131661"))
-    result = searcher.run(Limit(moves=50))
-    assert result.stats.moves == 50
+@pytest.mark.parametrize("budget", [1, 7, 8, 50, 33_000])
+def test_a_budget_is_never_exceeded(budget: int) -> None:
+    searcher = make_searcher("solver", GAME.parse(HARD))
+    result = searcher.run(Limit(moves=budget))
+    assert result.stats.moves == (0 if budget < 7 else budget)  # the expansion makes 7 positions at once
     assert not result.finished
-    assert result.best_move in GAME.parse("274552224131661").legal_moves()
+    if budget >= 7:
+        assert result.best_move in GAME.parse(HARD).legal_moves()
+
+
+def test_the_compiled_kernel_lets_other_threads_run() -> None:
+    # numba's nogil=True: while a thread is inside the kernel, another thread runs Python.
+    # Held, the GIL would block this thread until the call returns.
+    solver = Connect4Solver(GAME)
+    calling = threading.Event()
+
+    def solve() -> None:
+        calling.set()
+        with pytest.raises(NodeBudgetSpent):
+            solver.probe(GAME.parse("4453"), 0, 1, budget=10_000_000)  # the whole probe takes 19 million
+
+    thread = threading.Thread(target=solve)
+    thread.start()
+    calling.wait()
+    ran = 0
+    while thread.is_alive():
+        ran += 1
+    thread.join()
+    assert solver.nodes == 10_000_000
+    assert ran > 1_000
+
+
+# --- the score search ---------------------------------------------------------------------------
+
+
+@KERNELS
+def test_a_score_search_cut_in_slices_finds_the_score_and_keeps_true_bounds(native: bool | None) -> None:
+    solver = Connect4Solver(GAME, native=native)
+    for moves, score in pons_positions("Test_L2_R2", 6)[3:]:
+        state = GAME.parse(moves)
+        solver.reset()
+        search = ScoreSearch(solver, state)
+        spent = 0
+        while not search.done:
+            spent += search.advance(300)
+            assert search.lower <= score <= search.upper
+        assert search.score == score == search.lower == search.upper, moves
+        assert spent == search.nodes == solver.nodes
+        assert search.probe is None and search.probe_nodes == 0
+        assert search.advance(300) == 0
+
+
+def test_the_twin_kernels_cut_in_slices_visit_the_same_nodes() -> None:
+    compiled = Connect4Solver(GAME, native=True, table_limit=1 << 24)
+    python = Connect4Solver(GAME, native=False)
+    for moves, score in pons_positions("Test_L2_R1", 20):
+        counts = []
+        for solver in (compiled, python):
+            solver.reset()
+            search = ScoreSearch(solver, GAME.parse(moves))
+            while not search.done:
+                search.advance(37)
+            assert search.score == score, moves
+            counts.append(solver.nodes)
+        assert counts[0] == counts[1], moves
+
+
+def test_one_probe_at_a_time() -> None:
+    solver = Connect4Solver(GAME)
+    state = GAME.parse("24617524315172127")  # Middle-Medium, score 2
+    search = ScoreSearch(solver, state)
+    assert (search.lower, search.upper) == solver.score_range(state) == (-12, 13)
+    assert search.probe == Connect4Solver.next_probe(-12, 13) == -6
+    spent = search.advance(probes=1)
+    assert spent == solver.nodes > 0
+    assert (search.lower, search.upper) != (-12, 13) and search.lower <= 2 <= search.upper
+    probes = 1
+    while not search.done:
+        search.advance(probes=1)
+        probes += 1
+    assert search.score == 2 and probes >= 3
+
+
+def test_a_probe_cut_short_goes_on_at_the_next_advance() -> None:
+    solver = Connect4Solver(GAME)
+    search = ScoreSearch(solver, GAME.parse(HARD))
+    probe = search.probe
+    assert search.advance(1_000, probes=1) == 1_000
+    assert (search.lower, search.upper, search.probe, search.probe_nodes) == (-13, 14, probe, 1_000)
+    assert search.advance(1_000, probes=1) == 1_000
+    assert search.probe_nodes == 2_000
+    search.advance(probes=1)  # the rest of that probe
+    assert search.probe_nodes == 0 and (search.lower, search.upper) != (-13, 14)
+
+
+def test_positions_the_kernel_must_not_see_are_settled_at_once() -> None:
+    solver = Connect4Solver(GAME)
+    won = ScoreSearch(solver, GAME.parse("1212121"))  # the second player to move has lost to the first's 4th stone
+    assert (won.done, won.score) == (True, -18)
+    wins = ScoreSearch(solver, GAME.parse("121212"))  # the first player can complete four in column 1
+    assert (wins.done, wins.score) == (True, 18)
+    drawn = ScoreSearch(Connect4Solver(Connect4(4, 4)), Connect4(4, 4).parse("1234123443214321"))
+    assert (drawn.done, drawn.score) == (True, 0)
+    assert solver.nodes == 0 and won.advance() == wins.advance() == 0
+
+
+def test_a_threshold_search_only_places_the_score_against_it() -> None:
+    solver = Connect4Solver(GAME)
+    state = GAME.parse("24617524315172127")  # score 2
+    for threshold, at_most in [(2, True), (1, False), (5, True), (-3, False)]:
+        search = ScoreSearch(solver, state, threshold=threshold)
+        assert search.probe == threshold
+        search.advance()
+        assert search.done and search.probe is None
+        assert (search.upper <= threshold) == at_most and (search.lower > threshold) == (not at_most)
+        assert search.lower <= 2 <= search.upper
+
+
+# --- solving a position within a budget (plyscope solve) --------------------------------------
+
+
+def test_a_solution_gives_every_move_its_exact_score_for_the_player_who_plays_it() -> None:
+    for moves, score in pons_positions("Test_L2_R1", 5):
+        state = GAME.parse(moves)
+        solution = solve_position(state)
+        expected = Connect4Solver(GAME).move_scores(state)
+        assert solution.finished and solution.score == score and solution.score_bounds == (score, score)
+        assert solution.moves == {state.move_label(column): expected[column] for column in sorted(expected)}
+        assert solution.best_moves == [label for label, move_score in solution.moves.items() if move_score == score]
+
+
+def test_a_node_budget_stops_a_solve_and_the_next_run_goes_on() -> None:
+    state = GAME.parse(HARD)
+    exact = solve_position(state)
+    solving = PositionSolve(state)
+    ticks = 0
+
+    def tick() -> None:
+        nonlocal ticks
+        ticks += 1
+
+    assert solving.run(nodes=100_000, tick=tick) is Stop.NODES
+    assert ticks > 0
+    partial = solving.solution()
+    assert partial.nodes == 100_000 and not partial.finished and partial.score is None
+    assert all(low <= exact.bounds[label][0] <= high for label, (low, high) in partial.bounds.items())
+    assert solving.run(nodes=0) is Stop.NODES and solving.nodes == 100_000
+    assert solving.run(seconds=0) is Stop.SECONDS and solving.nodes == 100_000
+    assert solving.run() is Stop.FINISHED
+    assert solving.solution().bounds == exact.bounds
+    assert solving.nodes >= exact.nodes
+
+
+def test_what_a_solution_knows_from_bounds_alone() -> None:
+    partial = Solution("connect4", "4453", 1, {"3": (2, 2), "4": (-5, 2), "5": (-3, -1)}, 10, 0.5)
+    assert partial.score == 2 and not partial.finished  # no move can beat 2: the position's score is known
+    assert partial.moves == {"3": 2, "4": None, "5": None}
+    assert partial.best_moves == ["3"]
+    report = partial.as_json()
+    assert (report["score"], report["finished"], report["score_bounds"]) == (2, False, [2, 2])
+    assert report["bounds"] == {"3": [2, 2], "4": [-5, 2], "5": [-3, -1]}
+    unsure = Solution("connect4", "", 1, {"3": (-1, 4), "4": (-5, 2)}, 10, 0.5)
+    assert (unsure.score, unsure.score_bounds, unsure.best_moves) == (None, (-1, 4), [])
+
+
+def test_a_finished_game_has_nothing_to_solve() -> None:
+    with pytest.raises(PositionError, match="already over"):
+        PositionSolve(GAME.parse("1212121"))
 
 
 # --- Nim --------------------------------------------------------------------------------------

@@ -1,40 +1,177 @@
-"""``plyscope solve``: the exact value of a position and of each legal move.
+"""``plyscope solve``: the exact value of a position and of each legal move, within a budget.
 
-Connect Four scores are Pons' (``engine.search.solver``), Nim scores ``+1`` (win) or ``-1``
+Connect Four scores are Pons' (``engine.solver``), Nim scores ``+1`` (win) or ``-1``
 (loss).  The position's score is for the player to move; a move's score is for the player
 who plays it.
+
+A Connect Four solve stops at its budget (``--nodes``, ``--seconds``; 60 seconds when
+neither is given) or at ctrl+c, and then shows what it knows: each move's bounds.  Once it
+has run two seconds it shows its progress on stderr: a status line on a terminal, else a
+plain line every ``PLAIN_PROGRESS_SECONDS``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
+import sys
+import time
+from types import TracebackType
 
 from rich.console import Console
+from rich.status import Status
 from rich.table import Table
 
+from engine.errors import UserError
 from engine.games import Connect4, make_game
-from engine.solve import solve_position
+from engine.solve import PositionSolve, Solution, Stop
 from tui.session import parse_position
+
+DEFAULT_SECONDS = 60.0
+"""The budget of a solve given neither ``--nodes`` nor ``--seconds``."""
+MAX_NODES = 10**15
+"""The largest ``--nodes`` (some three years of the compiled solver)."""
+MAX_SECONDS = 10**8
+"""The largest ``--seconds`` (some three years)."""
+PROGRESS_AFTER_SECONDS = 2.0
+"""A solve shows its progress on stderr once it has run this long."""
+PLAIN_PROGRESS_SECONDS = 5.0
+"""Seconds between two progress lines when stderr is not a terminal."""
+STATUS_REFRESH_SECONDS = 0.25
+"""Seconds between two updates of the progress line on a terminal."""
+INTERRUPTED = 130
+"""The exit status after ctrl+c (128 + SIGINT), as shells report it."""
 
 
 def run(args: argparse.Namespace) -> int:
+    nodes = parse_nodes(args.nodes)
+    seconds = parse_seconds(args.seconds)
+    if nodes is None and seconds is None:
+        seconds = DEFAULT_SECONDS
     game = make_game(args.game)
     state = parse_position(game, args.position)
-    solution = solve_position(state)
+    solving = PositionSolve(state)
+    stop: Stop | None = None
+    with ProgressLine(solving) as progress:
+        try:
+            stop = solving.run(nodes=nodes, seconds=seconds, tick=progress.tick)
+        except KeyboardInterrupt:
+            stop = None
+    solution = solving.solution()
+    if stop is None:
+        print(f"plyscope solve: interrupted after {solution.nodes:,} nodes and {solution.seconds:.1f} s; "
+              f"{known(solution)}", file=sys.stderr, flush=True)
+    elif stop is Stop.NODES:
+        print(f"plyscope solve: not finished: the budget of {nodes:,} nodes is spent; {known(solution)} "
+              "(--nodes gives more)", file=sys.stderr, flush=True)
+    elif stop is Stop.SECONDS:
+        given = "" if args.seconds is not None else " (the default)"
+        print(f"plyscope solve: not finished: the budget of {seconds:g} s{given} ran out after {solution.nodes:,} "
+              f"nodes; {known(solution)} (--seconds or --nodes gives more)", file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps(solution.as_json()))
-        return 0
-    connect4 = isinstance(game, Connect4)
-    console = Console()
+    else:
+        print_table(solution, isinstance(game, Connect4))
+    return INTERRUPTED if stop is None else 0
+
+
+def parse_nodes(text: str | None) -> int | None:
+    """``--nodes``: a whole number of solver nodes, 0 to ``MAX_NODES`` (``_`` may group digits)."""
+    if text is None:
+        return None
+    written = text.strip()
+    if len(written) <= 24 and re.fullmatch(r"[0-9]+(_[0-9]+)*", written, re.ASCII):
+        nodes = int(written)
+        if nodes <= MAX_NODES:
+            return nodes
+    raise UserError(f"--nodes: '{shown(text)}' is not a whole number of nodes from 0 to {MAX_NODES:,}")
+
+
+def parse_seconds(text: str | None) -> float | None:
+    """``--seconds``: a number of seconds, 0 to ``MAX_SECONDS`` (digits, a decimal point, an exponent)."""
+    if text is None:
+        return None
+    written = text.strip()
+    number = r"([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?"
+    if len(written) <= 32 and re.fullmatch(number, written, re.ASCII):
+        seconds = float(written)
+        if math.isfinite(seconds) and seconds <= MAX_SECONDS:
+            return seconds
+    raise UserError(f"--seconds: '{shown(text)}' is not a number of seconds from 0 to {MAX_SECONDS:,}")
+
+
+def shown(text: str) -> str:
+    """``text`` as a one-line message quotes it: control characters escaped, cut to 24 characters when longer."""
+    cut = text if len(text) <= 24 else text[:24]
+    printable = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    return printable if cut == text else f"{printable}… ({len(text):,} characters)"
+
+
+def known(solution: Solution) -> str:
+    """``3 of 7 moves scored exactly; the score lies between -2 and +5`` (the position's, for the player to move)."""
+    moves = solution.moves
+    exact = sum(score is not None for score in moves.values())
+    lowest, highest = solution.score_bounds
+    score = f"the score is {lowest:+d}" if lowest == highest else f"the score lies between {lowest:+d} and {highest:+d}"
+    return f"{exact} of {len(moves)} moves scored exactly; {score} for the player to move"
+
+
+class ProgressLine:
+    """The progress of a solve on stderr, once it has run ``PROGRESS_AFTER_SECONDS``: a Rich status line on a
+    terminal, else a plain line every ``PLAIN_PROGRESS_SECONDS``.  ``tick`` is called between two slices."""
+
+    def __init__(self, solving: PositionSolve) -> None:
+        self.solving = solving
+        self.console = Console(stderr=True)
+        self.started = time.perf_counter()
+        self.due = self.started + PROGRESS_AFTER_SECONDS
+        """When the next line or update is due."""
+        self.status: Status | None = None
+
+    def __enter__(self) -> ProgressLine:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self.status is not None:
+            self.status.stop()
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        if now < self.due:
+            return
+        solution = self.solving.solution()
+        exact = sum(score is not None for score in solution.moves.values())
+        text = (f"solving: {now - self.started:.0f} s, {solution.nodes:,} nodes, {exact} of {len(solution.moves)} "
+                f"moves exact, score {written(*solution.score_bounds)}")
+        if not self.console.is_terminal:
+            print(f"plyscope solve: {text}", file=sys.stderr, flush=True)
+            self.due = now + PLAIN_PROGRESS_SECONDS
+            return
+        if self.status is None:
+            self.status = self.console.status(text)
+            self.status.start()
+        else:
+            self.status.update(text)
+        self.due = now + STATUS_REFRESH_SECONDS
+
+
+def print_table(solution: Solution, connect4: bool) -> None:
+    """The position's score and each move's, with what they mean, as a Rich table on stdout."""
     position = solution.position or "start (empty board)"
     mover = "the player to move"
     if connect4:
-        mover = "first player (X) to move" if state.player == 1 else "second player (O) to move"
+        mover = "first player (X) to move" if solution.player == 1 else "second player (O) to move"
+    lowest, highest = solution.score_bounds
+    cost = f"{solution.nodes:,} node{'' if solution.nodes == 1 else 's'} in {solution.seconds:.3f} s"
     table = Table(
-        title=f"{solution.game} {position}: {mover} {meaning(solution.score, connect4)} (score {solution.score:+d})",
+        title=f"{solution.game} {position}: {mover} {meaning(lowest, highest, connect4)} "
+        f"(score {written(lowest, highest)})",
         title_justify="left",
-        caption=f"{solution.nodes:,} node{'' if solution.nodes == 1 else 's'} in {solution.seconds:.3f} s; "
+        caption=f"{cost}{'' if solution.finished else ' (not finished)'}; "
         + ("Pons' scores" if connect4 else "+1 win, -1 loss")
         + ", each move's for the player who plays it",
         caption_justify="left",
@@ -44,14 +181,30 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("for the player who plays it")
     table.add_column("best", justify="center")
     best = set(solution.best_moves)
-    for label, score in solution.moves.items():
-        table.add_row(label, f"{score:+d}", meaning(score, connect4), "★" if label in best else "")
-    console.print(table)
-    return 0
+    for label, (low, high) in solution.bounds.items():
+        table.add_row(label, written(low, high), meaning(low, high, connect4), "★" if label in best else "")
+    Console().print(table)
 
 
-def meaning(score: int, connect4: bool) -> str:
-    """What ``score`` says about the player it is for: ``wins with its 3rd-to-last stone``, ``draw``, ``loses``."""
+def written(lowest: int, highest: int) -> str:
+    """A score, ``+3``, or the bounds on it while it is not known, ``-2..+5``."""
+    return f"{lowest:+d}" if lowest == highest else f"{lowest:+d}..{highest:+d}"
+
+
+def meaning(lowest: int, highest: int, connect4: bool) -> str:
+    """What a score known to lie in ``[lowest, highest]`` says about the player it is for: ``wins with its
+    3rd-to-last stone``, ``draw``, ``loses``; while it is not exact, as much as its sign says (``draws or wins``)."""
+    if lowest != highest:
+        if lowest > 0:
+            return "wins (how soon is not known yet)"
+        if highest < 0:
+            return "loses (how soon is not known yet)"
+        if lowest == 0:
+            return "draws or wins (not known yet)"
+        if highest == 0:
+            return "draws or loses (not known yet)"
+        return "may win, draw or lose (not known yet)"
+    score = lowest
     if not connect4:
         return "wins" if score > 0 else "loses"
     if score == 0:
@@ -67,4 +220,3 @@ def stone(from_last: int) -> str:
         return "last stone"
     suffix = "th" if 10 <= from_last % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(from_last % 10, "th")
     return f"{from_last}{suffix}-to-last stone"
-

@@ -1,15 +1,16 @@
 """The exact solver's negamax compiled to machine code by numba, for boards of at most ``NATIVE_MAX_BITS`` bits.
 
-The same search, node for node, as the pure Python kernel of ``engine.search.solver`` (read
-its docstrings for the method): Pons' bounds, a transposition table of bounds, only moves
-that do not lose at once, children ordered by the threats they create (ties centre first),
-one node per child looked at.  What differs is the table, which is Pons' own: a fixed array
-indexed by ``key % capacity`` (a prime), each slot holding one full key and its stored
-bound, a new entry overwriting the old.  Bitboards are ``int64``; a board of at most
-``solver.NATIVE_MAX_BITS`` bits keeps every right shift on non-negative values (bits a
-left shift pushes past the top only land in threat sets, which are masked to the board).
+The same search, node for node, as the pure Python kernel of ``engine.solver.python_kernel``
+(read its docstrings for the method): Pons' bounds, a transposition table of bounds, only
+moves that do not lose at once, children ordered by the threats they create (ties centre
+first), one node per child looked at.  What differs is the table, which is Pons' own: a
+fixed array indexed by ``key % capacity`` (a prime), each slot holding one full key and its
+stored bound, a new entry overwriting the old.  Bitboards are ``int64``; a board of at most
+``kernel.NATIVE_MAX_BITS`` bits keeps every right shift on non-negative values (bits a left
+shift pushes past the top only land in threat sets, which are masked to the board).
 
-The search runs without the GIL, so a UI thread stays responsive while it solves.
+The search runs without the GIL (``nogil=True``: measured, a thread running Python keeps
+running while another is inside ``root``), so a UI thread stays responsive while it solves.
 """
 
 # numba compiles these with int64 everywhere; mypy sees numpy scalars and Any where it runs them.
@@ -17,9 +18,17 @@ The search runs without the GIL, so a UI thread stays responsive while it solves
 
 from __future__ import annotations
 
+import math
+from typing import Final
+
 import numpy as np
 from numba import njit
 
+from engine.games.connect4 import Connect4
+from engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds
+
+SLICE_NODES: Final = 1 << 15
+"""Nodes this kernel searches in a few milliseconds (about 5 ms at some 7 million nodes a second)."""
 ABORT = 1 << 20
 """What a search stopped by its node budget returns, level after level (no score is near it)."""
 NO_BUDGET = 1 << 62
@@ -31,7 +40,7 @@ UPPER = 64
 
 # Indices into the ``geometry`` array.
 BOARD, BOTTOM, DRAW_FROM, S1, S2, S3 = range(6)
-# Rows of the ``bounds`` array (``solver.score_bounds``), by the number of stones on the board.
+# Rows of the ``bounds`` array (``kernel.score_bounds``), by the number of stones on the board.
 LOSS_NOW, LOWEST, HIGHEST, WIN_NEXT = range(4)
 # Indices into the ``counters`` array.
 NODES, LIMIT = range(2)
@@ -60,7 +69,7 @@ def _negamax(
     keys: np.ndarray, values: np.ndarray, counters: np.ndarray,
     order: np.ndarray, cells: np.ndarray, lanes: np.ndarray,
 ) -> int:
-    """``solver._compile``'s ``negamax``: the caller counted this node and made Pons' first checks."""
+    """``python_kernel``'s ``negamax``: the caller counted this node and made Pons' first checks."""
     bound = bounds[LOWEST, moves]
     if alpha < bound:
         alpha = bound
@@ -161,7 +170,7 @@ def root(
     keys: np.ndarray, values: np.ndarray, counters: np.ndarray,
     order: np.ndarray, cells: np.ndarray, lanes: np.ndarray,
 ) -> int:
-    """``solver._compile``'s ``root``: negamax on a position whose player to move cannot win at once."""
+    """``python_kernel``'s ``root``: negamax on a position whose player to move cannot win at once."""
     if counters[NODES] >= counters[LIMIT]:
         return ABORT
     counters[NODES] += 1
@@ -183,3 +192,51 @@ def root(
         current, mask, moves, alpha, beta, possible,
         geometry, columns, bounds, keys, values, counters, order, cells, lanes,
     )
+
+
+def _next_prime(n: int) -> int:
+    """The least prime ``>= n`` (``n >= 2``)."""
+    while any(n % d == 0 for d in range(2, math.isqrt(n) + 1)):
+        n += 1
+    return n
+
+
+def compile_native(game: Connect4, table_limit: int) -> Kernel:
+    """The compiled kernel for ``game``'s board, with Pons' fixed table of ``2 * table_limit`` slots or so."""
+    cells = game.cells
+    height = game.height
+    geometry = np.zeros(6, dtype=np.int64)
+    geometry[BOARD] = game.board_mask
+    geometry[BOTTOM] = game.bottom_mask
+    geometry[DRAW_FROM] = cells - 2
+    geometry[S1], geometry[S2], geometry[S3] = height, height + 1, height + 2
+    columns = np.array([game.column_mask[c] for c in centre_first(game.width)], dtype=np.int64)
+    bounds = np.array(score_bounds(cells), dtype=np.int64)  # rows LOSS_NOW, LOWEST, HIGHEST, WIN_NEXT
+    capacity = _next_prime(2 * table_limit)
+    # Zeroed pages the system maps only when first written: a short search (an agent's turn) pays for the few it
+    # touches, not for all 72 MB of Pons' table; the first slices of a long one pay some 10 ms more for theirs.
+    keys = np.zeros(capacity, dtype=np.int64)
+    values = np.zeros(capacity, dtype=np.uint8)
+    counters = np.array([0, NO_BUDGET], dtype=np.int64)
+    scratch = [np.zeros((cells + 2, game.width), dtype=np.int64) for _ in range(3)]
+
+    # Load the machine code now (from numba's cache, or compiling it: a second or more), so no search pays for it:
+    # with no node allowed, the call returns at once.
+    root(0, 0, 0, 0, 1, 0, geometry, columns, bounds, keys, values, np.array([0, 0], dtype=np.int64), *scratch)
+
+    def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
+        found = int(root(current, mask, moves, alpha, beta, threats,
+                         geometry, columns, bounds, keys, values, counters, *scratch))
+        if found == ABORT:
+            raise NodeBudgetSpent
+        return found
+
+    def set_budget(more: int | None) -> None:
+        counters[LIMIT] = NO_BUDGET if more is None else counters[NODES] + more
+
+    def clear() -> None:
+        values[:] = 0
+        counters[NODES] = 0
+
+    return Kernel(negamax, lambda: int(np.count_nonzero(values)), lambda: int(counters[NODES]), set_budget, clear,
+                  SLICE_NODES)
