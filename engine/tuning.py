@@ -31,7 +31,7 @@ from engine.errors import UserError
 from engine.games import Connect4, Connect4State
 from engine.games.evaluators import FEATURE_NAMES, FEATURE_SCALE, HAND_SET_WEIGHTS, FeatureEvaluator
 from engine.numbers import NumberError, parse_int, shown
-from engine.search.solver import Connect4Solver
+from engine.solver import Connect4Solver
 
 SOURCES = ("random", "selfplay")
 LABELS = ("solver", "games")

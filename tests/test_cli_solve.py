@@ -164,7 +164,9 @@ def test_a_node_budget_stops_the_solve_with_true_bounds(capsys: pytest.CaptureFi
 def test_a_finished_solve_has_every_bound_exact(capsys: pytest.CaptureFixture[str]) -> None:
     report = solve_json(capsys, "5554224333234511764415115", "--nodes", "1000000")
     assert report["finished"] is True and report["score"] == 4 and report["score_bounds"] == [4, 4]
-    assert report["bounds"] == {label: [score, score] for label, score in report["moves"].items()}  # type: ignore[union-attr]
+    moves = report["moves"]
+    assert isinstance(moves, dict)
+    assert report["bounds"] == {label: [score, score] for label, score in moves.items()}
 
 
 def test_the_table_shows_bounds_while_not_finished(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,6 +21,7 @@ def exact_result(game: str, position: str) -> int:
     """The first player's result with best play: +1, 0 or -1."""
     state = make_game(game).parse(position)
     score = solve_position(state).score
+    assert score is not None
     sign = (score > 0) - (score < 0)
     return sign * state.player
 

@@ -316,7 +316,7 @@ HARD = "274552224131661"
 
 def spent_by_steps(searcher: SolverSearcher, budget: int | None = None, steps: int | None = None) -> list[int]:
     """Step ``searcher`` until it stops (or for ``steps`` steps) within ``budget`` moves; the moves each step spent."""
-    spent = []
+    spent: list[int] = []
     start = searcher.stats.moves
     while steps is None or len(spent) < steps:
         before = searcher.stats.moves
@@ -490,7 +490,8 @@ def test_a_threshold_search_only_places_the_score_against_it() -> None:
     state = GAME.parse("24617524315172127")  # score 2
     for threshold, at_most in [(2, True), (1, False), (5, True), (-3, False)]:
         search = ScoreSearch(solver, state, threshold=threshold)
-        assert search.probe == threshold
+        first = search.probe
+        assert first == threshold
         search.advance()
         assert search.done and search.probe is None
         assert (search.upper <= threshold) == at_most and (search.lower > threshold) == (not at_most)

@@ -18,7 +18,7 @@ from engine.games.evaluators import (
     parse_weights,
     write_weights_file,
 )
-from engine.search.solver import Connect4Solver
+from engine.solver import Connect4Solver
 from engine.tuning import fit_logistic, parse_plies, quality, sample_positions, solved_result, tune
 from tests.engine.test_connect4 import random_game
 
