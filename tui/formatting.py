@@ -108,7 +108,7 @@ NUMBER_MEANINGS = {
     "proven": "MCTS-Solver's proof, for the mover",
     "pn": "proof number: leaves still to prove",
     "dn": "disproof number: leaves still to disprove",
-    "score": "Pons' exact score for the mover (+ wins, - loses)",
+    "score": "Pons' exact score for the mover (+ wins, - loses; at the root: the player to move)",
     "lo": "the score's lower bound, for the mover",
     "hi": "the score's upper bound, for the mover",
     "p": "the probability of the chance outcome leading here",

@@ -49,7 +49,13 @@ class SolverNode(Node):
         return cast("tuple[SolverNode, ...]", tuple(self.path()))
 
     def numbers(self) -> dict[str, float | int | str | None]:
-        return {"score": self.score, "lo": self.lower, "hi": self.upper}
+        """The score and its bounds for the **mover**, the player who played the move into this node (signed:
+        positive, the mover wins), as every screen and ``plyscope solve`` write a move's score; at the root,
+        for the player to move there."""
+        if self.parent is None:
+            return {"score": self.score, "lo": self.lower, "hi": self.upper}
+        score = self.score
+        return {"score": None if score is None else -score, "lo": -self.upper, "hi": -self.lower}
 
 
 class SolverSearcher(Searcher[SolverNode]):

@@ -25,8 +25,9 @@ from rich.status import Status
 from rich.table import Table
 
 from engine.errors import UserError
-from engine.games import Connect4, make_game
+from engine.games import Connect4, State, make_game
 from engine.solve import PositionSolve, Solution, Stop
+from tui.formatting import score_words, signed
 from tui.session import parse_position
 
 DEFAULT_SECONDS = 60.0
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(solution.as_json()))
     else:
-        print_table(solution, isinstance(game, Connect4))
+        print_table(solution, state)
     return INTERRUPTED if stop is None else 0
 
 
@@ -159,21 +160,24 @@ class ProgressLine:
         self.due = now + STATUS_REFRESH_SECONDS
 
 
-def print_table(solution: Solution, connect4: bool) -> None:
+def print_table(solution: Solution, state: State) -> None:
     """The position's score and each move's, with what they mean, as a Rich table on stdout."""
+    connect4 = isinstance(state.game, Connect4)
     position = solution.position or "start (empty board)"
     mover = "the player to move"
     if connect4:
         mover = "first player (X) to move" if solution.player == 1 else "second player (O) to move"
     lowest, highest = solution.score_bounds
     cost = f"{solution.nodes:,} node{'' if solution.nodes == 1 else 's'} in {solution.seconds:.3f} s"
+    board = (state.ply, state.game.cells) if isinstance(state.game, Connect4) else None
     table = Table(
-        title=f"{solution.game} {position}: {mover} {meaning(lowest, highest, connect4)} "
+        title=f"{solution.game} {position}: {mover}: {meaning(lowest, highest, board)} "
         f"(score {written(lowest, highest)})",
         title_justify="left",
         caption=f"{cost}{'' if solution.finished else ' (not finished)'}; "
-        + ("Pons' scores" if connect4 else "+1 win, -1 loss")
-        + ", each move's for the player who plays it",
+        + ("Pons' scores; win in N: the player's N-th move from now completes four, loss in N: the opponent's"
+           if connect4 else "+1 win, -1 loss")
+        + "; each move's for the player who plays it",
         caption_justify="left",
     )
     table.add_column("move")
@@ -182,18 +186,19 @@ def print_table(solution: Solution, connect4: bool) -> None:
     table.add_column("best", justify="center")
     best = set(solution.best_moves)
     for label, (low, high) in solution.bounds.items():
-        table.add_row(label, written(low, high), meaning(low, high, connect4), "★" if label in best else "")
+        table.add_row(label, written(low, high), meaning(low, high, board), "★" if label in best else "")
     Console().print(table)
 
 
 def written(lowest: int, highest: int) -> str:
     """A score, ``+3``, or the bounds on it while it is not known, ``-2..+5``."""
-    return f"{lowest:+d}" if lowest == highest else f"{lowest:+d}..{highest:+d}"
+    return signed(lowest) if lowest == highest else f"{signed(lowest)}..{signed(highest)}"
 
 
-def meaning(lowest: int, highest: int, connect4: bool) -> str:
-    """What a score known to lie in ``[lowest, highest]`` says about the player it is for: ``wins with its
-    3rd-to-last stone``, ``draw``, ``loses``; while it is not exact, as much as its sign says (``draws or wins``)."""
+def meaning(lowest: int, highest: int, board: tuple[int, int] | None) -> str:
+    """What a score known to lie in ``[lowest, highest]`` says about the player it is for, who moves next on a
+    Connect Four ``board`` of ``(stones, cells)`` (``None``: a Nim game): ``win in 3``, ``draw``, ``loss in 2``;
+    while it is not exact, as much as its sign says (``draws or wins``)."""
     if lowest != highest:
         if lowest > 0:
             return "wins (how soon is not known yet)"
@@ -204,19 +209,6 @@ def meaning(lowest: int, highest: int, connect4: bool) -> str:
         if highest == 0:
             return "draws or loses (not known yet)"
         return "may win, draw or lose (not known yet)"
-    score = lowest
-    if not connect4:
-        return "wins" if score > 0 else "loses"
-    if score == 0:
-        return "draw"
-    if score > 0:
-        return f"wins with its {stone(score)}"
-    return f"loses (the opponent wins with its {stone(-score)})"
-
-
-def stone(from_last: int) -> str:
-    """``last stone``, ``2nd-to-last stone``, ``3rd-to-last stone``, ``11th-to-last stone``..."""
-    if from_last == 1:
-        return "last stone"
-    suffix = "th" if 10 <= from_last % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(from_last % 10, "th")
-    return f"{from_last}{suffix}-to-last stone"
+    if board is None:
+        return "wins" if lowest > 0 else "loses"
+    return score_words(lowest, *board)
