@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -23,3 +25,11 @@ def test_an_unknown_section_is_named_with_the_choices(capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "unknown bench section speed" in err and "solver" in err
+
+
+def test_memory_probe_reports_resident_bytes_per_node_of_a_fresh_process() -> None:
+    done = subprocess.run([sys.executable, "-m", "engine.benchmarks.memory", "rivest", "20000"],
+                          capture_output=True, text=True, timeout=120, check=True)
+    size, reached, seconds = done.stdout.split()
+    assert int(reached) >= 20_000
+    assert float(size) > 0 and float(seconds) > 0

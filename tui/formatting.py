@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from engine.games import Move, State
 
 Number = float | int | str | None
-"""One entry of ``Node.numbers()``."""
+"""One entry of ``Searcher.numbers(node)``."""
 
 
 def format_number(value: Number) -> str:
@@ -113,7 +113,7 @@ NUMBER_MEANINGS = {
     "hi": "the score's upper bound, for the mover",
     "p": "the probability of the chance outcome leading here",
 }
-"""What each number a searcher shows means (``Node.numbers()`` names), for the explorer's legend."""
+"""What each number a searcher shows means (``Searcher.numbers`` names), for the explorer's legend."""
 
 
 def number_meanings(names: list[str]) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ SECTIONS: dict[str, str] = {
     "playouts": "engine.benchmarks.playouts",
     "peers": "engine.benchmarks.peers",
     "searchers": "engine.benchmarks.searchers",
+    "memory": "engine.benchmarks.memory",
     "solver": "engine.benchmarks.solver",
     "lab": "engine.benchmarks.lab",
 }

@@ -1,4 +1,4 @@
-"""Every registered searcher at one moves budget: moves/s, steps/s, tree size and bytes per tree node.
+"""Every registered searcher at one moves budget: moves/s, steps/s and tree size.
 
 Each algorithm runs with its registry defaults (seed 0) through ``run`` (the fast path),
 from each of these Connect Four midgame positions (Pons move strings), with the same
@@ -10,30 +10,22 @@ moves budget per position:
 * ``274552224131661``, the first of his Middle-Medium set (``Test_L2_R2``).
 
 Moves are calls to ``State.play`` by the tree search; steps are the searcher's units of
-work (expansions, iterations or node visits).  Bytes per tree node are measured with
-``tracemalloc`` around a separate run from ``32164625`` (the memory the searcher holds at
-the end, divided by ``Stats.nodes``); the target is at most 300.  The exact solver is left
-out: it is not a budgeted tree search.  One more row, ``rivest:accounting=true``, is MM as in
+work (expansions, iterations or node visits).  Memory per tree node is the ``memory``
+section's (``engine.benchmarks.memory``: resident size over a million-node run).  The exact
+solver is left out: it is not a budgeted tree search.  One more row, ``rivest:accounting=true``, is MM as in
 Rivest's experiment (``plyscope rivest``), to be set beside ``ab-rivest``, which counts moves
 the same way: his move-rate figures (800 against 3,500 a second) are for that pair.
 """
 
 from __future__ import annotations
 
-import gc
-import tracemalloc
-
 from engine.benchmarks import BenchTable
-from engine.games import Connect4, State
+from engine.games import Connect4
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec, algorithms, make_searcher
 
 POSITIONS = ("4453", "44444323", "32164625", "274552224131661")
-MEMORY_POSITION = "32164625"
 LEFT_OUT = ("solver",)
-BYTES_PER_NODE_TARGET = 300
-MIN_MEASURED_NODES = 1_000
-"""Below this many nodes a searcher's fixed overhead swamps the per-node figure: no target check."""
 RIVEST_RATE_TARGET = 0.5
 """Rivest's moves/s over alpha-beta's (his C code managed 800 against 3,500: 0.23)."""
 MM_SPEC = "rivest:accounting=true"
@@ -48,11 +40,9 @@ def measure(quick: bool) -> list[BenchTable]:
     states = [game.parse(text) for text in POSITIONS]
     table = BenchTable(
         f"Searchers at {budget:,} moves per position ({len(POSITIONS)} Connect Four positions, registry defaults)",
-        ["algorithm", "moves", "steps", "nodes", "seconds", "moves/s", "steps/s", "bytes/node", "done"],
+        ["algorithm", "moves", "steps", "nodes", "seconds", "moves/s", "steps/s", "done"],
     )
     move_rates: dict[str, float] = {}
-    memory: dict[str, tuple[float, int]] = {}
-    """Bytes per tree node and tree nodes of the memory run, by algorithm."""
     specs = [name for name, info in algorithms().items()
              if name not in LEFT_OUT and (not info.games or "connect4" in info.games)]
     specs.insert(specs.index("rivest") + 1, MM_SPEC)
@@ -69,37 +59,20 @@ def measure(quick: bool) -> list[BenchTable]:
             finished += result.finished
         seconds = max(seconds, 1e-9)
         move_rates[name] = moves / seconds
-        memory[name] = tree_memory(spec, game.parse(MEMORY_POSITION), budget)
         table.rows.append([
             name, moves, steps, round(nodes / len(states)), round(seconds, 3), round(moves / seconds),
-            round(steps / seconds), round(memory[name][0]), f"{finished}/{len(states)}",
+            round(steps / seconds), f"{finished}/{len(states)}",
         ])
     table.notes += [
-        "positions: " + ", ".join(POSITIONS) + f"; bytes/node measured from {MEMORY_POSITION} (tracemalloc)",
+        "positions: " + ", ".join(POSITIONS) + "; memory per tree node: the memory section",
         "moves: calls to State.play by the tree search; steps: expansions, iterations or node visits",
         "nodes: mean tree size per position (Stats.nodes at the end of the run)",
         "done: positions where the search ended before the budget (tree complete or root proven)",
     ]
-    return [table, targets(move_rates, memory)]
+    return [table, targets(move_rates)]
 
 
-def tree_memory(spec: AgentSpec, state: State, budget: int) -> tuple[float, int]:
-    """Bytes the searcher ``spec`` holds after a ``budget``-move run from ``state`` per tree node, and its nodes."""
-    make_searcher(spec.name, state, spec.params, seed=0).run(Limit(moves=budget))  # warm up: imports, caches
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        searcher = make_searcher(spec.name, state, spec.params, seed=0)
-        searcher.run(Limit(moves=budget))
-        gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    return held / max(searcher.stats.nodes, 1), searcher.stats.nodes
-
-
-def targets(move_rates: dict[str, float], memory: dict[str, tuple[float, int]]) -> BenchTable:
+def targets(move_rates: dict[str, float]) -> BenchTable:
     """The issue's targets that this section measures, met or not."""
     table = BenchTable("Searcher targets", ["target", "figure", "goal", "met"])
     for mm, ab in RATE_PAIRS:
@@ -107,10 +80,4 @@ def targets(move_rates: dict[str, float], memory: dict[str, tuple[float, int]]) 
             ratio = move_rates[mm] / move_rates[ab]
             table.rows.append([f"{mm} moves/s / {ab} moves/s", round(ratio, 2), f">= {RIVEST_RATE_TARGET}",
                                "yes" if ratio >= RIVEST_RATE_TARGET else "no"])
-    for name, (size, nodes) in memory.items():
-        met = "yes" if size <= BYTES_PER_NODE_TARGET else "no"
-        table.rows.append([f"bytes per tree node, {name}", round(size), f"<= {BYTES_PER_NODE_TARGET}",
-                           met if nodes >= MIN_MEASURED_NODES else f"n/a ({nodes:,} nodes)"])
-    table.notes.append(f"n/a: the memory run's tree has under {MIN_MEASURED_NODES:,} nodes (Stats.nodes), "
-                       "too few for fixed costs not to swamp a per-node figure")
     return table

@@ -56,11 +56,11 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Self, cast
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
+from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
 from engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
 
 INF = math.inf
@@ -103,13 +103,13 @@ class AlphaBetaNode(Node):
     """Children never visited because of a cut-off at this node (0 if none)."""
 
     def __init__(
-        self, parent: AlphaBetaNode | None, move: Move | None, player: int, iteration: int, alpha: float, beta: float
+        self, parent: Self | None, move: Move | None, player: int, iteration: int, alpha: float, beta: float
     ) -> None:
         # The four ``Node`` fields are set here rather than through ``super().__init__``:
         # this runs once per visit on the fast path.
         self.parent = parent
         self.move = move
-        self.children = []
+        self.children = NO_CHILDREN
         self.depth = 0 if parent is None else parent.depth + 1
         self.value = None
         self.alpha = alpha
@@ -339,7 +339,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         frame.next = index + 1
         parent = frame.node
         node = AlphaBetaNode(parent, frame.moves[index], state.player, parent.iteration, parent.alpha, parent.beta)
-        parent.children.append(node)
+        parent.add_child(node)
         if node.depth > stats.max_depth:
             stats.max_depth = node.depth
         return node
@@ -577,7 +577,7 @@ def _best_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
 
 
 def _path(node: AlphaBetaNode) -> tuple[AlphaBetaNode, ...]:
-    return tuple(node.path())  # type: ignore[arg-type]
+    return tuple(node.path())
 
 
 def _num(value: float) -> str:
@@ -621,7 +621,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=AlphaBeta.name,
         description=AlphaBeta.description,
-        factory=AlphaBeta,  # type: ignore[arg-type]
+        factory=AlphaBeta,
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
@@ -637,7 +637,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=RivestAlphaBeta.name,
         description=RivestAlphaBeta.description,
-        factory=RivestAlphaBeta,  # type: ignore[arg-type]
+        factory=RivestAlphaBeta,
         params=(
             DEPTH_PARAM,
             Param("accounting", bool, True, "Rivest's move accounting: a child visited costs a move even when it was "

@@ -19,10 +19,10 @@ from __future__ import annotations
 import gc
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Self, TypeVar
 
 from engine.errors import UserError
 from engine.games.base import Move, State
@@ -76,37 +76,54 @@ class Stats:
     """Random playouts run (MCTS)."""
 
 
+NO_CHILDREN: tuple[()] = ()
+"""The children of a node not expanded yet: one shared empty tuple, so that leaves (most of a tree) hold no list."""
+
+
 class Node:
-    """A node of a searcher's own tree.  Subclasses add the numbers their algorithm keeps."""
+    """A node of a searcher's own tree.  Subclasses add the numbers their algorithm keeps.
+
+    ``parent`` and ``children`` are typed ``Self``: a subclass's nodes link to its own kind.
+    """
 
     __slots__ = ("parent", "move", "children", "depth")
 
-    parent: Node | None
+    parent: Self | None
     move: Move | None
     """The move from ``parent`` to this node (``None`` at the root)."""
-    children: list[Node]
-    """Children generated so far, in generation order."""
+    children: Sequence[Self]
+    """Children generated so far, in generation order (``NO_CHILDREN`` until the first); a searcher adds one
+    with ``add_child`` or sets them all at once."""
     depth: int
     """Plies below the root."""
 
-    def __init__(self, parent: Node | None, move: Move | None) -> None:
+    def __init__(self, parent: Self | None, move: Move | None) -> None:
         self.parent = parent
         self.move = move
-        self.children = []
+        self.children = NO_CHILDREN
         self.depth = 0 if parent is None else parent.depth + 1
 
+    def add_child(self, child: Self) -> None:
+        """Append ``child`` to the children (the first one makes the list)."""
+        children = self.children
+        if isinstance(children, list):
+            children.append(child)
+        else:
+            self.children = [*children, child]
+
     def numbers(self) -> dict[str, float | int | str | None]:
-        """The numbers to show beside this node, by short name, in display order."""
+        """The numbers this node keeps, by short name, in display order (``Searcher.numbers`` may add the ones
+        that depend on the search's parameters)."""
         return {}
 
     def work(self) -> float:
         """How much search went below this node, in the algorithm's own measure (here: children generated)."""
         return float(len(self.children))
 
-    def path(self) -> list[Node]:
+    def path(self) -> list[Self]:
         """The nodes from the root down to this one."""
-        nodes: list[Node] = []
-        node: Node | None = self
+        nodes: list[Self] = []
+        node: Self | None = self
         while node is not None:
             nodes.append(node)
             node = node.parent
@@ -118,7 +135,8 @@ class Node:
         return [n.move for n in self.path()[1:]]
 
 
-N = TypeVar("N", bound=Node)
+N = TypeVar("N", bound=Node, covariant=True)
+"""A searcher's kind of node (covariant: a searcher of ``MctsNode`` is a searcher of ``Node``)."""
 
 Verdict = tuple[int, int]
 """What a search has proven about the game from its root: the lowest and the highest result the first
@@ -270,11 +288,16 @@ class Searcher(ABC, Generic[N]):
 
     def walk(self) -> Iterator[N]:
         """Every node of the tree, depth first, root first."""
-        stack: list[Node] = [self.root]
+        stack: list[N] = [self.root]
         while stack:
             node = stack.pop()
-            yield node  # type: ignore[misc]
+            yield node
             stack.extend(reversed(node.children))
+
+    def numbers(self, node: Node) -> dict[str, float | int | str | None]:
+        """The numbers to show beside ``node``, by short name, in display order: the node's own
+        (``Node.numbers``), and those that depend on this search's parameters (an edge's weight, UCB1)."""
+        return node.numbers()
 
 
 @contextmanager

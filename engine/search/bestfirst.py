@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from collections import deque
 from operator import attrgetter
+from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step, Verdict
+from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Param, Searcher, Step, Verdict
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 _VALUE = attrgetter("v")
@@ -39,7 +40,7 @@ _VALUE = attrgetter("v")
 class BestFirstNode(Node):
     """A node of the best-first minimax tree."""
 
-    __slots__ = ("best", "player", "state", "terminal", "v")
+    __slots__ = ("best", "state", "terminal", "v")
 
     state: State | None
     """The position, kept from the node's expansion on: a leaf's position is made again from its parent's when
@@ -47,22 +48,19 @@ class BestFirstNode(Node):
     small.  ``Searcher.state_at`` gives any node's position."""
     terminal: bool
     """True when the game is over here."""
-    player: int
-    """The player to move here (+1 first player, MAX; -1 second, MIN)."""
     v: float
     """Minimax value of the tree below, from the first player's point of view (the static value at a leaf)."""
-    best: BestFirstNode | None
-    """The principal child: the first child with the best value for ``player`` (``None`` at a leaf)."""
+    best: Self | None
+    """The principal child: the first child with the best value for the player to move (``None`` at a leaf)."""
 
-    def __init__(self, parent: BestFirstNode | None, move: Move | None, player: int, v: float, terminal: bool) -> None:
+    def __init__(self, parent: Self | None, move: Move | None, v: float, terminal: bool) -> None:
         # Every slot is set here (not through Node.__init__): nodes are created in the inner loop.
         self.parent = parent
         self.move = move
-        self.children = []
+        self.children = NO_CHILDREN
         self.depth = 0 if parent is None else parent.depth + 1
         self.state = None
         self.terminal = terminal
-        self.player = player
         self.v = v
         self.best = None
 
@@ -80,8 +78,10 @@ class BestFirst(Searcher[BestFirstNode]):
         super().__init__(state)
         self.evaluator = resolve_evaluator(eval, state) if isinstance(eval, str) else eval
         self.ab_depth = ab_depth
-        self.root = BestFirstNode(None, None, state.player, self.evaluator(state), state.is_terminal())
+        self.root = BestFirstNode(None, None, self.evaluator(state), state.is_terminal())
         self.root.state = state
+        self._players = (state.player, -state.player)
+        """The player to move at an even depth, and at an odd one (+1 first, MAX; -1 second, MIN)."""
         self.stats.nodes = 1
         self._full_width: deque[BestFirstNode] = deque()
         """Nodes still to expand in the full-width phase, shallowest first."""
@@ -98,8 +98,9 @@ class BestFirst(Searcher[BestFirstNode]):
         leaf = self._full_width[0] if full_width else self._principal[-1]
         state = leaf.state
         if state is None:
-            parent: BestFirstNode = leaf.parent  # type: ignore[assignment]
-            state = parent.state.play(leaf.move)  # type: ignore[union-attr]
+            parent = leaf.parent
+            assert parent is not None and parent.state is not None
+            state = parent.state.play(leaf.move)
         moves = state.legal_moves()
         if moves_left is not None and len(moves) > moves_left:
             return False
@@ -107,12 +108,11 @@ class BestFirst(Searcher[BestFirstNode]):
         if full_width:
             self._full_width.popleft()
         evaluator = self.evaluator
-        children: list[BestFirstNode] = leaf.children  # type: ignore[assignment]
+        children = []
         for move in moves:
             child_state = state.play(move)
-            children.append(
-                BestFirstNode(leaf, move, child_state.player, evaluator(child_state), child_state.is_terminal())
-            )
+            children.append(BestFirstNode(leaf, move, evaluator(child_state), child_state.is_terminal()))
+        leaf.children = children
         stats = self.stats
         stats.moves += len(moves)
         stats.nodes += len(moves)
@@ -126,27 +126,31 @@ class BestFirst(Searcher[BestFirstNode]):
         if not record:
             return True
         return Step(
-            path=tuple(leaf.path()),  # type: ignore[arg-type]
+            path=tuple(leaf.path()),
             node=leaf,
             added=tuple(children),
             changed=(*changed, *children),
         )
 
-    @staticmethod
-    def _back_up(leaf: BestFirstNode) -> list[BestFirstNode]:
+    def _back_up(self, leaf: BestFirstNode) -> list[BestFirstNode]:
         """Recompute values and principal children from ``leaf`` up; the nodes that changed, ``leaf`` first."""
         changed: list[BestFirstNode] = []
         node: BestFirstNode | None = leaf
+        players = self._players
         while node is not None:
-            children: list[BestFirstNode] = node.children  # type: ignore[assignment]
-            best = max(children, key=_VALUE) if node.player > 0 else min(children, key=_VALUE)
+            children = node.children
+            best = max(children, key=_VALUE) if players[node.depth & 1] > 0 else min(children, key=_VALUE)
             if best is node.best and best.v == node.v:
                 break
             node.best = best
             node.v = best.v
             changed.append(node)
-            node = node.parent  # type: ignore[assignment]
+            node = node.parent
         return changed
+
+    def player(self, node: BestFirstNode) -> int:
+        """The player to move at ``node`` (+1 first player, MAX; -1 second, MIN)."""
+        return self._players[node.depth & 1]
 
     def _principal_from_root(self) -> list[BestFirstNode]:
         path = [self.root]
@@ -177,7 +181,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=BestFirst.name,
         description=BestFirst.description,
-        factory=BestFirst,  # type: ignore[arg-type]
+        factory=BestFirst,
         params=(
             Param(
                 "ab_depth", int, 0,

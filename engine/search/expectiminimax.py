@@ -200,7 +200,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
             alpha, beta = frame.alpha, frame.beta
         child = ExpectiNode(parent, move, state.player, probability, alpha if star1 else None,
                             beta if star1 else None)
-        parent.children.append(child)
+        parent.add_child(child)
         stats.nodes += 1
         if child.depth > stats.max_depth:
             stats.max_depth = child.depth
@@ -214,7 +214,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
         if trace is None:
             return True
         return Step(
-            path=tuple(cast(list[ExpectiNode], child.path())), node=child, added=(child,),
+            path=tuple(child.path()), node=child, added=(child,),
             changed=(child, *trace.changed), cutoffs=tuple(trace.cutoffs), note=self._note(child, trace),
         )
 
@@ -347,7 +347,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=Expectiminimax.name,
         description=Expectiminimax.description,
-        factory=Expectiminimax,  # type: ignore[arg-type]
+        factory=Expectiminimax,
         params=(
             Param("depth", int, 2, "search depth in turns (a chance node and its outcomes belong to the turn)",
                   lo=0, hi=12),

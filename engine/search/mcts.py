@@ -71,9 +71,8 @@ def secure_value(mean: float, visits: int) -> float:
 class MctsNode(Node):
     """A node of the Monte Carlo tree; its numbers are for the player who moved into it."""
 
-    __slots__ = ("visits", "total", "untried", "proven", "c")
+    __slots__ = ("visits", "total", "untried", "proven")
 
-    children: list[MctsNode]  # type: ignore[assignment]
     visits: int
     """Playout results backed up through this node."""
     total: float
@@ -82,39 +81,35 @@ class MctsNode(Node):
     """Moves not yet expanded; ``None`` until the first expansion from this node."""
     proven: int
     """``WIN`` or ``LOSS`` for the player who moved into this node once proven (MCTS-Solver), else 0."""
-    c: float | None
-    """The tree's exploration constant, for ``ucb`` (``None`` in flat Monte Carlo, which has no UCB)."""
 
-    def __init__(self, parent: MctsNode | None, move: Move | None, c: float | None) -> None:
+    def __init__(self, parent: MctsNode | None, move: Move | None) -> None:
         super().__init__(parent, move)
         self.visits = 0
         self.total = 0.0
         self.untried = None
         self.proven = 0
-        self.c = c
 
     def mean(self) -> float | None:
         """Mean result for the player who moved into this node, in [0, 1] (``None`` before any visit)."""
         return self.total / self.visits if self.visits else None
 
-    def ucb(self) -> float | None:
-        """UCB1 as the parent would compute it now (``None`` at the root or without UCB)."""
+    def ucb(self, c: float) -> float | None:
+        """UCB1 with exploration constant ``c`` as the parent would compute it now (``None`` at the root)."""
         parent = self.parent
-        if parent is None or self.c is None:
+        if parent is None:
             return None
         if not self.visits:
             return math.inf
-        assert isinstance(parent, MctsNode)
-        return ucb1(self.total / self.visits, parent.visits, self.visits, self.c)
+        return ucb1(self.total / self.visits, parent.visits, self.visits, c)
 
     def work(self) -> float:
         """Visits: the iterations that went through this node."""
         return float(self.visits)
 
     def numbers(self) -> dict[str, float | int | str | None]:
-        """``n`` visits; ``mean`` and ``proven`` for the player who moved here; ``ucb`` as the parent sees it."""
+        """``n`` visits; ``mean`` and ``proven`` for the player who moved here."""
         proven = "win" if self.proven == WIN else "loss" if self.proven == LOSS else None
-        return {"n": self.visits, "mean": self.mean(), "ucb": self.ucb(), "proven": proven}
+        return {"n": self.visits, "mean": self.mean(), "proven": proven}
 
 
 class MonteCarloTreeSearch(Searcher[MctsNode]):
@@ -145,13 +140,22 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             raise SearchError("solver=true (MCTS-Solver) proves wins and losses of games without chance only")
         self.rng = rng if rng is not None else random.Random(seed)
         self.playouts = Playouts(self.rng, generator if generator is not None else np.random.default_rng(seed))
-        self.root = MctsNode(None, None, self._node_c())
+        self.root = MctsNode(None, None)
         self.stats.nodes = 1
         self.finished = state.is_terminal()
 
-    def _node_c(self) -> float | None:
-        """The constant the tree's nodes show their UCB with."""
+    def _shown_c(self) -> float | None:
+        """The exploration constant the tree's nodes show their UCB with (``None``: no UCB to show)."""
         return self.c
+
+    def numbers(self, node: Node) -> dict[str, float | int | str | None]:
+        """``n``, ``mean`` and ``proven`` (``MctsNode.numbers``), and ``ucb``: UCB1 as the parent sees it now."""
+        assert isinstance(node, MctsNode)
+        numbers = node.numbers()
+        c = self._shown_c()
+        if c is None:
+            return numbers
+        return {"n": numbers["n"], "mean": numbers["mean"], "ucb": node.ucb(c), "proven": numbers["proven"]}
 
     # --- one iteration ---
 
@@ -246,8 +250,8 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             move = outcome
         state = state.play(move)
         stats = self.stats
-        child = MctsNode(node, move, node.c)
-        node.children.append(child)
+        child = MctsNode(node, move)
+        node.add_child(child)
         stats.nodes += 1
         if child.depth > stats.max_depth:
             stats.max_depth = child.depth
@@ -381,7 +385,7 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
     ) -> None:
         super().__init__(state, seed=seed, k=k, rng=rng, generator=generator)
 
-    def _node_c(self) -> float | None:
+    def _shown_c(self) -> float | None:
         return None
 
     def _select(self) -> tuple[list[MctsNode], list[Player], State, bool, Move | None]:
@@ -414,7 +418,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=MonteCarloTreeSearch.name,
         description=MonteCarloTreeSearch.description,
-        factory=MonteCarloTreeSearch,  # type: ignore[arg-type]
+        factory=MonteCarloTreeSearch,
         params=(
             Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),
             K_PARAM,
@@ -426,7 +430,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=FlatMonteCarlo.name,
         description=FlatMonteCarlo.description,
-        factory=FlatMonteCarlo,  # type: ignore[arg-type]
+        factory=FlatMonteCarlo,
         params=(K_PARAM,),
         games=("connect4", "connect4-chance", "nim"),
     ),

@@ -104,7 +104,7 @@ class Minimax(Searcher[MinimaxNode]):
         child_state = frame.state.play(move)
         self.stats.moves += 1
         child = MinimaxNode(parent, move, child_state.player)
-        parent.children.append(child)
+        parent.add_child(child)
         self.stats.nodes += 1
         self.stats.max_depth = max(self.stats.max_depth, child.depth)
         changed = [child]
@@ -115,7 +115,7 @@ class Minimax(Searcher[MinimaxNode]):
             self._stack.append(_Frame(child, child_state))
         if not record:
             return True
-        return Step(path=tuple(child.path()), node=child, added=(child,), changed=tuple(changed))  # type: ignore[arg-type]
+        return Step(path=tuple(child.path()), node=child, added=(child,), changed=tuple(changed))
 
     def _back_up(self, leaf: MinimaxNode, changed: list[MinimaxNode]) -> None:
         """Fold ``leaf``'s value into its parent, and close every frame that has no move left."""
@@ -168,7 +168,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=Minimax.name,
         description=Minimax.description,
-        factory=Minimax,  # type: ignore[arg-type]
+        factory=Minimax,
         params=(Param("depth", int, 4, "search depth in plies", lo=0, hi=12), *EVAL_PARAMS),
     ),
 )

@@ -39,7 +39,7 @@ class PnsNode(Node):
     __slots__ = ("pn", "dn")
 
     parent: PnsNode | None
-    children: list[PnsNode]  # type: ignore[assignment]
+    children: list[PnsNode]
     pn: float
     """Proof number: leaves still to prove for the claim to hold here (0 proven, inf disproven)."""
     dn: float
@@ -120,7 +120,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
             note = "root proven" if self.root.pn == 0 else "root disproven"
         else:
             note = f"root pn {self.root.pn:g}, dn {self.root.dn:g}"
-        return Step(path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed),  # type: ignore[arg-type]
+        return Step(path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed),
                     note=note)
 
     @staticmethod
@@ -259,7 +259,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=ProofNumberSearch.name,
         description=ProofNumberSearch.description,
-        factory=ProofNumberSearch,  # type: ignore[arg-type]
+        factory=ProofNumberSearch,
         params=(
             Param(
                 "target", str, "win", "what to prove for the player to move: win, or draw-or-win (at least a draw)",

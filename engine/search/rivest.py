@@ -36,72 +36,68 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
-from operator import attrgetter
+from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
+from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
 from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 INF = math.inf
-_LOG_VALUE = attrgetter("lnv")
 MODES = ("reverse", "mean", "reverse-derivative")
 FINALS = ("value", "mean")
 
 
 class RivestNode(Node):
-    """A node of the min/max approximation's tree."""
+    """A node of the min/max approximation's tree.
 
-    __slots__ = ("a", "lnv", "pi", "player", "state", "v", "w")
+    Only what cannot be recomputed cheaply is kept (so that a node costs under 200 bytes): the
+    value ``v``, ``pi`` and ``a``; ``ln v`` and the edge weights are computed when needed from the
+    values (``Rivest.weight_of``), and the player to move from the depth.
+    """
+
+    __slots__ = ("a", "pi", "state", "v")
 
     state: State | None
     """The position, kept from the node's expansion on: a tip's position is made again from its father's when
     the tip is expanded (that ``play`` is not counted in ``Stats.moves``), so that tips, most of the tree, stay
     small.  ``Searcher.state_at`` gives any node's position."""
-    player: int
-    """The player to move here (+1 first player, MAX; -1 second, MIN)."""
     v: float
     """Backed-up value, first player's point of view, on the searcher's positive scale (static value at a tip)."""
-    lnv: float
-    """``ln v``."""
     pi: float
     """Least penalty of an expandable tip below this node, counted from this node (0 at an expandable tip,
     ``inf`` when no tip below can be expanded)."""
-    w: float
-    """Weight of the edge from the parent to this node (0 at the root)."""
-    a: RivestNode | None
+    a: Self | None
     """The child on the way to the tip that ``pi`` counts (``None`` at a tip)."""
 
-    def __init__(self, parent: RivestNode | None, move: Move | None, player: int, v: float, terminal: bool) -> None:
+    def __init__(self, parent: Self | None, move: Move | None, v: float, terminal: bool) -> None:
         # Every slot is set here (not through Node.__init__): nodes are created in the inner loop.
         self.parent = parent
         self.move = move
-        self.children = []
+        self.children = NO_CHILDREN
         self.depth = 0 if parent is None else parent.depth + 1
         self.state = None
-        self.player = player
         self.v = v
-        self.lnv = math.log(v)
         self.pi = INF if terminal else 0.0
-        self.w = 0.0
         self.a = None
 
+    @property
+    def lnv(self) -> float:
+        """``ln v``."""
+        return math.log(self.v)
+
+    @property
+    def player(self) -> int:
+        """The player to move here (+1 first player, MAX; -1 second, MIN): the root's, flipped every ply."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        assert node.state is not None
+        return node.state.player if self.depth % 2 == 0 else -node.state.player
+
     def numbers(self) -> dict[str, float | int | str | None]:
-        return {"v": self.v, "pi": self.pi, "w": self.w}
-
-    def penalty_from_root(self) -> float:
-        """The sum of the edge weights from the root down to this node (Rivest's ``P``).
-
-        Not among ``numbers()``: one changed value re-weights a father's edges, which moves
-        this sum for every node below them, far more nodes than a step reports as changed.
-        """
-        total = 0.0
-        node: RivestNode | None = self
-        while node is not None:
-            total += node.w
-            node = node.parent  # type: ignore[assignment]
-        return total
+        return {"v": self.v, "pi": self.pi}
 
 
 class Rivest(Searcher[RivestNode]):
@@ -137,8 +133,10 @@ class Rivest(Searcher[RivestNode]):
         self.final = final
         self._rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
         """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed)."""
-        self.root = RivestNode(None, None, state.player, self.evaluator(state) + self.shift, state.is_terminal())
+        self.root = RivestNode(None, None, self.evaluator(state) + self.shift, state.is_terminal())
         self.root.state = state
+        self._players = (state.player, -state.player)
+        """The player to move at an even depth, and at an odd one."""
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
 
@@ -150,8 +148,9 @@ class Rivest(Searcher[RivestNode]):
             tip = tip.a
         state = tip.state
         if state is None:
-            father: RivestNode = tip.parent  # type: ignore[assignment]
-            state = father.state.play(tip.move)  # type: ignore[union-attr]
+            father = tip.parent
+            assert father is not None and father.state is not None
+            state = father.state.play(tip.move)
         moves = state.legal_moves()
         cost = len(moves) + tip.depth if self.accounting else len(moves)
         if moves_left is not None and cost > moves_left:
@@ -159,12 +158,11 @@ class Rivest(Searcher[RivestNode]):
         tip.state = state
         evaluator = self.evaluator
         shift = self.shift
-        children: list[RivestNode] = tip.children  # type: ignore[assignment]
+        children = []
         for move in moves:
             child_state = state.play(move)
-            children.append(
-                RivestNode(tip, move, child_state.player, evaluator(child_state) + shift, child_state.is_terminal())
-            )
+            children.append(RivestNode(tip, move, evaluator(child_state) + shift, child_state.is_terminal()))
+        tip.children = children
         stats = self.stats
         stats.moves += cost
         stats.nodes += len(moves)
@@ -175,74 +173,103 @@ class Rivest(Searcher[RivestNode]):
         node: RivestNode | None = tip
         came_from: RivestNode | None = None
         while node is not None:
-            value_changed = rescore(node, came_from)
+            value_changed = rescore(node)
             if record:
                 changed.append(node)
                 if value_changed and came_from is not None:
-                    changed.extend(c for c in node.children if c is not came_from)  # type: ignore[misc]
+                    changed.extend(c for c in node.children if c is not came_from)
             came_from = node
-            node = node.parent  # type: ignore[assignment]
+            node = node.parent
         self.finished = self.root.pi == INF
         if not record:
             return True
-        path = tip.path()
-        return Step(path=tuple(path), node=tip, added=tuple(children), changed=tuple(changed))  # type: ignore[arg-type]
+        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
-    def _rescore_reverse(self, node: RivestNode, came_from: RivestNode | None) -> bool:
-        """Back up the true min/max value of ``node``, re-weight its edges, choose ``a``; True if ``v`` changed.
+    def _player(self, node: RivestNode) -> int:
+        """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""
+        return self._players[node.depth & 1]
 
-        ``came_from`` is the child whose numbers changed (``None`` for a just-expanded tip):
-        when ``v`` stays the same, only that child's edge weight can have changed.
+    def _rescore_reverse(self, node: RivestNode) -> bool:
+        """Back up the true min/max value of ``node``, weigh its edges, choose ``a``; True if ``v`` changed.
+
+        The weights are ``base + slope |ln v(c) - ln v(best)|`` (``weight_of``), computed here rather than
+        kept: a node is then a value, a penalty and a pointer.
         """
-        children: list[RivestNode] = node.children  # type: ignore[assignment]
-        best = max(children, key=_LOG_VALUE) if node.player > 0 else min(children, key=_LOG_VALUE)
-        best_log = best.lnv
-        value_changed = best_log != node.lnv
-        if value_changed:
-            node.lnv = best_log
-            node.v = best.v
+        children = node.children
+        player = self._player(node)
+        best_v = max(c.v for c in children) if player > 0 else min(c.v for c in children)
+        value_changed = best_v != node.v
+        node.v = best_v
         if self.mode == "reverse":
             base = self.weight
             slope = 1.0
         else:
             base = math.log(len(children))
-            slope = self.p - node.player
-        if value_changed or came_from is None:
-            for child in children:
-                child.w = base + slope * abs(child.lnv - best_log)
-        else:
-            came_from.w = base + slope * abs(came_from.lnv - best_log)
-        costs = [c.pi + c.w for c in children]
-        least = min(costs)
+            slope = self.p - player
+        log = math.log
+        best_log = log(best_v)
+        least = INF
+        chosen = children[0]
+        for child in children:
+            cost = child.pi + (base + slope * abs(log(child.v) - best_log))
+            if cost < least:
+                least, chosen = cost, child
         node.pi = least
-        node.a = children[costs.index(least)]
+        node.a = chosen
         return value_changed
 
-    def _rescore_mean(self, node: RivestNode, came_from: RivestNode | None) -> bool:
-        """Back up the generalized mean of ``node``'s children, re-weight its edges, choose ``a``; True if v changed.
-
-        ``came_from`` is not needed: every edge weight moves with the mean.
-        """
-        children: list[RivestNode] = node.children  # type: ignore[assignment]
-        q = self.p * node.player
-        log_mean = log_generalized_mean([c.lnv for c in children], q)
-        value_changed = log_mean != node.lnv
-        node.lnv = log_mean
-        node.v = math.exp(log_mean)
+    def _rescore_mean(self, node: RivestNode) -> bool:
+        """Back up the generalized mean of ``node``'s children, weigh its edges, choose ``a``; True if v changed."""
+        children = node.children
+        q = self.p * self._player(node)
+        logs = [math.log(c.v) for c in children]
+        log_mean = log_generalized_mean(logs, q)
+        mean = math.exp(log_mean)
+        value_changed = mean != node.v
+        node.v = mean
         base = math.log(len(children))
         slope = q - 1.0
-        for child in children:
-            child.w = base - slope * (child.lnv - log_mean)
-        costs = [c.pi + c.w for c in children]
-        least = min(costs)
+        least = INF
+        chosen = children[0]
+        for child, log_v in zip(children, logs, strict=True):
+            cost = child.pi + base - slope * (log_v - log_mean)
+            if cost < least:
+                least, chosen = cost, child
         node.pi = least
-        node.a = children[costs.index(least)]
+        node.a = chosen
         return value_changed
+
+    def weight_of(self, node: RivestNode) -> float:
+        """The weight of the edge into ``node`` (0 at the root), as the search computes it from the values."""
+        father = node.parent
+        if father is None:
+            return 0.0
+        player = self._player(father)
+        children = father.children
+        if self.mode == "mean":
+            q = self.p * player
+            return math.log(len(children)) - (q - 1.0) * (math.log(node.v) - math.log(father.v))
+        best_v = max(c.v for c in children) if player > 0 else min(c.v for c in children)
+        base, slope = (self.weight, 1.0) if self.mode == "reverse" else (math.log(len(children)), self.p - player)
+        return base + slope * abs(math.log(node.v) - math.log(best_v))
+
+    def penalty_from_root(self, node: RivestNode) -> float:
+        """The sum of the edge weights from the root down to ``node`` (Rivest's ``P``).
+
+        Not among the numbers shown: one changed value re-weights a father's edges, which moves
+        this sum for every node below them, far more nodes than a step reports as changed.
+        """
+        return sum(self.weight_of(n) for n in node.path())
+
+    def numbers(self, node: Node) -> dict[str, float | int | str | None]:
+        """``v`` and ``pi`` (the node's), and ``w``, the weight of the edge into it."""
+        assert isinstance(node, RivestNode)
+        return {**node.numbers(), "w": self.weight_of(node)}
 
     def _final_key(self, node: RivestNode) -> float:
         """How good ``node`` is for the root's player, by ``final``: its value, or the generalized mean below it."""
         if self.final == "value" or self.mode == "mean":
-            return node.lnv
+            return math.log(node.v)
         return self._subtree_log_mean(node)
 
     def _subtree_log_mean(self, top: RivestNode) -> float:
@@ -252,24 +279,23 @@ class Rivest(Searcher[RivestNode]):
         while stack:
             node = stack.pop()
             order.append(node)
-            stack.extend(node.children)  # type: ignore[arg-type]
+            stack.extend(node.children)
         means: dict[int, float] = {}
         for node in reversed(order):
             if node.children:
                 logs = [means[id(c)] for c in node.children]
-                means[id(node)] = log_generalized_mean(logs, self.p * node.player)
+                means[id(node)] = log_generalized_mean(logs, self.p * self._player(node))
             else:
-                means[id(node)] = node.lnv
+                means[id(node)] = math.log(node.v)
         return means[id(top)]
 
-    @staticmethod
-    def _best_child(node: RivestNode) -> RivestNode | None:
+    def _best_child(self, node: RivestNode) -> RivestNode | None:
         """The first child with the best value for the player to move at ``node``."""
-        children: list[RivestNode] = node.children  # type: ignore[assignment]
+        children = node.children
         if not children:
             return None
-        sign = node.player
-        return max(children, key=lambda c: sign * c.lnv)
+        sign = self._player(node)
+        return max(children, key=lambda c: sign * c.v)
 
     def best_move(self) -> Move | None:
         best = self._best_root_child()
@@ -285,10 +311,10 @@ class Rivest(Searcher[RivestNode]):
         child's position is made again from the root's to evaluate it (not counted in
         ``Stats.moves``: the child was paid for when it was generated).
         """
-        children: list[RivestNode] = self.root.children  # type: ignore[assignment]
+        children = self.root.children
         if not children:
             return None
-        sign = self.root.player
+        sign = self._players[0]
         keys = [sign * self._final_key(c) for c in children]
         best = max(keys)
         tied = [c for c, key in zip(children, keys, strict=True) if key == best]
@@ -327,7 +353,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=Rivest.name,
         description=Rivest.description,
-        factory=Rivest,  # type: ignore[arg-type]
+        factory=Rivest,
         params=(
             Param("p", float, 10.0, "generalized-mean exponent: M_p at MAX nodes, M_-p at MIN (modes mean, "
                   "reverse-derivative, and final=mean)", lo=0.0, hi=1000.0),

@@ -133,7 +133,7 @@ class SolverSearcher(Searcher[SolverNode]):
         for column in columns:
             search = ScoreSearch(self.solver, state.play(column))
             child = SolverNode(root, column, search.state, search.lower, search.upper)
-            root.children.append(child)
+            root.add_child(child)
             if not search.done:
                 self._open.append((child, search))
         self.stats.moves += len(columns)
@@ -208,7 +208,7 @@ class SolverSearcher(Searcher[SolverNode]):
                 return True
             return Step(path=end.line(), node=end, note=f"line: move {label} is not a best move")
         child = SolverNode(end, column, search.state, target, target)
-        end.children.append(child)
+        end.add_child(child)
         self.stats.nodes += 1
         self.stats.max_depth = max(self.stats.max_depth, child.depth)
         self._line_end = child
@@ -270,7 +270,7 @@ ALGORITHMS = (
     AlgorithmInfo(
         name=SolverSearcher.name,
         description=SolverSearcher.description,
-        factory=SolverSearcher,  # type: ignore[arg-type]
+        factory=SolverSearcher,
         games=("connect4",),
     ),
 )

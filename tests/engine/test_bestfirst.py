@@ -107,15 +107,15 @@ def test_best_first_extension_grows_full_width_first() -> None:
     assert list(step.path) == principal and step.node.depth == 2
 
 
-def check_backed_up(node: BestFirstNode) -> None:
+def check_backed_up(searcher: BestFirst, node: BestFirstNode) -> None:
     """Every interior node holds the minimax value of its children and points at its first best child."""
-    children = [c for c in node.children if isinstance(c, BestFirstNode)]
+    children = list(node.children)
     if not children:
         assert node.best is None
         return
     for child in children:
-        check_backed_up(child)
-    values = [c.v * node.player for c in children]
+        check_backed_up(searcher, child)
+    values = [c.v * searcher.player(node) for c in children]
     assert node.best is children[values.index(max(values))]
     assert node.v == node.best.v
 
@@ -129,7 +129,7 @@ def test_values_stay_backed_up(text: str) -> None:
         assert step is not None
         assert list(step.path) == principal
         assert set(step.added) <= set(step.changed) and step.node in step.changed
-    check_backed_up(searcher.root)
+    check_backed_up(searcher, searcher.root)
 
 
 def tree_snapshot(searcher: BestFirst) -> list[tuple[object, ...]]:

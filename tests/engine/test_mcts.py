@@ -100,9 +100,9 @@ def test_nodes_show_their_ucb_as_their_parent_computes_it() -> None:
     search = MonteCarloTreeSearch(CONNECT4.parse("4453"), seed=1, c=0.7)
     search.run(Limit(iterations=200))
     root = search.root
-    assert root.numbers()["ucb"] is None
+    assert search.numbers(root)["ucb"] is None
     for child in root.children:
-        numbers = child.numbers()
+        numbers = search.numbers(child)
         assert numbers["n"] == child.visits
         assert numbers["mean"] == child.total / child.visits
         assert numbers["ucb"] == pytest.approx(ucb1(child.total / child.visits, root.visits, child.visits, 0.7))

@@ -125,7 +125,7 @@ def test_best_move_leaves_out_a_child_still_being_searched() -> None:
     searcher = Minimax(game.start(), depth=2, eval=SyntheticEvaluator())
     for _ in range(5):  # 0, 0 0, 0 1, 1, 1 0
         searcher.step()
-    assert searcher.root.children[1].value == 9  # type: ignore[attr-defined]
+    assert searcher.root.children[1].value == 9
     assert searcher.best_move() == 0 and searcher.value() == 3
     assert searcher.principal_variation() == [0, 0]
     searcher.step()

@@ -143,7 +143,7 @@ class Refusing(Minimax):
 TOY = AlgorithmInfo(
     name="toy",
     description="a stand-in for the registry tests",
-    factory=Minimax,  # type: ignore[arg-type]
+    factory=Minimax,
     params=(
         Param("depth", int, 1, "plies", lo=0, hi=3),
         Param("c", float, 1.0, "a constant", lo=0.0),
@@ -156,7 +156,7 @@ TOY = AlgorithmInfo(
 
 @pytest.fixture
 def toy_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    refusing = AlgorithmInfo("refusing", "refuses every position", Refusing)  # type: ignore[arg-type]
+    refusing = AlgorithmInfo("refusing", "refuses every position", Refusing)
     monkeypatch.setattr(registry, "algorithms", lambda: {"toy": TOY, "refusing": refusing})
 
 

@@ -169,10 +169,10 @@ def test_worked_example() -> None:
     node = {name: node_named(searcher, name) for name in ("s", "t", "u", "w", "x")}
     assert node["u"].v == pytest.approx(10.56, abs=0.005)
     assert node["s"].v == pytest.approx(9.85, abs=0.005)
-    assert node["t"].penalty_from_root() == pytest.approx(15.04, abs=0.03)
-    assert node["w"].penalty_from_root() == pytest.approx(0.165, abs=0.03)
-    assert node["x"].penalty_from_root() == pytest.approx(2.17, abs=0.03)
-    assert searcher.root.pi == pytest.approx(node["w"].penalty_from_root())
+    assert searcher.penalty_from_root(node["t"]) == pytest.approx(15.04, abs=0.03)
+    assert searcher.penalty_from_root(node["w"]) == pytest.approx(0.165, abs=0.03)
+    assert searcher.penalty_from_root(node["x"]) == pytest.approx(2.17, abs=0.03)
+    assert searcher.root.pi == pytest.approx(searcher.penalty_from_root(node["w"]))
     third = searcher.step()
     assert third is not None and third.node is node["w"]
     assert [n.move for n in third.path] == [None, "u", "w"]
@@ -181,9 +181,9 @@ def test_worked_example() -> None:
     assert node["w"].v == pytest.approx(11.0)
     assert node["u"].v == pytest.approx(11.38, abs=0.005)
     assert node["s"].v == pytest.approx(10.62, abs=0.005)
-    assert y.penalty_from_root() == pytest.approx(1.078, abs=0.03)
-    assert z.penalty_from_root() == pytest.approx(1.078, abs=0.03)
-    assert node["x"].penalty_from_root() == pytest.approx(1.342, abs=0.03)
+    assert searcher.penalty_from_root(y) == pytest.approx(1.078, abs=0.03)
+    assert searcher.penalty_from_root(z) == pytest.approx(1.078, abs=0.03)
+    assert searcher.penalty_from_root(node["x"]) == pytest.approx(1.342, abs=0.03)
     fourth = searcher.step()
     assert fourth is not None and fourth.node is y
 
@@ -196,7 +196,7 @@ def test_worked_example_weights_are_minus_log_of_the_exact_derivative() -> None:
         q = 10.0 * father.player
         for index, child in enumerate(father.children):
             assert isinstance(child, RivestNode)
-            assert child.w == pytest.approx(-math.log(derivative(values, q, index)))
+            assert searcher.weight_of(child) == pytest.approx(-math.log(derivative(values, q, index)))
 
 
 def test_reverse_mode_weights() -> None:
@@ -205,9 +205,9 @@ def test_reverse_mode_weights() -> None:
     searcher.run(Limit(iterations=2))
     s, t, u, w, x = (node_named(searcher, name) for name in "stuwx")
     assert (u.v, s.v) == (10.0, 10.0)
-    assert u.w == 0.25 and w.w == 0.25
-    assert t.w == pytest.approx(0.25 + math.log(10 / 2))
-    assert x.w == pytest.approx(0.25 + math.log(12 / 10))
+    assert searcher.weight_of(u) == 0.25 and searcher.weight_of(w) == 0.25
+    assert searcher.weight_of(t) == pytest.approx(0.25 + math.log(10 / 2))
+    assert searcher.weight_of(x) == pytest.approx(0.25 + math.log(12 / 10))
     assert searcher.root.pi == pytest.approx(0.5)
 
 
@@ -216,9 +216,9 @@ def test_reverse_derivative_weights() -> None:
     searcher = hand_searcher(EXAMPLE_CHILDREN, EXAMPLE_VALUES, mode="reverse-derivative", p=4.0)
     searcher.run(Limit(iterations=2))
     t, u, w, x = (node_named(searcher, name) for name in "tuwx")
-    assert u.w == pytest.approx(math.log(2)) and w.w == pytest.approx(math.log(2))
-    assert t.w == pytest.approx(math.log(2) + 3 * math.log(10 / 2))
-    assert x.w == pytest.approx(math.log(2) + 5 * math.log(12 / 10))
+    assert searcher.weight_of(u) == pytest.approx(math.log(2)) and searcher.weight_of(w) == pytest.approx(math.log(2))
+    assert searcher.weight_of(t) == pytest.approx(math.log(2) + 3 * math.log(10 / 2))
+    assert searcher.weight_of(x) == pytest.approx(math.log(2) + 5 * math.log(12 / 10))
 
 
 def test_final_by_value_or_by_mean() -> None:
@@ -409,7 +409,8 @@ def test_connect_four_tactics(params: dict[str, object], text: str, moves: int, 
 
 
 def tree_snapshot(searcher: Rivest) -> list[tuple[object, ...]]:
-    return [(tuple(n.moves()), n.v, n.pi, n.w, None if n.a is None else n.a.move) for n in searcher.walk()]
+    return [(tuple(n.moves()), n.v, n.pi, searcher.weight_of(n), None if n.a is None else n.a.move)
+            for n in searcher.walk()]
 
 
 @pytest.mark.parametrize("params", MODES)
@@ -440,7 +441,7 @@ def recomputed(node: RivestNode, searcher: Rivest) -> tuple[float, float]:
         weights = [searcher.weight + abs(x - lnv) for x in logs]
     costs = [pi + w for (_, pi), w in zip(below, weights, strict=True)]
     assert node.lnv == pytest.approx(lnv, abs=1e-9)
-    assert [c.w for c in children] == pytest.approx(weights, abs=1e-9)
+    assert [searcher.weight_of(c) for c in children] == pytest.approx(weights, abs=1e-9)
     assert node.pi == pytest.approx(min(costs), abs=1e-9)
     assert node.a is not None and costs[children.index(node.a)] == pytest.approx(min(costs), abs=1e-9)
     return lnv, min(costs)
@@ -495,6 +496,6 @@ def test_registry_builds_rivests_setup() -> None:
     searcher = spec.make(Connect4().start())
     assert isinstance(searcher, Rivest)
     assert (searcher.mode, searcher.accounting, searcher.weight, searcher.p) == ("reverse", True, 0.05, 10.0)
-    assert searcher.root.numbers() == {"v": 528.0, "pi": 0.0, "w": 0.0}
+    assert searcher.numbers(searcher.root) == {"v": 528.0, "pi": 0.0, "w": 0.0}
     with pytest.raises(SearchError, match="mode"):
         make_searcher("rivest", Connect4().start(), {"mode": "median"})

@@ -387,10 +387,10 @@ def test_every_registered_algorithm_is_shown_without_ui_changes(game: str, name:
             searcher = screen.session.searcher
             assert searcher.stats.iterations >= 1
             tree = screen.query_one(SearchTree)
-            assert str(tree.border_title) == "root " + format_numbers(searcher.root.numbers())
+            assert str(tree.border_title) == "root " + format_numbers(searcher.numbers(searcher.root))
             for child in searcher.root.children:
                 view = tree.view_of(child)
                 if view is not None:
-                    assert format_numbers(child.numbers()) in str(view.label)
+                    assert format_numbers(searcher.numbers(child)) in str(view.label)
 
     explore()

@@ -21,8 +21,9 @@ class ReadingGuide(Static):
         weighted features of its position, or of the root's when no node is chosen)."""
         params = session.config.params
         with session.lock:
-            names = list(session.searcher.root.numbers())
-            numbers = chosen.numbers() if chosen is not None else None
+            searcher = session.searcher
+            names = list(searcher.numbers(searcher.root))
+            numbers = searcher.numbers(chosen) if chosen is not None else None
             where = move_labels(session.state, chosen.moves()) if chosen is not None else ""
             position = session.searcher.state_at(chosen) if chosen is not None else session.state
         weights = str(params.get("weights", ""))

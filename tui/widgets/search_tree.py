@@ -7,7 +7,7 @@ Children are listed in move order (Connect Four columns left to right, Nim as it
 listed), the same for every algorithm; ``O`` lists them by work instead, most first.
 
 Each line is the mover's glyph (``●`` the first player, ``○`` the second), the move and
-the numbers the algorithm keeps (``Node.numbers()``, written generically), with the
+the numbers the algorithm keeps (``Searcher.numbers(node)``, written generically), with the
 principal variation highlighted, the nodes changed by the last step marked ``◂`` and
 cut-off nodes marked ``✂``.
 """
@@ -520,7 +520,8 @@ class SearchTree(Tree[TreeItem]):
         if not isinstance(node, Node):
             return
         key = id(node)
-        numbers = format_numbers(node.numbers())
+        searcher = self._searcher
+        numbers = format_numbers(node.numbers() if searcher is None else searcher.numbers(node))
         if view is self.root:
             self.border_title = f"root {numbers}"
             return
