@@ -15,10 +15,8 @@ from engine.arena import (
     GameRecord,
     GameTask,
     Tally,
-    elo_difference,
     game_seed,
     open_executor,
-    pairing_tallies,
     play_game,
     run_games,
     schedule,
@@ -35,6 +33,7 @@ from engine.errors import UserError
 from engine.games import Connect4, Move, State, make_game
 from engine.search.base import Limit, Stats
 from engine.search.registry import algorithms
+from engine.stats import elo_from_score
 
 C4 = Connect4()
 STRONG = Agent.parse("minimax:depth=2", Limit(moves=120))
@@ -72,7 +71,7 @@ def test_a_number_of_openings_is_a_seeded_sample_in_all2_order() -> None:
 
 @pytest.mark.parametrize("text", ["0", "50", "-1", "two", ""])
 def test_bad_openings_are_refused(text: str) -> None:
-    with pytest.raises(UserError, match="use all2 or a number from 1 to 49"):
+    with pytest.raises(UserError, match="use all2, a number from 1 to 49, balanced:N or a file of move strings"):
         select_openings(C4, text, 0)
 
 
@@ -220,11 +219,11 @@ def test_wilson_interval_known_values() -> None:
 
 
 def test_elo_from_score() -> None:
-    assert elo_difference(0.5) == 0
-    assert elo_difference(0.75) == pytest.approx(400 * math.log10(3))
-    assert elo_difference(10 / 11) == pytest.approx(400)
-    assert elo_difference(1 / 11) == pytest.approx(-400)
-    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+    assert elo_from_score(0.5) == 0
+    assert elo_from_score(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_from_score(10 / 11) == pytest.approx(400)
+    assert elo_from_score(1 / 11) == pytest.approx(-400)
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
 
 
 def test_score_counts_draws_as_half_and_errors_for_nobody() -> None:
@@ -234,12 +233,12 @@ def test_score_counts_draws_as_half_and_errors_for_nobody() -> None:
     assert counted.interval() == pytest.approx((0.168180, 0.687326), abs=1e-6)
     assert counted.elo() == pytest.approx(-400 * math.log10(1.5))
     elo_low, elo_high = counted.elo_interval() or (0.0, 0.0)
-    assert elo_low == pytest.approx(elo_difference(0.168180), abs=0.01)
-    assert elo_high == pytest.approx(elo_difference(0.687326), abs=0.01)
+    assert elo_low == pytest.approx(elo_from_score(0.168180), abs=0.01)
+    assert elo_high == pytest.approx(elo_from_score(0.687326), abs=0.01)
     assert Tally("a", "b", errors=2).score() is None
     perfect = Tally("a", "b", wins=4).as_dict()
     assert perfect["elo"] is None and perfect["score"] == 1.0
-    assert perfect["elo_95"] == [pytest.approx(elo_difference(wilson_interval(1.0, 4)[0])), None]
+    assert perfect["elo_95"] == [pytest.approx(elo_from_score(wilson_interval(1.0, 4)[0])), None]
 
 
 def _record(index: int, first: str, second: str, result: str, group: str = "") -> GameRecord:
@@ -256,11 +255,13 @@ def test_tallies_from_records() -> None:
     assert tally(records, "b", "a") == Tally("b", "a", wins=1, draws=1, losses=3)
     assert tally(records, "a") == Tally("a", "", wins=3, draws=1, losses=2)
     assert tally(records, "b", "c") == Tally("b", "c", errors=1)
-    assert pairing_tallies(records, ["a", "b", "c"], group="") == [
-        Tally("a", "b", 2, 1, 1), Tally("a", "c", 0, 0, 1), Tally("b", "c", 0, 0, 0, 1),
-    ]
     document = summary(records, ["a", "b", "c"])
-    assert [len(document[key]) for key in ("pairings", "standings")] == [3, 3]  # type: ignore[arg-type]
+    pairings = document["pairings"]
+    assert isinstance(pairings, list)
+    assert [(p["agent"], p["opponent"], p["wins"], p["draws"], p["losses"], p["errors"]) for p in pairings] == [
+        ("a", "b", 3, 1, 1, 0), ("a", "c", 0, 0, 1, 0), ("b", "c", 0, 0, 0, 1),
+    ]
+    assert [p["pentanomial"] for p in pairings] == [[0, 0, 1, 1, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]
     json.dumps(document, allow_nan=False)
 
 
