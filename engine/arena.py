@@ -969,7 +969,7 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
         raise UserError(f"--resume {path}: not a results file (no list of games)")
     for key, value in meta.items():
         if document.get(key) != value:
-            raise UserError(f"--resume {path}: its {key} differ from this command's; resume a run with the command "
+            raise UserError(f"--resume {path}: the run in it has another {key}; resume a run with the command "
                             "line that started it")
     by_index = {task.index: task for task in tasks}
     records: list[GameRecord] = []

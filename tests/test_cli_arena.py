@@ -96,13 +96,13 @@ def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> Non
             "--moves", "40", "--workers", "1"]
     assert main(argv) == 0
     printed = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in printed[:9:3]] == [
-        "Score of minimax:depth=1 vs minimax:depth=1 #2", "Score of minimax:depth=1 vs minimax",
-        "Score of minimax:depth=1 #2 vs minimax",
+    assert [line.split(": ")[0] for line in printed[:9:3]] == [
+        "Score of minimax:depth=1 vs minimax:depth=1 #2", "Score of minimax:depth=1 vs minimax:depth=2",
+        "Score of minimax:depth=1 #2 vs minimax:depth=2",
     ]
     header = printed[9]
     assert header.split() == ["#", "PLAYER", ":", "RATING", "ERROR", "POINTS", "PLAYED", "(%)"]
-    assert {line.split(":")[0][5:].strip() for line in printed[10:13]} == {
+    assert {line.rpartition(" :")[0][5:].strip() for line in printed[10:13]} == {
         "minimax:depth=1", "minimax:depth=1 #2", "minimax:depth=2",
     }
 
