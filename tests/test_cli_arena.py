@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,9 +23,9 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     except SystemExit as stop:  # argparse's own refusals
         status = int(stop.code or 0)
     assert status == 2
-    err = capsys.readouterr().err.strip()
-    assert err
-    return err.splitlines()[-1]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"plyscope {argv[0]}: ")
+    return err
 
 
 @pytest.mark.parametrize(
@@ -42,6 +44,26 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["arena", *AGENTS, "--moves", "5", "--seconds", "1"], "not allowed with argument"),
         (["arena", *AGENTS, "--game", "chess"], "unknown game 'chess'"),
         (["arena", "--agents", "minimax:eval=rivest", "minimax", "--game", "grundy"], "does not fit grundy"),
+        (["arena", "--agents", "human", "minimax"], "agent 'human': an arena plays agents, not humans"),
+        (["arena", *AGENTS, "--sprt", "elo0=0"], "argument --sprt: elo1 is missing; write elo0=0,elo1=10,"),
+        (["arena", *AGENTS, "--sprt", "elo0=10,elo1=0"], "argument --sprt: elo0 (10) must be less than elo1 (0)\n"),
+        (["arena", *AGENTS, "--sprt", "elo0=0,elo1=x"], "argument --sprt: elo1: 'x' is not a number (from -200"),
+        (["arena", *AGENTS, "--sprt", "elo0=0,elo1=5,beta=1"], "argument --sprt: alpha + beta (1.05) must be less"),
+        (["arena", *AGENTS, "--sprt", "elo0=0,elo1=5,model=x"], "argument --sprt: model 'x' is not one of normalized"),
+        (["arena", "--agents", "minimax", "minimax", "minimax", "--sprt", "elo0=0,elo1=5"],
+         "--sprt tests a head-to-head: give two agents, not 3"),
+        (["arena", *AGENTS, "--openings", "balanced:x"],
+         "--openings balanced: 'x' is not a whole number (from 1 to 49): the number of openings to pick"),
+        (["arena", *AGENTS, "--openings", "balanced:50"], "--openings balanced: 50 is out of range (from 1 to 49)"),
+        (["arena", *AGENTS, "--openings", "no/such/book.txt"],
+         "--openings 'no/such/book.txt': use all2, a number from 1 to 49, balanced:N or a file of move strings\n"),
+        (["arena", "--agents", "expectiminimax:depth=1", "expectiminimax:depth=2", "--game", "connect4-chance",
+          "--openings", "balanced:3"], "--openings balanced: no exact solver plays connect4-chance"),
+        (["arena", *AGENTS, "--anchor", "nobody"],
+         "--anchor 'nobody' is not one of the agents: minimax:depth=2, minimax:depth=1\n"),
+        (["arena", *AGENTS, "--tournament", "swiss"], "argument --tournament: invalid choice: 'swiss'"),
+        (["arena", *AGENTS, "--out", "a.json", "--resume", "b.json"], "argument --resume: not allowed with argument"),
+        (["arena", *AGENTS, "--resume", "/no/such/folder/x.json"], "--resume /no/such/folder/x.json: the folder"),
         (["rivest", "--values", "1000,abc"], "--values: 'abc' is not a whole number"),
         (["rivest", "--bound", "seconds", "--values", "0"], "--values: 0 is out of range (more than 0"),
         (["rivest", "--bound", "hours"], "invalid choice"),
@@ -53,12 +75,30 @@ def test_bad_input_exits_2_with_one_line(argv: list[str], message: str, capsys: 
     assert message in _refused(argv, capsys)
 
 
+def test_a_bad_openings_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("44\n4x\n")
+    assert _refused(["arena", *AGENTS, "--openings", str(book)], capsys) == (
+        f"plyscope arena: --openings {book}: line 2: move 2 ('x'): not a column; columns are 1 to 7\n"
+    )
+
+
+def test_engine_loads_neither_textual_nor_rich() -> None:
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, engine, engine.arena, engine.stats, engine.rivest_experiment, "
+         "engine.game_record; print(sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'}))"],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[1],
+    )
+    assert loaded.stdout == "[]\n"
+
+
 def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "arena.json"
     argv = ["arena", *AGENTS, "--openings", "2", "--moves", "60", "--workers", "1", "--seed", "3", "--out", str(out)]
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("Score of minimax:depth=2 vs minimax:depth=1: ") and f"results written to {out}" in printed
+    assert printed.startswith("Score of minimax:depth=2 vs minimax:depth=1: ")
+    assert f"results written to {out}" in printed
     data = json.loads(out.read_text())
     assert data["command"] == "arena"
     assert data["agents"] == ["minimax:depth=2", "minimax:depth=1"]

@@ -14,9 +14,13 @@ from engine.agents import Agent, Decision
 from engine.arena import (
     GameRecord,
     GameTask,
+    SprtWatch,
     Tally,
     game_seed,
     open_executor,
+    opening_pairs,
+    opening_scores,
+    pentanomial,
     play_game,
     run_games,
     schedule,
@@ -33,7 +37,8 @@ from engine.errors import UserError
 from engine.games import Connect4, Move, State, make_game
 from engine.search.base import Limit, Stats
 from engine.search.registry import algorithms
-from engine.stats import elo_from_score
+from engine.solver import Connect4Solver
+from engine.stats import Pentanomial, Sprt, elo_from_score
 
 C4 = Connect4()
 STRONG = Agent.parse("minimax:depth=2", Limit(moves=120))
@@ -345,3 +350,121 @@ def test_results_are_written_atomically(tmp_path: Path) -> None:
 
 def _zero_stats() -> dict[str, float]:
     return {"turns": 0, "fallbacks": 0, "moves": 0, "playout_moves": 0, "nodes": 0, "seconds": 0.0}
+
+
+# --- opening pairs and the SPRT --------------------------------------------------------------
+
+
+def test_pairs_are_games_2k_and_2k_plus_1() -> None:
+    records = [
+        _record(0, "a", "b", "first"), _record(1, "b", "a", "draw"),  # a: 1.5
+        _record(2, "a", "b", "second"), _record(3, "b", "a", "first"),  # a: 0
+        _record(4, "a", "b", "draw"), _record(5, "b", "a", "error"),  # left out: an error
+        _record(6, "a", "b", "first"),  # its pair is not finished
+    ]
+    assert [(x.index, y.index) for x, y in opening_pairs(records)] == [(0, 1), (2, 3), (4, 5)]
+    assert pentanomial(records, "a", "b") == Pentanomial(ll=1, wd=1)
+    assert pentanomial(records, "b", "a") == Pentanomial(ld=1, ww=1)
+    assert pentanomial(records, "a", "c") == Pentanomial()
+
+
+def test_the_sprt_is_evaluated_pair_by_pair_in_schedule_order() -> None:
+    sprt = Sprt(0, 20, alpha=0.45, beta=0.45)  # bounds at +-0.2: three won pairs decide, two do not
+    watch = SprtWatch(sprt, "a")
+    games = [_record(i, *(("a", "b") if i % 2 == 0 else ("b", "a")), "first" if i % 2 == 0 else "second")
+             for i in range(10)]  # "a" wins every game
+    for index in (2, 3, 5, 1):  # pairs 1 and 2 (half) first: nothing can be evaluated before pair 0
+        watch.add(games[index])
+    assert (watch.evaluated, watch.pairs, watch.llr) == (0, Pentanomial(), 0.0)
+    watch.add(games[0])
+    assert (watch.evaluated, watch.pairs.ww) == (2, 2) and watch.decision is None
+    assert watch.llr == sprt.llr(Pentanomial(ww=2))
+    watch.add(games[4])
+    assert (watch.evaluated, str(watch.decision)) == (3, "H1")  # str(): mypy holds decision to the None seen above
+    watch.add(games[6])
+    watch.add(games[7])
+    assert watch.evaluated == 3  # decided: no pair after the deciding one counts
+    assert [r.index for r in watch.kept(games)] == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_run_ends_when_enough() -> None:
+    tasks = schedule(C4, [STRONG, WEAK], select_openings(C4, "4", 1), seed=1)
+    seen: list[int] = []
+    outcome = run_games(tasks, on_game=lambda record: seen.append(record.index), enough=lambda: len(seen) == 3)
+    assert not outcome.interrupted and [r.index for r in outcome.records] == [0, 1, 2]
+    with open_executor(2) as (executor, in_flight):
+        pooled = run_games(tasks, executor, in_flight=in_flight, enough=lambda: True)
+    assert not pooled.interrupted and len(pooled.records) == 1
+
+
+def test_a_gauntlet_pairs_the_first_agent_with_each_other() -> None:
+    third = Agent.parse("minimax:depth=3", Limit(moves=120))
+    tasks = schedule(C4, [STRONG, WEAK, third], [(3, 3)], seed=0, gauntlet=True)
+    assert [(t.first.label, t.second.label) for t in tasks] == [
+        (STRONG.label, WEAK.label), (WEAK.label, STRONG.label),
+        (STRONG.label, third.label), (third.label, STRONG.label),
+    ]
+
+
+# --- openings worth playing ------------------------------------------------------------------
+
+
+def test_balanced_openings_are_those_nearest_a_draw() -> None:
+    game = Connect4(5, 4)
+    every = two_move_openings(game)
+    solver = Connect4Solver(game)
+    scores = {opening: abs(solver.solve(game.start().play(opening[0]).play(opening[1]))) for opening in every}
+    chosen = select_openings(game, "balanced:6", 3)
+    assert len(chosen) == 6 and chosen == sorted(chosen, key=every.index)
+    assert max(scores[o] for o in chosen) <= min(scores[o] for o in every if o not in chosen)
+    assert chosen == select_openings(game, "balanced:6", 3)
+    assert opening_scores(game, chosen) == [solver.solve(game.start().play(o[0]).play(o[1])) for o in chosen]
+
+
+def test_balanced_nim_openings_are_a_seeded_choice() -> None:
+    grundy = make_game("grundy")
+    every = two_move_openings(grundy)
+    assert {abs(score) for score in opening_scores(grundy, every)} == {1}
+    assert len(select_openings(grundy, "balanced:3", 0)) == 3
+    assert select_openings(grundy, "balanced:6", 0) == every
+
+
+def test_balanced_openings_need_an_exact_solver() -> None:
+    with pytest.raises(UserError, match="no exact solver plays connect4-chance"):
+        select_openings(make_game("connect4-chance"), "balanced:3", 0)
+    with pytest.raises(UserError, match=r"--openings balanced: 0 is out of range \(from 1 to 49\)"):
+        select_openings(C4, "balanced:0", 0)
+
+
+def test_openings_from_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "book.txt"
+    path.write_text("# two openings\n44\n\n 4 3 \n")
+    assert select_openings(C4, str(path), 0) == [(3, 3), (3, 2)]
+    grundy = tmp_path / "grundy.txt"
+    grundy.write_text("7=6+1 6=5+1\n7=4+3\n")
+    assert select_openings(make_game("grundy"), str(grundy), 0) == [((7, 6), (6, 5)), ((7, 4),)]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("44\n48\n", "line 2: move 2 ('8'): not a column; columns are 1 to 7"),
+        ("1212121\n", "line 1: the game is over after '1212121'"),
+        ("12121212\n", "line 1: move 8 ('2'): the game was already over after move 7"),
+        ("# nothing\n\n", "no opening in it (one move string a line)"),
+    ],
+)
+def test_bad_opening_files_are_refused(text: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "book.txt"
+    path.write_text(text)
+    with pytest.raises(UserError) as refused:
+        select_openings(C4, str(path), 0)
+    assert str(refused.value) == f"--openings {path}: {message}"
+
+
+def test_an_opening_file_that_is_not_a_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="is a folder, not a file: it cannot be a file of openings"):
+        select_openings(C4, str(tmp_path), 0)
+    (tmp_path / "latin1.txt").write_bytes(b"44 \xe9\n")
+    with pytest.raises(UserError, match="not UTF-8 text"):
+        select_openings(C4, str(tmp_path / "latin1.txt"), 0)
