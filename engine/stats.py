@@ -399,7 +399,7 @@ def rating_list(
     if virtual:
         edges += [(i, j, 0.5, 1.0) for i in range(len(rated)) for j in range(i + 1, len(rated))]
     fixed = where.get(anchor) if anchor is not None else None
-    values, errors = _fit(len(rated), edges, fixed)
+    values, errors = _fit(len(rated), edges, fixed) if rated else ([], [])
     ratings = [
         Rating(player, values[where[player]], None if where[player] == fixed else errors[where[player]],
                points[player], played[player])

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -81,15 +79,6 @@ def test_a_bad_openings_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureF
     assert _refused(["arena", *AGENTS, "--openings", str(book)], capsys) == (
         f"plyscope arena: --openings {book}: line 2: move 2 ('x'): not a column; columns are 1 to 7\n"
     )
-
-
-def test_engine_loads_neither_textual_nor_rich() -> None:
-    loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, engine, engine.arena, engine.stats, engine.rivest_experiment, "
-         "engine.game_record; print(sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'}))"],
-        capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[1],
-    )
-    assert loaded.stdout == "[]\n"
 
 
 def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

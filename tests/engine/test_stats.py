@@ -220,3 +220,7 @@ def test_a_clean_sweep_gets_virtual_draws_and_an_idle_agent_no_rating() -> None:
     ratings = [r.rating or 0.0 for r in listed.ratings[:3]]
     assert ratings[0] > ratings[1] + 150 and ratings[1] > ratings[2]
     assert sum(ratings) == pytest.approx(0.0, abs=1e-9)
+    nobody = rating_list(["a", "b", "c"], {("a", "b"): (0.0, 0)}, anchor="a")
+    assert [(r.player, r.rating, r.error) for r in nobody.ratings] == [("a", None, None), ("b", None, None),
+                                                                        ("c", None, None)]
+    assert nobody.anchor is None and not nobody.virtual_draws

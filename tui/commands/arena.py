@@ -288,7 +288,7 @@ def rating_lines(listed: RatingList) -> list[str]:
     lines = [f"{'#':>4} {'PLAYER':<{width}}    : {'RATING':>7} {'ERROR':>6} {'POINTS':>7} {'PLAYED':>7} {'(%)':>5}"]
     for rank, rating in enumerate(listed.ratings, start=1):
         value = "-" if rating.rating is None else f"{rating.rating:.1f}"
-        error = "----" if rating.error is None else f"{rating.error:.1f}"
+        error = "-" if rating.rating is None else "----" if rating.error is None else f"{rating.error:.1f}"
         share = "-" if not rating.played else f"{100 * rating.points / rating.played:.1f}"
         lines.append(f"{rank:>4} {rating.player:<{width}}    : {value:>7} {error:>6} {rating.points:>7.1f} "
                      f"{rating.played:>7} {share:>5}")
