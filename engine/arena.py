@@ -1,13 +1,16 @@
 """Games between agents: openings, schedules, results, statistics, and where the games run.
 
-**Schedule.**  Every pair of agents (one pair: a head-to-head; more: a round robin) plays
-every opening twice, once with each agent moving first.  The games are listed opening by
-opening, so that a run stopped early has played each pair about equally.
+**Schedule.**  Every pairing of agents (one pair: a head-to-head; more: a round robin, or a
+gauntlet of the first against the others) plays every opening twice, once with each agent
+moving first: games ``2k`` and ``2k + 1`` are one *opening pair*.  The games are listed
+opening by opening, so that a run stopped early has played each pairing about equally.
 
 **Openings.**  ``all2`` is every sequence of two legal moves from the start that leaves the
 game open: the 49 of 7x6 Connect Four (7 first moves x 7 replies, as in Rivest's Table 2).
 A number ``N`` is ``N`` of those, drawn at random without replacement with the run's seed
 (and listed in the ``all2`` order), so a quick run still samples the whole range.
+``balanced:N`` is the ``N`` of them whose exact score is nearest a draw (ties drawn with the
+seed); a file gives one opening a line.
 
 **Seeds.**  Each game's seed is drawn by ``numpy.random.SeedSequence`` from the run's seed,
 the group (e.g. the bound of Rivest's experiment), the pairing, the opening and which agent
@@ -25,10 +28,16 @@ which an agent raises (or proposes an illegal move) is recorded with ``result = 
 and the message; it counts for neither side: it is left out of wins, draws, losses, the
 score and the Elo difference, and shown in a column of its own.
 
-**Statistics.**  Score = (wins + draws / 2) / games.  Its 95% interval is Wilson's score
-interval on that score with ``games`` trials (draws counted as half a win), which stays
-inside [0, 1] and is not empty at 0 or 1.  Elo difference = -400 log10(1 / score - 1)
-(infinite at 0 and 1); its interval is the image of the score's interval.
+**Statistics** of a pairing (``PairingStats``, ``SprtWatch``, ``ratings``) are
+``engine.stats``'s, fastchess's formulas: the Elo difference and its interval from the
+opening pairs (pentanomial), the SPRT after every pair in schedule order, a maximum
+likelihood rating list over many agents.  ``Tally`` keeps plain counts, with Wilson's score
+interval (draws counted as half a win) and its image in Elo for ``plyscope tune`` and the
+evaluation lab's benchmark.
+
+**Resume.**  A results file holds the settings of its run (``meta``) and its finished games;
+``resumed_games`` takes them back when the same run is started again, so that only the
+others are played and the final results are those of an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -105,7 +114,7 @@ MAX_OPENINGS_BYTES = 1 << 20
 """The largest file of openings read (a few bytes a line)."""
 BALANCED_NODES = 50_000_000
 """The most solver nodes ``balanced:N`` spends on one opening of a board whose openings are not in
-``OPENING_SCORES`` (a minute or so; the boards up to 6x5 need far fewer)."""
+``OPENING_SCORES`` (some 8 s of the compiled solver; the openings of boards up to 6x5 need far fewer)."""
 
 
 OPENING_SCORES: dict[str, int] = {}
@@ -206,9 +215,14 @@ def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int
     draw, larger for quicker wins), +1 or -1 in the Nim games.  Raises ``UserError`` for a game without an
     exact solver, or a board whose openings take the solver more than ``BALANCED_NODES`` nodes each."""
     start = game.start()
-    positions = [start.play(opening[0]).play(opening[1]) if len(opening) == 2 else None for opening in openings]
     if isinstance(game, Connect4) and (game.width, game.height) == (7, 6):
         return [OPENING_SCORES[spell(start, opening)] for opening in openings]
+    positions = []
+    for opening in openings:
+        state = start
+        for move in opening:
+            state = state.play(move)
+        positions.append(state)
     if isinstance(game, Connect4):
         solver = Connect4Solver(game)
         scores = []
