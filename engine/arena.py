@@ -117,7 +117,19 @@ BALANCED_NODES = 50_000_000
 ``OPENING_SCORES`` (some 8 s of the compiled solver; the openings of boards up to 6x5 need far fewer)."""
 
 
-OPENING_SCORES: dict[str, int] = {}
+OPENING_SCORES: dict[str, int] = {
+    "11": 1, "12": -2, "13": -1, "14": -2, "15": 1, "16": -1, "17": 2,
+    "21": 2, "22": 0, "23": -1, "24": 0, "25": 2, "26": 2, "27": 3,
+    "31": 2, "32": 2, "33": 0, "34": 0, "35": 0, "36": 0, "37": 3,
+    "41": 4, "42": 2, "43": 2, "44": 1, "45": 2, "46": 2, "47": 4,
+    "51": 3, "52": 0, "53": 0, "54": 0, "55": 0, "56": 2, "57": 2,
+    "61": 3, "62": 2, "63": 2, "64": 0, "65": -1, "66": 0, "67": 2,
+    "71": 2, "72": -1, "73": 1, "74": -2, "75": -1, "76": -2, "77": 1,
+}
+"""Pons' score of every two-move opening of 7x6 Connect Four, for the first player (to move after it): 0 a
+draw, ``s > 0`` a win with the ``s``-th-to-last possible stone, ``s < 0`` a loss.  Computed once with
+``Connect4Solver.solve`` (2026-11-24: the 25 openings that are not mirror images of another, an hour of
+solver time); the tests check them for symmetry and one of them against the solver."""
 
 
 def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:

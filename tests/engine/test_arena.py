@@ -12,6 +12,7 @@ import pytest
 
 from engine.agents import Agent, Decision
 from engine.arena import (
+    OPENING_SCORES,
     GameRecord,
     GameTask,
     SprtWatch,
@@ -419,6 +420,25 @@ def test_balanced_openings_are_those_nearest_a_draw() -> None:
     assert max(scores[o] for o in chosen) <= min(scores[o] for o in every if o not in chosen)
     assert chosen == select_openings(game, "balanced:6", 3)
     assert opening_scores(game, chosen) == [solver.solve(game.start().play(o[0]).play(o[1])) for o in chosen]
+
+
+def test_the_7x6_opening_scores_are_symmetric_and_pick_the_draws() -> None:
+    assert set(OPENING_SCORES) == {spell(C4.start(), opening) for opening in two_move_openings(C4)}
+    mirror = {spell(C4.start(), o): spell(C4.start(), (6 - o[0], 6 - o[1])) for o in two_move_openings(C4)}
+    assert all(OPENING_SCORES[a] == OPENING_SCORES[b] for a, b in mirror.items())
+    assert all(OPENING_SCORES[f"4{reply}"] > 0 for reply in range(1, 8))  # the centre wins, whatever the reply
+    draws = {spell(C4.start(), o) for o in select_openings(C4, "balanced:12", 5)}
+    assert draws == {"22", "24", "33", "34", "35", "36", "52", "53", "54", "55", "64", "66"}
+    assert all(OPENING_SCORES[o] == 0 for o in draws)
+    thirteen = select_openings(C4, "balanced:13", 5)
+    assert [spell(C4.start(), o) for o in thirteen if spell(C4.start(), o) not in draws] in (
+        [[key] for key, score in OPENING_SCORES.items() if abs(score) == 1]
+    )
+
+
+@pytest.mark.slow
+def test_a_7x6_opening_score_is_the_solvers() -> None:
+    assert Connect4Solver(C4).solve(C4.parse("37")) == OPENING_SCORES["37"] == 3  # 10 to 20 s of solving
 
 
 def test_balanced_nim_openings_are_a_seeded_choice() -> None:
