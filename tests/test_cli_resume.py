@@ -143,3 +143,16 @@ def test_resume_refuses_a_file_of_another_run(tmp_path: Path, capsys: pytest.Cap
     path.write_text("{}")
     assert main(argv) == 2
     assert capsys.readouterr().err == f"plyscope arena: --resume {path}: not a results file (no list of games)\n"
+
+
+def test_rivest_resumes_too(tmp_path: Path) -> None:
+    pytest.importorskip("engine.search.rivest")
+    argv = ["rivest", "--values", "300,400", "--openings", "1", "--workers", "1"]
+    whole = _run([*argv, "--out", "whole.json"], cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    cut = _run([*argv, "--resume", "run.json"], stop=("SIGKILL", 2), cwd=tmp_path)
+    assert cut.returncode == -signal.SIGKILL
+    assert _load(tmp_path / "run.json")["games_played"] == 2
+    resumed = _run([*argv, "--resume", "run.json"], cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert _less_timings(_load(tmp_path / "run.json")) == _less_timings(_load(tmp_path / "whole.json"))
