@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena = commands.add_parser("arena", help="agents play each other over a set of openings")
     arena.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                       help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32")
+                       help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32; "
+                            "moves=N or seconds=S in a spec: that agent's own budget per turn")
     arena.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE", help=OPENINGS_HELP)
     arena.add_argument("--sprt", type=sprt, metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
                        help="a head-to-head stops as soon as this sequential test decides (as fastchess spells it; "
