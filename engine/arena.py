@@ -1,13 +1,16 @@
 """Games between agents: openings, schedules, results, statistics, and where the games run.
 
-**Schedule.**  Every pair of agents (one pair: a head-to-head; more: a round robin) plays
-every opening twice, once with each agent moving first.  The games are listed opening by
-opening, so that a run stopped early has played each pair about equally.
+**Schedule.**  Every pairing of agents (one pair: a head-to-head; more: a round robin, or a
+gauntlet of the first against the others) plays every opening twice, once with each agent
+moving first: games ``2k`` and ``2k + 1`` are one *opening pair*.  The games are listed
+opening by opening, so that a run stopped early has played each pairing about equally.
 
 **Openings.**  ``all2`` is every sequence of two legal moves from the start that leaves the
 game open: the 49 of 7x6 Connect Four (7 first moves x 7 replies, as in Rivest's Table 2).
 A number ``N`` is ``N`` of those, drawn at random without replacement with the run's seed
 (and listed in the ``all2`` order), so a quick run still samples the whole range.
+``balanced:N`` is the ``N`` of them whose exact score is nearest a draw (ties drawn with the
+seed); a file gives one opening a line.
 
 **Seeds.**  Each game's seed is drawn by ``numpy.random.SeedSequence`` from the run's seed,
 the group (e.g. the bound of Rivest's experiment), the pairing, the opening and which agent
@@ -25,10 +28,16 @@ which an agent raises (or proposes an illegal move) is recorded with ``result = 
 and the message; it counts for neither side: it is left out of wins, draws, losses, the
 score and the Elo difference, and shown in a column of its own.
 
-**Statistics.**  Score = (wins + draws / 2) / games.  Its 95% interval is Wilson's score
-interval on that score with ``games`` trials (draws counted as half a win), which stays
-inside [0, 1] and is not empty at 0 or 1.  Elo difference = -400 log10(1 / score - 1)
-(infinite at 0 and 1); its interval is the image of the score's interval.
+**Statistics** of a pairing (``PairingStats``, ``SprtWatch``, ``ratings``) are
+``engine.stats``'s, fastchess's formulas: the Elo difference and its interval from the
+opening pairs (pentanomial), the SPRT after every pair in schedule order, a maximum
+likelihood rating list over many agents.  ``Tally`` keeps plain counts, with Wilson's score
+interval (draws counted as half a win) and its image in Elo for ``plyscope tune`` and the
+evaluation lab's benchmark.
+
+**Resume.**  A results file holds the settings of its run (``meta``) and its finished games;
+``resumed_games`` takes them back when the same run is started again, so that only the
+others are played and the final results are those of an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -52,20 +61,19 @@ from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from engine.agents import Agent, Decision
 from engine.errors import UserError
-from engine.files import write_atomic
-from engine.games import Connect4, Game, Move, State, is_chance, make_game
+from engine.files import read_regular_file, write_atomic
+from engine.games import Connect4, Connect4State, Game, Move, NimState, PositionError, State, is_chance, make_game
 from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
-
-Z95 = NormalDist().inv_cdf(0.975)
-"""The normal quantile of a two-sided 95% interval: 1.95996..."""
+from engine.solve import nim_score
+from engine.solver import Connect4Solver, ScoreSearch
+from engine.stats import Z95, EloEstimate, Pentanomial, RatingList, Sprt, Trinomial, elo_from_score, rating_list
 
 SEED_MASK = (1 << 63) - 1
 """Seeds are kept to 63 bits, so that any consumer taking a signed 64-bit int accepts them."""
@@ -100,19 +108,148 @@ def _turn(state: State, move: Move) -> tuple[tuple[Move, ...], State]:
     return (move, landing), after.play(landing)
 
 
+OPENINGS_HELP = "use all2, a number from 1 to {n}, balanced:N or a file of move strings"
+"""What ``--openings`` takes, for its refusals."""
+MAX_OPENINGS_BYTES = 1 << 20
+"""The largest file of openings read (a few bytes a line)."""
+BALANCED_NODES = 50_000_000
+"""The most solver nodes ``balanced:N`` spends on one opening of a board whose openings are not in
+``OPENING_SCORES`` (some 8 s of the compiled solver; the openings of boards up to 6x5 need far fewer)."""
+
+
+OPENING_SCORES: dict[str, int] = {
+    "11": 1, "12": -2, "13": -1, "14": -2, "15": 1, "16": -1, "17": 2,
+    "21": 2, "22": 0, "23": -1, "24": 0, "25": 2, "26": 2, "27": 3,
+    "31": 2, "32": 2, "33": 0, "34": 0, "35": 0, "36": 0, "37": 3,
+    "41": 4, "42": 2, "43": 2, "44": 1, "45": 2, "46": 2, "47": 4,
+    "51": 3, "52": 0, "53": 0, "54": 0, "55": 0, "56": 2, "57": 2,
+    "61": 3, "62": 2, "63": 2, "64": 0, "65": -1, "66": 0, "67": 2,
+    "71": 2, "72": -1, "73": 1, "74": -2, "75": -1, "76": -2, "77": 1,
+}
+"""Pons' score of every two-move opening of 7x6 Connect Four, for the first player (to move after it): 0 a
+draw, ``s > 0`` a win with the ``s``-th-to-last possible stone, ``s < 0`` a loss.  Computed once with
+``Connect4Solver.solve`` (2026-11-24: the 25 openings that are not mirror images of another, an hour of
+solver time); the tests check them for symmetry and one of them against the solver."""
+
+
 def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
-    """The openings ``--openings text`` names: ``all2``, or a number of them drawn with ``seed``."""
+    """The openings ``--openings text`` names: ``all2``; a number ``N`` of them drawn with ``seed``;
+    ``balanced:N``, the ``N`` whose exact score is nearest a draw; or a file of move strings, one a line."""
     every = two_move_openings(game)
-    choice = text.strip().lower()
-    if choice == "all2":
+    choice = text.strip()
+    help_text = OPENINGS_HELP.format(n=len(every))
+    if choice.lower() == "all2":
         return every
+    if choice.lower().startswith("balanced:"):
+        try:
+            count = parse_int(choice.partition(":")[2], "--openings balanced", lo=1, hi=len(every))
+        except NumberError as error:
+            raise UserError(f"{error}: the number of openings to pick") from None
+        return balanced_openings(game, every, count, seed)
+    if re.fullmatch(r"[+-]?[0-9][0-9_,]*", choice):
+        try:
+            count = parse_int(choice, "--openings", lo=1, hi=len(every))
+        except NumberError:
+            raise UserError(f"--openings '{shown(text)}': {help_text}") from None
+        rng = np.random.default_rng(np.random.SeedSequence(seed))
+        chosen = sorted(int(i) for i in rng.choice(len(every), size=count, replace=False))
+        return [every[i] for i in chosen]
+    if not choice or not os.path.lexists(choice):
+        raise UserError(f"--openings '{shown(text)}': {help_text}")
+    return read_openings(game, choice)
+
+
+def read_openings(game: Game, path: str) -> list[tuple[Move, ...]]:
+    """The openings of the file ``path``: one move string a line as ``spell`` writes them (a Pons move string
+    for Connect Four; move labels separated by spaces otherwise); blank lines and ``#`` comments are skipped.
+
+    Raises ``UserError`` naming the line of the first opening that cannot be played or ends the game.
+    """
+    data = read_regular_file(path, MAX_OPENINGS_BYTES, "a file of openings")
     try:
-        count = parse_int(choice, "--openings", lo=1, hi=len(every))
-    except NumberError:
-        raise UserError(f"--openings '{shown(text)}': use all2 or a number from 1 to {len(every)}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"--openings {path}: not UTF-8 text") from None
+    start = game.start()
+    openings: list[tuple[Move, ...]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        written = line.strip()
+        if not written or written.startswith("#"):
+            continue
+        try:
+            moves = read_moves(start, written)
+        except UserError as error:
+            raise UserError(f"--openings {path}: line {number}: {error}") from None
+        state = start
+        for move in moves:
+            state = state.play(move)
+        if state.is_terminal():
+            raise UserError(f"--openings {path}: line {number}: the game is over after '{shown(written)}'")
+        openings.append(tuple(moves))
+    if not openings:
+        raise UserError(f"--openings {path}: no opening in it (one move string a line)")
+    return openings
+
+
+def read_moves(start: State, text: str) -> list[Move]:
+    """The moves ``text`` spells from ``start`` (as ``spell`` writes them); raises ``PositionError`` at the
+    first one that cannot be played."""
+    words = list(text.replace(" ", "")) if isinstance(start, Connect4State) else text.split()
+    moves: list[Move] = []
+    state = start
+    for index, word in enumerate(words, start=1):
+        if state.is_terminal():
+            raise PositionError(f"move {index} ('{shown(word)}'): the game was already over after move {index - 1}")
+        if isinstance(state, Connect4State):
+            move: Move = state.parse_move(word, index=index)
+        else:
+            try:
+                move = state.parse_move(word)
+            except UserError as error:
+                raise PositionError(f"move {index}: {error}") from None
+        moves.append(move)
+        state = state.play(move)
+    return moves
+
+
+def balanced_openings(game: Game, every: Sequence[tuple[Move, ...]], count: int, seed: int) -> list[tuple[Move, ...]]:
+    """The ``count`` openings of ``every`` whose exact score is nearest a draw (least ``|score|``), ties drawn
+    with ``seed``, listed in ``every``'s order."""
+    scores = opening_scores(game, every)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    chosen = sorted(int(i) for i in rng.choice(len(every), size=count, replace=False))
-    return [every[i] for i in chosen]
+    tiebreak = rng.permutation(len(every))
+    ranked = sorted(range(len(every)), key=lambda i: (abs(scores[i]), int(tiebreak[i])))
+    return [every[i] for i in sorted(ranked[:count])]
+
+
+def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int]:
+    """The exact score of each opening for the player to move after it: Pons' score on Connect Four (0 a
+    draw, larger for quicker wins), +1 or -1 in the Nim games.  Raises ``UserError`` for a game without an
+    exact solver, or a board whose openings take the solver more than ``BALANCED_NODES`` nodes each."""
+    start = game.start()
+    if isinstance(game, Connect4) and (game.width, game.height) == (7, 6):
+        return [OPENING_SCORES[spell(start, opening)] for opening in openings]
+    positions = []
+    for opening in openings:
+        state = start
+        for move in opening:
+            state = state.play(move)
+        positions.append(state)
+    if isinstance(game, Connect4):
+        solver = Connect4Solver(game)
+        scores = []
+        for position in positions:
+            assert isinstance(position, Connect4State)
+            search = ScoreSearch(solver, position)
+            search.advance(BALANCED_NODES)
+            if search.score is None:
+                raise UserError(f"--openings balanced: the openings of {game.name} take the solver more than "
+                                f"{BALANCED_NODES:,} nodes each; use a number of openings or a file instead")
+            scores.append(search.score)
+        return scores
+    if all(isinstance(position, NimState) for position in positions):
+        return [nim_score(position) for position in positions if isinstance(position, NimState)]
+    raise UserError(f"--openings balanced: no exact solver plays {game.name}; use a number of openings or a file")
 
 
 def spell(state: State, moves: Sequence[Move]) -> str:
@@ -180,12 +317,13 @@ def schedule(
     group: str = "",
     group_index: int = 0,
     start_index: int = 0,
+    gauntlet: bool = False,
 ) -> list[GameTask]:
-    """Every pair of ``agents`` on every opening, twice (colours swapped), opening by opening."""
+    """Every pairing of ``agents`` (``pairings``) on every opening, twice (colours swapped), opening by opening:
+    games ``2k`` and ``2k + 1`` (counted from ``start_index``) are one opening pair."""
     tasks: list[GameTask] = []
-    pairings = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
     for opening_index, opening in enumerate(openings):
-        for pairing in pairings:
+        for pairing in pairings(len(agents), gauntlet):
             for first, second in (pairing, pairing[::-1]):
                 tasks.append(GameTask(
                     index=start_index + len(tasks),
@@ -198,6 +336,14 @@ def schedule(
                     dice=dice_seed(seed, group_index, pairing, opening_index),
                 ))
     return tasks
+
+
+def pairings(count: int, gauntlet: bool = False) -> list[tuple[int, int]]:
+    """The pairs of agents (by index) that meet: every two of ``count`` agents (a round robin), or the first
+    against each of the others (a gauntlet)."""
+    if gauntlet:
+        return [(0, j) for j in range(1, count)]
+    return [(i, j) for i in range(count) for j in range(i + 1, count)]
 
 
 # --- one game ------------------------------------------------------------------------------
@@ -258,6 +404,21 @@ class GameRecord:
         data["stats"] = {"first": data.pop("first_stats"), "second": data.pop("second_stats")}
         return data
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
+        """The record ``as_dict`` wrote (raises ``KeyError``, ``TypeError`` or ``ValueError`` if it is not one)."""
+        fields = {key: data[key] for key in RECORD_FIELDS}
+        if not all(isinstance(fields[key], int) and not isinstance(fields[key], bool) for key in ("index", "seed")):
+            raise ValueError("index and seed must be whole numbers")
+        if fields["result"] not in RESULTS:
+            raise ValueError(f"result {fields['result']!r} is not one of {', '.join(RESULTS)}")
+        stats = data["stats"]
+        return cls(**fields, first_stats=SideStats(**stats["first"]), second_stats=SideStats(**stats["second"]))
+
+
+RECORD_FIELDS = ("index", "group", "first", "second", "opening", "seed", "moves", "result", "error", "error_agent")
+"""The fields of a ``GameRecord`` in its JSON form, besides ``stats``."""
+
 
 def play_game(task: GameTask) -> GameRecord:
     """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record."""
@@ -309,15 +470,6 @@ def wilson_interval(score: float, games: int, z: float = Z95) -> tuple[float, fl
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def elo_difference(score: float) -> float:
-    """The Elo difference that predicts ``score`` for the stronger side: -400 log10(1/score - 1)."""
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
 @dataclass(frozen=True, slots=True)
 class Tally:
     """Games of ``agent`` against ``opponent`` (every opponent if empty), from ``agent``'s point of view."""
@@ -339,6 +491,9 @@ class Tally:
         """(wins + draws / 2) / games; ``None`` with no game."""
         return (self.wins + self.draws / 2) / self.games if self.games else None
 
+    def trinomial(self) -> Trinomial:
+        return Trinomial(self.wins, self.draws, self.losses)
+
     def interval(self) -> tuple[float, float] | None:
         """The score's 95% Wilson interval."""
         score = self.score()
@@ -346,11 +501,11 @@ class Tally:
 
     def elo(self) -> float | None:
         score = self.score()
-        return None if score is None else elo_difference(score)
+        return None if score is None else elo_from_score(score)
 
     def elo_interval(self) -> tuple[float, float] | None:
         interval = self.interval()
-        return None if interval is None else (elo_difference(interval[0]), elo_difference(interval[1]))
+        return None if interval is None else (elo_from_score(interval[0]), elo_from_score(interval[1]))
 
     def as_dict(self) -> dict[str, object]:
         """The tally for JSON: Elo values that are infinite (a score of 0 or 1) are written ``null``."""
@@ -389,19 +544,155 @@ def tally(records: Sequence[GameRecord], agent: str, opponent: str = "", group: 
     return Tally(agent, opponent, counts["win"], counts["draw"], counts["loss"], counts["error"])
 
 
-def pairing_tallies(records: Sequence[GameRecord], names: Sequence[str], group: str | None = None) -> list[Tally]:
-    """One tally per pair of ``names`` (in their order), from the first-named agent's point of view."""
-    return [
-        tally(records, names[i], names[j], group) for i in range(len(names)) for j in range(i + 1, len(names))
-    ]
+def opening_pairs(records: Sequence[GameRecord]) -> Iterator[tuple[GameRecord, GameRecord]]:
+    """The opening pairs of which both games are among ``records``: games ``2k`` and ``2k + 1`` of a schedule
+    (the same opening, colours swapped), in schedule order."""
+    by_index = {record.index: record for record in records}
+    for index in sorted(by_index):
+        other = by_index.get(index + 1)
+        if index % 2 == 0 and other is not None:
+            yield by_index[index], other
 
 
-def summary(records: Sequence[GameRecord], names: Sequence[str]) -> dict[str, object]:
-    """Pairings and (for a round robin) each agent's standing over all its games, for JSON."""
+def pair_points(pair: tuple[GameRecord, GameRecord], agent: str) -> float | None:
+    """The points ``agent`` took from an opening pair (0, 0.5, 1, 1.5 or 2); ``None`` if a game stopped by an
+    error or ``agent`` did not play both games."""
+    points = 0.0
+    for record in pair:
+        if record.result == "error" or agent not in (record.first, record.second):
+            return None
+        points += 0.5 if record.result == "draw" else float(record.winner() == agent)
+    return points
+
+
+def pentanomial(records: Sequence[GameRecord], agent: str, opponent: str, group: str | None = None) -> Pentanomial:
+    """The opening pairs of ``agent`` against ``opponent`` in ``group`` (any if ``None``), from ``agent``'s
+    point of view; a pair with a game stopped by an error is left out."""
+    points = []
+    for pair in opening_pairs(records):
+        first = pair[0]
+        if (group is not None and first.group != group) or {first.first, first.second} != {agent, opponent}:
+            continue
+        taken = pair_points(pair, agent)
+        if taken is not None:
+            points.append(taken)
+    return Pentanomial.of_points(points)
+
+
+@dataclass(frozen=True, slots=True)
+class PairingStats:
+    """One pairing's games and opening pairs, from the point of view of ``games.agent``."""
+
+    games: Tally
+    pairs: Pentanomial
+
+    def estimate(self) -> EloEstimate | None:
+        """The Elo difference from the pairs (``None`` before the first complete pair)."""
+        return self.pairs.estimate()
+
+    def as_dict(self) -> dict[str, object]:
+        """For JSON: numbers that are not finite (an Elo at a score of 0 or 1) are written ``null``."""
+        games = self.games
+        estimate = self.estimate()
+        return {
+            "agent": games.agent, "opponent": games.opponent, "games": games.games, "wins": games.wins,
+            "draws": games.draws, "losses": games.losses, "errors": games.errors, "score": games.score(),
+            "draw_ratio": games.trinomial().draw_ratio(), "pairs": self.pairs.pairs,
+            "pentanomial": list(self.pairs.counts()),
+            **{key: None if estimate is None else _finite(getattr(estimate, key))
+               for key in ("elo", "error", "los", "nelo", "nelo_error")},
+        }
+
+
+def pairing_stats(records: Sequence[GameRecord], agent: str, opponent: str, group: str | None = None) -> PairingStats:
+    return PairingStats(tally(records, agent, opponent, group), pentanomial(records, agent, opponent, group))
+
+
+class SprtWatch:
+    """The SPRT of a head-to-head, evaluated after every opening pair **in schedule order**.
+
+    Games may finish in any order (several workers); pair ``k`` is evaluated once it and every
+    pair before it are finished, so the pair at which a bound is crossed, and with it the
+    match's result, is the same however the games were spread, interrupted and resumed.
+    """
+
+    def __init__(self, sprt: Sprt, agent: str) -> None:
+        self.sprt = sprt
+        self.agent = agent
+        """The agent whose Elo the test is about (the first named)."""
+        self.pairs = Pentanomial()
+        """The opening pairs evaluated so far (left out: pairs with a game stopped by an error)."""
+        self.evaluated = 0
+        """Opening pairs of the schedule evaluated so far, in order."""
+        self.llr = 0.0
+        self.decision: str | None = None
+        """``H1`` or ``H0`` once a bound is crossed; the match then ends after pair ``evaluated - 1``."""
+        self._finished: dict[int, GameRecord] = {}
+
+    def add(self, record: GameRecord) -> None:
+        """Take a finished game; evaluate the pairs it completes in order, until a bound is crossed."""
+        self._finished[record.index] = record
+        finished = self._finished
+        while self.decision is None and 2 * self.evaluated in finished and 2 * self.evaluated + 1 in finished:
+            points = pair_points((finished[2 * self.evaluated], finished[2 * self.evaluated + 1]), self.agent)
+            self.evaluated += 1
+            if points is not None:
+                counts = list(self.pairs.counts())
+                counts[round(2 * points)] += 1
+                self.pairs = Pentanomial(*counts)
+                self.llr = self.sprt.llr(self.pairs)
+                self.decision = self.sprt.decision(self.llr)
+
+    def kept(self, records: Sequence[GameRecord]) -> list[GameRecord]:
+        """``records`` less the games after the pair that decided the test (all of them while it goes on)."""
+        if self.decision is None:
+            return list(records)
+        return [record for record in records if record.index < 2 * self.evaluated]
+
+
+def sprt_summary(sprt: Sprt, pairs: Pentanomial) -> dict[str, object]:
+    """The test, its bounds, the LLR of ``pairs`` and its decision (``null`` while undecided), for JSON."""
+    llr = sprt.llr(pairs)
     return {
-        "pairings": [t.as_dict() for t in pairing_tallies(records, names)],
-        "standings": [tally(records, name).as_dict() for name in names],
+        "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta, "model": sprt.model,
+        "lower": sprt.lower, "upper": sprt.upper, "llr": llr, "result": sprt.decision(llr), "pairs": pairs.pairs,
     }
+
+
+def ratings(
+    records: Sequence[GameRecord], names: Sequence[str], meetings: Sequence[tuple[int, int]], anchor: str | None = None
+) -> RatingList:
+    """The maximum likelihood rating list of ``names`` over every game of ``records`` (``meetings``: the pairs
+    of agents, by index, that played each other)."""
+    results = {}
+    for i, j in meetings:
+        counts = tally(records, names[i], names[j])
+        results[names[i], names[j]] = (counts.wins + counts.draws / 2, counts.games)
+    return rating_list(names, results, anchor)
+
+
+def ratings_summary(listed: RatingList) -> dict[str, object]:
+    return {
+        "anchor": listed.anchor, "virtual_draws": listed.virtual_draws,
+        "list": [{"player": r.player, "rating": r.rating, "error": r.error, "points": r.points, "played": r.played}
+                 for r in listed.ratings],
+    }
+
+
+def summary(
+    records: Sequence[GameRecord], names: Sequence[str], *, gauntlet: bool = False, sprt: Sprt | None = None,
+    anchor: str | None = None,
+) -> dict[str, object]:
+    """For JSON: every pairing's statistics; the SPRT (a head-to-head with ``sprt``); the rating list (three
+    agents or more)."""
+    meetings = pairings(len(names), gauntlet)
+    stats = [pairing_stats(records, names[i], names[j]) for i, j in meetings]
+    document: dict[str, object] = {"pairings": [s.as_dict() for s in stats]}
+    if sprt is not None:
+        document["sprt"] = sprt_summary(sprt, stats[0].pairs)
+    if len(names) > 2:
+        document["ratings"] = ratings_summary(ratings(records, names, meetings, anchor))
+    return document
 
 
 # --- running many games --------------------------------------------------------------------
@@ -421,11 +712,13 @@ def run_games(
     *,
     in_flight: int = 1,
     on_game: Callable[[GameRecord], None] | None = None,
+    enough: Callable[[], bool] | None = None,
 ) -> RunOutcome:
     """Play ``tasks`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a time.
 
-    ``on_game`` is called in this process after each game.  A ``KeyboardInterrupt`` (Ctrl-C,
-    or raised by ``on_game``) stops the run: finished games are kept, the others cancelled and a
+    ``on_game`` is called in this process after each game, then ``enough``: when it says so (an
+    SPRT decided), the run ends there, as it does on a ``KeyboardInterrupt`` (Ctrl-C, or raised
+    by ``on_game``) but not ``interrupted``: finished games are kept, the others cancelled and a
     local pool's processes stopped.  When a worker process of a ``GamePool`` dies (killed, out of
     memory), no finished game is lost: the pool starts afresh and the games that were running
     are played again, each at most ``MAX_WORKER_DEATHS`` times before it is recorded as an error.
@@ -440,6 +733,8 @@ def run_games(
         finished.append(record)
         if on_game is not None:
             on_game(record)
+        if enough is not None and enough():
+            raise _Enough
 
     try:
         if executor is None:
@@ -466,8 +761,8 @@ def run_games(
                     finish(_outcome(future, task, deaths.get(task.index, 0)))
                 for task in [*again, *islice(queue, len(done) - len(again))]:
                     pending[executor.submit(play_game, task)] = task
-    except KeyboardInterrupt:
-        interrupted = True
+    except (KeyboardInterrupt, _Enough) as stop:
+        interrupted = isinstance(stop, KeyboardInterrupt)
         for future in pending:
             future.cancel()
         if isinstance(executor, GamePool):
@@ -475,6 +770,10 @@ def run_games(
         elif executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
     return RunOutcome(sorted(finished, key=lambda r: r.index), interrupted)
+
+
+class _Enough(Exception):
+    """``run_games``'s ``enough`` said so: the run ends early, and not by an interruption."""
 
 
 MAX_WORKER_DEATHS = 3
@@ -658,19 +957,64 @@ def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
 
 
 def results_document(
-    meta: Mapping[str, object], records: Sequence[GameRecord], planned: int, interrupted: bool,
-    summary_of: Callable[[Sequence[GameRecord]], object],
+    meta: Mapping[str, object], records: Sequence[GameRecord], planned: int, *, complete: bool, interrupted: bool,
+    summary: object,
 ) -> dict[str, object]:
-    """The JSON document of a run: ``meta`` (the command's settings), progress, games, summary."""
+    """The JSON document of a run: ``meta`` (the command's settings), progress, games, ``summary``.
+
+    ``complete``: nothing is left to play (every game of the schedule played, or an SPRT decided).
+    """
     return {
         **meta,
         "games_planned": planned,
         "games_played": len(records),
-        "complete": len(records) == planned,
+        "complete": complete,
         "interrupted": interrupted,
         "games": [r.as_dict() for r in records],
-        "summary": summary_of(records),
+        "summary": summary,
     }
+
+
+MAX_RESULTS_BYTES = 1 << 30
+"""The largest results file ``--resume`` reads (a game takes a few hundred bytes)."""
+
+
+def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTask]) -> list[GameRecord]:
+    """The games to keep from the results file ``path`` when the run that ``meta`` and ``tasks`` describe is
+    resumed: every game played, but those a worker could not finish (an error no agent raised), which are
+    played again.  No file: no game.  Raises ``UserError`` (one line) when the file is not the results of
+    this very run (its settings differ, or a game is not one of ``tasks``)."""
+    if not os.path.lexists(path):
+        return []
+    data = read_regular_file(path, MAX_RESULTS_BYTES, "a results file")
+    try:
+        document = json.loads(data)
+    except ValueError:
+        raise UserError(f"--resume {path}: not a results file (not JSON)") from None
+    if not isinstance(document, dict) or not isinstance(document.get("games"), list):
+        raise UserError(f"--resume {path}: not a results file (no list of games)")
+    for key, value in meta.items():
+        if document.get(key) != value:
+            raise UserError(f"--resume {path}: the run in it has another {key}; resume a run with the command "
+                            "line that started it")
+    by_index = {task.index: task for task in tasks}
+    records: list[GameRecord] = []
+    seen: set[int] = set()
+    for number, game in enumerate(document["games"], start=1):
+        try:
+            record = GameRecord.from_dict(game)
+        except (KeyError, TypeError, ValueError) as error:
+            raise UserError(f"--resume {path}: game {number} is not a game record ({error})") from None
+        task = by_index.get(record.index)
+        if task is None or (record.first, record.second, record.seed) != (task.first.label, task.second.label,
+                                                                           task.seed):
+            raise UserError(f"--resume {path}: game {number} (index {record.index}) is not a game of this run")
+        if record.index in seen:
+            raise UserError(f"--resume {path}: game {number} (index {record.index}) is there twice")
+        seen.add(record.index)
+        if record.result != "error" or record.error_agent is not None:
+            records.append(record)
+    return records
 
 
 def write_json_atomic(path: Path, document: object) -> None:

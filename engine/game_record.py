@@ -32,14 +32,13 @@ for Connect Four, move labels separated by spaces for Nim (``8=7+1 7=4+3``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 from engine.agents import Agent
-from engine.arena import spell, turn_seed
+from engine.arena import read_moves, spell, turn_seed
 from engine.errors import UserError
 from engine.files import FileRefused, read_regular_file, write_atomic
-from engine.games import Connect4State, Game, Move, Player, PositionError, State, is_chance, make_game
+from engine.games import Game, Move, Player, PositionError, State, is_chance, make_game
 from engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
 from engine.search.base import Limit, SearchError
 from engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays
@@ -344,31 +343,11 @@ class PlayedGame:
             raise GameFileError(f"line {fields['seed'][0]} ({error})") from None
         played = cls(start, sides[0], sides[1], seed=seed)
         try:
-            for move in _parse_moves(start, read("moves")):
+            for move in read_moves(start, read("moves")):
                 played.play(move)
         except UserError as error:
             raise failed("moves", error) from None
         return played
-
-
-def _parse_moves(start: State, text: str) -> Sequence[Move]:
-    """The moves ``text`` spells from ``start`` (see the file format); raises ``PositionError`` at the first bad one."""
-    words = list(text.replace(" ", "")) if isinstance(start, Connect4State) else text.split()
-    moves: list[Move] = []
-    state = start
-    for index, word in enumerate(words, start=1):
-        if state.is_terminal():
-            raise PositionError(f"move {index} ('{word}'): the game was already over after move {index - 1}")
-        if isinstance(state, Connect4State):
-            move: Move = state.parse_move(word, index=index)
-        else:
-            try:
-                move = state.parse_move(word)
-            except UserError as error:
-                raise PositionError(f"move {index}: {error}") from None
-        moves.append(move)
-        state = state.play(move)
-    return moves
 
 
 def _label(state: State, move: Move) -> str:

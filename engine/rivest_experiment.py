@@ -20,16 +20,18 @@ His setup, as the registry spells it:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.agents import Agent
-from engine.arena import GameRecord, GameTask, schedule, tally
+from engine.arena import GameRecord, GameTask, pentanomial, schedule, tally
 from engine.errors import UserError
 from engine.games import Game, Move
 from engine.numbers import parse_moves, parse_seconds
 from engine.search.base import Limit, SearchError
 from engine.search.registry import algorithms
+from engine.stats import EloEstimate, Pentanomial, Trinomial
 
 MM_SPEC = "rivest:mode=reverse,accounting=true,eval=rivest"
 AB_SPEC = "ab-rivest"
@@ -113,28 +115,49 @@ class RivestRow:
     ties: int
     errors: int
     paper: tuple[int, int, int] | None
+    pairs: Pentanomial
+    """Our opening pairs, from MM's point of view."""
+
+    def estimate(self) -> EloEstimate | None:
+        """MM's Elo difference to AB from our opening pairs (``engine.stats``: pentanomial)."""
+        return self.pairs.estimate()
+
+    def paper_estimate(self) -> EloEstimate | None:
+        """MM's Elo difference to AB from the paper's wins and ties (trinomial: the paper gives no pairs)."""
+        return None if self.paper is None else Trinomial(self.paper[0], self.paper[2], self.paper[1]).estimate()
 
     def as_dict(self) -> dict[str, object]:
         return {
             "bound": self.label, "mm_wins": self.mm_wins, "ab_wins": self.ab_wins, "ties": self.ties,
-            "errors": self.errors, "paper": None if self.paper is None else dict(zip(
-                ("mm_wins", "ab_wins", "ties"), self.paper, strict=True)),
+            "errors": self.errors, "pentanomial": list(self.pairs.counts()), **_elo_fields(self.estimate()),
+            "paper": None if self.paper is None else {
+                **dict(zip(("mm_wins", "ab_wins", "ties"), self.paper, strict=True)),
+                **_elo_fields(self.paper_estimate()),
+            },
         }
+
+
+def _elo_fields(estimate: EloEstimate | None) -> dict[str, float | None]:
+    """MM's Elo difference, half its 95% interval and its LOS, for JSON (``null``: none, or not finite)."""
+    values = (None, None, None) if estimate is None else (estimate.elo, estimate.error, estimate.los)
+    return {key: value if value is not None and math.isfinite(value) else None
+            for key, value in zip(("elo", "elo_error", "los"), values, strict=True)}
 
 
 def rivest_rows(records: Sequence[GameRecord], bound: str, values: Sequence[float]) -> list[RivestRow]:
     """A row per bound, then the total (with the paper's total when every bound is one of his)."""
     rows = []
     for value in values:
-        counts = tally(records, MM, AB, bound_label(bound, value))
-        rows.append(RivestRow(bound_label(bound, value), counts.wins, counts.losses, counts.draws, counts.errors,
-                              PAPER_TABLE[bound].get(value)))
+        label = bound_label(bound, value)
+        counts = tally(records, MM, AB, label)
+        rows.append(RivestRow(label, counts.wins, counts.losses, counts.draws, counts.errors,
+                              PAPER_TABLE[bound].get(value), pentanomial(records, MM, AB, label)))
     papers = [row.paper for row in rows if row.paper is not None]
     paper_total = None
     if rows and len(papers) == len(rows):
         paper_total = (sum(p[0] for p in papers), sum(p[1] for p in papers), sum(p[2] for p in papers))
     rows.append(RivestRow(
         TOTAL_LABEL[bound], sum(r.mm_wins for r in rows), sum(r.ab_wins for r in rows), sum(r.ties for r in rows),
-        sum(r.errors for r in rows), paper_total,
+        sum(r.errors for r in rows), paper_total, pentanomial(records, MM, AB),
     ))
     return rows

@@ -21,9 +21,9 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     except SystemExit as stop:  # argparse's own refusals
         status = int(stop.code or 0)
     assert status == 2
-    err = capsys.readouterr().err.strip()
-    assert err
-    return err.splitlines()[-1]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"plyscope {argv[0]}: ")
+    return err
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["arena", "--agents", "minimax", "minimax:depth=99"], "agent 'minimax:depth=99': parameter depth"),
         (["arena", "--agents", "minimax", "minimax:depth"], "'depth' is not key=value"),
         (["arena", "--agents", "minimax"], "at least two agents"),
-        (["arena", *AGENTS, "--openings", "0"], "use all2 or a number from 1 to 49"),
+        (["arena", *AGENTS, "--openings", "0"], "use all2, a number from 1 to 49, balanced:N or a file of move"),
         (["arena", *AGENTS, "--moves", "0"], "argument --moves: 0 is out of range (from 1 to"),
         (["arena", *AGENTS, "--seconds", "-1"], "argument --seconds: -1 is out of range (more than 0"),
         (["arena", *AGENTS, "--workers", "0"], "argument --workers: 0 is out of range (from 1 to"),
@@ -42,6 +42,26 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["arena", *AGENTS, "--moves", "5", "--seconds", "1"], "not allowed with argument"),
         (["arena", *AGENTS, "--game", "chess"], "unknown game 'chess'"),
         (["arena", "--agents", "minimax:eval=rivest", "minimax", "--game", "grundy"], "does not fit grundy"),
+        (["arena", "--agents", "human", "minimax"], "agent 'human': an arena plays agents, not humans"),
+        (["arena", *AGENTS, "--sprt", "elo0=0"], "argument --sprt: elo1 is missing; write elo0=0,elo1=10,"),
+        (["arena", *AGENTS, "--sprt", "elo0=10,elo1=0"], "argument --sprt: elo0 (10) must be less than elo1 (0)\n"),
+        (["arena", *AGENTS, "--sprt", "elo0=0,elo1=x"], "argument --sprt: elo1: 'x' is not a number (from -200"),
+        (["arena", *AGENTS, "--sprt", "elo0=0,elo1=5,beta=1"], "argument --sprt: alpha + beta (1.05) must be less"),
+        (["arena", *AGENTS, "--sprt", "elo0=0,elo1=5,model=x"], "argument --sprt: model 'x' is not one of normalized"),
+        (["arena", "--agents", "minimax", "minimax", "minimax", "--sprt", "elo0=0,elo1=5"],
+         "--sprt tests a head-to-head: give two agents, not 3"),
+        (["arena", *AGENTS, "--openings", "balanced:x"],
+         "--openings balanced: 'x' is not a whole number (from 1 to 49): the number of openings to pick"),
+        (["arena", *AGENTS, "--openings", "balanced:50"], "--openings balanced: 50 is out of range (from 1 to 49)"),
+        (["arena", *AGENTS, "--openings", "no/such/book.txt"],
+         "--openings 'no/such/book.txt': use all2, a number from 1 to 49, balanced:N or a file of move strings\n"),
+        (["arena", "--agents", "expectiminimax:depth=1", "expectiminimax:depth=2", "--game", "connect4-chance",
+          "--openings", "balanced:3"], "--openings balanced: no exact solver plays connect4-chance"),
+        (["arena", *AGENTS, "--anchor", "nobody"],
+         "--anchor 'nobody' is not one of the agents: minimax:depth=2, minimax:depth=1\n"),
+        (["arena", *AGENTS, "--tournament", "swiss"], "argument --tournament: invalid choice: 'swiss'"),
+        (["arena", *AGENTS, "--out", "a.json", "--resume", "b.json"], "argument --resume: not allowed with argument"),
+        (["arena", *AGENTS, "--resume", "/no/such/folder/x.json"], "--resume /no/such/folder/x.json: the folder"),
         (["rivest", "--values", "1000,abc"], "--values: 'abc' is not a whole number"),
         (["rivest", "--bound", "seconds", "--values", "0"], "--values: 0 is out of range (more than 0"),
         (["rivest", "--bound", "hours"], "invalid choice"),
@@ -53,12 +73,21 @@ def test_bad_input_exits_2_with_one_line(argv: list[str], message: str, capsys: 
     assert message in _refused(argv, capsys)
 
 
+def test_a_bad_openings_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("44\n4x\n")
+    assert _refused(["arena", *AGENTS, "--openings", str(book)], capsys) == (
+        f"plyscope arena: --openings {book}: line 2: move 2 ('x'): not a column; columns are 1 to 7\n"
+    )
+
+
 def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "arena.json"
     argv = ["arena", *AGENTS, "--openings", "2", "--moves", "60", "--workers", "1", "--seed", "3", "--out", str(out)]
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    assert "Head to head" in printed and "minimax:depth=2" in printed and f"results written to {out}" in printed
+    assert printed.startswith("Score of minimax:depth=2 vs minimax:depth=1: ")
+    assert f"results written to {out}" in printed
     data = json.loads(out.read_text())
     assert data["command"] == "arena"
     assert data["agents"] == ["minimax:depth=2", "minimax:depth=1"]
@@ -78,9 +107,12 @@ def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFi
     assert {(g["opening"], g["first"]) for g in games} == {
         (o, a) for o in data["openings"] for a in data["agents"]
     }
+    assert (data["tournament"], data["sprt"], data["anchor"]) == ("round-robin", None, None)
     pairing = data["summary"]["pairings"][0]
     assert pairing["agent"] == "minimax:depth=2" and pairing["opponent"] == "minimax:depth=1"
     assert pairing["games"] == 4 and pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
+    assert pairing["pairs"] == 2 and sum(pairing["pentanomial"]) == 2
+    assert set(data["summary"]) == {"pairings"}
     assert main(argv) == 0  # same seed, same games
     again = json.loads(out.read_text())["games"]
     assert [(g["seed"], g["moves"], g["result"]) for g in again] == [
@@ -92,8 +124,16 @@ def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> Non
     argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
             "--moves", "40", "--workers", "1"]
     assert main(argv) == 0
-    printed = capsys.readouterr().out
-    assert "Pairings" in printed and "Standings" in printed and "minimax:depth=1 #2" in printed
+    printed = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[0] for line in printed[:9:3]] == [
+        "Score of minimax:depth=1 vs minimax:depth=1 #2", "Score of minimax:depth=1 vs minimax:depth=2",
+        "Score of minimax:depth=1 #2 vs minimax:depth=2",
+    ]
+    header = printed[9]
+    assert header.split() == ["#", "PLAYER", ":", "RATING", "ERROR", "POINTS", "PLAYED", "(%)"]
+    assert {line.rpartition(" :")[0][5:].strip() for line in printed[10:13]} == {
+        "minimax:depth=1", "minimax:depth=1 #2", "minimax:depth=2",
+    }
 
 
 def test_interrupted_arena_keeps_its_games_and_exits_130(
@@ -139,12 +179,15 @@ def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: 
     printed = capsys.readouterr().out
     assert "1000 moves" in printed and "move total" in printed
     row = next(line for line in printed.splitlines() if "1000 moves" in line)
-    assert [cell.strip() for cell in row.split("│")[-4:-1]] == ["47", "35", "16"]  # the paper's row
+    assert [cell.strip() for cell in row.split("│")[-5:-1]] == ["47", "35", "16", "+43 +/- 64"]  # the paper's row
     data = json.loads(out.read_text())
     assert data["agents"] == {"MM": engine.rivest_experiment.MM_SPEC, "AB": engine.rivest_experiment.AB_SPEC}
     assert {g["group"] for g in data["games"]} == {"1000 moves"}
     assert {(g["first"], g["second"]) for g in data["games"]} == {("MM", "AB"), ("AB", "MM")}
     ours, total = data["summary"]["table"]
     assert ours["mm_wins"] + ours["ab_wins"] + ours["ties"] + ours["errors"] == 2
-    assert ours["paper"] == {"mm_wins": 47, "ab_wins": 35, "ties": 16}
-    assert total["bound"] == "move total" and total["paper"] == {"mm_wins": 47, "ab_wins": 35, "ties": 16}
+    paper = {"mm_wins": 47, "ab_wins": 35, "ties": 16, "elo": pytest.approx(42.76, abs=0.005),
+             "elo_error": pytest.approx(64.05, abs=0.005), "los": pytest.approx(0.9094, abs=5e-5)}
+    assert ours["paper"] == paper
+    assert total["bound"] == "move total" and total["paper"] == paper
+    assert ours["pentanomial"] == total["pentanomial"] and sum(ours["pentanomial"]) == 1

@@ -60,7 +60,7 @@ def test_tune_without_a_match_prints_the_fit(tmp_path: Path, capsys: pytest.Capt
         (["--match", "mcts"], "--match 'mcts': mcts uses no evaluator"),
         (["--match", "alphabeta:eval=rivest"], "--match 'alphabeta:eval=rivest': leave out eval, tune sets them"),
         (["--match", "nosuch"], "unknown algorithm 'nosuch'"),
-        (["--openings", "0"], "openings '0': use all2 or a number from 1 to 49"),
+        (["--openings", "0"], "openings '0': use all2, a number from 1 to 49, balanced:N or a file of move strings"),
         (["--moves", "0"], "argument --moves: 0 is out of range (from 1 to"),
         (["--source", "dreams"], "invalid choice"),
         (["--source", "random", "--labels", "games"],
@@ -92,7 +92,8 @@ def test_tune_needs_an_existing_folder(capsys: pytest.CaptureFixture[str]) -> No
         (["search", "--algo", "minimax", "--param", "eval=features", "--param", "weights=nosuch.json"],
          "minimax: weights 'nosuch.json': no such file"),
         (["solve", "4454", "--game", "connect4-chance"], "connect4-chance"),
-        (["arena", "--agents", "pns", "mcts", "--game", "connect4-chance"], "pns cannot search chance nodes"),
+        (["arena", "--agents", "pns", "mcts", "--game", "connect4-chance"],
+         "agent 'pns': pns plays connect4 and nim only, not connect4-chance"),
     ],
 )
 def test_the_lab_refuses_bad_input_in_one_line(

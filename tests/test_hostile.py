@@ -274,7 +274,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_many(tmp_path: Path) -> No
     out = tmp_path / "games.json"
     arena = subprocess.Popen(
         [sys.executable, "-m", "tui.cli", "arena", "--agents", "minimax:depth=1", "mcts", "--moves", "3000",
-         "--workers", "2", "--openings", "10", "--out", str(out)],
+         "--workers", "2", "--out", str(out)],  # 98 games, some 20 s: far longer than the first save's 5 s
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.monotonic() + 120

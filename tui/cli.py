@@ -16,6 +16,7 @@ from typing import NoReturn, TypeVar
 from engine.errors import UserError
 from engine.games import GAME_NAMES
 from engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
+from engine.stats import Sprt, parse_sprt
 from tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
 
 T = TypeVar("T")
@@ -44,6 +45,14 @@ def number(parse: Callable[[object, str], T], field: str, **bounds: float) -> Ca
 
     convert.__name__ = field
     return convert
+
+
+def sprt(text: str) -> Sprt:
+    """An argparse ``type`` reading ``--sprt`` (``engine.stats.parse_sprt``), its refusal in one line."""
+    try:
+        return parse_sprt(text)
+    except UserError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--sprt: ").removeprefix("--sprt ")) from None
 
 
 MOVES = number(parse_int, "--moves", lo=1, hi=MAX_MOVES)
@@ -77,7 +86,17 @@ def _add_cluster(parser: argparse.ArgumentParser) -> None:
                         help="local worker processes (default, and at most: one per core)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
     parser.add_argument("--seed", type=SEED, default=0, help="the seed every game's seed is drawn from (default 0)")
-    parser.add_argument("--out", metavar="FILE.json", help="write every game and the summary here (atomically)")
+    results = parser.add_mutually_exclusive_group()
+    results.add_argument("--out", metavar="FILE.json", help="write every game and the summary here (atomically)")
+    results.add_argument("--resume", metavar="FILE.json",
+                         help="like --out, saved after every game; run the same command again to continue an "
+                              "interrupted run from it (finished games are not played again)")
+
+
+OPENINGS_HELP = (
+    "every two-move opening (all2, the default); that many of them drawn with --seed; balanced:N, the N whose exact "
+    "score is nearest a draw (ties drawn with --seed); or a file of move strings, one a line"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,9 +145,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena = commands.add_parser("arena", help="agents play each other over a set of openings")
     arena.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                       help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32")
-    arena.add_argument("--openings", default="all2", metavar="all2|NUMBER",
-                       help="every two-move opening (default), or that many of them drawn with --seed")
+                       help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32; "
+                            "moves=N or seconds=S in a spec: that agent's own budget per turn")
+    arena.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE", help=OPENINGS_HELP)
+    arena.add_argument("--sprt", type=sprt, metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+                       help="a head-to-head stops as soon as this sequential test decides (as fastchess spells it; "
+                            "model=normalized (default) or logistic)")
+    arena.add_argument("--tournament", choices=("round-robin", "gauntlet"), default="round-robin",
+                       help="three agents or more: every pair meets (default), or the first meets each of the others")
+    arena.add_argument("--anchor", metavar="AGENT",
+                       help="the agent rated 0 in the rating list (default: the ratings average 0)")
     arena_budget = arena.add_mutually_exclusive_group()
     arena_budget.add_argument("--moves", type=MOVES, metavar="N",
                               help="per turn: calls to the move operator (default 1000)")
@@ -141,8 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="budget per turn (default moves)")
     rivest.add_argument("--values", metavar="V,V,...",
                         help="bounds to play (default 1000,2000,3000,4000,5000 moves or 1,2,3,4,5 seconds)")
-    rivest.add_argument("--openings", default="all2", metavar="all2|NUMBER",
-                        help="every two-move opening (default, as Rivest), or that many drawn with --seed")
+    rivest.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE",
+                        help="every two-move opening (default, as Rivest); or as plyscope arena --openings")
     rivest.add_argument("--mm", metavar="SPEC", help="another MM agent (default rivest:mode=reverse,accounting=true,"
                         "eval=rivest)")
     rivest.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
@@ -192,8 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--match", default="alphabeta:depth=4,ordering=history", metavar="SPEC",
                       help="the searcher both evaluators play with (default alphabeta:depth=4,ordering=history)")
     tune.add_argument("--no-match", action="store_true", help="fit and write the weights, play no match")
-    tune.add_argument("--openings", default="all2", metavar="all2|NUMBER",
-                      help="the match's openings: every two-move opening (default), or that many drawn with --seed")
+    tune.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE",
+                      help="the match's openings: every two-move opening (default); or as plyscope arena --openings")
     tune.add_argument("--moves", type=MOVES, metavar="N", help="the match's budget per turn in moves (default 20000)")
     tune.add_argument("--workers", type=WORKERS, metavar="N",
                       help="the match's worker processes (default: one per core)")

@@ -12,13 +12,16 @@ import pytest
 
 from engine.agents import Agent, Decision
 from engine.arena import (
+    OPENING_SCORES,
     GameRecord,
     GameTask,
+    SprtWatch,
     Tally,
-    elo_difference,
     game_seed,
     open_executor,
-    pairing_tallies,
+    opening_pairs,
+    opening_scores,
+    pentanomial,
     play_game,
     run_games,
     schedule,
@@ -35,6 +38,8 @@ from engine.errors import UserError
 from engine.games import Connect4, Move, State, make_game
 from engine.search.base import Limit, Stats
 from engine.search.registry import algorithms
+from engine.solver import Connect4Solver
+from engine.stats import Pentanomial, Sprt, elo_from_score
 
 C4 = Connect4()
 STRONG = Agent.parse("minimax:depth=2", Limit(moves=120))
@@ -72,7 +77,7 @@ def test_a_number_of_openings_is_a_seeded_sample_in_all2_order() -> None:
 
 @pytest.mark.parametrize("text", ["0", "50", "-1", "two", ""])
 def test_bad_openings_are_refused(text: str) -> None:
-    with pytest.raises(UserError, match="use all2 or a number from 1 to 49"):
+    with pytest.raises(UserError, match="use all2, a number from 1 to 49, balanced:N or a file of move strings"):
         select_openings(C4, text, 0)
 
 
@@ -220,11 +225,11 @@ def test_wilson_interval_known_values() -> None:
 
 
 def test_elo_from_score() -> None:
-    assert elo_difference(0.5) == 0
-    assert elo_difference(0.75) == pytest.approx(400 * math.log10(3))
-    assert elo_difference(10 / 11) == pytest.approx(400)
-    assert elo_difference(1 / 11) == pytest.approx(-400)
-    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+    assert elo_from_score(0.5) == 0
+    assert elo_from_score(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_from_score(10 / 11) == pytest.approx(400)
+    assert elo_from_score(1 / 11) == pytest.approx(-400)
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
 
 
 def test_score_counts_draws_as_half_and_errors_for_nobody() -> None:
@@ -234,12 +239,12 @@ def test_score_counts_draws_as_half_and_errors_for_nobody() -> None:
     assert counted.interval() == pytest.approx((0.168180, 0.687326), abs=1e-6)
     assert counted.elo() == pytest.approx(-400 * math.log10(1.5))
     elo_low, elo_high = counted.elo_interval() or (0.0, 0.0)
-    assert elo_low == pytest.approx(elo_difference(0.168180), abs=0.01)
-    assert elo_high == pytest.approx(elo_difference(0.687326), abs=0.01)
+    assert elo_low == pytest.approx(elo_from_score(0.168180), abs=0.01)
+    assert elo_high == pytest.approx(elo_from_score(0.687326), abs=0.01)
     assert Tally("a", "b", errors=2).score() is None
     perfect = Tally("a", "b", wins=4).as_dict()
     assert perfect["elo"] is None and perfect["score"] == 1.0
-    assert perfect["elo_95"] == [pytest.approx(elo_difference(wilson_interval(1.0, 4)[0])), None]
+    assert perfect["elo_95"] == [pytest.approx(elo_from_score(wilson_interval(1.0, 4)[0])), None]
 
 
 def _record(index: int, first: str, second: str, result: str, group: str = "") -> GameRecord:
@@ -256,11 +261,13 @@ def test_tallies_from_records() -> None:
     assert tally(records, "b", "a") == Tally("b", "a", wins=1, draws=1, losses=3)
     assert tally(records, "a") == Tally("a", "", wins=3, draws=1, losses=2)
     assert tally(records, "b", "c") == Tally("b", "c", errors=1)
-    assert pairing_tallies(records, ["a", "b", "c"], group="") == [
-        Tally("a", "b", 2, 1, 1), Tally("a", "c", 0, 0, 1), Tally("b", "c", 0, 0, 0, 1),
-    ]
     document = summary(records, ["a", "b", "c"])
-    assert [len(document[key]) for key in ("pairings", "standings")] == [3, 3]  # type: ignore[arg-type]
+    pairings = document["pairings"]
+    assert isinstance(pairings, list)
+    assert [(p["agent"], p["opponent"], p["wins"], p["draws"], p["losses"], p["errors"]) for p in pairings] == [
+        ("a", "b", 3, 1, 1, 0), ("a", "c", 0, 0, 1, 0), ("b", "c", 0, 0, 0, 1),
+    ]
+    assert [p["pentanomial"] for p in pairings] == [[0, 0, 1, 1, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]
     json.dumps(document, allow_nan=False)
 
 
@@ -344,3 +351,137 @@ def test_results_are_written_atomically(tmp_path: Path) -> None:
 
 def _zero_stats() -> dict[str, float]:
     return {"turns": 0, "fallbacks": 0, "moves": 0, "playout_moves": 0, "nodes": 0, "seconds": 0.0}
+
+
+# --- opening pairs and the SPRT --------------------------------------------------------------
+
+
+def test_pairs_are_games_2k_and_2k_plus_1() -> None:
+    records = [
+        _record(0, "a", "b", "first"), _record(1, "b", "a", "draw"),  # a: 1.5
+        _record(2, "a", "b", "second"), _record(3, "b", "a", "first"),  # a: 0
+        _record(4, "a", "b", "draw"), _record(5, "b", "a", "error"),  # left out: an error
+        _record(6, "a", "b", "first"),  # its pair is not finished
+    ]
+    assert [(x.index, y.index) for x, y in opening_pairs(records)] == [(0, 1), (2, 3), (4, 5)]
+    assert pentanomial(records, "a", "b") == Pentanomial(ll=1, wd=1)
+    assert pentanomial(records, "b", "a") == Pentanomial(ld=1, ww=1)
+    assert pentanomial(records, "a", "c") == Pentanomial()
+
+
+def test_the_sprt_is_evaluated_pair_by_pair_in_schedule_order() -> None:
+    sprt = Sprt(0, 20, alpha=0.45, beta=0.45)  # bounds at +-0.2: three won pairs decide, two do not
+    watch = SprtWatch(sprt, "a")
+    games = [_record(i, *(("a", "b") if i % 2 == 0 else ("b", "a")), "first" if i % 2 == 0 else "second")
+             for i in range(10)]  # "a" wins every game
+    for index in (2, 3, 5, 1):  # pairs 1 and 2 (half) first: nothing can be evaluated before pair 0
+        watch.add(games[index])
+    assert (watch.evaluated, watch.pairs, watch.llr) == (0, Pentanomial(), 0.0)
+    watch.add(games[0])
+    assert (watch.evaluated, watch.pairs.ww) == (2, 2) and watch.decision is None
+    assert watch.llr == sprt.llr(Pentanomial(ww=2))
+    watch.add(games[4])
+    assert (watch.evaluated, str(watch.decision)) == (3, "H1")  # str(): mypy holds decision to the None seen above
+    watch.add(games[6])
+    watch.add(games[7])
+    assert watch.evaluated == 3  # decided: no pair after the deciding one counts
+    assert [r.index for r in watch.kept(games)] == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_run_ends_when_enough() -> None:
+    tasks = schedule(C4, [STRONG, WEAK], select_openings(C4, "4", 1), seed=1)
+    seen: list[int] = []
+    outcome = run_games(tasks, on_game=lambda record: seen.append(record.index), enough=lambda: len(seen) == 3)
+    assert not outcome.interrupted and [r.index for r in outcome.records] == [0, 1, 2]
+    with open_executor(2) as (executor, in_flight):
+        pooled = run_games(tasks, executor, in_flight=in_flight, enough=lambda: True)
+    assert not pooled.interrupted and len(pooled.records) == 1
+
+
+def test_a_gauntlet_pairs_the_first_agent_with_each_other() -> None:
+    third = Agent.parse("minimax:depth=3", Limit(moves=120))
+    tasks = schedule(C4, [STRONG, WEAK, third], [(3, 3)], seed=0, gauntlet=True)
+    assert [(t.first.label, t.second.label) for t in tasks] == [
+        (STRONG.label, WEAK.label), (WEAK.label, STRONG.label),
+        (STRONG.label, third.label), (third.label, STRONG.label),
+    ]
+
+
+# --- openings worth playing ------------------------------------------------------------------
+
+
+def test_balanced_openings_are_those_nearest_a_draw() -> None:
+    game = Connect4(5, 4)
+    every = two_move_openings(game)
+    solver = Connect4Solver(game)
+    scores = {opening: abs(solver.solve(game.start().play(opening[0]).play(opening[1]))) for opening in every}
+    chosen = select_openings(game, "balanced:6", 3)
+    assert len(chosen) == 6 and chosen == sorted(chosen, key=every.index)
+    assert max(scores[o] for o in chosen) <= min(scores[o] for o in every if o not in chosen)
+    assert chosen == select_openings(game, "balanced:6", 3)
+    assert opening_scores(game, chosen) == [solver.solve(game.start().play(o[0]).play(o[1])) for o in chosen]
+
+
+def test_the_7x6_opening_scores_are_symmetric_and_pick_the_draws() -> None:
+    assert set(OPENING_SCORES) == {spell(C4.start(), opening) for opening in two_move_openings(C4)}
+    assert all(OPENING_SCORES[key] == OPENING_SCORES["".join(str(8 - int(c)) for c in key)] for key in OPENING_SCORES)
+    assert all(OPENING_SCORES[f"4{reply}"] > 0 for reply in range(1, 8))  # the centre wins, whatever the reply
+    draws = {spell(C4.start(), o) for o in select_openings(C4, "balanced:12", 5)}
+    assert draws == {"22", "24", "33", "34", "35", "36", "52", "53", "54", "55", "64", "66"}
+    assert all(OPENING_SCORES[o] == 0 for o in draws)
+    thirteenth = {spell(C4.start(), o) for o in select_openings(C4, "balanced:13", 5)} - draws
+    assert len(thirteenth) == 1 and abs(OPENING_SCORES[thirteenth.pop()]) == 1
+
+
+@pytest.mark.slow
+def test_a_7x6_opening_score_is_the_solvers() -> None:
+    assert Connect4Solver(C4).solve(C4.parse("37")) == OPENING_SCORES["37"] == 3  # 10 to 20 s of solving
+
+
+def test_balanced_nim_openings_are_a_seeded_choice() -> None:
+    grundy = make_game("grundy")
+    every = two_move_openings(grundy)
+    assert {abs(score) for score in opening_scores(grundy, every)} == {1}
+    assert len(select_openings(grundy, "balanced:3", 0)) == 3
+    assert select_openings(grundy, "balanced:6", 0) == every
+
+
+def test_balanced_openings_need_an_exact_solver() -> None:
+    with pytest.raises(UserError, match="no exact solver plays connect4-chance"):
+        select_openings(make_game("connect4-chance"), "balanced:3", 0)
+    with pytest.raises(UserError, match=r"--openings balanced: 0 is out of range \(from 1 to 49\)"):
+        select_openings(C4, "balanced:0", 0)
+
+
+def test_openings_from_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "book.txt"
+    path.write_text("# two openings\n44\n\n 4 3 \n")
+    assert select_openings(C4, str(path), 0) == [(3, 3), (3, 2)]
+    grundy = tmp_path / "grundy.txt"
+    grundy.write_text("7=6+1 6=5+1\n7=4+3\n")
+    assert select_openings(make_game("grundy"), str(grundy), 0) == [((7, 6), (6, 5)), ((7, 4),)]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("44\n48\n", "line 2: move 2 ('8'): not a column; columns are 1 to 7"),
+        ("1212121\n", "line 1: the game is over after '1212121'"),
+        ("12121212\n", "line 1: move 8 ('2'): the game was already over after move 7"),
+        ("# nothing\n\n", "no opening in it (one move string a line)"),
+    ],
+)
+def test_bad_opening_files_are_refused(text: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "book.txt"
+    path.write_text(text)
+    with pytest.raises(UserError) as refused:
+        select_openings(C4, str(path), 0)
+    assert str(refused.value) == f"--openings {path}: {message}"
+
+
+def test_an_opening_file_that_is_not_a_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="is a folder, not a file: it cannot be a file of openings"):
+        select_openings(C4, str(tmp_path), 0)
+    (tmp_path / "latin1.txt").write_bytes(b"44 \xe9\n")
+    with pytest.raises(UserError, match="not UTF-8 text"):
+        select_openings(C4, str(tmp_path / "latin1.txt"), 0)

@@ -1,7 +1,9 @@
-"""``plyscope arena``: agents play each other over a set of openings; a results table and a JSON file.
+"""``plyscope arena``: agents play each other over a set of openings; results in cutechess-cli's and Ordo's words.
 
-The running of games with a progress bar, the periodic (atomic) saving of the results file
-and the result tables are shared with ``plyscope rivest``.
+The running of games with a progress bar, the saving of the results file (atomic, now and
+then, or after every game with ``--resume``) and the resuming of a run are shared with
+``plyscope rivest`` (and the progress bar with ``plyscope tune``).  The statistics are
+``engine.stats``'s; see the module's docstring for the formulas.
 """
 
 from __future__ import annotations
@@ -11,39 +13,41 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from engine.agents import Agent, check_seed, limit_text, turn_limit
 from engine.arena import (
     GameRecord,
     GameTask,
+    PairingStats,
     RunOutcome,
-    Tally,
+    SprtWatch,
     open_executor,
-    pairing_tallies,
+    pairing_stats,
+    pairings,
+    ratings,
     results_document,
+    resumed_games,
     run_games,
     schedule,
     select_openings,
     spell,
     summary,
-    tally,
     write_json_atomic,
 )
 from engine.errors import UserError
+from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
 from engine.search.base import Limit, SearchError
+from engine.stats import RatingList, Sprt
 
 SAVE_EVERY = 5.0
-"""Seconds between two saves of the results file during a run (it is also saved at the end)."""
-
-Document = Callable[[Sequence[GameRecord], bool], object]
-"""Builds the results file's contents from the games finished so far and whether the run was interrupted."""
+"""Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,9 +55,15 @@ def run(args: argparse.Namespace) -> int:
     seed = check_seed(args.seed)
     limit = turn_limit(args.moves, args.seconds)
     agents = make_agents(args.agents, limit, game)
-    openings = select_openings(game, args.openings, seed)
-    tasks = schedule(game, agents, openings, seed)
     names = [agent.label for agent in agents]
+    sprt: Sprt | None = args.sprt
+    if sprt is not None and len(agents) != 2:
+        raise UserError(f"--sprt tests a head-to-head: give two agents, not {len(agents)}")
+    gauntlet = args.tournament == "gauntlet"
+    if args.anchor is not None and args.anchor not in names:
+        raise UserError(f"--anchor '{args.anchor}' is not one of the agents: {', '.join(names)}")
+    openings = select_openings(game, args.openings, seed)
+    tasks = schedule(game, agents, openings, seed, gauntlet=gauntlet)
     meta = {
         "command": "arena",
         "game": game.name,
@@ -61,45 +71,79 @@ def run(args: argparse.Namespace) -> int:
         "budget": {"moves": limit.moves, "seconds": limit.seconds},
         "seed": seed,
         "openings": [spell(game.start(), opening) for opening in openings],
+        "tournament": args.tournament,
+        "sprt": None if sprt is None else sprt.text(),
+        "anchor": args.anchor,
     }
-
-    def document(records: Sequence[GameRecord], interrupted: bool) -> object:
-        return results_document(meta, records, len(tasks), interrupted, lambda done: summary(done, names))
-
-    console = make_console()
+    results = results_file(args, meta, lambda done: summary(done, names, gauntlet=gauntlet, sprt=sprt,
+                                                            anchor=args.anchor))
+    watch = None if sprt is None else SprtWatch(sprt, names[0])
     outcome = play_with_progress(
-        tasks, workers=args.workers, scheduler=args.scheduler, out=args.out, document=document,
-        console=console, title=f"{' vs '.join(names)}, {limit_text(limit)} per turn",
+        tasks, workers=args.workers, scheduler=args.scheduler, results=results, watch=watch,
+        title=f"{' vs '.join(names)}, {limit_text(limit)} per turn",
     )
-    console.print(tally_table("Head to head" if len(names) == 2 else "Pairings",
-                              pairing_tallies(outcome.records, names)))
+    console = make_console()
+    meetings = pairings(len(names), gauntlet)
+    for i, j in meetings:
+        print_lines(console, match_lines(pairing_stats(outcome.records, names[i], names[j]), sprt))
     if len(names) > 2:
-        console.print(tally_table("Standings (every opponent)", [tally(outcome.records, n) for n in names]))
-    report_end(console, outcome, len(tasks), args.out)
+        print_lines(console, rating_lines(ratings(outcome.records, names, meetings, args.anchor)))
+    report_end(console, outcome, len(tasks), results, watch)
     return 130 if outcome.interrupted else 0
 
 
-def make_console() -> Console:
-    """Rich's console; wide when the output is a file or a pipe, so that tables are not folded."""
-    console = Console()
-    return console if console.is_terminal else Console(width=160)
+def make_console(*, stderr: bool = False) -> Console:
+    """Rich's console on stdout (or ``stderr``); wide when the output is a file or a pipe, so that lines are not
+    folded."""
+    console = Console(stderr=stderr)
+    return console if console.is_terminal else Console(stderr=stderr, width=160)
 
 
 def make_agents(texts: Sequence[str], limit: Limit, game: Game) -> list[Agent]:
-    """The agents of ``--agents``, each checked against the registry and ``game``; repeated specs get ``#2``..."""
+    """The agents of ``--agents``, each checked against the registry and ``game``, with the budget ``limit`` per
+    turn unless their spec names their own (``mcts:moves=50``, then part of their name); repeated agents get
+    ``#2``..."""
     if len(texts) < 2:
         raise UserError("--agents needs at least two agents (two: a head-to-head; more: a round robin)")
     agents: list[Agent] = []
     for text in texts:
         try:
-            agent = Agent.parse(text, limit)
+            agent = parse_controller(text, limit, game)
+            if agent is None:
+                raise SearchError(f"agent '{text}': an arena plays agents, not humans")
             agent.spec.make(game.start())
         except SearchError as error:
             message = str(error)
             raise SearchError(message if message.startswith("agent ") else f"agent '{text}': {message}") from None
-        taken = sum(1 for other in agents if other.spec == agent.spec)
-        agents.append(Agent(agent.spec, limit, f"{agent.label} #{taken + 1}") if taken else agent)
+        own = Agent(agent.spec, agent.limit, controller_text(agent) if agent.limit != limit else "")
+        taken = sum(1 for other in agents if (other.spec, other.limit) == (own.spec, own.limit))
+        agents.append(Agent(own.spec, own.limit, f"{own.label} #{taken + 1}") if taken else own)
     return agents
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsFile:
+    """Where a run's results go, and what goes in them."""
+
+    path: Path
+    meta: Mapping[str, object]
+    """The command's settings, written first in the file (and checked against the file by ``--resume``)."""
+    summary_of: Callable[[Sequence[GameRecord]], object]
+    """The file's ``summary`` of the games finished so far."""
+    resume: bool
+    """``--resume``: games already in the file are kept, and the file is saved after every game."""
+
+
+def results_file(args: argparse.Namespace, meta: Mapping[str, object],
+                 summary_of: Callable[[Sequence[GameRecord]], object]) -> ResultsFile | None:
+    """The file of ``--out`` or ``--resume`` (``None`` without either); its folder must exist."""
+    written = args.resume or args.out
+    if written is None:
+        return None
+    path = Path(written)
+    if not path.parent.is_dir():
+        raise UserError(f"{'--resume' if args.resume else '--out'} {written}: the folder {path.parent} does not exist")
+    return ResultsFile(path, meta, summary_of, args.resume is not None)
 
 
 def play_with_progress(
@@ -107,43 +151,73 @@ def play_with_progress(
     *,
     workers: int | None,
     scheduler: str | None,
-    out: str | None,
-    document: Document,
-    console: Console,
+    results: ResultsFile | None,
     title: str,
+    watch: SprtWatch | None = None,
 ) -> RunOutcome:
-    """Run ``tasks`` with a progress bar, saving ``document`` to ``out`` now and then and at the end."""
-    path = Path(out) if out else None
-    if path is not None and not path.parent.is_dir():
-        raise UserError(f"--out {out}: the folder {path.parent} does not exist")
-    finished: list[GameRecord] = []
+    """Run ``tasks`` with a progress bar on stderr, saving ``results`` as they come and at the end.
+
+    With ``--resume``, the games already in the file are not played again; with ``watch``, the
+    match ends as soon as its SPRT decides, and the games after the deciding pair are dropped.
+    """
+    done = [] if results is None or not results.resume else resumed_games(results.path, results.meta, tasks)
+    played = {record.index for record in done}
+    finished: list[GameRecord] = list(done)
+    if watch is not None:
+        for record in sorted(done, key=lambda r: r.index):
+            watch.add(record)
+    todo = [task for task in tasks if task.index not in played] if watch is None or watch.decision is None else []
     last_save = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[test]}"))
     cores = os.cpu_count() or 1
     if workers is not None and workers > cores and not scheduler:
         print(f"--workers {workers}: this machine has {cores} cores; running {cores} workers", file=sys.stderr)
         workers = cores
+
+    def document(records: Sequence[GameRecord], *, complete: bool, interrupted: bool) -> object:
+        assert results is not None
+        ordered = sorted(records, key=lambda r: r.index)
+        return results_document(results.meta, ordered, len(tasks), complete=complete, interrupted=interrupted,
+                                summary=results.summary_of(ordered))
+
     with (
         open_executor(cores if workers is None else workers, scheduler) as (executor, in_flight),
-        Progress(*columns, console=console) as progress,
+        Progress(*columns, console=make_console(stderr=True)) as progress,
     ):
-        if path is not None:
-            save(path, document([], False))
-        bar = progress.add_task(title, total=len(tasks))
+        if results is not None:
+            save(results.path, document(finished, complete=False, interrupted=False))
+        bar = progress.add_task(title, total=len(tasks), completed=len(done), test=_test_text(watch))
 
         def on_game(record: GameRecord) -> None:
             nonlocal last_save
             finished.append(record)
-            progress.advance(bar)
-            if path is not None and time.monotonic() - last_save >= SAVE_EVERY:
-                save(path, document(sorted(finished, key=lambda r: r.index), False))
+            if watch is not None:
+                watch.add(record)
+            progress.update(bar, advance=1, test=_test_text(watch))
+            if results is not None and (results.resume or time.monotonic() - last_save >= SAVE_EVERY):
+                save(results.path, document(finished, complete=False, interrupted=False))
                 last_save = time.monotonic()
 
-        outcome = run_games(tasks, executor, in_flight=in_flight, on_game=on_game)
-    if path is not None:
-        save(path, document(outcome.records, outcome.interrupted))
+        outcome = run_games(todo, executor, in_flight=in_flight, on_game=on_game,
+                            enough=None if watch is None else lambda: watch.decision is not None)
+    records = sorted([*done, *outcome.records], key=lambda r: r.index)
+    if watch is not None:
+        records = watch.kept(records)
+    decided = watch is not None and watch.decision is not None
+    outcome = RunOutcome(records, outcome.interrupted and not decided)
+    if results is not None:
+        complete = decided or len(records) == len(tasks)
+        save(results.path, document(records, complete=complete, interrupted=outcome.interrupted))
     return outcome
+
+
+def _test_text(watch: SprtWatch | None) -> str:
+    """The progress bar's SPRT column: the LLR against its bounds."""
+    if watch is None:
+        return ""
+    sprt = watch.sprt
+    return f"LLR {watch.llr:.2f} ({sprt.lower:.2f}, {sprt.upper:.2f}), {watch.evaluated} pairs"
 
 
 def save(path: Path, contents: object) -> None:
@@ -153,50 +227,75 @@ def save(path: Path, contents: object) -> None:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
 
-def report_end(console: Console, outcome: RunOutcome, planned: int, out: str | None) -> None:
-    """Errors, interruption and where the results went, one line each."""
+def report_end(console: Console, outcome: RunOutcome, planned: int, results: ResultsFile | None,
+               watch: SprtWatch | None = None) -> None:
+    """Errors, an SPRT's early end, an interruption and where the results went, one line each."""
     errors = [r for r in outcome.records if r.result == "error"]
     for record in errors[:5]:
         console.print(f"[red]game {record.index} ({record.first} vs {record.second}, opening {record.opening}): "
                       f"{record.error_agent or 'worker'}: {record.error}[/red]", highlight=False)
     if len(errors) > 5:
         console.print(f"[red]... and {len(errors) - 5} more games stopped by errors[/red]")
+    if watch is not None and watch.decision is not None:
+        console.print(f"the SPRT accepted {watch.decision} after {watch.evaluated} of {planned // 2} opening pairs",
+                      highlight=False)
     if outcome.interrupted:
         console.print(f"[yellow]interrupted: {len(outcome.records)} of {planned} games finished[/yellow]")
-    if out:
-        console.print(f"results written to {out}", highlight=False)
+    if results is not None:
+        console.print(f"results written to {results.path}", highlight=False)
 
 
-SCORE_NOTE = (
-    "Score = (wins + draws/2) / games, for the agent on the left; 95% Wilson interval; "
-    "Elo = -400 log10(1/score - 1). Games stopped by an error count for nobody."
-)
+def print_lines(console: Console, lines: Sequence[str]) -> None:
+    """``lines`` as they are: no markup, no highlighting, no wrapping (scripts read them)."""
+    for line in lines:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
-def tally_table(title: str, tallies: Sequence[Tally]) -> Table:
-    """Wins, draws, losses, errors, score with its interval and Elo difference, one row per tally."""
-    table = Table(title=title, title_justify="left", caption=SCORE_NOTE, caption_justify="left")
-    table.add_column("agent", overflow="fold")
-    table.add_column("vs", overflow="fold")
-    for column in ("games", "wins", "draws", "losses", "errors", "score", "score 95%", "Elo", "Elo 95%"):
-        table.add_column(column, justify="right")
-    for row in tallies:
-        interval = row.interval()
-        elo_interval = row.elo_interval()
-        table.add_row(
-            row.agent, row.opponent or "all", str(row.games), str(row.wins), str(row.draws), str(row.losses),
-            str(row.errors), _number(row.score(), "{:.3f}"),
-            "-" if interval is None else f"{interval[0]:.3f}..{interval[1]:.3f}",
-            _elo(row.elo()), "-" if elo_interval is None else f"{_elo(elo_interval[0])}..{_elo(elo_interval[1])}",
-        )
-    return table
+def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
+    """One pairing in cutechess-cli's lines (``Score of``, ``Elo difference``, ``SPRT``), with fastchess's
+    pentanomial counts and normalized Elo (``Ptnml(0-2)``) between the last two."""
+    games = stats.games
+    estimate = stats.estimate()
+    draws = games.trinomial().draw_ratio()
+    elo, error, los, nelo, nelo_error = (
+        (None,) * 5 if estimate is None
+        else (estimate.elo, estimate.error, 100 * estimate.los, estimate.nelo, estimate.nelo_error)
+    )
+    lines = [
+        f"Score of {games.agent} vs {games.opponent}: {games.wins} - {games.losses} - {games.draws} "
+        f"[{_fixed(games.score(), 3)}] {games.games}",
+        f"Elo difference: {_fixed(elo)} +/- {_fixed(error)}, LOS: {_fixed(los)} %, "
+        f"DrawRatio: {_fixed(None if draws is None else 100 * draws)} %",
+        f"Ptnml(0-2): [{', '.join(str(n) for n in stats.pairs.counts())}], "
+        f"nElo: {_fixed(nelo)} +/- {_fixed(nelo_error)}",
+    ]
+    if sprt is not None:
+        llr = sprt.llr(stats.pairs)
+        decision = sprt.decision(llr)
+        lines.append(f"SPRT: llr {llr:.2f} ({100 * sprt.fraction(llr):.1f}%), lbound {sprt.lower:.2f}, "
+                     f"ubound {sprt.upper:.2f}" + (f" - {decision} was accepted" if decision else ""))
+    return lines
 
 
-def _number(value: float | None, pattern: str) -> str:
-    return "-" if value is None else pattern.format(value)
+def _fixed(value: float | None, decimals: int = 1) -> str:
+    """``value`` with ``decimals`` decimals; ``nan`` when there is none (no game, no pair), as C's printf has it."""
+    return f"{math.nan if value is None else value:.{decimals}f}"
 
 
-def _elo(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{'+' if value > 0 else '-'}inf" if math.isinf(value) else f"{round(value):+d}"
+def rating_lines(listed: RatingList) -> list[str]:
+    """A rating list in Ordo's columns: ``# PLAYER : RATING ERROR POINTS PLAYED (%)``, then what it means."""
+    width = max(len("PLAYER"), *(len(rating.player) for rating in listed.ratings))
+    lines = [f"{'#':>4} {'PLAYER':<{width}}    : {'RATING':>7} {'ERROR':>6} {'POINTS':>7} {'PLAYED':>7} {'(%)':>5}"]
+    for rank, rating in enumerate(listed.ratings, start=1):
+        value = "-" if rating.rating is None else f"{rating.rating:.1f}"
+        error = "-" if rating.rating is None else "----" if rating.error is None else f"{rating.error:.1f}"
+        share = "-" if not rating.played else f"{100 * rating.points / rating.played:.1f}"
+        lines.append(f"{rank:>4} {rating.player:<{width}}    : {value:>7} {error:>6} {rating.points:>7.1f} "
+                     f"{rating.played:>7} {share:>5}")
+    zero = f"{listed.anchor} is rated 0 (the anchor)" if listed.anchor else "the ratings average 0"
+    lines.append(f"Logistic Elo by maximum likelihood over every game (a draw is half a win); {zero}; "
+                 "ERROR: half the 95% interval.")
+    if listed.virtual_draws:
+        lines.append("An agent won (or lost) every game against the rest: one virtual draw between every two agents "
+                     "keeps the ratings finite (the points are the real ones).")
+    return lines

@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from engine.agents import check_seed
-from engine.arena import GameRecord, results_document, select_openings, spell
+from engine.arena import select_openings, spell
 from engine.games import Connect4
 from engine.rivest_experiment import AB, AB_SPEC, MM, MM_SPEC, RivestRow, parse_values, rivest_rows, rivest_tasks
-from tui.commands.arena import make_console, play_with_progress, report_end
+from engine.stats import EloEstimate
+from tui.commands.arena import make_console, play_with_progress, report_end, results_file
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,35 +33,40 @@ def run(args: argparse.Namespace) -> int:
         "openings": [spell(game.start(), opening) for opening in openings],
     }
 
-    def document(records: Sequence[GameRecord], interrupted: bool) -> object:
-        return results_document(
-            meta, records, len(tasks), interrupted,
-            lambda done: {"table": [row.as_dict() for row in rivest_rows(done, args.bound, values)]},
-        )
-
-    console = make_console()
-    outcome = play_with_progress(
-        tasks, workers=args.workers, scheduler=args.scheduler, out=args.out, document=document,
-        console=console, title=f"Rivest's experiment, {args.bound} bound",
+    results = results_file(
+        args, meta, lambda done: {"table": [row.as_dict() for row in rivest_rows(done, args.bound, values)]}
     )
+    outcome = play_with_progress(
+        tasks, workers=args.workers, scheduler=args.scheduler, results=results,
+        title=f"Rivest's experiment, {args.bound} bound",
+    )
+    console = make_console()
     console.print(rivest_table(rivest_rows(outcome.records, args.bound, values), len(openings), mm_spec, ab_spec))
-    report_end(console, outcome, len(tasks), args.out)
+    report_end(console, outcome, len(tasks), results)
     return 130 if outcome.interrupted else 0
 
 
 def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec: str) -> Table:
-    """Our MM wins / AB wins / ties per bound beside Rivest's Table 2."""
+    """Our MM wins / AB wins / ties per bound with MM's Elo difference, beside Rivest's Table 2."""
     table = Table(
         title=f"Rivest's Table 2 replayed: {openings} opening{'s' if openings != 1 else ''} x 2 colours per bound",
         title_justify="left", caption_justify="left",
-        caption=f"MM = {mm_spec}; AB = {ab_spec}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.",
+        caption=f"MM = {mm_spec}; AB = {ab_spec}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.\n"
+                "Elo: MM's Elo difference to AB +/- half its 95% interval, ours from the opening pairs (pentanomial), "
+                "the paper's from its wins and ties (trinomial); * marks an interval without 0 (significant).",
     )
     table.add_column("bound per turn")
-    for column in ("MM wins", "AB wins", "ties", "errors", "paper MM", "paper AB", "paper ties"):
+    for column in ("MM wins", "AB wins", "ties", "errors", "Elo", "paper MM", "paper AB", "paper ties", "paper Elo"):
         table.add_column(column, justify="right")
     for row in rows:
         paper = ("-", "-", "-") if row.paper is None else tuple(str(n) for n in row.paper)
-        table.add_row(row.label, str(row.mm_wins), str(row.ab_wins), str(row.ties), str(row.errors), *paper,
-                      end_section=row is rows[-2])
+        table.add_row(row.label, str(row.mm_wins), str(row.ab_wins), str(row.ties), str(row.errors),
+                      elo_cell(row.estimate()), *paper, elo_cell(row.paper_estimate()), end_section=row is rows[-2])
     return table
 
+
+def elo_cell(estimate: EloEstimate | None) -> str:
+    """``+45 +/- 40 *``: an Elo difference, half its 95% interval, and a star when the interval leaves out 0."""
+    if estimate is None:
+        return "-"
+    return f"{estimate.elo:+.0f} +/- {estimate.error:.0f}{' *' if estimate.significant() else ''}"

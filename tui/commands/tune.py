@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -25,7 +27,7 @@ from engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, w
 from engine.search.base import Limit, SearchError
 from engine.search.registry import AgentSpec, algorithm
 from engine.tuning import TuneReport, parse_plies, sample_positions, tune
-from tui.commands.arena import make_console, play_with_progress, report_end, tally_table
+from tui.commands.arena import make_console, play_with_progress, report_end
 
 TUNED = "tuned"
 HAND_SET = "hand-set"
@@ -68,8 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if agents is not None and openings is not None:
         tasks = schedule(game, agents, openings, seed)
         outcome = play_with_progress(
-            tasks, workers=args.workers, scheduler=None, out=None, document=lambda records, interrupted: None,
-            console=Console(stderr=True) if args.json else console,
+            tasks, workers=args.workers, scheduler=None, results=None,
             title=f"{TUNED} vs {HAND_SET}: {agents[0].spec.label()}, {limit_text(agents[0].limit)} per turn",
         )
         match = tally(outcome.records, TUNED, HAND_SET)
@@ -144,3 +145,38 @@ def print_fit(console: Console, report: TuneReport, seconds: float, args: argpar
     fit.add_row("squared error", f"{report.hand_set.squared_error:.4f}", f"{report.tuned.squared_error:.4f}")
     fit.add_row("accuracy", f"{report.hand_set.accuracy:.1%}", f"{report.tuned.accuracy:.1%}")
     console.print(fit)
+
+
+SCORE_NOTE = (
+    "Score = (wins + draws/2) / games, for the agent on the left; 95% Wilson interval; "
+    "Elo = -400 log10(1/score - 1). Games stopped by an error count for nobody."
+)
+
+
+def tally_table(title: str, tallies: Sequence[Tally]) -> Table:
+    """Wins, draws, losses, errors, score with its interval and Elo difference, one row per tally."""
+    table = Table(title=title, title_justify="left", caption=SCORE_NOTE, caption_justify="left")
+    table.add_column("agent", overflow="fold")
+    table.add_column("vs", overflow="fold")
+    for column in ("games", "wins", "draws", "losses", "errors", "score", "score 95%", "Elo", "Elo 95%"):
+        table.add_column(column, justify="right")
+    for row in tallies:
+        interval = row.interval()
+        elo_interval = row.elo_interval()
+        table.add_row(
+            row.agent, row.opponent or "all", str(row.games), str(row.wins), str(row.draws), str(row.losses),
+            str(row.errors), _number(row.score(), "{:.3f}"),
+            "-" if interval is None else f"{interval[0]:.3f}..{interval[1]:.3f}",
+            _elo(row.elo()), "-" if elo_interval is None else f"{_elo(elo_interval[0])}..{_elo(elo_interval[1])}",
+        )
+    return table
+
+
+def _number(value: float | None, pattern: str) -> str:
+    return "-" if value is None else pattern.format(value)
+
+
+def _elo(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{'+' if value > 0 else '-'}inf" if math.isinf(value) else f"{round(value):+d}"
