@@ -2,9 +2,10 @@
 
 Each searcher runs in a fresh Python process (so that one searcher's freed memory cannot
 flatter the next) from the empty Connect Four board with its registry defaults, seed 0,
-until its tree holds ``nodes`` nodes (``Limit(nodes=...)``).  The figure is the growth of
-the process's resident set size (``VmRSS`` in ``/proc/self/status``) over that run,
-divided by the tree's nodes: object sizes, the allocator's slack, lists and dicts, all
+until its tree holds ``nodes`` nodes (``Limit(nodes=...)``, or two minutes for a tree that
+stops growing).  The figure is the growth of the process's resident set size (``VmRSS``
+in ``/proc/self/status``) over that run, divided by the tree's nodes: object sizes, the
+allocator's slack, lists and dicts, all
 of it.  A warm-up run first pays for imports and caches.  The target is at most 200
 bytes a node; the registry's ``node_bytes`` (which sets each searcher's default node cap)
 is this figure rounded up.
@@ -31,9 +32,11 @@ FULL_NODES = 1_000_000
 QUICK_NODES = 200_000
 LEFT_OUT = ("solver",)
 """The exact solver keeps a fixed-size table, not a tree that grows: its tree pane is its line of play."""
+RUN_SECONDS = 120.0
+"""A searcher whose tree stops growing (flat Monte Carlo keeps one level) is stopped after this long."""
 TIMEOUT_SECONDS = 600
 ENOUGH_NODES = 100_000
-"""A search that ends (tree complete, root proven) under this many nodes gets no figure: fixed costs swamp it."""
+"""A tree that stays under this many nodes (search ended, one level only) gets no figure: fixed costs swamp it."""
 
 
 def resident_bytes() -> int:
@@ -58,7 +61,7 @@ def measure_here(spec_text: str, nodes: int) -> tuple[float, int, float]:
     before = resident_bytes()
     searcher = make_searcher(spec.name, state, spec.params, seed=0)
     started = time.perf_counter()
-    searcher.run(Limit(nodes=nodes))
+    searcher.run(Limit(nodes=nodes, seconds=RUN_SECONDS))
     seconds = time.perf_counter() - started
     gc.collect()
     grown = resident_bytes() - before
@@ -98,7 +101,7 @@ def measure(quick: bool) -> list[BenchTable]:
         size, reached, seconds = found
         if reached < ENOUGH_NODES:
             table.rows.append([name, reached, round(seconds, 1), "-", info.node_bytes, f"<= {TARGET_BYTES}",
-                               "n/a (search ended)"])
+                               "n/a (small tree)"])
             continue
         table.rows.append([
             name, reached, round(seconds, 1), round(size), info.node_bytes, f"<= {TARGET_BYTES}",
@@ -108,7 +111,7 @@ def measure(quick: bool) -> list[BenchTable]:
         "bytes/node: growth of the process's resident set size (VmRSS) over the run, over the tree's nodes",
         "registry: the searcher's node_bytes, which sets its default node cap (about 1 GB of tree)",
         "nodes: the tree's size at the end (a search that ends first, a proven root, has fewer)",
-        f"n/a: the search ended under {ENOUGH_NODES:,} nodes, too few for a per-node figure",
+        f"n/a: the tree stayed under {ENOUGH_NODES:,} nodes (search ended, or one level only), too few to measure",
     ]
     return [table]
 
