@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from textual import events
 
 from engine.benchmarks import BenchTable
-from engine.search.base import Limit
 from tui.app import PlyscopeApp
 from tui.screens.explore import ExploreScreen
 from tui.session import Batch, SearchConfig, Session
@@ -38,8 +37,9 @@ SOLVER = SearchConfig(algorithm="solver", budget=None)
 
 def grown_session(nodes: int) -> Session:
     """A session with the explorer's default searcher, its tree grown to ``nodes`` nodes (no budget)."""
-    session = Session.create(SearchConfig(budget=None))
-    session.searcher.run(Limit(nodes=nodes))
+    session = Session.create(SearchConfig(budget=None, node_cap=nodes))
+    session.take(None)  # recorded, so that the timeline holds every step
+    session.set_node_cap(session.info.node_cap)
     return session
 
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field, replace
 
 from engine.errors import UserError
 from engine.games import Game, State, make_game
-from engine.search.base import AlgorithmInfo, Node, Searcher, Step
+from engine.search.base import AlgorithmInfo, Limit, Node, Searcher, Step
 from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
+from engine.timeline import REBUILD_CHUNK, Timeline, rebuild
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 """The explorer's default searcher: the first of these that is registered and fits the game."""
@@ -89,6 +90,8 @@ class Batch:
     ended: bool
     """True when the search can do nothing more: finished, the next step would exceed the budget, or the tree
     holds as many nodes as its cap allows."""
+    rebuilt: bool = False
+    """True when the session's searcher was replaced (a move along the timeline): show its tree afresh."""
 
 
 class ValueHistory:
@@ -162,6 +165,11 @@ class Session:
         self.history.add(searcher.value())
         self.ended = searcher.finished
         """True once a step was refused: finished, out of budget or at the node cap (until that is raised)."""
+        self.timeline = Timeline()
+        """Every step the search took, up to the newest (``searcher`` may show an earlier one)."""
+        self.newest: Searcher[Node] | None = None
+        """While ``searcher`` shows a past step: the search at its newest step (``None``: ``searcher`` is it)."""
+        self._start_value = searcher.value()
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -293,13 +301,73 @@ class Session:
                     changed[id(node)] = node
                 for node in step.cutoffs:
                     cutoffs[id(node)] = node
-                self.history.add(searcher.value())
+                value = searcher.value()
+                self.history.add(value)
+                if searcher.stats.iterations > len(self.timeline):
+                    self.timeline.record(step, searcher.best_move(), value)
+                elif searcher.stats.iterations == len(self.timeline):
+                    self.newest = None  # the past retraced up to the newest step: it is the newest now
                 if (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
                     break
             if searcher.finished:
                 self.ended = True
         gc.freeze()  # what the frame grew stays out of the collector's walks (see the class)
         return Batch(taken, last, tuple(changed.values()), tuple(cutoffs.values()), self.ended)
+
+    # ----------------------------------------------------------------- the timeline
+
+    @property
+    def step_shown(self) -> int:
+        """The step whose tree ``searcher`` holds (0: none taken yet)."""
+        return self.searcher.stats.iterations
+
+    @property
+    def steps_taken(self) -> int:
+        """The newest step of the search (the timeline's length)."""
+        return len(self.timeline)
+
+    def fresh_searcher(self) -> Searcher[Node]:
+        """A new searcher of this session's configuration on its root (the same seed: the same steps)."""
+        config = self.config
+        return make_searcher(config.algorithm or "", self.state, config.params, seed=config.seed)
+
+    def go_to(self, step: int, stop: threading.Event | None = None) -> Batch | None:
+        """Make ``searcher`` the search as it was after ``step`` (clamped to the timeline); ``None`` if ``stop``
+        came first.  Runs in a search thread.
+
+        Back: a fresh searcher is run for ``step`` steps (the searchers are deterministic), outside the lock, and
+        swapped in; the newest search is kept, so that going to the newest step is instant.  Forward: the
+        searcher shown is run on (it retraces the recorded steps), a chunk at a time under the lock.
+        """
+        step = max(0, min(step, self.steps_taken))
+        shown = self.step_shown
+        if step < shown:
+            past = rebuild(self.fresh_searcher, step, stop)
+            if past is None:
+                return None
+            with self.lock:
+                if self.newest is None:
+                    self.newest = self.searcher
+                self.searcher = past
+        elif step == self.steps_taken and self.newest is not None:
+            with self.lock:
+                self.searcher, self.newest = self.newest, None
+        else:
+            while self.step_shown < step:
+                if stop is not None and stop.is_set():
+                    return None
+                with self.lock:
+                    searcher = self.searcher
+                    searcher.run(Limit(iterations=min(REBUILD_CHUNK, step - self.step_shown)))
+                    if self.step_shown == self.steps_taken:
+                        self.newest = None
+        with self.lock:
+            self.history = ValueHistory()
+            self.history.add(self._start_value)
+            for value in self.timeline.values(self.step_shown):
+                self.history.add(value)
+            self._recheck()
+            return Batch(0, None, (), (), self.ended, rebuilt=True)
 
     def drive(
         self,
