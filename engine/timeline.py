@@ -60,6 +60,8 @@ class Timeline:
         self._best = array("h")
         """Each step's best move, as a code (-1: none)."""
         self._values = array("d")
+        self._changes: list[int] = []
+        """The steps after which the best move differs from the step before."""
 
     def __len__(self) -> int:
         return len(self._values)
@@ -76,17 +78,31 @@ class Timeline:
     def record(self, step: Step[Node], best: Hashable | None, value: float) -> None:
         """Note the step just taken, with the searcher's best move and root value after it."""
         node: Node | None = step.node
-        codes: list[int] = []
+        moves: list[Hashable] = []
         while node is not None and node.move is not None:
-            codes.append(self._code(node.move))
+            moves.append(node.move)
             node = node.parent
-        codes.reverse()
-        self._path_codes.extend(codes)
+        moves.reverse()
+        self.append(Event(len(self) + 1, tuple(moves), len(step.added), len(step.changed), best, value))
+
+    def append(self, event: Event) -> None:
+        """Add ``event`` as the next step (its ``step`` number is not checked)."""
+        self._path_codes.extend(self._code(move) for move in event.path)
         self._path_ends.append(len(self._path_codes))
-        self._added.append(len(step.added))
-        self._changed.append(len(step.changed))
-        self._best.append(self._code(best))
-        self._values.append(value)
+        self._added.append(event.added)
+        self._changed.append(event.changed)
+        code = self._code(event.best)
+        if code >= 0 and code != (self._best[-1] if self._best else -1):
+            self._changes.append(len(self._best) + 1)
+        self._best.append(code)
+        self._values.append(event.value)
+
+    def upto(self, steps: int) -> Timeline:
+        """A timeline of the first ``steps`` events only."""
+        shorter = Timeline()
+        for index in range(min(steps, len(self))):
+            shorter.append(self.event(index))
+        return shorter
 
     def event(self, index: int) -> Event:
         """Event ``index`` (0-based: step ``index + 1``)."""
@@ -113,19 +129,24 @@ class Timeline:
 
     def best_changes(self) -> list[int]:
         """The steps after which the best move differs from the step before (the first best move included)."""
-        best = self._best
-        changes = []
-        previous = -1
-        for index, code in enumerate(best):
-            if code != previous and code >= 0:
-                changes.append(index + 1)
-            previous = code
-        return changes
+        return self._changes
 
     def nbytes(self) -> int:
-        """The memory the events take, in bytes (the arrays' contents)."""
+        """The memory the events take, in bytes (the arrays' contents and the change list)."""
         arrays = (self._path_codes, self._path_ends, self._added, self._changed, self._best, self._values)
-        return sum(len(a) * a.itemsize for a in arrays)
+        return sum(len(a) * a.itemsize for a in arrays) + 8 * len(self._changes)
+
+
+def recorded(make: Callable[[], Searcher[Node]], steps: int) -> tuple[Searcher[Node], Timeline]:
+    """A fresh searcher from ``make`` stepped ``steps`` times (fewer if it finishes), with its timeline."""
+    searcher = make()
+    timeline = Timeline()
+    while searcher.stats.iterations < steps:
+        step = searcher.step()
+        if step is None:
+            break
+        timeline.record(step, searcher.best_move(), searcher.value())
+    return searcher, timeline
 
 
 def rebuild(

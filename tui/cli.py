@@ -62,6 +62,7 @@ WORKERS = number(parse_int, "--workers", lo=1, hi=MAX_WORKERS)
 NODES = number(parse_int, "--max-nodes", lo=1, hi=MAX_NODES)
 POSITIONS = number(parse_int, "--positions", lo=10, hi=1_000_000)
 L2 = number(parse_float, "--l2", lo=0.0, hi=1e6)
+DOT_NODES = number(parse_int, "--dot-nodes", lo=1, hi=100_000)
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
@@ -136,6 +137,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the tree's node cap (default: about 1 GB of tree for the algorithm)")
     search.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     search.add_argument("--json", action="store_true", help="print one JSON object")
+    search.add_argument("--export", metavar="FILE",
+                        help="write the search: FILE.json (its timeline and tree; plyscope replay opens it) "
+                             "or FILE.dot (Graphviz)")
+    search.add_argument("--dot-nodes", type=DOT_NODES, default=200, metavar="N",
+                        help="nodes drawn in a .dot export (default 200; at most 6 children each)")
+
+    replay = commands.add_parser("replay", help="open a search saved with --export or w in the explorer")
+    replay.add_argument("file", help="a .json file written by plyscope search --export or the explorer's w")
+    replay.add_argument("--check", action="store_true",
+                        help="rebuild the search, check it against the saved tree and say so; no screen")
 
     bench = commands.add_parser("bench", help="measure the engine (and the UI with --ui)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -240,6 +251,7 @@ COMMANDS = {
     "play": "tui.commands.play",
     "compare": "tui.commands.compare",
     "tune": "tui.commands.tune",
+    "replay": "tui.commands.replay",
 }
 
 

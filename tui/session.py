@@ -20,6 +20,7 @@ from engine.errors import UserError
 from engine.games import Game, State, make_game
 from engine.search.base import AlgorithmInfo, Limit, Node, Searcher, Step
 from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
+from engine.search_file import SavedSearch, SearchRecipe
 from engine.timeline import REBUILD_CHUNK, Timeline, rebuild
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
@@ -170,6 +171,8 @@ class Session:
         self.newest: Searcher[Node] | None = None
         """While ``searcher`` shows a past step: the search at its newest step (``None``: ``searcher`` is it)."""
         self._start_value = searcher.value()
+        self.saved: SavedSearch | None = None
+        """The saved search this session replays (its timeline is the saved one; its tree is rebuilt)."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -326,6 +329,22 @@ class Session:
         """The newest step of the search (the timeline's length)."""
         return len(self.timeline)
 
+    @classmethod
+    def replaying(cls, saved: SavedSearch) -> Session:
+        """A session at step 0 of ``saved``, holding its whole timeline (``go_to`` rebuilds any step)."""
+        recipe = saved.recipe
+        session = cls.create(SearchConfig(game=recipe.game, position=recipe.position, algorithm=recipe.algorithm,
+                                          params=dict(recipe.params), seed=recipe.seed, budget=recipe.budget))
+        session.timeline = saved.timeline
+        session.saved = saved
+        return session
+
+    def recipe(self) -> SearchRecipe:
+        """What rebuilds this session's search, for a saved search."""
+        config = self.config
+        return SearchRecipe(config.game, config.position, config.algorithm or "", dict(config.params),
+                            config.seed, config.budget)
+
     def fresh_searcher(self) -> Searcher[Node]:
         """A new searcher of this session's configuration on its root (the same seed: the same steps)."""
         config = self.config
@@ -346,6 +365,8 @@ class Session:
             if past is None:
                 return None
             with self.lock:
+                if stop is not None and stop.is_set():
+                    return None
                 if self.newest is None:
                     self.newest = self.searcher
                 self.searcher = past

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -18,6 +19,8 @@ from engine.errors import UserError
 from engine.games import State, make_game
 from engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
 from engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
+from engine.search_file import SearchFileError, SearchRecipe, write_search
+from engine.timeline import recorded
 from tui.cli import SEARCH_DEFAULT_MOVES
 from tui.commands.explore import parse_params
 from tui.session import parse_position
@@ -38,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     params = info.validate(parse_params(args.param))
     limit = budget(args)
     cap = info.node_cap if args.max_nodes is None else args.max_nodes
+    if args.export is not None:
+        check_export_path(args.export)
     searcher = make_searcher(info.name, state, params, seed=args.seed)
     result = run_reporting(searcher, limit, cap)
     capped = not result.finished and result.stats.nodes >= cap
@@ -64,11 +69,28 @@ def run(args: argparse.Namespace) -> int:
         "node_cap": cap,
         "stopped_at_node_cap": capped,
     }
+    if args.export is not None:
+        explicit = {key: value for key, value in params.items() if value != info.param(key).default}
+        recipe = SearchRecipe(game.name, state.text() if args.position else "", info.name, explicit, args.seed,
+                              limit.moves)
+        replayed, timeline = recorded(recipe.maker(), result.stats.iterations)
+        said = write_search(args.export, recipe, replayed, timeline, dot_nodes=args.dot_nodes)
+        print(f"plyscope search: {said}", file=sys.stderr)
     if args.json:
         print(json.dumps(report))
     else:
         print_report(report)
     return 0
+
+
+def check_export_path(name: str) -> None:
+    """Refuse, before any search, a file name that is not .json or .dot, or a folder that does not exist."""
+    path = Path(name)
+    if path.suffix.lower() not in (".json", ".dot"):
+        raise SearchFileError(f"--export {name[:80]}: the file's name ends in .json (to replay) or .dot (Graphviz)")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise SearchFileError(f"--export {name[:80]}: the folder {str(folder)[:80]} does not exist")
 
 
 PROGRESS_AFTER = 2.0

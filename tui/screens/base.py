@@ -23,6 +23,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events, work
 from textual.app import SystemCommand
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
@@ -42,8 +43,30 @@ Job = Callable[[Deliver, threading.Event], None]
 """The body of a search thread: steps sessions, delivers batches, stops when the event is set."""
 
 
+TIMELINE_MOVES = {
+    "back": "one step back",
+    "forward": "one step forward",
+    "start": "to the start",
+    "newest": "to the newest step",
+    "previous-change": "to the previous change of the best move",
+    "next-change": "to the next change of the best move",
+}
+"""Where the timeline keys go."""
+
+
 class SearchScreen(Screen[None]):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("comma", "timeline('back')", "Back", tooltip="One step back along the search's timeline"),
+        Binding("full_stop", "timeline('forward')", "Fwd", tooltip="One step forward along the timeline"),
+        Binding("left_curly_bracket", "timeline('start')", "Timeline: to the start", show=False),
+        Binding("right_curly_bracket", "timeline('newest')", "Timeline: to the newest step", show=False),
+        Binding("less_than_sign", "timeline('previous-change')", "Timeline: previous change of the best move",
+                show=False),
+        Binding("greater_than_sign", "timeline('next-change')", "Timeline: next change of the best move",
+                show=False),
+    ]
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 18)
     """The smallest terminal (columns, rows) the screen is laid out in."""
@@ -54,6 +77,8 @@ class SearchScreen(Screen[None]):
         """Agents' turns are painted frame by frame (else only when they end); the turn threads read it."""
         self.note = ""
         """What happened last, for the status line (a step's note, a refused action, a move played)."""
+        self._goal: tuple[Session, int] | None = None
+        """The step a move along a session's timeline is bringing back (until it is shown)."""
 
     # ----------------------------------------------------------------- search threads
 
@@ -82,7 +107,9 @@ class SearchScreen(Screen[None]):
         try:
             panes = list(self.query(SearchPane).results(SearchPane))
             for session, batch in message.batches:
-                if batch.steps:
+                if batch.rebuilt and self._goal is not None and self._goal[0] is session:
+                    self._goal = None
+                if batch.steps or batch.rebuilt:
                     for pane in panes:
                         if pane.session is session:
                             pane.apply(batch)
@@ -93,6 +120,61 @@ class SearchScreen(Screen[None]):
     def batches_shown(self, batches: Sequence[tuple[Session, Batch]]) -> None:
         """After the panes showed ``batches``: bring the rest of the screen up to date."""
         self.show_status()
+
+    # ----------------------------------------------------------------- the timeline
+
+    def timeline_pane(self) -> SearchPane | None:
+        """The pane whose search the timeline keys move: the one holding the focus, else the first showing one."""
+        panes = [pane for pane in self.query(SearchPane).results(SearchPane) if pane.session is not None]
+        focused = self.focused
+        for pane in panes:
+            if focused is not None and (focused is pane or pane in focused.ancestors):
+                return pane
+        return panes[0] if panes else None
+
+    def timeline_refusal(self, session: Session) -> str:
+        """Why the timeline of ``session`` cannot be moved along now (``""``: it can; the screen pauses what
+        it must)."""
+        return ""
+
+    def action_timeline(self, where: str) -> None:
+        """Show ``pane``'s search as it was at another step (``TIMELINE_MOVES``): rebuilt in a search thread."""
+        pane = self.timeline_pane()
+        session = None if pane is None else pane.session
+        if session is None:
+            self.refuse("no search here to move along")
+            return
+        refusal = self.timeline_refusal(session)
+        if refusal:
+            self.refuse(refusal)
+            return
+        goal = self._goal
+        shown = goal[1] if goal is not None and goal[0] is session else session.step_shown
+        total = session.steps_taken
+        changes = session.timeline.best_changes()
+        target = {
+            "back": shown - 1 if shown > 0 else None,
+            "forward": shown + 1 if shown < total else None,
+            "start": 0 if shown > 0 else None,
+            "newest": total if shown < total else None,
+            "previous-change": max((c for c in changes if c < shown), default=None),
+            "next-change": min((c for c in changes if c > shown), default=None),
+        }[where]
+        if target is None:
+            edge = "the start" if where in ("back", "start", "previous-change") else "the newest step"
+            more = "" if "change" not in where else ": the best move does not change beyond it"
+            self.refuse(f"no step {TIMELINE_MOVES[where].removeprefix('to ')}: this is {edge}{more}")
+            return
+        self.stop_searches()
+        self._goal = (session, target)
+
+        def job(deliver: Deliver, stop: threading.Event) -> None:
+            batch = session.go_to(target, stop)
+            if batch is not None:
+                deliver([(session, batch)])
+
+        self.host(job)
+        self.say(f"step {target:,} of {total:,}" + (" (rebuilding…)" if target < shown else ""))
 
     # ----------------------------------------------------------------- agents' turns
 

@@ -152,6 +152,13 @@ class CompareScreen(SearchScreen):
         return any(worker.group == "search" and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
                    for worker in self.workers)
 
+    def timeline_refusal(self, session: Session) -> str:
+        """A compared search can be moved along its timeline (the others pause); a match's turns cannot."""
+        if self.runner is not None:
+            return "the timeline shows compared searches: m leaves the match first"
+        self._stop()
+        return ""
+
     # ----------------------------------------------------------------- comparing
 
     def _new_sessions(self) -> None:

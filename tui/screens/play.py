@@ -32,7 +32,7 @@ from tui.formatting import player_glyph
 from tui.match import MatchRunner, Turn
 from tui.messages import Analysed
 from tui.screens.base import SearchScreen
-from tui.session import default_algorithm
+from tui.session import Session, default_algorithm
 from tui.widgets.board import Board, scores_caption
 from tui.widgets.move_list import MoveList
 from tui.widgets.prompt_bar import PromptBar
@@ -121,6 +121,10 @@ class PlayScreen(SearchScreen):
     def thinking(self) -> bool:
         """Whether a search (an agent's turn or a hint) is running."""
         return self.turn is not None
+
+    def timeline_refusal(self, session: Session) -> str:
+        """The last turn's search can be moved along its timeline once the agent has moved."""
+        return "wait for the agent's move (p pauses the agents)" if self.thinking else ""
 
     # ----------------------------------------------------------------- turns
 

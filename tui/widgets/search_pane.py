@@ -22,6 +22,7 @@ from tui.formatting import format_number, player_glyph, verdict_words
 from tui.session import Batch, RateMeter, Session
 from tui.widgets.search_tree import SearchTree
 from tui.widgets.stats import Figures, StatsPanel
+from tui.widgets.timeline_bar import TimelineBar
 
 SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
@@ -78,6 +79,8 @@ class SearchPane(Vertical):
     SearchPane.-empty > #empty { display: block; }
     SearchPane.-empty > SearchTree, SearchPane.-empty > StatsPanel, SearchPane.-empty > #head { display: none; }
     SearchPane > StatsPanel { height: auto; padding: 0 1; border-top: solid $primary 30%; }
+    SearchPane > TimelineBar { background: $boost; }
+    SearchPane.-empty > TimelineBar { display: none; }
     SearchPane.-short StatsPanel > #value-label, SearchPane.-short StatsPanel > Sparkline { display: none; }
     """
 
@@ -99,6 +102,7 @@ class SearchPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="head")
         yield SearchTree()
+        yield TimelineBar()
         yield StatsPanel()
         yield Static(self.placeholder, id="empty")
 
@@ -131,10 +135,22 @@ class SearchPane(Vertical):
         session = self.session
         if session is None:
             return
+        if batch.rebuilt:
+            self.show(session)
+            self.reveal_step()
+            return
         with session.lock:
             self.search_tree.apply(batch, shown_line(session.searcher))
         self.rate.add(session.searcher.stats.iterations)
         self.refresh_figures()
+
+    def reveal_step(self) -> None:
+        """Open the tree down to the node the step shown acted on (after a move along the timeline)."""
+        session = self.session
+        if session is None or not session.step_shown or not self.search_tree.follow:
+            return
+        path = session.timeline.event(session.step_shown - 1).path
+        self.search_tree.reveal_moves(path)
 
     def refresh_figures(self) -> None:
         """Bring the head line and the stats up to date with the session."""
@@ -145,6 +161,10 @@ class SearchPane(Vertical):
             searcher = session.searcher
             stats = replace(searcher.stats)
             head = Text.assemble(best_text(searcher), " · ", value_text(searcher))
+            shown, total = session.step_shown, session.steps_taken
+        if shown < total:
+            head.append(f" · past: step {shown:,} of {total:,}", "bold reverse")
         self.query_one("#head", Static).update(head)
+        self.query_one(TimelineBar).show(shown, total, session.timeline.best_changes())
         figures = Figures(stats, session.node_cap, self.rate.rate())
         self.query_one(StatsPanel).show(figures, session.history.values)

@@ -1,0 +1,271 @@
+"""Saved searches: a search written as JSON (to replay) or as Graphviz DOT (to look at), and read back.
+
+A ``.json`` file holds what rebuilds the search (game, position, algorithm, parameters,
+seed, budget, steps), its timeline (one event per step) and its tree as it stood (every
+node's depth, move and numbers, depth first), so that a replay can check the tree it
+rebuilds against the one saved.  Its shape is ``FORMAT`` at ``VERSION``; the README
+documents it.  Moves are the engine's own: a column index from 0 (Connect Four), a list
+``[pile, take]`` (Nim).  Infinite and undefined numbers are the strings ``"inf"``,
+``"-inf"`` and ``"nan"`` (JSON has none).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from engine.errors import UserError
+from engine.files import FileRefused, read_regular_file, write_atomic
+from engine.games import State, make_game
+from engine.search.base import Node, Searcher
+from engine.search.registry import algorithm, make_searcher
+from engine.timeline import Event, Timeline, rebuild
+
+FORMAT = "plyscope-search"
+VERSION = 1
+"""The file format's version: a reader refuses any other."""
+READ_LIMIT = 1 << 30
+"""The largest saved search read back, in bytes."""
+DOT_CHILDREN = 6
+"""Children drawn under a node of a DOT picture by default (the principal child always among them)."""
+DOT_NODES = 200
+"""Nodes drawn in a DOT picture by default."""
+
+
+class SearchFileError(UserError):
+    """A saved search that cannot be written or read back; the message says why."""
+
+
+def plyscope_version() -> str:
+    try:
+        return metadata.version("plyscope")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRecipe:
+    """What makes a search: the same recipe gives the same steps and the same tree."""
+
+    game: str
+    position: str
+    """Move string or piles; blank for the start."""
+    algorithm: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    """Parameters other than the defaults (numbers, booleans or text)."""
+    seed: int = 0
+    budget: int | None = None
+    """The move budget the search had (``None``: no bound)."""
+
+    def state(self) -> State:
+        game = make_game(self.game)
+        return game.parse(self.position) if self.position.strip() else game.start()
+
+    def maker(self) -> Callable[[], Searcher[Node]]:
+        """A function that makes the fresh searcher (the position and parameters are checked once, here)."""
+        state = self.state()
+        params = algorithm(self.algorithm).validate(self.params)
+        make_searcher(self.algorithm, state, params, seed=self.seed)
+        return lambda: make_searcher(self.algorithm, state, params, seed=self.seed)
+
+
+def _number(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
+
+
+def _move(move: Hashable | None) -> object:
+    return list(move) if isinstance(move, tuple) else move
+
+
+def _unmove(move: object) -> Hashable:
+    return tuple(move) if isinstance(move, list) else move
+
+
+def tree_rows(searcher: Searcher[Node]) -> list[list[object]]:
+    """The tree depth first: ``[depth, move, {name: number}]`` per node, as a saved search holds it."""
+    return [[node.depth, _move(node.move), {k: _number(v) for k, v in searcher.numbers(node).items()}]
+            for node in searcher.walk()]
+
+
+def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Timeline) -> dict[str, object]:
+    """The JSON document of a search after ``len(timeline)`` steps."""
+    stats = searcher.stats
+    events = [[list(map(_move, e.path)), e.added, e.changed, _move(e.best), _number(e.value)]
+              for e in timeline.events()]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "plyscope": plyscope_version(),
+        "game": recipe.game,
+        "position": recipe.position,
+        "algorithm": recipe.algorithm,
+        "params": dict(recipe.params),
+        "seed": recipe.seed,
+        "budget": recipe.budget,
+        "steps": len(timeline),
+        "stats": {"moves": stats.moves, "nodes": stats.nodes, "max_depth": stats.max_depth},
+        "best_move": _move(searcher.best_move()),
+        "value": _number(searcher.value()),
+        "event_fields": ["path", "added", "changed", "best", "value"],
+        "events": events,
+        "tree": tree_rows(searcher),
+    }
+
+
+def to_dot(searcher: Searcher[Node], *, children: int = DOT_CHILDREN, nodes: int = DOT_NODES) -> str:
+    """Graphviz DOT of the tree: the principal variation in bold, each node's numbers as its label.
+
+    The whole principal variation is drawn, then breadth first from the root at most ``children``
+    children per node (the most searched first) and ``nodes`` nodes in all; what is left out is
+    counted in a "+N more" box under its parent.
+    """
+    line = searcher.principal_path()
+    principal = {id(node) for node in line}
+    lines = ["digraph search {", '  node [shape=box, fontname="monospace", fontsize=10];', "  edge [fontsize=10];"]
+    ids = {id(node): f"n{index}" for index, node in enumerate(line)}
+    queue: list[tuple[Node, State]] = [(searcher.root, searcher.root_state)]
+    drawn = len(line)
+    head = 0
+    while head < len(queue):
+        node, state = queue[head]
+        head += 1
+        name = ids[id(node)]
+        label = "\\n".join(["root" if node.move is None else f"depth {node.depth}"]
+                           + [f"{k}={_dot_number(v)}" for k, v in searcher.numbers(node).items() if v is not None])
+        style = ', style=bold, color="red"' if id(node) in principal else ""
+        lines.append(f'  {name} [label="{label}"{style}];')
+        ordered = sorted(node.children, key=lambda c: (id(c) not in principal, -c.work()))
+        on_line = int(bool(ordered) and id(ordered[0]) in principal)
+        room = on_line + max(0, min(children - on_line, nodes - drawn))
+        for child in ordered[:room]:
+            child_name = ids.get(id(child))
+            if child_name is None:
+                child_name = ids[id(child)] = f"n{drawn}"
+                drawn += 1
+            bold = ', penwidth=2, color="red"' if id(child) in principal else ""
+            lines.append(f'  {name} -> {child_name} [label="{state.move_label(child.move)}"{bold}];')
+            queue.append((child, state.play(child.move)))
+        hidden = len(node.children) - room
+        if hidden > 0:
+            lines.append(f'  {name}_more [label="+{hidden} more", shape=plaintext];')
+            lines.append(f"  {name} -> {name}_more [style=dotted];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_number(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:+.4g}" if math.isfinite(value) else str(_number(value))
+    return str(value)
+
+
+def write_search(path: Path | str, recipe: SearchRecipe, searcher: Searcher[Node], timeline: Timeline,
+                 *, dot_nodes: int = DOT_NODES) -> str:
+    """Write the search to ``path`` (``.json`` or ``.dot``, atomically); says what was written, in one line."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        text = json.dumps(search_document(recipe, searcher, timeline), separators=(",", ":"), allow_nan=False)
+    elif suffix == ".dot":
+        text = to_dot(searcher, nodes=dot_nodes)
+    else:
+        raise SearchFileError(f"{path}: a saved search ends in .json (to replay) or .dot (Graphviz)")
+    try:
+        write_atomic(path, text)
+    except OSError as error:
+        raise SearchFileError(f"cannot write {path}: {error.strerror or error}") from None
+    return f"wrote {path} ({len(timeline):,} steps, {searcher.stats.nodes:,} nodes)"
+
+
+@dataclass(frozen=True, slots=True)
+class SavedSearch:
+    """A saved search read back: its recipe, steps, timeline and tree."""
+
+    recipe: SearchRecipe
+    steps: int
+    timeline: Timeline
+    tree: list[list[object]]
+    saved_by: str
+    """The plyscope version that wrote it."""
+
+    def rebuilt(self, stop: threading.Event | None = None) -> Searcher[Node] | None:
+        """The search rebuilt to its last step, checked against the saved tree (``None`` if ``stop`` came first)."""
+        searcher = rebuild(self.recipe.maker(), self.steps, stop)
+        if searcher is None:
+            return None
+        self.check(searcher)
+        return searcher
+
+    def check(self, searcher: Searcher[Node]) -> None:
+        """Raise ``SearchFileError`` unless ``searcher``'s tree is the saved one, node for node and number for
+        number."""
+        rows = json.loads(json.dumps(tree_rows(searcher), allow_nan=False))
+        if rows != self.tree:
+            first = next((i for i, (a, b) in enumerate(zip(rows, self.tree, strict=False)) if a != b),
+                         min(len(rows), len(self.tree)))
+            raise SearchFileError(
+                f"the rebuilt tree differs from the saved one at node {first:,} ({len(rows):,} nodes rebuilt, "
+                f"{len(self.tree):,} saved): the file was written by plyscope {self.saved_by}, this is "
+                f"{plyscope_version()}, or it was edited")
+
+
+def read_search(path: Path | str) -> SavedSearch:
+    """A saved search from ``path``; a file that is not one, or is damaged, raises a one-line ``UserError``."""
+    try:
+        data = read_regular_file(path, READ_LIMIT, "a saved search")
+        document = json.loads(data.decode("utf-8"))
+    except FileRefused:
+        raise
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise SearchFileError(f"{path} is not a saved search: {type(error).__name__} ({str(error)[:80]})") from None
+    return parse_document(document, str(path))
+
+
+def parse_document(document: object, where: str) -> SavedSearch:
+    """A saved search from its JSON document (``where`` names it in messages)."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise SearchFileError(f"{where} is not a saved search (no \"format\": \"{FORMAT}\")")
+    version = document.get("version")
+    if version != VERSION:
+        raise SearchFileError(f"{where} is a saved search of format version {str(version)[:20]}; "
+                              f"this plyscope reads version {VERSION} only")
+
+    def need(name: str, kind: type | tuple[type, ...]) -> Any:
+        value = document.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise SearchFileError(f"{where}: field \"{name}\" is missing or of the wrong type")
+        return value
+
+    recipe = SearchRecipe(
+        game=need("game", str), position=need("position", str), algorithm=need("algorithm", str),
+        params=need("params", dict), seed=need("seed", int), budget=need("budget", (int, type(None))),
+    )
+    steps = need("steps", int)
+    events = need("events", list)
+    tree = need("tree", list)
+    if steps < 0 or len(events) != steps:
+        raise SearchFileError(f"{where}: {len(events):,} events for {steps:,} steps: the file is damaged")
+    timeline = Timeline()
+    try:
+        for index, (moves, added, changed, best, value) in enumerate(events):
+            number = float(value) if isinstance(value, str) else value
+            if not (isinstance(moves, list) and isinstance(added, int) and isinstance(changed, int)
+                    and isinstance(number, (int, float))):
+                raise ValueError
+            timeline.append(Event(index + 1, tuple(_unmove(m) for m in moves), added, changed,
+                                  None if best is None else _unmove(best), float(number)))
+    except (TypeError, ValueError, OverflowError):
+        raise SearchFileError(f"{where}: event {len(timeline) + 1:,} is damaged") from None
+    try:
+        recipe.maker()
+    except UserError as error:
+        raise SearchFileError(f"{where}: {error}") from None
+    return SavedSearch(recipe, steps, timeline, tree, str(document.get("plyscope", "unknown")))
