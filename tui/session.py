@@ -15,12 +15,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from engine.errors import UserError
 from engine.games import Game, State, make_game
 from engine.search.base import AlgorithmInfo, Limit, Node, Searcher, Step
 from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
-from engine.search_file import SavedSearch, SearchRecipe
+from engine.search_file import SavedSearch, SearchRecipe, write_search
 from engine.timeline import REBUILD_CHUNK, Timeline, rebuild
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
@@ -344,6 +345,27 @@ class Session:
         config = self.config
         return SearchRecipe(config.game, config.position, config.algorithm or "", dict(config.params),
                             config.seed, config.budget)
+
+    def write(self, path: Path) -> str:
+        """Write the search, as it stands at the step shown, to ``path`` (``.json`` or ``.dot``); says what it
+        wrote.  Holds the lock while it reads the tree."""
+        with self.lock:
+            return write_search(path, self.recipe(), self.searcher, self.timeline.upto(self.step_shown))
+
+    def open_saved(self, stop: threading.Event) -> tuple[Batch, str] | None:
+        """Rebuild the saved search this session replays to its last step and check its tree against the saved
+        one: the batch to show and what to say (``None`` if ``stop`` came first).  Runs in a search thread."""
+        saved = self.saved
+        assert saved is not None
+        batch = self.go_to(self.steps_taken, stop)
+        if batch is None:
+            return None
+        try:
+            with self.lock:
+                saved.check(self.searcher)
+        except UserError as error:
+            return batch, str(error)
+        return batch, f"replaying a saved search: {saved.steps:,} steps, the tree matches the saved one"
 
     def fresh_searcher(self) -> Searcher[Node]:
         """A new searcher of this session's configuration on its root (the same seed: the same steps)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -29,12 +30,14 @@ from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
 from engine.agents import Decision
+from engine.errors import UserError
 from engine.games import Connect4State
 from tui.contest import TURN_FRAME_SECONDS, analyse, decide, think
 from tui.match import Turn
 from tui.messages import Analysed, BatchesReady, Decided
 from tui.screens.help import binding_commands
 from tui.session import Batch, Session
+from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
 
 Deliver = Callable[[Sequence[tuple[Session, Batch]]], None]
@@ -77,6 +80,8 @@ class SearchScreen(Screen[None]):
         """Agents' turns are painted frame by frame (else only when they end); the turn threads read it."""
         self.note = ""
         """What happened last, for the status line (a step's note, a refused action, a move played)."""
+        self._exporting: Session | None = None
+        """The session ``action_export`` asked a file name for."""
         self._goal: tuple[Session, int] | None = None
         """The step a move along a session's timeline is bringing back (until it is shown)."""
 
@@ -175,6 +180,52 @@ class SearchScreen(Screen[None]):
 
         self.host(job)
         self.say(f"step {target:,} of {total:,}" + (" (rebuilding…)" if target < shown else ""))
+
+    def action_export(self) -> None:
+        """Ask for a file to write the search of ``timeline_pane`` to, as it stands at the step shown."""
+        pane = self.timeline_pane()
+        session = None if pane is None else pane.session
+        if session is None or self.timeline_refusal(session):
+            self.refuse("no search here to write" if session is None else self.timeline_refusal(session))
+            return
+        self._exporting = session
+        config = session.config
+        name = f"{config.algorithm}-{config.position or 'start'}-step{session.step_shown}.json"
+        self.query_one(PromptBar).ask("export", "write the search to", name,
+                                      placeholder="FILE.json (plyscope replay FILE opens it) or FILE.dot (Graphviz)")
+
+    def export_search(self, name: str) -> None:
+        """Write the search asked for by ``action_export`` to ``name``, in a thread (a big tree takes seconds)."""
+        path = Path(name.strip()).expanduser()
+        if path.suffix.lower() not in (".json", ".dot"):
+            raise UserError(f"'{name.strip()[:60]}': the file's name ends in .json (to replay) or .dot (Graphviz)")
+        session = self._exporting
+        if session is None:
+            return
+        self.stop_searches()
+
+        def write() -> None:
+            try:
+                said = session.write(path)
+            except UserError as error:
+                self.app.call_from_thread(self.refuse, str(error))
+                return
+            self.app.call_from_thread(self.say, said)
+
+        self.run_worker(write, thread=True, group="export", name="export")
+        self.say(f"writing {path}…")
+
+    def open_saved(self, session: Session) -> None:
+        """Rebuild the saved search ``session`` replays to its last step, then check it against the saved tree."""
+        self.say(f"rebuilding the saved search: {session.steps_taken:,} steps…")
+
+        def job(deliver: Deliver, stop: threading.Event) -> None:
+            rebuilt = session.open_saved(stop)
+            if rebuilt is not None:
+                self.app.call_from_thread(self.say, rebuilt[1])
+                deliver([(session, rebuilt[0])])
+
+        self.host(job)
 
     # ----------------------------------------------------------------- agents' turns
 

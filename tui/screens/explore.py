@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -29,7 +28,6 @@ from engine.game_record import PlayedGame
 from engine.games import GAME_CHOICES, Move
 from engine.search.base import Limit, Node
 from engine.search.registry import fitting_algorithms
-from engine.search_file import write_search
 from tui.contest import compared_agents
 from tui.formatting import format_count, move_labels, verdict_words
 from tui.screens.base import Deliver, SearchScreen
@@ -187,11 +185,6 @@ class ExploreScreen(SearchScreen):
             self._run_worker = None
             self.pane.rate.clear()
 
-    def timeline_refusal(self, session: Session) -> str:
-        """Moving along the timeline pauses a run."""
-        self._pause()
-        return ""
-
     # ----------------------------------------------------------------- choosing
 
     def adopt(self, session: Session) -> None:
@@ -207,28 +200,7 @@ class ExploreScreen(SearchScreen):
         self._show_details()
         self.show_status()
         if session.saved is not None and session.step_shown < session.steps_taken:
-            self._open_saved(session)
-
-    def _open_saved(self, session: Session) -> None:
-        """Rebuild a saved search to its last step, then check the tree against the saved one."""
-        saved = session.saved
-        assert saved is not None
-        self.say(f"rebuilding the saved search: {saved.steps:,} steps…")
-
-        def job(deliver: Deliver, stop: threading.Event) -> None:
-            batch = session.go_to(session.steps_taken, stop)
-            if batch is None:
-                return
-            try:
-                with session.lock:
-                    saved.check(session.searcher)
-                words = f"replaying a saved search: {saved.steps:,} steps, the tree matches the saved one"
-            except UserError as error:
-                words = str(error)
-            self.app.call_from_thread(self.say, words)
-            deliver([(session, batch)])
-
-        self.host(job)
+            self.open_saved(session)
 
     def _try(self, config: SearchConfig) -> bool:
         """Adopt a session built from ``config``; on bad input say why and change nothing."""
@@ -290,7 +262,7 @@ class ExploreScreen(SearchScreen):
                 self._open_compare(event.value)
                 event.bar.close()
             elif event.purpose == "export":
-                self._export(event.value)
+                self.export_search(event.value)
                 event.bar.close()
         except UserError as error:
             event.bar.fail(str(error))
@@ -348,35 +320,6 @@ class ExploreScreen(SearchScreen):
         rival = default_rival(self.session.state, spec)
         self.query_one(PromptBar).ask("compare", f"compare {spec.label()} with", rival,
                                       placeholder="one to three agents, e.g. mcts:k=32 alphabeta")
-
-    def action_export(self) -> None:
-        """Ask for a file to write the search to, as it stands at the step shown."""
-        config = self.session.config
-        name = f"{config.algorithm}-{config.position or 'start'}-step{self.session.step_shown}.json"
-        self.query_one(PromptBar).ask("export", "write the search to", name,
-                                      placeholder="FILE.json (plyscope replay FILE opens it) or FILE.dot (Graphviz)")
-
-    def _export(self, name: str) -> None:
-        """Write the search at the step shown to ``name`` in a thread (a big tree takes a few seconds)."""
-        path = Path(name.strip()).expanduser()
-        if path.suffix.lower() not in (".json", ".dot"):
-            raise UserError(f"'{name.strip()[:60]}': the file's name ends in .json (to replay) or .dot (Graphviz)")
-        self._pause()
-        self.stop_searches()
-        session = self.session
-
-        def write() -> None:
-            try:
-                with session.lock:
-                    timeline = session.timeline.upto(session.step_shown)
-                    said = write_search(path, session.recipe(), session.searcher, timeline)
-            except UserError as error:
-                self.app.call_from_thread(self.refuse, str(error))
-                return
-            self.app.call_from_thread(self.say, said)
-
-        self.run_worker(write, thread=True, group="export", name="export")
-        self.say(f"writing {path}…")
 
     def _open_compare(self, rivals: str) -> None:
         if not rivals:

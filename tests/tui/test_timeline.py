@@ -1,0 +1,229 @@
+"""The timeline keys in the explorer, compare and play: back, forward, jumps, changes of the best move, export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.search.base import Node, Searcher
+from engine.search.registry import make_searcher
+from engine.search_file import read_search
+from engine.timeline import rebuild
+from tests.tui.helpers import explorer, make_app, run_async, settle
+from tui.app import PlyscopeApp
+from tui.session import Session
+from tui.widgets.prompt_bar import PromptBar
+from tui.widgets.search_pane import SearchPane
+from tui.widgets.search_tree import SearchTree
+from tui.widgets.timeline_bar import TimelineBar, bar_text
+
+
+def picture(searcher: Searcher[Node]) -> list[object]:
+    """Every node's moves and numbers, the stats that do not depend on the clock, the line."""
+    stats = searcher.stats
+    return [[(tuple(n.moves()), repr(searcher.numbers(n))) for n in searcher.walk()],
+            stats.moves, stats.nodes, stats.iterations, searcher.principal_variation()]
+
+
+def fresh(session: Session, steps: int) -> list[object]:
+    """The picture of a fresh search of ``session``'s kind stepped ``steps`` times."""
+    searcher = make_searcher(session.config.algorithm or "", session.state, session.config.params,
+                             seed=session.config.seed)
+    for _ in range(steps):
+        assert searcher.step() is not None
+    return picture(searcher)
+
+
+def head(pilot_screen: object) -> str:
+    from textual.widgets import Static
+
+    from tui.screens.explore import ExploreScreen
+
+    assert isinstance(pilot_screen, ExploreScreen)
+    return str(pilot_screen.pane.query_one("#head", Static).render())
+
+
+@run_async
+async def test_back_forward_and_jumps_show_the_tree_as_it_was() -> None:
+    app = make_app(algorithm="bestfirst")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        session = screen.session
+        await pilot.press("d", "d")
+        await settle(pilot)
+        assert (session.step_shown, session.steps_taken) == (20, 20)
+        newest = picture(session.searcher)
+        await pilot.press("comma")
+        await settle(pilot)
+        assert session.step_shown == 19 and session.steps_taken == 20
+        assert picture(session.searcher) == fresh(session, 19)
+        assert "past: step 19 of 20" in head(screen)
+        assert screen.query_one(SearchTree).searcher is session.searcher
+        await pilot.press("left_curly_bracket")
+        await settle(pilot)
+        assert session.step_shown == 0 and picture(session.searcher) == fresh(session, 0)
+        await pilot.press("comma")  # nothing before the start: refused, nothing changes
+        await settle(pilot)
+        assert session.step_shown == 0 and "this is the start" in screen.note
+        await pilot.press("full_stop", "full_stop")
+        await settle(pilot)
+        assert session.step_shown == 2 and picture(session.searcher) == fresh(session, 2)
+        await pilot.press("right_curly_bracket")
+        await settle(pilot)
+        assert session.step_shown == 20 and picture(session.searcher) == newest
+        assert session.newest is None and "past" not in head(screen)
+
+
+@run_async
+async def test_stepping_from_a_past_step_retraces_the_recorded_future() -> None:
+    app = make_app(algorithm="mcts", seed=3)
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        session = screen.session
+        await pilot.press("d")
+        await settle(pilot)
+        newest = picture(session.searcher)
+        await pilot.press("comma", "comma", "comma")
+        await settle(pilot)
+        assert session.step_shown == 7
+        await pilot.press("s", "s", "s")
+        await settle(pilot)
+        assert session.step_shown == 10 and session.steps_taken == 10 and session.newest is None
+        assert picture(session.searcher) == newest
+        await pilot.press("s")
+        await settle(pilot)
+        assert session.steps_taken == 11
+
+
+@run_async
+async def test_jumps_to_the_changes_of_the_best_move() -> None:
+    app = make_app(algorithm="alphabeta")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        session = screen.session
+        await pilot.press("f", "f")
+        await settle(pilot)
+        changes = session.timeline.best_changes()
+        assert len(changes) >= 2
+        await pilot.press("less_than_sign")
+        await settle(pilot)
+        assert session.step_shown == changes[-1]
+        best = session.timeline.best(changes[-1])
+        assert session.searcher.best_move() == best
+        await pilot.press("less_than_sign")
+        await settle(pilot)
+        assert session.step_shown == changes[-2]
+        await pilot.press("greater_than_sign")
+        await settle(pilot)
+        assert session.step_shown == changes[-1]
+
+
+@run_async
+async def test_scrubbing_while_a_run_goes_pauses_it() -> None:
+    app = make_app(algorithm="rivest", budget=None)
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        session = screen.session
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        await pilot.press("comma")
+        await settle(pilot)
+        assert not screen.running
+        shown, taken = session.step_shown, session.steps_taken
+        assert shown == taken - 1
+        await pilot.pause(0.2)
+        assert (session.step_shown, session.steps_taken) == (shown, taken)
+
+
+def test_the_bar_marks_the_step_shown_and_the_changes() -> None:
+    text = bar_text(50, 100, [10, 80], 40).plain
+    assert text.startswith("step 50/100 ")
+    bar = text.removeprefix("step 50/100 ")
+    assert len(bar) == 40 - len("step 50/100 ")
+    assert bar.count("●") == 1 and bar.count("◆") == 2
+    assert bar.index("◆") < bar.index("●") < bar.rindex("◆")
+    assert bar_text(7, 7, [], 30).plain.startswith("step 7 ")
+
+
+@run_async
+async def test_the_bar_is_under_the_tree_of_every_pane() -> None:
+    app = make_app(algorithm="bestfirst")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("s", "s", "s")
+        await settle(pilot)
+        bar = screen.pane.query_one(TimelineBar)
+        assert "step 3" in str(bar.render())
+
+
+@pytest.mark.parametrize("suffix", [".json", ".dot"])
+def test_w_writes_the_search_and_replay_opens_it(tmp_path: Path, suffix: str) -> None:
+    import asyncio
+
+    target = tmp_path / f"saved{suffix}"
+
+    async def scenario() -> None:
+        app = make_app(algorithm="bestfirst")
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            await pilot.press("d", "comma", "comma")
+            await settle(pilot)
+            await pilot.press("w")
+            await pilot.pause()
+            bar = screen.query_one(PromptBar)
+            bar.query_one("Input").value = str(target)  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await settle(pilot)
+            assert "wrote" in screen.note
+
+    asyncio.run(scenario())
+    if suffix == ".dot":
+        assert target.read_text().startswith("digraph search {")
+        return
+    saved = read_search(target)
+    assert saved.steps == 8 and len(saved.timeline) == 8
+    document = json.loads(target.read_text())
+    assert document["algorithm"] == "bestfirst" and document["version"] == 1
+
+    async def reopen() -> None:
+        app = PlyscopeApp(Session.replaying(saved), clock=lambda: 0.0)
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            await settle(pilot)
+            session = screen.session
+            assert session.step_shown == 8 and session.steps_taken == 8
+            assert "the tree matches the saved one" in screen.note
+            again = rebuild(session.fresh_searcher, 8)
+            assert again is not None and picture(session.searcher) == picture(again)
+            await pilot.press("comma")
+            await settle(pilot)
+            assert session.step_shown == 7
+
+    asyncio.run(reopen())
+
+
+@run_async
+async def test_compare_panes_move_along_their_own_timelines() -> None:
+    from tui.screens.compare import CompareScreen
+
+    app = make_app(algorithm="bestfirst")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        compare = pilot.app.screen
+        assert isinstance(compare, CompareScreen)
+        await pilot.press("d")
+        await settle(pilot)
+        panes = list(compare.query(SearchPane).results(SearchPane))
+        first = panes[0].session
+        assert first is not None
+        taken = first.steps_taken
+        panes[0].search_tree.focus()
+        await pilot.press("comma")
+        await settle(pilot)
+        assert first.step_shown == taken - 1
+        assert panes[1].session is not None and panes[1].session.step_shown == panes[1].session.steps_taken
