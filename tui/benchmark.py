@@ -14,12 +14,15 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from textual import events
 
 from engine.benchmarks import BenchTable
+from engine.search_file import read_search
 from tui.app import PlyscopeApp
 from tui.screens.explore import ExploreScreen
 from tui.session import Batch, SearchConfig, Session
@@ -171,4 +174,44 @@ def measure(quick: bool) -> list[BenchTable]:
         times = [asyncio.run(quit_time(Session.create(config))) for _ in range(3 if quick else 5)]
         quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
     quits.notes.append("from the key sent to the app closed, its search threads stopped")
-    return [steps, keys, quits]
+    return [steps, keys, quits, timeline_figures(quick)]
+
+
+TIMELINE_ALGORITHMS = ("rivest", "mcts", "alphabeta")
+TIMELINE_TARGETS = {"one step back (ms)": 50.0, "jump to the middle (ms)": 300.0, "timeline / tree memory": 0.25,
+                    "replay ready (s)": 2.0}
+
+
+def timeline_figures(quick: bool) -> BenchTable:
+    """Moving along a search's timeline: one step back and a jump from the newest step, the timeline's memory
+    against the tree's (``AlgorithmInfo.node_bytes`` per node), and a saved search read back and rebuilt."""
+    steps = 10_000 if quick else 100_000
+    table = BenchTable(f"timeline of a {steps:,}-step search (engine side: the rebuild in the search thread)",
+                       ["searcher", "figure", "value", "target", "met"])
+    with tempfile.TemporaryDirectory() as folder:
+        for name in TIMELINE_ALGORITHMS:
+            session = Session.create(SearchConfig(algorithm=name, budget=None))
+            session.take(steps)
+            figures: dict[str, float] = {}
+            started = time.perf_counter()
+            session.go_to(steps - 1)
+            figures["one step back (ms)"] = (time.perf_counter() - started) * 1000
+            session.go_to(steps)
+            started = time.perf_counter()
+            session.go_to(steps // 2)
+            figures["jump to the middle (ms)"] = (time.perf_counter() - started) * 1000
+            session.go_to(steps)
+            tree = session.searcher.stats.nodes * session.info.node_bytes
+            figures["timeline / tree memory"] = session.timeline.nbytes() / tree
+            path = Path(folder) / f"{name}.json"
+            session.write(path)
+            started = time.perf_counter()
+            read_search(path).rebuilt()
+            figures["replay ready (s)"] = time.perf_counter() - started
+            for figure, value in figures.items():
+                target = TIMELINE_TARGETS[figure]
+                table.rows.append([name, figure, round(value, 3), target, "yes" if value <= target else "no"])
+    table.notes.append("a past step is rebuilt by replaying the search from its start (the searchers are "
+                       "deterministic), so going back costs time in proportion to the step reached; "
+                       "replay ready: the file read, the search rebuilt and its tree checked against the saved one")
+    return table

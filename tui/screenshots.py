@@ -72,6 +72,8 @@ VIEWS = (
     View("explorer-node-chosen", SearchConfig(), ("f", "f"), then=(_choose_deep_node,)),
     View("alphabeta", SearchConfig(algorithm="alphabeta", params={"depth": 4}), ("f", "f", "f")),
     View("mcts", SearchConfig(algorithm="mcts"), ("f", "f")),
+    View("timeline", SearchConfig(algorithm="alphabeta", params={"depth": 5}),
+         ("f", "f", "f", "f", "f", "less_than_sign", "less_than_sign")),
     View("pns-grundy", SearchConfig(game="grundy", position="13", algorithm="pns"), ("f",)),
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
     View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),

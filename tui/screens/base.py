@@ -114,6 +114,7 @@ class SearchScreen(Screen[None]):
             for session, batch in message.batches:
                 if batch.rebuilt and self._goal is not None and self._goal[0] is session:
                     self._goal = None
+                    self.note = f"showing step {session.step_shown:,} of {session.steps_taken:,}"
                 if batch.steps or batch.rebuilt:
                     for pane in panes:
                         if pane.session is session:
