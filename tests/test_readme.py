@@ -137,6 +137,13 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         set_option("--openings", "1")
         set_option("--workers", "2")
         set_option("--moves", "300")
+    if name == "replay":  # the file is made first; the screen is replaced by --check (no terminal here)
+        saved = folder / Path(shrunk[1]).name
+        subprocess.run([sys.executable, "-m", "tui.cli", "search", "4453", "--algo", "alphabeta", "--iterations",
+                        "200", "--export", str(saved)], check=True, capture_output=True, env={"PYTHONPATH": str(ROOT)})
+        shrunk[1] = str(saved)
+        if "--check" not in shrunk:
+            shrunk.append("--check")
     if name == "bench":
         shrunk.append("--quick")
         if "--ui" not in shrunk and "--only" not in shrunk:

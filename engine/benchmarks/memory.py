@@ -56,7 +56,7 @@ def measure_here(spec_text: str, nodes: int) -> tuple[float, int, float]:
     board, the nodes it reached, and the seconds the run took."""
     spec = AgentSpec.parse(spec_text)
     state = Connect4().start()
-    make_searcher(spec.name, state, spec.params, seed=0).run(Limit(nodes=1_000))  # warm up: imports, caches
+    make_searcher(spec.name, state, spec.params, seed=0).run(Limit(nodes=1_000, seconds=2))  # warm up: imports, caches
     gc.collect()
     before = resident_bytes()
     searcher = make_searcher(spec.name, state, spec.params, seed=0)

@@ -622,6 +622,7 @@ ALGORITHMS = (
         name=AlphaBeta.name,
         description=AlphaBeta.description,
         factory=AlphaBeta,
+        node_bytes=192,
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
@@ -638,6 +639,7 @@ ALGORITHMS = (
         name=RivestAlphaBeta.name,
         description=RivestAlphaBeta.description,
         factory=RivestAlphaBeta,
+        node_bytes=216,
         params=(
             DEPTH_PARAM,
             Param("accounting", bool, True, "Rivest's move accounting: a child visited costs a move even when it was "

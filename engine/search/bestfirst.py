@@ -182,6 +182,7 @@ ALGORITHMS = (
         name=BestFirst.name,
         description=BestFirst.description,
         factory=BestFirst,
+        node_bytes=192,
         params=(
             Param(
                 "ab_depth", int, 0,

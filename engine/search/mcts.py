@@ -419,6 +419,7 @@ ALGORITHMS = (
         name=MonteCarloTreeSearch.name,
         description=MonteCarloTreeSearch.description,
         factory=MonteCarloTreeSearch,
+        node_bytes=200,
         params=(
             Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),
             K_PARAM,

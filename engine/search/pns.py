@@ -260,6 +260,7 @@ ALGORITHMS = (
         name=ProofNumberSearch.name,
         description=ProofNumberSearch.description,
         factory=ProofNumberSearch,
+        node_bytes=104,
         params=(
             Param(
                 "target", str, "win", "what to prove for the player to move: win, or draw-or-win (at least a draw)",

@@ -354,6 +354,7 @@ ALGORITHMS = (
         name=Rivest.name,
         description=Rivest.description,
         factory=Rivest,
+        node_bytes=176,
         params=(
             Param("p", float, 10.0, "generalized-mean exponent: M_p at MAX nodes, M_-p at MIN (modes mean, "
                   "reverse-derivative, and final=mean)", lo=0.0, hi=1000.0),
