@@ -37,7 +37,7 @@ def picture(searcher: Searcher[Node]) -> list[object]:
 
 def stepped(name: str, state: State, steps: int) -> tuple[Searcher[Node], list[Step[Node]]]:
     searcher = make_searcher(name, state, seed=7)
-    taken = []
+    taken: list[Step[Node]] = []
     while len(taken) < steps:
         step = searcher.step()
         if step is None:
