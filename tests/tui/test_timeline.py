@@ -66,7 +66,7 @@ async def test_back_forward_and_jumps_show_the_tree_as_it_was() -> None:
         assert session.step_shown == 0 and picture(session.searcher) == fresh(session, 0)
         await pilot.press("comma")  # nothing before the start: refused, nothing changes
         await settle(pilot)
-        assert session.step_shown == 0 and "this is the start" in screen.note
+        assert session.step_shown == 0 and "already at step 0" in screen.note
         await pilot.press("full_stop", "full_stop")
         await settle(pilot)
         assert session.step_shown == 2 and picture(session.searcher) == fresh(session, 2)

@@ -46,17 +46,6 @@ Job = Callable[[Deliver, threading.Event], None]
 """The body of a search thread: steps sessions, delivers batches, stops when the event is set."""
 
 
-TIMELINE_MOVES = {
-    "back": "one step back",
-    "forward": "one step forward",
-    "start": "to the start",
-    "newest": "to the newest step",
-    "previous-change": "to the previous change of the best move",
-    "next-change": "to the next change of the best move",
-}
-"""Where the timeline keys go."""
-
-
 class SearchScreen(Screen[None]):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
 
@@ -144,7 +133,8 @@ class SearchScreen(Screen[None]):
         return ""
 
     def action_timeline(self, where: str) -> None:
-        """Show ``pane``'s search as it was at another step (``TIMELINE_MOVES``): rebuilt in a search thread."""
+        """Show the search of ``timeline_pane`` as it was at another step, rebuilt in a search thread: ``where`` is
+        ``back``, ``forward``, ``start``, ``newest``, ``previous-change`` or ``next-change`` (of the best move)."""
         pane = self.timeline_pane()
         session = None if pane is None else pane.session
         if session is None:
@@ -167,9 +157,9 @@ class SearchScreen(Screen[None]):
             "next-change": min((c for c in changes if c > shown), default=None),
         }[where]
         if target is None:
-            edge = "the start" if where in ("back", "start", "previous-change") else "the newest step"
-            more = "" if "change" not in where else ": the best move does not change beyond it"
-            self.refuse(f"no step {TIMELINE_MOVES[where].removeprefix('to ')}: this is {edge}{more}")
+            self.refuse(f"no change of the best move {'before' if where == 'previous-change' else 'after'} step "
+                        f"{shown:,}" if "change" in where else "already at step 0, the start" if where in
+                        ("back", "start") else f"already at the newest step, {total:,}: s steps the search on")
             return
         self.stop_searches()
         self._goal = (session, target)

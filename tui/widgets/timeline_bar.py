@@ -27,7 +27,7 @@ def bar_text(shown: int, total: int, changes: list[int], width: int) -> Text:
     marks = [" "] * cells
 
     def cell(step: int) -> int:
-        return min(cells - 1, (step - 1) * cells // total) if step > 0 else 0
+        return (step * (cells - 1) + total // 2) // total
 
     here = cell(shown)
     for index in range(cells):
