@@ -67,7 +67,7 @@ def test_search_export_and_replay_check_from_the_command_line(tmp_path: Path) ->
 
 def test_the_dot_picture_holds_the_principal_variation_and_parses(tmp_path: Path) -> None:
     recipe = SearchRecipe("connect4", "4453", "rivest")
-    searcher, timeline = recorded(recipe.maker(), 400)
+    searcher, _ = recorded(recipe.maker(), 400)
     text = to_dot(searcher, nodes=50)
     line = searcher.principal_path()
     assert text.startswith("digraph search {") and text.rstrip().endswith("}")
