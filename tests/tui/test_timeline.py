@@ -147,6 +147,13 @@ def test_the_bar_marks_the_step_shown_and_the_changes() -> None:
     assert bar_text(7, 7, [], 30).plain.startswith("step 7 ")
 
 
+def test_the_bar_survives_changes_and_steps_beyond_its_total() -> None:
+    """The search thread may record changes (and steps) after the bar last learnt its total."""
+    bar = bar_text(22, 22, [1, 2, 21, 22, 23, 40], 49).plain.removeprefix("step 22 ")
+    assert len(bar) == 49 - len("step 22 ") and bar.endswith("●")
+    assert bar_text(30, 22, [25], 49).plain.startswith("step 22 ")
+
+
 @run_async
 async def test_the_bar_is_under_the_tree_of_every_pane() -> None:
     app = make_app(algorithm="bestfirst")

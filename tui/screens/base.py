@@ -50,8 +50,8 @@ class SearchScreen(Screen[None]):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("comma", "timeline('back')", "Back", tooltip="One step back along the search's timeline"),
-        Binding("full_stop", "timeline('forward')", "Fwd", tooltip="One step forward along the timeline"),
+        Binding("comma", "timeline('back')", "Timeline: one step back", show=False),
+        Binding("full_stop", "timeline('forward')", "Timeline: one step forward", show=False),
         Binding("left_curly_bracket", "timeline('start')", "Timeline: to the start", show=False),
         Binding("right_curly_bracket", "timeline('newest')", "Timeline: to the newest step", show=False),
         Binding("less_than_sign", "timeline('previous-change')", "Timeline: previous change of the best move",

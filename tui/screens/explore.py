@@ -55,6 +55,8 @@ class ExploreScreen(SearchScreen):
         Binding("s", "step(1)", "Step"),
         Binding("d", "step(10)", "×10"),
         Binding("f", "step(100)", "×100"),
+        Binding("comma", "timeline('back')", "Back"),
+        Binding("full_stop", "timeline('forward')", "Fwd"),
         Binding("r", "run", "Run"),
         Binding("plus,equals_sign", "speed(1)", "Faster run", show=False),
         Binding("minus", "speed(-1)", "Slower run", show=False),

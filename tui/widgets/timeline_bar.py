@@ -27,13 +27,14 @@ def bar_text(shown: int, total: int, changes: list[int], width: int) -> Text:
     marks = [" "] * cells
 
     def cell(step: int) -> int:
-        return (step * (cells - 1) + total // 2) // total
+        return min(cells - 1, max(0, (step * (cells - 1) + total // 2) // total))
 
     here = cell(shown)
     for index in range(cells):
         marks[index] = "━" if index <= here else "─"
     for step in changes:
-        marks[cell(step)] = CHANGE
+        if step <= total:  # the list may be the timeline's own, grown by the search thread since
+            marks[cell(step)] = CHANGE
     marks[here] = HERE
     for index, mark in enumerate(marks):
         style = "bold $accent" if index == here else ("yellow" if mark == CHANGE else ("" if index <= here else "dim"))
@@ -55,7 +56,7 @@ class TimelineBar(Widget):
     def show(self, shown: int, total: int, changes: list[int]) -> None:
         """Show step ``shown`` of ``total``, with the steps in ``changes`` marked."""
         if (shown, total, len(changes)) != (self._shown, self._total, len(self._changes)):
-            self._shown, self._total, self._changes = shown, total, changes
+            self._shown, self._total, self._changes = shown, total, list(changes)
             self.refresh()
 
     def render(self) -> Text:
