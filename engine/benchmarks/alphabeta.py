@@ -48,7 +48,7 @@ def _orderings(quick: bool) -> BenchTable:
             seconds = 0.0
             for text in POSITIONS:
                 searcher = AlphaBeta(game.parse(text), depth=depth, start_depth=depth, ordering=ordering, tt=tt,
-                                     eval=EVAL)
+                                     evaluator=EVAL)
                 result = searcher.run(Limit())
                 visits += result.stats.iterations
                 moves += result.stats.moves
@@ -74,7 +74,7 @@ def _run_against_step(quick: bool) -> BenchTable:
         visits = 0
         seconds = 0.0
         for text in POSITIONS:
-            searcher = AlphaBeta(game.parse(text), depth=depth, start_depth=depth, eval=EVAL)
+            searcher = AlphaBeta(game.parse(text), depth=depth, start_depth=depth, evaluator=EVAL)
             started = time.perf_counter()
             if mode == "run":
                 searcher.run(Limit())

@@ -75,7 +75,7 @@ def _speed(quick: bool) -> BenchTable:
         nodes = 0
         seconds = 0.0
         for state in states:
-            found, spent = _cpu_run(searcher(state, depth=depth, eval=EVAL))
+            found, spent = _cpu_run(searcher(state, depth=depth, evaluator=EVAL))
             nodes += found
             seconds += spent
         rates.append(nodes / seconds)
@@ -102,7 +102,7 @@ def _star1(quick: bool) -> BenchTable:
             for game, texts in ((chance, [_chance_text(p) for p in positions]), (plain, list(positions))):
                 for pruning in ("none", "star1"):
                     counts.append(sum(
-                        _cpu_run(Expectiminimax(game.parse(text), depth=depth, pruning=pruning, eval=EVAL))[0]
+                        _cpu_run(Expectiminimax(game.parse(text), depth=depth, pruning=pruning, evaluator=EVAL))[0]
                         for text in texts))
             table.rows.append([size, depth, counts[0], counts[1], f"{1 - counts[1] / counts[0]:.0%}",
                                counts[2], counts[3], f"{1 - counts[3] / counts[2]:.0%}"])

@@ -89,14 +89,6 @@ class Connect4:
             self._moves_for_full_columns[full] = moves
         return moves
 
-    def has_four(self, stones: Bitboard) -> bool:
-        """Whether ``stones`` contain four in a row in any direction."""
-        for shift in self.shifts:
-            pairs = stones & (stones >> shift)
-            if pairs & (pairs >> (2 * shift)):
-                return True
-        return False
-
     def fours(self, stones: Bitboard) -> Bitboard:
         """Every cell of ``stones`` that belongs to some four in a row (to highlight a win)."""
         cells = 0

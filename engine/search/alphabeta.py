@@ -60,7 +60,18 @@ from typing import Self, cast
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
+from engine.search.base import (
+    NO_CHILDREN,
+    TAKEN,
+    AlgorithmInfo,
+    Node,
+    Param,
+    Searcher,
+    SearchError,
+    Step,
+    Taken,
+    Verdict,
+)
 from engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
 
 INF = math.inf
@@ -195,15 +206,14 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self,
         state: State,
         *,
-        seed: int = 0,
         depth: int = 0,
         start_depth: int = 1,
         ordering: str = "none",
         tt: bool = False,
         accounting: bool = False,
-        eval: str | Evaluator = "auto",
+        evaluator: str | Evaluator = "auto",
     ) -> None:
-        """``eval`` names an evaluator or is one (injected); ``seed`` is unused (no randomness)."""
+        """``evaluator`` (the ``eval`` parameter) names an evaluator or is one (injected)."""
         super().__init__(state)
         if ordering not in ORDERINGS:
             raise SearchError(f"ordering '{ordering}' is not one of {', '.join(ORDERINGS)}")
@@ -222,7 +232,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._sort_from = STATIC_ORDERINGS.get(ordering, 0)
         """Nodes at least this many plies above the horizon have their children sorted by static value
         (0: no static ordering)."""
-        self.evaluator = resolve_evaluator(eval, state)
+        self.evaluator = resolve_evaluator(evaluator, state)
         self.iteration = start_depth
         """The depth limit of the current iteration."""
         self.completed_root: AlphaBetaNode | None = None
@@ -251,24 +261,24 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
     # --- one unit of work ----------------------------------------------------------------
 
-    def _advance(self, record: bool, moves_left: int | None) -> AlphaBetaStep | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> AlphaBetaStep | Taken | None:
         stack = self._stack
         if not stack:
             if self.finished:
-                return False
+                return None
             return self._start_iteration(record, moves_left)
         frame = stack[-1]
         index = frame.next
         states = frame.states
         if states is None:
             if moves_left is not None and moves_left < 1:
-                return False
+                return None
             child_state = frame.state.play(frame.moves[index])
             cost = 1
         else:
             cost = 1 if self.accounting else 0
             if moves_left is not None and moves_left < cost:
-                return False
+                return None
             child_state = states[index]
         remaining = frame.remaining - 1  # plies from the child to the horizon
         if child_state.is_terminal():
@@ -284,12 +294,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         node.bound = EXACT
         if not record:
             self._back_up(frame, node, value, horizon, None)
-            return True
+            return TAKEN
         return self._recorded_leaf(frame, node, value, horizon, False)
 
     def _enter(
         self, frame: _Frame, state: State, remaining: int, cost: int, record: bool, moves_left: int | None
-    ) -> AlphaBetaStep | bool:
+    ) -> AlphaBetaStep | Taken | None:
         """Visit the inner node ``state`` (``cost`` moves so far): answer it from the table if an entry
         searched to the same depth settles it in the window, else open it."""
         key: Hashable = None
@@ -312,18 +322,18 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                         node.bound = bound
                         if not record:
                             self._back_up(frame, node, value, entry[4], None)
-                            return True
+                            return TAKEN
                         return self._recorded_leaf(frame, node, value, entry[4], True)
         if self._sort_from and remaining >= self._sort_from:
             extra = len(state.legal_moves())  # the children generated to order them
             if moves_left is not None and cost + extra > moves_left:
-                return False
+                return None
             cost += extra
         node = self._attach(frame, state, cost)
         opened = self._open(node, state, remaining, key, table_move)
         self._stack.append(opened)
         if not record:
-            return True
+            return TAKEN
         return AlphaBetaStep(
             path=_path(node), node=node, added=(node,), changed=(node,), alpha_in=node.alpha, beta_in=node.beta,
             note=f"{self._label(node)} {_window(node.alpha, node.beta)}: open, {len(opened.moves)} moves",
@@ -465,13 +475,13 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                 moves = [first, *(move for move in moves if move != first)]
         return _Frame(node, state, remaining, key, moves, states, evals)
 
-    def _start_iteration(self, record: bool, moves_left: int | None) -> AlphaBetaStep | bool:
+    def _start_iteration(self, record: bool, moves_left: int | None) -> AlphaBetaStep | Taken | None:
         """Open the root of the iteration ``self.iteration`` (a new tree, unless the root is still unopened)."""
         state = self.root_state
         depth = self.iteration
         cost = len(state.legal_moves()) if self._sort_from and depth >= self._sort_from else 0
         if moves_left is not None and cost > moves_left:
-            return False
+            return None
         root = self.root
         if root.bound is not None or root.children:
             root = self.root = AlphaBetaNode(None, None, state.player, depth, -INF, INF)
@@ -485,7 +495,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             first = None if entry is None else entry[3]
         self._stack.append(self._open(root, state, depth, key, first))
         if not record:
-            return True
+            return TAKEN
         ordered = f"; {cost} children generated to order them" if cost else ""
         return AlphaBetaStep(
             path=(root,), node=root, added=(root,), changed=(root,), alpha_in=-INF, beta_in=INF,
@@ -607,11 +617,11 @@ class RivestAlphaBeta(AlphaBeta):
     description = "Rivest's alpha-beta: iterative deepening from depth 2, children in static-evaluation order"
 
     def __init__(
-        self, state: State, *, seed: int = 0, depth: int = 0, accounting: bool = True, eval: str | Evaluator = "rivest"
+        self, state: State, *, depth: int = 0, accounting: bool = True, evaluator: str | Evaluator = "rivest"
     ) -> None:
         super().__init__(
-            state, seed=seed, depth=depth, start_depth=2, ordering="static-all", tt=False, accounting=accounting,
-            eval=eval,
+            state, depth=depth, start_depth=2, ordering="static-all", tt=False, accounting=accounting,
+            evaluator=evaluator,
         )
 
 

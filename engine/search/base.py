@@ -22,6 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import ClassVar, Generic, Self, TypeVar
 
 from engine.errors import UserError
@@ -51,9 +52,6 @@ class Limit:
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise SearchError(f"limit {name} must be 0 or more, not {value}")
-
-    def is_bounded(self) -> bool:
-        return any(v is not None for v in (self.moves, self.seconds, self.iterations, self.nodes))
 
 
 @dataclass(slots=True)
@@ -143,6 +141,15 @@ Verdict = tuple[int, int]
 player gets with best play on both sides (+1 a win, 0 a draw, -1 a loss); equal when the result is known."""
 
 
+class Taken(Enum):
+    """A unit of work done on ``run``'s fast path, where no ``Step`` is built."""
+
+    TAKEN = "taken"
+
+
+TAKEN = Taken.TAKEN
+
+
 @dataclass(frozen=True, slots=True)
 class Step(Generic[N]):
     """What one step did, so that a UI can update only what changed."""
@@ -198,12 +205,12 @@ class Searcher(ABC, Generic[N]):
         self.stats = Stats()
 
     @abstractmethod
-    def _advance(self, record: bool, moves_left: int | None) -> Step[N] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[N] | Taken | None:
         """Do one unit of work, spending at most ``moves_left`` moves (no bound if ``None``).
 
-        Returns ``False``, having changed nothing, if the work would cost more than
+        Returns ``None``, having changed nothing, if the work would cost more than
         ``moves_left`` or the search is finished.  Otherwise returns a ``Step`` when
-        ``record`` is true, and ``True`` when it is not (the fast path of ``run``).
+        ``record`` is true, and ``TAKEN`` when it is not (the fast path of ``run``).
         """
 
     @abstractmethod
@@ -249,7 +256,7 @@ class Searcher(ABC, Generic[N]):
         started = time.perf_counter()
         step = self._advance(True, moves_left)
         self.stats.seconds += time.perf_counter() - started
-        if step is False:
+        if step is None:
             return None
         assert isinstance(step, Step)
         self.stats.iterations += 1
@@ -270,7 +277,7 @@ class Searcher(ABC, Generic[N]):
                     break
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
-                if not self._advance(False, None if moves_cap is None else moves_cap - stats.moves):
+                if self._advance(False, None if moves_cap is None else moves_cap - stats.moves) is None:
                     break
                 iterations += 1
                 stats.iterations += 1
@@ -393,6 +400,8 @@ class AlgorithmInfo:
     games: tuple[str, ...] = ()
     """Game families it works on (``connect4``, ``connect4-chance``, ``nim``); empty means every family without
     chance (``registry.plays``)."""
+    random: bool = False
+    """True when the searcher draws random numbers: only such a searcher is given the ``seed``."""
     node_bytes: int = DEFAULT_NODE_BYTES
     """Resident memory per tree node, as ``plyscope bench`` measures it (rounded up): sets the default node cap."""
 

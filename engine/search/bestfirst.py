@@ -31,7 +31,7 @@ from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Param, Searcher, Step, Verdict
+from engine.search.base import NO_CHILDREN, TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, Verdict
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 _VALUE = attrgetter("v")
@@ -74,9 +74,9 @@ class BestFirst(Searcher[BestFirstNode]):
     name = "bestfirst"
     description = "best-first minimax (Korf & Chickering): expand the principal leaf"
 
-    def __init__(self, state: State, *, seed: int = 0, ab_depth: int = 0, eval: str | Evaluator = "auto") -> None:
+    def __init__(self, state: State, *, ab_depth: int = 0, evaluator: str | Evaluator = "auto") -> None:
         super().__init__(state)
-        self.evaluator = resolve_evaluator(eval, state) if isinstance(eval, str) else eval
+        self.evaluator = resolve_evaluator(evaluator, state) if isinstance(evaluator, str) else evaluator
         self.ab_depth = ab_depth
         self.root = BestFirstNode(None, None, self.evaluator(state), state.is_terminal())
         self.root.state = state
@@ -91,9 +91,9 @@ class BestFirst(Searcher[BestFirstNode]):
         """The principal variation from the root to its leaf, kept up to date after every step."""
         self.finished = state.is_terminal()
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
         if self.finished:
-            return False
+            return None
         full_width = bool(self._full_width)
         leaf = self._full_width[0] if full_width else self._principal[-1]
         state = leaf.state
@@ -103,7 +103,7 @@ class BestFirst(Searcher[BestFirstNode]):
             state = parent.state.play(leaf.move)
         moves = state.legal_moves()
         if moves_left is not None and len(moves) > moves_left:
-            return False
+            return None
         leaf.state = state
         if full_width:
             self._full_width.popleft()
@@ -124,7 +124,7 @@ class BestFirst(Searcher[BestFirstNode]):
         self._principal = self._principal_from_root()
         self.finished = not self._full_width and self._principal[-1].terminal
         if not record:
-            return True
+            return TAKEN
         return Step(
             path=tuple(leaf.path()),
             node=leaf,

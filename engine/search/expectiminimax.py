@@ -39,7 +39,7 @@ from typing import cast
 
 from engine.games.base import CHANCE, Move, State, is_chance
 from engine.games.evaluators import Evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step
+from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 PRUNINGS = ("none", "star1")
@@ -143,9 +143,9 @@ class Expectiminimax(Searcher[ExpectiNode]):
     description = "expectiminimax to a fixed depth in turns (chance nodes: expectations); Star1 pruning as an option"
 
     def __init__(
-        self, state: State, *, seed: int = 0, depth: int = 2, pruning: str = "none", eval: str | Evaluator = "auto"
+        self, state: State, *, depth: int = 2, pruning: str = "none", evaluator: str | Evaluator = "auto"
     ) -> None:
-        """``eval`` names an evaluator or is one (injected); ``seed`` is unused (no randomness)."""
+        """``evaluator`` (the ``eval`` parameter) names an evaluator or is one (injected)."""
         super().__init__(state)
         if pruning not in PRUNINGS:
             raise SearchError(f"pruning '{pruning}' is not one of {', '.join(PRUNINGS)}")
@@ -153,7 +153,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
             raise SearchError("the root must be a position where a player chooses, not a chance node")
         self.depth = depth
         self.pruning = pruning
-        self.evaluator = resolve_evaluator(eval, state)
+        self.evaluator = resolve_evaluator(evaluator, state)
         self.lo = self.evaluator.lo
         """L: the least value any position can have (Star1's bound)."""
         self.hi = self.evaluator.hi
@@ -172,9 +172,9 @@ class Expectiminimax(Searcher[ExpectiNode]):
 
     # --- one unit of work ----------------------------------------------------------------
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[ExpectiNode] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[ExpectiNode] | Taken | None:
         if self.finished or (moves_left is not None and moves_left < 1):
-            return False
+            return None
         frame = self._stack[-1]
         parent = frame.node
         index = frame.next
@@ -212,7 +212,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
         else:
             self._stack.append(_Frame(child, state, turns, alpha, beta))
         if trace is None:
-            return True
+            return TAKEN
         return Step(
             path=tuple(child.path()), node=child, added=(child,),
             changed=(child, *trace.changed), cutoffs=tuple(trace.cutoffs), note=self._note(child, trace),

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.games.base import Move, Player, State, is_chance
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
+from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken, Verdict
 from engine.search.playouts import Playouts
 
 WIN = 1
@@ -159,9 +159,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
 
     # --- one iteration ---
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[MctsNode] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[MctsNode] | Taken | None:
         if self.finished or (moves_left is not None and moves_left < 1):
-            return False
+            return None
         path, movers, state, grow, outcome = self._select()
         if grow:
             movers.append(movers[-1] if outcome is not None else state.player)
@@ -175,7 +175,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             self._prove(path)
             self.finished = self.root.proven != 0
         if not record:
-            return True
+            return TAKEN
         changed = [self.root]
         for node in path[:-1]:
             changed.extend(node.children)  # ucb depends on the parent's visits
@@ -420,6 +420,7 @@ ALGORITHMS = (
         description=MonteCarloTreeSearch.description,
         factory=MonteCarloTreeSearch,
         node_bytes=200,
+        random=True,
         params=(
             Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),
             K_PARAM,
@@ -432,6 +433,7 @@ ALGORITHMS = (
         name=FlatMonteCarlo.name,
         description=FlatMonteCarlo.description,
         factory=FlatMonteCarlo,
+        random=True,
         params=(K_PARAM,),
         games=("connect4", "connect4-chance", "nim"),
     ),

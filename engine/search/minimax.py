@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from engine.games.base import Move, State
 from engine.games.evaluators import EVALUATORS, Evaluator, default_evaluator, make_evaluator
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, Step
+from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken
 
 EVAL_PARAM = Param(
     "eval", str, "auto", "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim)",
@@ -80,11 +80,11 @@ class Minimax(Searcher[MinimaxNode]):
     name = "minimax"
     description = "plain minimax to a fixed depth (the reference; no pruning)"
 
-    def __init__(self, state: State, *, seed: int = 0, depth: int = 4, eval: str | Evaluator = "auto") -> None:
-        """``eval`` names an evaluator or is one (injected); ``seed`` is unused (no randomness)."""
+    def __init__(self, state: State, *, depth: int = 4, evaluator: str | Evaluator = "auto") -> None:
+        """``evaluator`` (the ``eval`` parameter) names an evaluator or is one (injected)."""
         super().__init__(state)
         self.depth = depth
-        self.evaluator = resolve_evaluator(eval, state)
+        self.evaluator = resolve_evaluator(evaluator, state)
         self.root = MinimaxNode(None, None, state.player)
         self.stats.nodes = 1
         self._stack: list[_Frame] = []
@@ -94,9 +94,9 @@ class Minimax(Searcher[MinimaxNode]):
         else:
             self._stack.append(_Frame(self.root, state))
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[MinimaxNode] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[MinimaxNode] | Taken | None:
         if self.finished or (moves_left is not None and moves_left < 1):
-            return False
+            return None
         frame = self._stack[-1]
         move = frame.moves[frame.tried]
         frame.tried += 1
@@ -114,7 +114,7 @@ class Minimax(Searcher[MinimaxNode]):
         else:
             self._stack.append(_Frame(child, child_state))
         if not record:
-            return True
+            return TAKEN
         return Step(path=tuple(child.path()), node=child, added=(child,), changed=tuple(changed))
 
     def _back_up(self, leaf: MinimaxNode, changed: list[MinimaxNode]) -> None:

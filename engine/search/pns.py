@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 
 from engine.games.base import Move, State
-from engine.search.base import AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
+from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken, Verdict
 
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""
@@ -64,8 +64,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
     name = "pns"
     description = "proof-number search (Allis): proves or disproves a win (or a draw) for the player to move"
 
-    def __init__(self, state: State, *, seed: int = 0, target: str = "win") -> None:
-        """``seed`` is accepted for the registry's sake: the search is deterministic."""
+    def __init__(self, state: State, *, target: str = "win") -> None:
         super().__init__(state)
         if target not in TARGETS:
             raise SearchError(f"target '{target}' is not one of {', '.join(TARGETS)}")
@@ -88,9 +87,9 @@ class ProofNumberSearch(Searcher[PnsNode]):
         else:
             node.pn, node.dn = INF, 0
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[PnsNode] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[PnsNode] | Taken | None:
         if self.finished:
-            return False
+            return None
         node = self.root
         state = self.root_state
         while node.children:
@@ -98,7 +97,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
             state = state.play(node.move)
         moves = state.legal_moves()
         if moves_left is not None and len(moves) > moves_left:
-            return False
+            return None
         children = []
         for move in moves:
             child = PnsNode(node, move)
@@ -115,7 +114,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._update(node, changed)
         self.finished = self.root.pn == 0 or self.root.dn == 0
         if changed is None:
-            return True
+            return TAKEN
         if self.finished:
             note = "root proven" if self.root.pn == 0 else "root disproven"
         else:

@@ -1,8 +1,8 @@
 """Every searcher by name, with its parameters: the CLI, the UI and the arena build searchers here.
 
 Each searcher module in ``engine.search`` that exposes ``ALGORITHMS`` (a tuple of
-``AlgorithmInfo``) is registered; a factory is called as ``factory(state, seed=seed, **params)``
-with every parameter checked.
+``AlgorithmInfo``) is registered; a factory is called as ``factory(state, **params)``
+with every parameter checked (plus ``seed=seed`` for a searcher that draws random numbers).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def make_searcher(
     """A new searcher ``name`` on ``state`` with ``params`` checked against the registry.
 
     The evaluator's parameters (``eval``, ``weights``, ``transform``) become one ``Evaluator``,
-    passed to the searcher as ``eval``.
+    passed to the searcher as ``evaluator``.
     """
     info = algorithm(name)
     check_plays(info, state.game)
@@ -94,13 +94,15 @@ def make_searcher(
         raise SearchError("this position is a chance node (a disc not landed yet): nature moves next, nobody chooses")
     try:
         if "eval" in values:
-            values["eval"] = resolve_evaluator(
-                values["eval"],  # type: ignore[arg-type]
+            values["evaluator"] = resolve_evaluator(
+                values.pop("eval"),  # type: ignore[arg-type]
                 state,
                 weights=str(values.pop("weights", "")),
                 transform=str(values.pop("transform", "identity")),
             )
-        return info.factory(state, seed=seed, **values)  # type: ignore[call-arg]
+        if info.random:
+            values["seed"] = seed
+        return info.factory(state, **values)
     except UserError as error:  # a searcher refusing a game or a parameter combination
         raise SearchError(f"{name}: {error}") from None
 

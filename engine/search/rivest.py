@@ -40,7 +40,18 @@ from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Verdict
+from engine.search.base import (
+    NO_CHILDREN,
+    TAKEN,
+    AlgorithmInfo,
+    Node,
+    Param,
+    Searcher,
+    SearchError,
+    Step,
+    Taken,
+    Verdict,
+)
 from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
@@ -110,20 +121,19 @@ class Rivest(Searcher[RivestNode]):
         self,
         state: State,
         *,
-        seed: int = 0,
         p: float = 10.0,
         mode: str = "reverse",
         weight: float = 0.05,
         accounting: bool = False,
         final: str = "value",
-        eval: str | Evaluator = "auto",
+        evaluator: str | Evaluator = "auto",
     ) -> None:
         super().__init__(state)
         if mode not in MODES:
             raise SearchError(f"mode '{mode}' is not one of {', '.join(MODES)}")
         if final not in FINALS:
             raise SearchError(f"final '{final}' is not one of {', '.join(FINALS)}")
-        self.evaluator = resolve_evaluator(eval, state) if isinstance(eval, str) else eval
+        self.evaluator = resolve_evaluator(evaluator, state) if isinstance(evaluator, str) else evaluator
         self.shift = 0.0 if self.evaluator.lo > 0 else 1.0 - self.evaluator.lo
         """Added to every evaluation so that values are positive."""
         self.p = p
@@ -140,9 +150,9 @@ class Rivest(Searcher[RivestNode]):
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
         if self.finished:
-            return False
+            return None
         tip = self.root
         while tip.a is not None:
             tip = tip.a
@@ -154,7 +164,7 @@ class Rivest(Searcher[RivestNode]):
         moves = state.legal_moves()
         cost = len(moves) + tip.depth if self.accounting else len(moves)
         if moves_left is not None and cost > moves_left:
-            return False
+            return None
         tip.state = state
         evaluator = self.evaluator
         shift = self.shift
@@ -182,7 +192,7 @@ class Rivest(Searcher[RivestNode]):
             node = node.parent
         self.finished = self.root.pi == INF
         if not record:
-            return True
+            return TAKEN
         return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
     def _player(self, node: RivestNode) -> int:

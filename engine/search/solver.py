@@ -10,7 +10,7 @@ from typing import cast
 
 from engine.games.base import Move, State
 from engine.games.connect4 import Connect4State
-from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError, Step, Verdict
+from engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, SearchError, Step, Taken, Verdict
 from engine.solver import Connect4Solver, ScoreSearch, centre_first
 
 
@@ -87,7 +87,7 @@ class SolverSearcher(Searcher[SolverNode]):
     name = "solver"
     description = "exact Connect Four solver (Pons: null-window search, transposition table, threat ordering)"
 
-    def __init__(self, state: State, *, seed: int = 0) -> None:
+    def __init__(self, state: State) -> None:
         if not isinstance(state, Connect4State):
             raise SearchError(f"the solver plays Connect Four only, not {state.game.name}")
         super().__init__(state)
@@ -105,9 +105,9 @@ class SolverSearcher(Searcher[SolverNode]):
         self._testing: tuple[int, ScoreSearch] | None = None
         """The move of ``_line_end``'s position under test, and its search, while its probe goes on."""
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[SolverNode] | bool:
+    def _advance(self, record: bool, moves_left: int | None) -> Step[SolverNode] | Taken | None:
         if self.finished or (moves_left is not None and moves_left < 1):
-            return False
+            return None
         if not self.root.children:
             return self._expand(record, moves_left)
         if self._open:
@@ -123,13 +123,13 @@ class SolverSearcher(Searcher[SolverNode]):
         self.stats.moves += nodes
         self.stats.nodes += nodes
 
-    def _expand(self, record: bool, moves_left: int | None) -> Step[SolverNode] | bool:
+    def _expand(self, record: bool, moves_left: int | None) -> Step[SolverNode] | Taken | None:
         root = self.root
         state = root.state
         legal = set(state.legal_moves())
         columns = [c for c in centre_first(state.game.width) if c in legal]
         if moves_left is not None and moves_left < len(columns):
-            return False
+            return None
         for column in columns:
             search = ScoreSearch(self.solver, state.play(column))
             child = SolverNode(root, column, search.state, search.lower, search.upper)
@@ -141,12 +141,12 @@ class SolverSearcher(Searcher[SolverNode]):
         self.stats.max_depth = 1
         self._update_root()
         if not record:
-            return True
+            return TAKEN
         children = tuple(root.kids())
         note = f"expanded {len(columns)} moves; {len(columns) - len(self._open)} scored at once"
         return Step(path=(root,), node=root, added=children, changed=(root, *children), note=note)
 
-    def _probe(self, record: bool, moves_left: int | None) -> Step[SolverNode] | bool:
+    def _probe(self, record: bool, moves_left: int | None) -> Step[SolverNode] | Taken | None:
         child, search = self._open[0]
         probe = search.probe
         assert probe is not None  # an open search has a probe to make
@@ -158,7 +158,7 @@ class SolverSearcher(Searcher[SolverNode]):
             self._open.pop(0)
         self._update_root()
         if not record:
-            return True
+            return TAKEN
         label = child.state.move_label(child.move)
         if search.probe_nodes:
             why = "the budget is spent" if nodes < self.solver.slice_nodes else "it goes on next step"
@@ -181,7 +181,7 @@ class SolverSearcher(Searcher[SolverNode]):
             self._line_end = self._best_child(root)
             self.finished = self._line_end.state.is_terminal()
 
-    def _extend_line(self, record: bool, moves_left: int | None) -> Step[SolverNode] | bool:
+    def _extend_line(self, record: bool, moves_left: int | None) -> Step[SolverNode] | Taken | None:
         end = self._line_end
         assert end is not None and end.score is not None
         target = -end.score
@@ -197,7 +197,7 @@ class SolverSearcher(Searcher[SolverNode]):
         label = end.state.move_label(column)
         if not search.done:
             if not record:
-                return True
+                return TAKEN
             why = "the budget is spent" if nodes < self.solver.slice_nodes else "it goes on next step"
             note = f"line: testing move {label}: {search.probe_nodes:,} nodes so far; {why}"
             return Step(path=end.line(), node=end, note=note)
@@ -205,7 +205,7 @@ class SolverSearcher(Searcher[SolverNode]):
         if search.upper > target:
             self._tried += 1
             if not record:
-                return True
+                return TAKEN
             return Step(path=end.line(), node=end, note=f"line: move {label} is not a best move")
         child = SolverNode(end, column, search.state, target, target)
         end.add_child(child)
@@ -215,7 +215,7 @@ class SolverSearcher(Searcher[SolverNode]):
         self._tried = 0
         self.finished = child.state.is_terminal()
         if not record:
-            return True
+            return TAKEN
         note = f"line: move {label} is best"
         return Step(path=child.line(), node=child, added=(child,), changed=(child,), note=note)
 

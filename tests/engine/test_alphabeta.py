@@ -72,13 +72,15 @@ def step_to_end(searcher: AlphaBeta, moves: int | None = None) -> list[AlphaBeta
     return steps
 
 
-def assert_equal_to_minimax(state: State, depth: int, eval: str = "auto") -> None:
-    reference = Minimax(state, depth=depth, eval=eval)
+def assert_equal_to_minimax(state: State, depth: int, evaluator: str = "auto") -> None:
+    reference = Minimax(state, depth=depth, evaluator=evaluator)
     reference.run(Limit())
     values = {child.move: child.value for child in reference.root.children if isinstance(child, MinimaxNode)}
     for ordering, tt in CONFIGS:
         for start_depth in sorted({1, depth}):
-            searcher = AlphaBeta(state, depth=depth, start_depth=start_depth, ordering=ordering, tt=tt, eval=eval)
+            searcher = AlphaBeta(
+                state, depth=depth, start_depth=start_depth, ordering=ordering, tt=tt, evaluator=evaluator
+            )
             result = searcher.run(Limit())
             assert result.finished
             assert result.value == reference.value(), (ordering, tt, start_depth)
@@ -91,8 +93,8 @@ def assert_equal_to_minimax(state: State, depth: int, eval: str = "auto") -> Non
 
 @settings(max_examples=25, deadline=None)
 @given(connect4_positions(), st.integers(1, 3), st.sampled_from(["rivest", "threats"]))
-def test_equals_minimax_on_connect4(state: State, depth: int, eval: str) -> None:
-    assert_equal_to_minimax(state, depth, eval)
+def test_equals_minimax_on_connect4(state: State, depth: int, evaluator: str) -> None:
+    assert_equal_to_minimax(state, depth, evaluator)
 
 
 @settings(max_examples=25, deadline=None)
@@ -108,12 +110,12 @@ def test_equals_minimax_on_synthetic_trees(data: st.DataObject, branching: int, 
     leaves = data.draw(st.lists(st.integers(-3, 3), min_size=branching**depth, max_size=branching**depth))
     game = SyntheticGame(branching, depth, leaves=leaves)
     state = game.start()
-    reference = Minimax(state, depth=depth, eval=SyntheticEvaluator())
+    reference = Minimax(state, depth=depth, evaluator=SyntheticEvaluator())
     reference.run(Limit())
     for ordering, tt in CONFIGS:
         for start_depth in range(1, depth + 1):
             searcher = AlphaBeta(
-                state, depth=depth, start_depth=start_depth, ordering=ordering, tt=tt, eval=SyntheticEvaluator()
+                state, depth=depth, start_depth=start_depth, ordering=ordering, tt=tt, evaluator=SyntheticEvaluator()
             )
             assert searcher.run(Limit()).value == reference.value()
 
@@ -129,7 +131,7 @@ def test_perfect_ordering_evaluates_the_knuth_moore_number_of_leaves(
     assert knuth_moore_leaves(branching, depth) == leaves
     game = SyntheticGame(branching, depth)
     searcher = AlphaBeta(game.start(), depth=depth, start_depth=depth, ordering=ordering, tt=tt,
-                         eval=SyntheticEvaluator())
+                         evaluator=SyntheticEvaluator())
     searcher.run(Limit())
     assert sum(1 for node in searcher.walk() if node.depth == depth) == leaves
     assert searcher.value() == 0.0
@@ -141,10 +143,10 @@ def test_iterative_deepening_costs_123450_moves_where_one_search_costs_111110() 
     depth 5 plays 10 + 100 + ... + 100,000 = 111,110 moves; iterations to depths 1, 2, ..., 5
     play 5*10 + 4*100 + 3*1,000 + 2*10,000 + 100,000 = 123,450 (11.1% more)."""
     game = SyntheticGame(10, 5, order="worst")
-    deepening = AlphaBeta(game.start(), depth=5, eval=SyntheticEvaluator())
+    deepening = AlphaBeta(game.start(), depth=5, evaluator=SyntheticEvaluator())
     deepening.run(Limit())
     assert deepening.stats.moves == 123_450
-    single = AlphaBeta(game.start(), depth=5, start_depth=5, eval=SyntheticEvaluator())
+    single = AlphaBeta(game.start(), depth=5, start_depth=5, evaluator=SyntheticEvaluator())
     single.run(Limit())
     assert single.stats.moves == 111_110
     assert single.stats.nodes == 111_111  # the root and every node below it: no cut-off at all
@@ -170,7 +172,7 @@ def test_steps_carry_windows_and_cutoffs_on_a_drawn_tree() -> None:
     after its child came back at most 3 <= alpha 6 (the root already has 6).
     """
     game = SyntheticGame(2, 3, leaves=[5, 6, 7, 4, 3, 2, 8, 1])
-    searcher = AlphaBeta(game.start(), depth=3, start_depth=3, eval=SyntheticEvaluator())
+    searcher = AlphaBeta(game.start(), depth=3, start_depth=3, evaluator=SyntheticEvaluator())
     steps = step_to_end(searcher)
     inf = math.inf
     # (node's moves, window on entry, completed nodes' moves, their windows on exit, cut-off nodes)
@@ -221,7 +223,7 @@ def test_steps_carry_windows_and_cutoffs_on_a_drawn_tree() -> None:
 
 
 def test_every_pruned_node_is_reported_once_as_a_cutoff() -> None:
-    searcher = AlphaBeta(C4.parse("4453"), depth=4, ordering="history", tt=True, eval="threats")
+    searcher = AlphaBeta(C4.parse("4453"), depth=4, ordering="history", tt=True, evaluator="threats")
     reported = [node for step in step_to_end(searcher) for node in step.cutoffs]
     assert len(reported) == len(set(map(id, reported)))
     assert {id(node) for node in reported if node.iteration == 4} == {
@@ -280,7 +282,7 @@ def test_a_moves_budget_is_never_exceeded(budget: int, config: tuple[str, bool])
 def test_static_ordering_pays_one_move_per_child_it_generates_to_sort() -> None:
     """Depth 2 from the start: the root's 7 children are generated and evaluated at once (7 moves),
     the nodes one ply above the horizon are not sorted, and each leaf visited costs one move."""
-    searcher = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static", eval="rivest")
+    searcher = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static", evaluator="rivest")
     searcher.run(Limit())
     leaves = sum(1 for node in searcher.walk() if node.depth == 2)
     assert searcher.stats.moves == 7 + leaves
@@ -294,7 +296,7 @@ def test_static_all_ordering_sorts_the_parents_of_leaves_too() -> None:
     """Rivest's ordering at depth 2 from the start: the root's 7 children and, for each of them, its 7
     children are generated and evaluated to be sorted (7 + 7 * 7 moves); visiting a leaf costs nothing
     more, and the leaves visited are tried best first for the player to move."""
-    searcher = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", eval="rivest")
+    searcher = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", evaluator="rivest")
     searcher.run(Limit())
     assert searcher.stats.moves == 7 + 7 * 7
     evaluator = searcher.evaluator
@@ -303,15 +305,15 @@ def test_static_all_ordering_sorts_the_parents_of_leaves_too() -> None:
         values = [evaluator(state.play(leaf.move)) for leaf in node.children]
         assert values == sorted(values)  # the second player to move: best for MIN first
         assert [leaf.value for leaf in children(node)] == values
-    cheaper = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static", eval="rivest")
+    cheaper = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static", evaluator="rivest")
     assert cheaper.run(Limit()).value == searcher.value()
 
 
 def test_rivests_accounting_also_pays_for_each_child_visited() -> None:
     """Depth 2 from the start with Rivest's accounting: the 7 + 7 * 7 children generated to sort, and
     one more move for every node visited (every node of the tree but the root); the same tree."""
-    plain = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", eval="rivest")
-    counted = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", accounting=True, eval="rivest")
+    plain = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", evaluator="rivest")
+    counted = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static-all", accounting=True, evaluator="rivest")
     plain.run(Limit())
     counted.run(Limit())
     visited = sum(1 for _ in counted.walk()) - 1
@@ -330,9 +332,10 @@ def test_rivests_accounting_never_exceeds_the_budget(budget: int) -> None:
     assert searcher.stats.moves == before
 
 
-def test_same_seed_same_search() -> None:
-    first = AlphaBeta(C4.parse("4453"), seed=7, ordering="history", tt=True)
-    second = AlphaBeta(C4.parse("4453"), seed=7, ordering="history", tt=True)
+def test_the_same_search_twice() -> None:
+    """Alpha-beta draws no random numbers (it takes no seed): two searches of one position are one search."""
+    first = AlphaBeta(C4.parse("4453"), ordering="history", tt=True)
+    second = AlphaBeta(C4.parse("4453"), ordering="history", tt=True)
     first_result = first.run(Limit(moves=2000))
     second_result = second.run(Limit(moves=2000))
     assert replace(first_result, stats=replace(first_result.stats, seconds=0.0)) == replace(
@@ -345,7 +348,7 @@ def test_same_seed_same_search() -> None:
 
 
 def test_best_move_is_the_last_complete_iterations() -> None:
-    searcher = AlphaBeta(C4.parse("4453"), ordering="none", eval="threats")
+    searcher = AlphaBeta(C4.parse("4453"), ordering="none", evaluator="threats")
     assert searcher.best_move() is None and searcher.value() == searcher.evaluator(C4.parse("4453"))
     searcher.step()  # opens the first root
     assert searcher.best_move() is None
@@ -362,7 +365,7 @@ def test_best_move_is_the_last_complete_iterations() -> None:
 
 
 def test_finishes_at_the_maximum_depth() -> None:
-    searcher = AlphaBeta(C4.start(), depth=3, eval="threats")
+    searcher = AlphaBeta(C4.start(), depth=3, evaluator="threats")
     result = searcher.run(Limit())
     assert result.finished and not searcher.solved
     assert searcher.completed_depth == 3 and searcher.root.iteration == 3
@@ -371,7 +374,7 @@ def test_finishes_at_the_maximum_depth() -> None:
 
 
 def test_history_ordering_tries_the_previous_iterations_best_move_first() -> None:
-    searcher = AlphaBeta(C4.parse("4453"), depth=4, ordering="history", eval="threats")
+    searcher = AlphaBeta(C4.parse("4453"), depth=4, ordering="history", evaluator="threats")
     expected: object = None
     firsts = []
     while (step := searcher.step()) is not None:
@@ -387,14 +390,14 @@ def test_history_ordering_tries_the_previous_iterations_best_move_first() -> Non
 
 def test_the_table_saves_visits_on_connect4() -> None:
     """Connect Four is full of transpositions (``4 3`` then ``5`` = ``5 3`` then ``4``)."""
-    plain = AlphaBeta(C4.start(), depth=5, start_depth=5, eval="threats")
-    tabled = AlphaBeta(C4.start(), depth=5, start_depth=5, tt=True, eval="threats")
+    plain = AlphaBeta(C4.start(), depth=5, start_depth=5, evaluator="threats")
+    tabled = AlphaBeta(C4.start(), depth=5, start_depth=5, tt=True, evaluator="threats")
     assert plain.run(Limit()).value == tabled.run(Limit()).value
     assert tabled.stats.moves < plain.stats.moves
 
 
 def test_completed_nodes_hold_the_fail_soft_values_of_their_children() -> None:
-    searcher = AlphaBeta(C4.parse("444333"), depth=4, start_depth=4, ordering="static", eval="threats")
+    searcher = AlphaBeta(C4.parse("444333"), depth=4, start_depth=4, ordering="static", evaluator="threats")
     searcher.run(Limit())
     for node in searcher.walk():
         if not node.children:
@@ -444,7 +447,7 @@ def test_connect4_wins_in_one(ordering: str, tt: bool) -> None:
         O O O . . . .
         X X X . . . .
     """
-    searcher = AlphaBeta(C4.parse("112233"), depth=3, ordering=ordering, tt=tt, eval="threats")
+    searcher = AlphaBeta(C4.parse("112233"), depth=3, ordering=ordering, tt=tt, evaluator="threats")
     searcher.run(Limit())
     assert searcher.best_move() == 3
     assert searcher.value() == 1000 - 7  # X wins with the 7th stone
@@ -461,7 +464,7 @@ def test_connect4_blocks_a_win_in_one(ordering: str, tt: bool) -> None:
         O O . . . . .
         X X X . . . .
     """
-    searcher = AlphaBeta(C4.parse("11223"), depth=2, ordering=ordering, tt=tt, eval="threats")
+    searcher = AlphaBeta(C4.parse("11223"), depth=2, ordering=ordering, tt=tt, evaluator="threats")
     searcher.run(Limit())
     assert searcher.best_move() == 3
     assert abs(searcher.value()) < 900  # no forced win either way within two plies
@@ -510,7 +513,7 @@ def test_registry_refuses_bad_parameters(params: dict[str, object], message: str
 
 def test_a_finished_game_has_nothing_to_search() -> None:
     state = C4.parse("1212121")  # X has four in column 1
-    searcher = AlphaBeta(state, eval="threats")
+    searcher = AlphaBeta(state, evaluator="threats")
     assert searcher.finished and searcher.best_move() is None
     assert searcher.value() == 1000 - 7
     assert isinstance(searcher.root, AlphaBetaNode) and searcher.step() is None

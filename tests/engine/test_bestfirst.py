@@ -18,7 +18,7 @@ from tests.engine.test_rivest import BLOCK, WIN_IN_ONE, WIN_IN_THREE, HandEvalua
 
 def full_minimax_value(state: State) -> float:
     """The root value of full-width minimax over the whole game (neutral evaluator: wins 1023, losses 1)."""
-    searcher = Minimax(state, depth=100, eval="neutral")
+    searcher = Minimax(state, depth=100, evaluator="neutral")
     assert searcher.run(Limit()).finished
     return searcher.value()
 
@@ -27,7 +27,7 @@ def test_expands_the_principal_leaf() -> None:
     """s (MAX) -> t = 2, u = 10;  u (MIN) -> w = 10, x = 12;  w (MAX) -> y = 11, z = 11."""
     children = {"s": ["t", "u"], "u": ["w", "x"], "w": ["y", "z"], "t": ["t1"], "x": ["x1"], "y": ["y1"], "z": ["z1"]}
     values = {"s": 5.0, "t": 2.0, "u": 10.0, "w": 10.0, "x": 12.0, "y": 11.0, "z": 11.0}
-    searcher = BestFirst(HandGame(children, values).start(), eval=HandEvaluator())
+    searcher = BestFirst(HandGame(children, values).start(), evaluator=HandEvaluator())
     steps = [searcher.step() for _ in range(3)]
     assert [None if s is None else s.node.move for s in steps] == [None, "u", "w"]
     step = steps[-1]

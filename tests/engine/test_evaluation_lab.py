@@ -314,10 +314,12 @@ def increasing_maps(draw: st.DrawFn) -> tuple[list[float], list[float]]:
 
 
 SEARCHERS: dict[str, Callable[[State, Evaluator, int], object]] = {
-    "minimax": lambda state, ev, depth: Minimax(state, depth=depth, eval=ev),
-    "alphabeta": lambda state, ev, depth: AlphaBeta(state, depth=depth, eval=ev),
-    "alphabeta static": lambda state, ev, depth: AlphaBeta(state, depth=depth, ordering="static", tt=True, eval=ev),
-    "alphabeta history": lambda state, ev, depth: AlphaBeta(state, depth=depth, ordering="history", eval=ev),
+    "minimax": lambda state, ev, depth: Minimax(state, depth=depth, evaluator=ev),
+    "alphabeta": lambda state, ev, depth: AlphaBeta(state, depth=depth, evaluator=ev),
+    "alphabeta static": lambda state, ev, depth: AlphaBeta(
+        state, depth=depth, ordering="static", tt=True, evaluator=ev
+    ),
+    "alphabeta history": lambda state, ev, depth: AlphaBeta(state, depth=depth, ordering="history", evaluator=ev),
 }
 
 
@@ -325,9 +327,9 @@ SEARCHERS: dict[str, Callable[[State, Evaluator, int], object]] = {
 @given(connect4_positions(), st.integers(1, 3), increasing_maps(), st.sampled_from(["threats", "features", "rivest"]),
        st.sampled_from(sorted(SEARCHERS)))
 def test_minimax_and_alpha_beta_choose_the_same_under_any_increasing_transform(
-    state: Connect4State, depth: int, mapping: tuple[list[float], list[float]], eval: str, searcher: str
+    state: Connect4State, depth: int, mapping: tuple[list[float], list[float]], evaluator: str, searcher: str
 ) -> None:
-    plain_evaluator = make_evaluator(eval, C4)
+    plain_evaluator = make_evaluator(evaluator, C4)
     remapped = Remapped(plain_evaluator, *mapping)
     plain = SEARCHERS[searcher](state, plain_evaluator, depth)
     moved = SEARCHERS[searcher](state, remapped, depth)
@@ -348,20 +350,20 @@ def test_minimax_and_alpha_beta_choose_the_same_under_any_increasing_transform(
 @given(connect4_positions(), st.sampled_from(["identity", "cube", "exp", "log", "affine:3,-40"]),
        st.sampled_from(["threats", "features"]))
 def test_named_transforms_leave_the_choice_of_minimax_alpha_beta_and_best_first_unchanged(
-    state: Connect4State, transform: str, eval: str
+    state: Connect4State, transform: str, evaluator: str
 ) -> None:
     """Best-first minimax only compares values (the principal leaf, the max or min child), so it grows the
     same tree too; Rivest's method and expectiminimax read the values' sizes and may not (README)."""
     for name, params in (("minimax", {"depth": 2}), ("alphabeta", {"depth": 3}), ("bestfirst", {})):
-        plain = make_searcher(name, state, {**params, "eval": eval}).run(Limit(moves=600))
-        moved = make_searcher(name, state, {**params, "eval": eval, "transform": transform}).run(Limit(moves=600))
+        plain = make_searcher(name, state, {**params, "eval": evaluator}).run(Limit(moves=600))
+        moved = make_searcher(name, state, {**params, "eval": evaluator, "transform": transform}).run(Limit(moves=600))
         assert (moved.best_move, moved.principal_variation) == (plain.best_move, plain.principal_variation), name
 
 
 def test_bestfirst_backs_up_the_transformed_values() -> None:
     state = C4.parse("4453")
-    plain = BestFirst(state, eval=make_evaluator("threats", C4))
-    cubed = BestFirst(state, eval=make_evaluator("threats", C4, transform="cube"))
+    plain = BestFirst(state, evaluator=make_evaluator("threats", C4))
+    cubed = BestFirst(state, evaluator=make_evaluator("threats", C4, transform="cube"))
     plain.run(Limit(moves=2000))
     cubed.run(Limit(moves=2000))
     cube = parse_transform("cube")

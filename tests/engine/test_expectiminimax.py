@@ -42,19 +42,19 @@ def brute_force(state: State, turns: int, evaluate: Callable[[State], float]) ->
     return max(values) if state.player > 0 else min(values)
 
 
-def searched(state: State, depth: int, pruning: str = "none", eval: str = "features") -> Expectiminimax:
-    searcher = Expectiminimax(state, depth=depth, pruning=pruning, eval=eval)
+def searched(state: State, depth: int, pruning: str = "none", evaluator: str = "features") -> Expectiminimax:
+    searcher = Expectiminimax(state, depth=depth, pruning=pruning, evaluator=evaluator)
     assert searcher.run(Limit()).finished
     return searcher
 
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 6), st.integers(1, 3), st.sampled_from(["features", "threats"]))
-def test_value_is_the_brute_force_expectation_on_4x4(seed: int, turns: int, depth: int, eval: str) -> None:
+def test_value_is_the_brute_force_expectation_on_4x4(seed: int, turns: int, depth: int, evaluator: str) -> None:
     state = random_chance_position(random.Random(seed), SMALL, turns)
     if state.is_terminal():
         return
-    searcher = searched(state, depth, eval=eval)
+    searcher = searched(state, depth, evaluator=evaluator)
     assert searcher.value() == pytest.approx(brute_force(state, depth, searcher.evaluator), abs=1e-9)
     best = searcher.best_move()
     assert best is not None
@@ -65,7 +65,7 @@ def test_value_is_the_brute_force_expectation_on_4x4(seed: int, turns: int, dept
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_exact_probabilities_give_exactly_the_brute_force_value(position: str, depth: int) -> None:
     state = DYADIC.parse(position)
-    searcher = searched(state, depth, eval="threats")
+    searcher = searched(state, depth, evaluator="threats")
     assert searcher.value() == brute_force(state, depth, searcher.evaluator)
 
 
@@ -75,8 +75,8 @@ def test_star1_returns_the_value_of_plain_expectiminimax(seed: int, turns: int, 
     state = random_chance_position(random.Random(seed), DYADIC, turns)
     if state.is_terminal():
         return
-    plain = searched(state, depth, eval="threats")
-    star1 = searched(state, depth, "star1", eval="threats")
+    plain = searched(state, depth, evaluator="threats")
+    star1 = searched(state, depth, "star1", evaluator="threats")
     assert star1.value() == plain.value()
     assert star1.best_move() == plain.best_move()
     assert star1.stats.nodes <= plain.stats.nodes
@@ -123,15 +123,15 @@ def test_a_star1_cut_off_returns_a_sound_bound() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(["", "4453", "3344", "1212"]), st.integers(1, 3), st.sampled_from(["rivest", "threats"]))
-def test_without_chance_it_is_minimax_and_star1_is_alpha_beta(position: str, depth: int, eval: str) -> None:
+def test_without_chance_it_is_minimax_and_star1_is_alpha_beta(position: str, depth: int, evaluator: str) -> None:
     state = Connect4().parse(position)
-    plain = searched(state, depth, eval=eval)
-    minimax = Minimax(state, depth=depth, eval=eval)
+    plain = searched(state, depth, evaluator=evaluator)
+    minimax = Minimax(state, depth=depth, evaluator=evaluator)
     minimax.run(Limit())
     assert (plain.value(), plain.best_move(), plain.stats.nodes) == (
         minimax.value(), minimax.best_move(), minimax.stats.nodes)
-    star1 = searched(state, depth, "star1", eval=eval)
-    alphabeta = AlphaBeta(state, depth=depth, start_depth=depth, eval=eval)
+    star1 = searched(state, depth, "star1", evaluator=evaluator)
+    alphabeta = AlphaBeta(state, depth=depth, start_depth=depth, evaluator=evaluator)
     alphabeta.run(Limit())
     assert (star1.value(), star1.best_move()) == (alphabeta.value(), alphabeta.best_move())
     assert star1.stats.nodes <= alphabeta.stats.nodes  # its root window is the evaluator's range, not +-inf
@@ -139,7 +139,7 @@ def test_without_chance_it_is_minimax_and_star1_is_alpha_beta(position: str, dep
 
 def test_nim_is_searched_as_by_minimax() -> None:
     state = Nim("grundy").parse("8")
-    searcher = searched(state, 6, eval="neutral")
+    searcher = searched(state, 6, evaluator="neutral")
     assert searcher.value() == 1023 and searcher.best_move() == (8, 7)  # 8 = 7 + 1 wins
 
 
@@ -207,7 +207,7 @@ def test_a_step_notes_cut_offs() -> None:
 
 def test_transforms_change_values_but_keep_the_range() -> None:
     state = SMALL.start()
-    plain = Expectiminimax(state, depth=1, eval=make_evaluator("features", SMALL, transform="affine:2,10"))
+    plain = Expectiminimax(state, depth=1, evaluator=make_evaluator("features", SMALL, transform="affine:2,10"))
     plain.run(Limit())
     reference = searched(state, 1)
     assert plain.value() == pytest.approx(2 * reference.value() + 10)

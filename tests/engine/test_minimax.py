@@ -65,7 +65,7 @@ def test_value_is_the_textbook_minimax_value(state: State, depth: int) -> None:
 def test_every_node_holds_the_minimax_value_of_its_subtree(data: st.DataObject, branching: int, depth: int) -> None:
     leaves = data.draw(st.lists(st.integers(-5, 5), min_size=branching**depth, max_size=branching**depth))
     game = SyntheticGame(branching, depth, leaves=leaves)
-    searcher = Minimax(game.start(), depth=depth, eval=SyntheticEvaluator())
+    searcher = Minimax(game.start(), depth=depth, evaluator=SyntheticEvaluator())
     searcher.run(Limit())
     evaluate = SyntheticEvaluator()
     for node in searcher.walk():
@@ -75,7 +75,7 @@ def test_every_node_holds_the_minimax_value_of_its_subtree(data: st.DataObject, 
 def test_visits_every_node_to_the_depth_once() -> None:
     """b = 10, d = 5: 10 + 100 + 1,000 + 10,000 + 100,000 = 111,110 moves, one per node below the root."""
     game = SyntheticGame(10, 5)
-    searcher = Minimax(game.start(), depth=5, eval=SyntheticEvaluator())
+    searcher = Minimax(game.start(), depth=5, evaluator=SyntheticEvaluator())
     searcher.run(Limit())
     assert searcher.stats.moves == searcher.stats.iterations == 111_110
     assert searcher.stats.nodes == 111_111 and searcher.stats.max_depth == 5
@@ -85,7 +85,7 @@ def test_visits_every_node_to_the_depth_once() -> None:
 def test_depth_cut_off_uses_the_static_evaluation() -> None:
     state = C4.parse("445")
     rivest = make_evaluator("rivest", C4)
-    searcher = Minimax(state, depth=1, eval="rivest")
+    searcher = Minimax(state, depth=1, evaluator="rivest")
     searcher.run(Limit())
     assert [child.value for child in searcher.root.children if isinstance(child, MinimaxNode)] == [
         rivest(state.play(move)) for move in state.legal_moves()
@@ -96,7 +96,7 @@ def test_depth_cut_off_uses_the_static_evaluation() -> None:
 
 
 def test_depth_zero_is_the_static_value_of_the_root() -> None:
-    searcher = Minimax(C4.start(), depth=0, eval="rivest")
+    searcher = Minimax(C4.start(), depth=0, evaluator="rivest")
     assert searcher.finished and searcher.value() == 528.0  # Rivest's empty board, first player to move
     assert searcher.best_move() is None and searcher.step() is None and searcher.stats.moves == 0
 
@@ -122,7 +122,7 @@ def test_best_move_leaves_out_a_child_still_being_searched() -> None:
     While ``1`` is open its partial 9 must not make it the best move: the root holds 3.
     """
     game = SyntheticGame(2, 2, leaves=[3, 5, 9, 1])
-    searcher = Minimax(game.start(), depth=2, eval=SyntheticEvaluator())
+    searcher = Minimax(game.start(), depth=2, evaluator=SyntheticEvaluator())
     for _ in range(5):  # 0, 0 0, 0 1, 1, 1 0
         searcher.step()
     assert searcher.root.children[1].value == 9
@@ -134,7 +134,7 @@ def test_best_move_leaves_out_a_child_still_being_searched() -> None:
 
 def test_steps_add_one_node_and_report_the_values_they_change() -> None:
     game = SyntheticGame(2, 2, leaves=[3, 5, 9, 1])
-    searcher = Minimax(game.start(), depth=2, eval=SyntheticEvaluator())
+    searcher = Minimax(game.start(), depth=2, evaluator=SyntheticEvaluator())
     steps = []
     while (step := searcher.step()) is not None:
         steps.append(step)

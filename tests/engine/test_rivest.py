@@ -101,7 +101,7 @@ class HandEvaluator:
 
 def hand_searcher(children: dict[str, list[str]], values: dict[str, float], **params: object) -> Rivest:
     game = HandGame(children, values)
-    return Rivest(game.start(), eval=HandEvaluator(), **params)  # type: ignore[arg-type]
+    return Rivest(game.start(), evaluator=HandEvaluator(), **params)  # type: ignore[arg-type]
 
 
 def node_named(searcher: Rivest, name: str) -> RivestNode:
@@ -484,7 +484,7 @@ def test_accounting_pays_for_every_edge_walked() -> None:
 
 def test_shifted_evaluator_scale() -> None:
     """The threat evaluator's -1000..1000 is shifted to 1..2001 inside, and back in ``value()``."""
-    searcher = Rivest(Connect4().parse("4453"), eval="threats")
+    searcher = Rivest(Connect4().parse("4453"), evaluator="threats")
     searcher.run(Limit(moves=500))
     assert searcher.shift == 1001.0
     assert all(n.v >= 1.0 for n in searcher.walk())
