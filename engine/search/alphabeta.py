@@ -56,7 +56,8 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Self, cast
+from operator import attrgetter
+from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
@@ -71,8 +72,12 @@ from engine.search.base import (
     Step,
     Taken,
     Verdict,
+    best_child,
 )
 from engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
+
+_VALUE = attrgetter("value")
+"""A node's value, first player's point of view: the key ``best_child`` compares."""
 
 INF = math.inf
 
@@ -575,15 +580,8 @@ class _Trace:
 
 def _best_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
     """The first completed child with the best value for the player to move at ``node``."""
-    best: AlphaBetaNode | None = None
-    best_value = 0.0
-    for child in cast(list[AlphaBetaNode], node.children):
-        if child.bound is None or child.value is None:
-            continue
-        if best is None or (child.value - best_value) * node.player > 0:
-            best = child
-            best_value = child.value
-    return best
+    completed = [c for c in node.children if c.bound is not None and c.value is not None]
+    return best_child(completed, node.player, _VALUE)
 
 
 def _path(node: AlphaBetaNode) -> tuple[AlphaBetaNode, ...]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -134,6 +134,18 @@ class Node:
 
 
 N = TypeVar("N", bound=Node, covariant=True)
+C = TypeVar("C", bound=Node)
+
+
+def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) -> C | None:
+    """The first of ``children`` whose ``value`` (first player's point of view) is best for ``player``, the
+    player to move at their parent (+1: the first player, who maximises; -1: the second, who minimises).
+
+    ``None`` when there are no children.  Alpha-beta, minimax, best-first and Rivest's method choose with it.
+    """
+    if not children:
+        return None
+    return max(children, key=value) if player > 0 else min(children, key=value)
 """A searcher's kind of node (covariant: a searcher of ``MctsNode`` is a searcher of ``Node``)."""
 
 Verdict = tuple[int, int]

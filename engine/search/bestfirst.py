@@ -31,7 +31,18 @@ from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
-from engine.search.base import NO_CHILDREN, TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, Verdict
+from engine.search.base import (
+    NO_CHILDREN,
+    TAKEN,
+    AlgorithmInfo,
+    Node,
+    Param,
+    Searcher,
+    Step,
+    Taken,
+    Verdict,
+    best_child,
+)
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 _VALUE = attrgetter("v")
@@ -139,7 +150,8 @@ class BestFirst(Searcher[BestFirstNode]):
         players = self._players
         while node is not None:
             children = node.children
-            best = max(children, key=_VALUE) if players[node.depth & 1] > 0 else min(children, key=_VALUE)
+            best = best_child(children, players[node.depth & 1], _VALUE)
+            assert best is not None  # a node backed up has children
             if best is node.best and best.v == node.v:
                 break
             node.best = best

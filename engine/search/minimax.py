@@ -8,10 +8,14 @@ the values of every node that it completes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from engine.games.base import Move, State
 from engine.games.evaluators import EVALUATORS, Evaluator, default_evaluator, make_evaluator
-from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken
+from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, best_child
+
+_VALUE = attrgetter("value")
+"""A node's value, first player's point of view: the key ``best_child`` compares."""
 
 EVAL_PARAM = Param(
     "eval", str, "auto", "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim)",
@@ -150,9 +154,7 @@ class Minimax(Searcher[MinimaxNode]):
         valued = [
             c for c in node.children if isinstance(c, MinimaxNode) and c.value is not None and id(c) not in open_nodes
         ]
-        if not valued:
-            return None
-        return max(valued, key=lambda c: c.value * node.player)  # type: ignore[operator]
+        return best_child(valued, node.player, _VALUE)
 
     def value(self) -> float:
         return self.root.value if self.root.value is not None else self.evaluator(self.root_state)

@@ -36,6 +36,7 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import Self
 
 from engine.games.base import Move, State
@@ -51,9 +52,13 @@ from engine.search.base import (
     Step,
     Taken,
     Verdict,
+    best_child,
 )
 from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+
+_V = attrgetter("v")
+"""A node's value, first player's point of view: the key ``best_child`` compares."""
 
 INF = math.inf
 MODES = ("reverse", "mean", "reverse-derivative")
@@ -301,11 +306,7 @@ class Rivest(Searcher[RivestNode]):
 
     def _best_child(self, node: RivestNode) -> RivestNode | None:
         """The first child with the best value for the player to move at ``node``."""
-        children = node.children
-        if not children:
-            return None
-        sign = self._player(node)
-        return max(children, key=lambda c: sign * c.v)
+        return best_child(node.children, self._player(node), _V)
 
     def best_move(self) -> Move | None:
         best = self._best_root_child()
