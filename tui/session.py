@@ -30,6 +30,9 @@ PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 DEFAULT_BUDGET = 100_000
 """Moves (calls to ``State.play``) a new session may spend."""
 
+UNDO_CHUNK = 256
+"""Steps taken back between two looks at the stop event (and two holds of the lock)."""
+
 FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
 
@@ -376,21 +379,26 @@ class Session:
         """Make ``searcher`` the search as it was after ``step`` (clamped to the timeline); ``None`` if ``stop``
         came first.  Runs in a search thread.
 
-        Back: a fresh searcher is run for ``step`` steps (the searchers are deterministic), outside the lock, and
-        swapped in; the newest search is kept, so that going to the newest step is instant.  Forward: the
-        searcher shown is run on (it retraces the recorded steps), a chunk at a time under the lock.
+        Back: the searcher shown takes its steps back in place (``Searcher.undo``) when it can and the step is
+        nearer to it than to the start; otherwise a fresh searcher is run for ``step`` steps (the searchers are
+        deterministic), outside the lock, and swapped in, the newest search kept so that going to the newest step
+        is instant.  Forward: the searcher shown is run on (it retraces the recorded steps), a chunk at a time
+        under the lock.
         """
         step = max(0, min(step, self.steps_taken))
         shown = self.step_shown
-        if step < shown:
+        undone = step < shown and self._undo_to(step, stop)
+        if undone is None:
+            return None
+        if step < self.step_shown:
             past = rebuild(self.fresh_searcher, step, stop)
             if past is None:
                 return None
             with self.lock:
                 if stop is not None and stop.is_set():
                     return None
-                if self.newest is None:
-                    self.newest = self.searcher
+                if self.newest is None and self.step_shown == self.steps_taken:
+                    self.newest = self.searcher  # (one partly taken back is no longer the newest: dropped)
                 self.searcher = past
         elif step == self.steps_taken and self.newest is not None:
             with self.lock:
@@ -411,6 +419,21 @@ class Session:
                 self.history.add(value)
             self._recheck()
             return Batch(0, None, (), (), self.ended, rebuilt=True)
+
+    def _undo_to(self, step: int, stop: threading.Event | None) -> bool | None:
+        """Take the searcher shown back to ``step`` in place, a chunk of steps at a time under the lock; ``False``
+        if it cannot (or replaying from the start is quicker), ``None`` if ``stop`` came first."""
+        if self.step_shown - step > step:  # a step undone costs about what a step replayed does
+            return False
+        while self.step_shown > step:
+            if stop is not None and stop.is_set():
+                return None
+            with self.lock:
+                searcher = self.searcher
+                for _ in range(min(UNDO_CHUNK, self.step_shown - step)):
+                    if not searcher.undo(self.timeline.event(self.step_shown - 1).path):
+                        return False
+        return True
 
     def drive(
         self,

@@ -215,6 +215,8 @@ class Searcher(ABC, Generic[N]):
     def __init__(self, state: State) -> None:
         self.root_state = state
         self.stats = Stats()
+        self._depths: list[tuple[int, int]] = []
+        """``(step index, max_depth before it)`` for every step that went deeper (``_deeper``), for ``undo``."""
 
     @abstractmethod
     def _advance(self, record: bool, moves_left: int | None) -> Step[N] | Taken | None:
@@ -255,6 +257,36 @@ class Searcher(ABC, Generic[N]):
             state = state.play(move)
         winner = state.winner()
         return None if winner is None else (winner, winner)
+
+    def undo(self, path: Sequence[Move]) -> bool:
+        """Take back the last step, which acted on the node at ``path`` (its moves from the root), in place.
+
+        Afterwards the tree, its numbers and ``stats`` (but ``seconds``) are exactly as they were before that
+        step, and stepping again takes it again.  ``False``, with nothing changed, from a searcher that cannot
+        (the timeline then rebuilds the past by replay instead).
+        """
+        return False
+
+    def node_at(self, path: Sequence[Move]) -> N:
+        """The node reached from the root by the moves ``path`` (every one of them in the tree)."""
+        node = self.root
+        for move in path:
+            node = next(child for child in node.children if child.move == move)
+        return node
+
+    def _deeper(self, depth: int) -> None:
+        """The step under way reached ``depth``, deeper than any before: note it for ``undo``."""
+        stats = self.stats
+        self._depths.append((stats.iterations, stats.max_depth))
+        stats.max_depth = depth
+
+    def _undone(self) -> None:
+        """Stats after an ``undo``: one step fewer, and the depth reached before it if that step went deeper."""
+        stats = self.stats
+        stats.iterations -= 1
+        depths = self._depths
+        if depths and depths[-1][0] == stats.iterations:
+            stats.max_depth = depths.pop()[1]
 
     def state_at(self, node: Node) -> State:
         """The position at ``node`` (replays its moves from the root; no stats are charged)."""

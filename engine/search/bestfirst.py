@@ -26,6 +26,7 @@ ending in a draw proves nothing: it is only as sure as the heuristic values besi
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Self
 
@@ -128,7 +129,7 @@ class BestFirst(Searcher[BestFirstNode]):
         stats.moves += len(moves)
         stats.nodes += len(moves)
         if leaf.depth + 1 > stats.max_depth:
-            stats.max_depth = leaf.depth + 1
+            self._deeper(leaf.depth + 1)
         if full_width:
             self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.terminal)
         changed = self._back_up(leaf)
@@ -159,6 +160,27 @@ class BestFirst(Searcher[BestFirstNode]):
             changed.append(node)
             node = node.parent
         return changed
+
+    def undo(self, path: Sequence[Move]) -> bool:
+        """Take back the expansion of the leaf at ``path``: it is a leaf again (its static value), and the values
+        above it are backed up again.  Not in the full-width phase (``ab_depth``): the timeline replays it."""
+        leaf = self.node_at(path)
+        children = leaf.children
+        if self.ab_depth > 0 or not children or any(child.children for child in children) or leaf.state is None:
+            return False
+        stats = self.stats
+        stats.moves -= len(children)
+        stats.nodes -= len(children)
+        leaf.v = self.evaluator(leaf.state)
+        leaf.best = None
+        leaf.children = NO_CHILDREN
+        if leaf.parent is not None:
+            leaf.state = None
+            self._back_up(leaf.parent)
+        self._principal = self._principal_from_root()
+        self.finished = not self._full_width and self._principal[-1].terminal
+        self._undone()
+        return True
 
     def player(self, node: BestFirstNode) -> int:
         """The player to move at ``node`` (+1 first player, MAX; -1 second, MIN)."""

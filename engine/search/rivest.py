@@ -36,6 +36,7 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Self
 
@@ -182,7 +183,7 @@ class Rivest(Searcher[RivestNode]):
         stats.moves += cost
         stats.nodes += len(moves)
         if tip.depth + 1 > stats.max_depth:
-            stats.max_depth = tip.depth + 1
+            self._deeper(tip.depth + 1)
         rescore = self._rescore
         changed: list[RivestNode] = list(children) if record else []
         node: RivestNode | None = tip
@@ -199,6 +200,31 @@ class Rivest(Searcher[RivestNode]):
         if not record:
             return TAKEN
         return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
+
+    def undo(self, path: Sequence[Move]) -> bool:
+        """Take back the expansion of the tip at ``path``: it is a tip again (its static value, ``pi`` 0), and
+        every node above it is rescored from its children, which gives back exactly the numbers it had."""
+        tip = self.node_at(path)
+        children = tip.children
+        if not children or any(child.children for child in children) or tip.state is None:
+            return False
+        stats = self.stats
+        stats.moves -= len(children) + tip.depth if self.accounting else len(children)
+        stats.nodes -= len(children)
+        tip.v = self.evaluator(tip.state) + self.shift
+        tip.pi = 0.0
+        tip.a = None
+        tip.children = NO_CHILDREN
+        if tip.parent is not None:
+            tip.state = None
+        rescore = self._rescore
+        node = tip.parent
+        while node is not None:
+            rescore(node)
+            node = node.parent
+        self.finished = self.root.pi == INF
+        self._undone()
+        return True
 
     def _player(self, node: RivestNode) -> int:
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""

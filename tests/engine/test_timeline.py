@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from engine.games import State, make_game
-from engine.search.base import Node, Searcher, Step
+from engine.search.base import Limit, Node, Searcher, Step
 from engine.search.registry import algorithms, make_searcher, plays
 from engine.timeline import Timeline, rebuild
 
@@ -93,3 +93,52 @@ def test_a_rebuild_stops_when_asked() -> None:
     stop.set()
     state = make_game("connect4").start()
     assert rebuild(lambda: make_searcher("rivest", state), 5000, stop) is None
+
+
+UNDOING: tuple[tuple[str, dict[str, object]], ...] = (
+    ("rivest", {}),
+    ("rivest", {"mode": "mean"}),
+    ("rivest", {"accounting": False}),
+    ("bestfirst", {}),
+)
+"""Searchers that take steps back in place (``Searcher.undo``), with parameters that change what a step does."""
+
+
+@pytest.mark.parametrize(("name", "params"), UNDOING, ids=lambda p: str(p))
+@pytest.mark.parametrize("position", ["connect4:5x4", "connect4", "nim"])
+def test_undo_takes_each_step_back_to_exactly_the_tree_before_it(
+    name: str, params: dict[str, object], position: str
+) -> None:
+    state = make_game(position).start() if position != "nim" else make_game("nim").parse("3,4,5")
+    searcher = make_searcher(name, state, params)
+    pictures = [picture(searcher)]
+    paths: list[tuple[object, ...]] = []
+    while len(paths) < 150 and (step := searcher.step()) is not None:
+        paths.append(tuple(step.node.moves()))
+        pictures.append(picture(searcher))
+    assert len(paths) > 20
+    for k in range(len(paths), 0, -1):
+        assert searcher.undo(paths[k - 1]), f"{name}: undo of step {k}"
+        assert picture(searcher) == pictures[k - 1], f"{name}: back to step {k - 1}"
+    searcher.run(Limit(iterations=len(paths)))
+    assert picture(searcher) == pictures[-1]
+
+
+@pytest.mark.parametrize("name", sorted(algorithms()))
+def test_a_searcher_undoes_exactly_or_not_at_all(name: str) -> None:
+    state = start_for(name)
+    searcher, taken = stepped(name, state, 30)
+    before = picture(searcher)
+    if not searcher.undo(tuple(taken[-1].node.moves())):
+        assert picture(searcher) == before
+        return
+    fresh, _ = stepped(name, state, len(taken) - 1)
+    assert picture(searcher) == picture(fresh)
+
+
+def test_undo_refuses_the_full_width_phase_of_best_first() -> None:
+    searcher = make_searcher("bestfirst", make_game("connect4").start(), {"ab_depth": 2})
+    step = searcher.step()
+    assert step is not None
+    assert not searcher.undo(tuple(step.node.moves()))
+    assert searcher.stats.iterations == 1

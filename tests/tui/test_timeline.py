@@ -13,7 +13,7 @@ from engine.search_file import read_search
 from engine.timeline import rebuild
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp
-from tui.session import Session
+from tui.session import SearchConfig, Session
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
 from tui.widgets.search_tree import SearchTree
@@ -234,3 +234,20 @@ async def test_compare_panes_move_along_their_own_timelines() -> None:
         await settle(pilot)
         assert first.step_shown == taken - 1
         assert panes[1].session is not None and panes[1].session.step_shown == panes[1].session.steps_taken
+
+
+@pytest.mark.parametrize("algorithm", ["rivest", "bestfirst", "mcts"])
+def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algorithm: str) -> None:
+    session = Session.create(SearchConfig(algorithm=algorithm, position="4453", seed=5))
+    session.take(200)
+    newest = picture(session.searcher)
+    shown = session.searcher
+    session.go_to(150)
+    in_place = algorithm != "mcts"  # MCTS cannot undo a step: it replays
+    assert (session.searcher is shown) == in_place
+    assert session.newest is (None if in_place else shown)
+    assert picture(session.searcher) == fresh(session, 150)
+    session.go_to(10)  # nearer the start than the step shown: replayed from the start
+    assert session.searcher is not shown and picture(session.searcher) == fresh(session, 10)
+    session.go_to(200)
+    assert picture(session.searcher) == newest and session.newest is None
