@@ -34,6 +34,12 @@ def format_number(value: Number) -> str:
     return f"{value:.4g}"
 
 
+def format_value(value: float) -> str:
+    """A value that has a side, always signed: ``+528``, ``-3.5``, ``0``, ``+∞``."""
+    shown = format_number(value)
+    return "+" + shown if value > 0 else shown
+
+
 def format_numbers(numbers: Mapping[str, Number]) -> str:
     """A node's numbers as ``v=528 n=12``, in the order the searcher gave them."""
     return " ".join(f"{name}={format_number(value)}" for name, value in numbers.items())

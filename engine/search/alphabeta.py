@@ -204,6 +204,8 @@ class _Frame:
 class AlphaBeta(Searcher[AlphaBetaNode]):
     """Iterative-deepening fail-soft alpha-beta, first player MAX, one node visit per step."""
 
+    evaluator: Evaluator
+    """The static evaluation at the leaves (first player's point of view)."""
     name = "alphabeta"
     description = "iterative-deepening alpha-beta (fail-soft) with move ordering and a transposition table"
 

@@ -27,6 +27,7 @@ from typing import ClassVar, Generic, Self, TypeVar
 
 from engine.errors import UserError
 from engine.games.base import Move, State
+from engine.games.evaluators import Evaluator
 from engine.numbers import NumberError, parse_float, parse_int, shown
 
 
@@ -209,6 +210,8 @@ class Searcher(ABC, Generic[N]):
 
     root: N
     stats: Stats
+    evaluator: Evaluator | None = None
+    """The static evaluation whose scale ``value()`` is on (``None``: the searcher has its own, as MCTS)."""
     finished: bool = False
     """True when there is nothing left to do: the tree is complete or the root is proven."""
 

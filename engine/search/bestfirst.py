@@ -83,6 +83,8 @@ class BestFirstNode(Node):
 class BestFirst(Searcher[BestFirstNode]):
     """Best-first minimax: always expand the leaf at the end of the principal variation."""
 
+    evaluator: Evaluator
+    """The static evaluation at the leaves (first player's point of view)."""
     name = "bestfirst"
     description = "best-first minimax (Korf & Chickering): expand the principal leaf"
 

@@ -139,6 +139,8 @@ class _Frame:
 class Expectiminimax(Searcher[ExpectiNode]):
     """Depth-limited expectiminimax, stepped one node visit at a time; Star1 pruning as an option."""
 
+    evaluator: Evaluator
+    """The static evaluation at the leaves (first player's point of view)."""
     name = "expectiminimax"
     description = "expectiminimax to a fixed depth in turns (chance nodes: expectations); Star1 pruning as an option"
 

@@ -81,6 +81,8 @@ class _Frame:
 class Minimax(Searcher[MinimaxNode]):
     """Full-width minimax to a fixed depth, stepped one node visit at a time."""
 
+    evaluator: Evaluator
+    """The static evaluation at the leaves (first player's point of view)."""
     name = "minimax"
     description = "plain minimax to a fixed depth (the reference; no pruning)"
 

@@ -120,6 +120,8 @@ class RivestNode(Node):
 class Rivest(Searcher[RivestNode]):
     """Min/max approximation: expand the tip the root's value is most sensitive to."""
 
+    evaluator: Evaluator
+    """The static evaluation at the leaves (first player's point of view)."""
     name = "rivest"
     description = "Rivest's min/max approximation: expand the tip of least penalty"
 

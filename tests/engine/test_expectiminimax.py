@@ -233,4 +233,4 @@ def test_refusals() -> None:
 
 def test_the_chance_game_defaults_to_the_feature_evaluator() -> None:
     searcher = make_searcher("expectiminimax", Connect4Chance(Connect4()).start())
-    assert searcher.evaluator.name == "features"  # type: ignore[attr-defined]
+    assert searcher.evaluator is not None and searcher.evaluator.name == "features"

@@ -426,12 +426,14 @@ async def test_the_setup_form_shows_the_new_algorithms_parameters_at_once() -> N
         await pilot.pause()
         form = app.screen
         form.query_one("#game", Select).value = "nim"
-        await pilot.pause()
-        labels = [str(label.render()) for label in form.query("#params Label").results()]
-        algorithm = form.query_one("#algorithm", Select).value
         from engine.search.registry import algorithm as info
 
-        assert labels == [param.name for param in info(str(algorithm)).params]
+        def shown() -> bool:
+            labels = [str(label.render()) for label in form.query("#params Label").results()]
+            algorithm = form.query_one("#algorithm", Select).value
+            return labels == [param.name for param in info(str(algorithm)).params]
+
+        await wait_until(pilot, shown, "the new algorithm's parameters in the form")
 
 
 # --- layers and styles ------------------------------------------------------------------------------

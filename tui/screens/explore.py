@@ -103,7 +103,7 @@ class ExploreScreen(SearchScreen):
                 yield ReadingGuide(id="details")
             yield SearchPane(clock=self.clock, id="pane")
         yield PromptBar()
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(ReadingGuide).border_title = "reading the tree"

@@ -18,7 +18,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from engine.search.base import Node, Searcher
-from tui.formatting import format_number, player_glyph, verdict_words
+from tui.formatting import format_number, format_value, player_glyph, verdict_words
 from tui.session import Batch, RateMeter, Session
 from tui.widgets.search_tree import SearchTree
 from tui.widgets.stats import Figures, StatsPanel
@@ -46,10 +46,18 @@ def value_text(searcher: Searcher[Node]) -> Text:
     if verdict is not None:
         return Text(f"{verdict_words(*verdict)}, proven", "bold")
     value = searcher.value()
-    shown = format_number(value)
-    if value > 0 and not shown.startswith("∞"):
-        shown = "+" + shown
-    return Text(f"value {shown} (first player)")
+    scale = positive_scale(searcher)
+    if scale is not None:
+        return Text(f"value {format_number(value)} of {format_number(scale[0])}..{format_number(scale[1])}"
+                    " (first player)")
+    return Text(f"value {format_value(value)} (first player)")
+
+
+def positive_scale(searcher: Searcher[Node]) -> tuple[float, float] | None:
+    """The range of the searcher's values when they are all positive (Rivest's 1..1023, even at 512), so that a
+    sign would mislead; ``None`` on a scale whose 0 is even (the value is then shown signed)."""
+    evaluator = searcher.evaluator
+    return (evaluator.lo, evaluator.hi) if evaluator is not None and evaluator.lo > 0 else None
 
 
 def shown_line(searcher: Searcher[Node]) -> list[Node]:
@@ -166,5 +174,5 @@ class SearchPane(Vertical):
             head.append(f" · past: step {shown:,} of {total:,}", "bold reverse")
         self.query_one("#head", Static).update(head)
         self.query_one(TimelineBar).show(shown, total, session.timeline.best_changes())
-        figures = Figures(stats, session.node_cap, self.rate.rate())
+        figures = Figures(stats, session.node_cap, self.rate.rate(), signed=positive_scale(searcher) is None)
         self.query_one(StatsPanel).show(figures, session.history.values)

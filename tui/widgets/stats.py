@@ -11,7 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
 from engine.search.base import Stats
-from tui.formatting import format_count, format_number, format_rate
+from tui.formatting import format_count, format_number, format_rate, format_value
 
 GAP = 2
 """Cells between two columns of figures."""
@@ -25,6 +25,8 @@ class Figures:
     node_cap: int
     """The most nodes the tree may hold."""
     steps_per_second: float | None
+    signed: bool = True
+    """Whether root values are shown signed (``False`` on a scale of positive values, as Rivest's 1..1023)."""
 
 
 class FigureGrid(Widget):
@@ -99,6 +101,7 @@ class StatsPanel(Widget):
         self.query_one(FigureGrid).show(cells)
         label = "root value"
         if values:
-            label += f" {format_number(values[-1])} ({format_number(min(values))}..{format_number(max(values))})"
+            shown = format_value if figures.signed else format_number
+            label += f" {shown(values[-1])} ({shown(min(values))}..{shown(max(values))})"
         self.query_one("#value-label", Static).update(label, layout=False)
         self.query_one("#values", Sparkline).data = list(values)
