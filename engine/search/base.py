@@ -238,6 +238,11 @@ class Searcher(ABC, Generic[N]):
     def value(self) -> float:
         """The root's value from the first player's point of view."""
 
+    def value_bounds(self) -> tuple[float, float] | None:
+        """``(lowest, highest)`` the root's value can be, first player's point of view, while the search only
+        bounds it (the exact solver); ``None`` when ``value()`` is the search's own estimate, or exact."""
+        return None
+
     @abstractmethod
     def principal_path(self) -> list[N]:
         """The nodes of the principal variation, root first."""

@@ -246,6 +246,14 @@ class SolverSearcher(Searcher[SolverNode]):
         """
         return float(self.root.state.player * self.root.lower)
 
+    def value_bounds(self) -> tuple[float, float] | None:
+        """The root's score bounds, first player's point of view, until they meet."""
+        root = self.root
+        if root.lower == root.upper:
+            return None
+        ends = (root.state.player * root.lower, root.state.player * root.upper)
+        return float(min(ends)), float(max(ends))
+
     def proven(self) -> Verdict | None:
         """What the root's score bounds settle (Pons: positive, the player to move wins), for the first player."""
         root = self.root

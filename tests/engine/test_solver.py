@@ -612,3 +612,17 @@ def test_a_nim_solution_scores_every_move_for_its_player() -> None:
     assert solution.best_moves == ["8=7+1"]
     with pytest.raises(PositionError, match="already over"):
         solve_position(GRUNDY.parse("2,1"))
+
+
+def test_the_root_value_is_given_as_bounds_until_they_meet() -> None:
+    """Before the score is exact, ``value()`` is only the lower bound: ``value_bounds`` says both ends."""
+    moves, score = pons_positions("Test_L2_R2", 1)[0]  # Middle-Medium: tens of thousands of nodes
+    state = GAME.parse(moves)
+    exact = state.player * score
+    searcher = make_searcher("solver", state)
+    searcher.step()
+    bounds = searcher.value_bounds()
+    assert bounds is not None and bounds[0] < bounds[1]
+    assert bounds[0] <= exact <= bounds[1]
+    searcher.run(Limit())
+    assert searcher.finished and searcher.value_bounds() is None and searcher.value() == exact

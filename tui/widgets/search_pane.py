@@ -46,6 +46,9 @@ def value_text(searcher: Searcher[Node]) -> Text:
     if verdict is not None:
         return Text(f"{verdict_words(*verdict)}, proven", "bold")
     value = searcher.value()
+    bounds = searcher.value_bounds()
+    if bounds is not None:
+        return Text(f"value {format_value(bounds[0])}..{format_value(bounds[1])} (first player)")
     scale = positive_scale(searcher)
     if scale is not None:
         return Text(f"value {format_number(value)} of {format_number(scale[0])}..{format_number(scale[1])}"
