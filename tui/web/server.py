@@ -48,8 +48,8 @@ def exposure_warning(host: str) -> str | None:
 
 def refusal(max_sessions: int) -> str:
     """What a browser tab is told when every session is taken."""
-    noun = "session is" if max_sessions == 1 else f"{max_sessions} sessions are"
-    return f"plyscope: all {noun} in use; close a tab or try later"
+    taken = "the one session is" if max_sessions == 1 else f"all {max_sessions} sessions are"
+    return f"plyscope: {taken} in use; close a tab or try later"
 
 
 def page_url(host: str, port: int) -> str:
@@ -96,6 +96,7 @@ class PlyscopeServer(Server):
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page, or when every session is taken a page that says so (status 503)."""
         if self.full:
+            self.say(f"plyscope serve: refused a page: {self.max_sessions} of {self.max_sessions} sessions in use")
             context = {"message": refusal(self.max_sessions)}
             return aiohttp_jinja2.render_template("busy.html", request, context, status=503)
         # the page's websocket and static addresses: --public-url, else the address this browser used
@@ -109,7 +110,7 @@ class PlyscopeServer(Server):
             websocket = web.WebSocketResponse()
             await websocket.prepare(request)
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=refusal(self.max_sessions).encode())
-            self.say(f"plyscope serve: refused a session: all {self.max_sessions} in use")
+            self.say(f"plyscope serve: refused a session: {self.max_sessions} of {self.max_sessions} in use")
             return websocket
         task = asyncio.current_task()
         assert task is not None
