@@ -174,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="small samples, for a first look")
     bench.add_argument("--only", action="append", default=[], metavar="SECTION", help="run only these sections")
     bench.add_argument("--ui", action="store_true", help="measure the explorer headless")
+    bench.add_argument("--web", action="store_true",
+                       help="measure plyscope serve in headless Chromium (needs selenium, chromium, chromedriver)")
 
     arena = commands.add_parser("arena", help="agents play each other over a set of openings")
     arena.add_argument("--agents", nargs="+", required=True, metavar="SPEC",

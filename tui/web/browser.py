@@ -285,6 +285,11 @@ class Tab:
             self.driver.switch_to.window(self.handle)
         return self
 
+    def load(self, url: str) -> Tab:
+        """Open ``url`` in this tab (a page of the server had here ends its session)."""
+        self.activate().driver.get(url)
+        return self
+
     def screen(self) -> Screen | None:
         """The screen drawn so far, or ``None`` before the page has a terminal."""
         found = self.activate().driver.execute_script(READ_SCREEN)
@@ -324,6 +329,10 @@ class Tab:
     def connect(self) -> None:
         """Connect a page opened with ``?delay=1`` (textual-serve's page then waits for a click on Start)."""
         self.activate().driver.execute_script("window.plyscopeClients[0].connect()")
+
+    def focus(self) -> None:
+        """Give the terminal the keyboard focus, as a click in the page does (the app is told it has the focus)."""
+        self.activate().driver.execute_script("document.querySelector('.xterm-helper-textarea').focus()")
 
     def page_text(self) -> str:
         """The text of the page's HTML (a refusal, the dialog shown when a session ends)."""

@@ -10,6 +10,7 @@ slot frees when its tab closes or its app quits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import signal
 import socket
@@ -137,7 +138,8 @@ class PlyscopeServer(Server):
                 raise UserError(f"cannot listen on {self.host} port {self.port}: {reason}") from None
             ready(self.url)
             stop = asyncio.Event()
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+            with contextlib.suppress(RuntimeError):  # not in the main thread: stopped by cancelling instead
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
             await stop.wait()
             return 0
         finally:
