@@ -8,6 +8,7 @@ skipped, saying why, where selenium, Chromium or ChromeDriver is missing.
 from __future__ import annotations
 
 import asyncio
+import signal
 import subprocess
 import sys
 import urllib.error
@@ -156,6 +157,28 @@ def test_the_session_cap_refuses_the_next_page_and_websocket_and_frees_a_slot_wh
         assert served.stop() == 130
     assert served.output.endswith("plyscope serve: interrupted")
     assert served.session_pids() == []
+
+
+def test_sigterm_stops_the_server_and_closes_its_open_sessions() -> None:
+    import aiohttp
+
+    with Served() as served:
+        websocket = served.url.replace("http", "ws", 1) + "/ws"
+
+        async def scenario() -> list[int]:
+            async with aiohttp.ClientSession() as client, client.ws_connect(websocket) as socket:
+                await socket.receive(timeout=WAIT)
+                pids: list[int] = wait_for(served.session_pids, WAIT, "the session's app process")
+                served.process.send_signal(signal.SIGTERM)
+                async for _ in socket:  # until the server closes it
+                    pass
+                return pids
+
+        pids = asyncio.run(scenario())
+        assert served.process.wait(WAIT) == 0
+    wait_for(lambda: not any(Path(f"/proc/{pid}/cmdline").exists() for pid in pids), WAIT, "the app process ended")
+    assert served.output.endswith("plyscope serve: stopped")
+    assert "session closed (0 of 4 in use)" in served.output and "Traceback" not in served.output
 
 
 def test_the_refusal_reads_well() -> None:

@@ -58,4 +58,6 @@ def run(args: argparse.Namespace) -> int:
     def ready(url: str) -> None:
         print(f"plyscope serve: open {url} in a browser ({args.max_sessions} tabs at most; Ctrl-C stops)", flush=True)
 
-    return server.run(ready)
+    status = server.run(ready)  # Ctrl-C raises KeyboardInterrupt: "interrupted", exit status 130
+    print("plyscope serve: stopped", file=sys.stderr)
+    return status
