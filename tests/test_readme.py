@@ -6,6 +6,8 @@
 * Screen commands (``plyscope``, ``explore``, ``play``, ``compare``) build their app as the
   command does and are driven under ``App.run_test`` with every key their screen offers (a key
   that opens a bar, a form or another screen is followed by escape); any exception fails.
+* ``plyscope serve`` examples serve: each is started on a free port of 127.0.0.1 (whatever
+  host and port it names), its page fetched, then stopped with Ctrl-C (exit status 130).
 * Synopses (with ``[options]`` or CAPITAL placeholders) are not commands; every command a
   synopsis names must have at least one concrete example.
 
@@ -20,6 +22,7 @@ import re
 import shlex
 import subprocess
 import sys
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,7 +157,8 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
     return shrunk
 
 
-BATCH = [example for example in EXAMPLES if example.name not in SCREEN_COMMANDS]
+BATCH = [example for example in EXAMPLES
+         if example.name not in SCREEN_COMMANDS and not (example.name == "serve" and example.status == 0)]
 
 
 @pytest.mark.parametrize("example", BATCH, ids=str)
@@ -166,6 +170,27 @@ def test_a_batch_example_runs(example: Example, tmp_path: Path) -> None:
     assert done.returncode == example.status, (words, done.stderr[-2000:])
     if example.status == 2:
         assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"plyscope {example.name}: ")
+
+
+# --- plyscope serve -------------------------------------------------------------------------------------
+
+
+SERVED = [example for example in EXAMPLES if example.name == "serve" and example.status == 0]
+
+
+@pytest.mark.parametrize("example", SERVED, ids=str)
+def test_a_serve_example_serves_the_page(example: Example) -> None:
+    from tui.web.browser import Served
+
+    words = example.words[1:]
+    for option in ("--host", "--port"):  # this machine only, on a free port
+        if option in words:
+            del words[words.index(option):words.index(option) + 2]
+    with Served("--host", "127.0.0.1", *words) as served:
+        with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/", timeout=60) as page:
+            assert page.status == 200 and "<title>plyscope</title>" in page.read().decode()
+        assert served.stop() == 130
+    assert "Traceback" not in served.output, served.output
 
 
 # --- screen commands ------------------------------------------------------------------------------------

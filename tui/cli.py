@@ -63,6 +63,8 @@ NODES = number(parse_int, "--max-nodes", lo=1, hi=MAX_NODES)
 POSITIONS = number(parse_int, "--positions", lo=10, hi=1_000_000)
 L2 = number(parse_float, "--l2", lo=0.0, hi=1e6)
 DOT_NODES = number(parse_int, "--dot-nodes", lo=1, hi=100_000)
+PORT = number(parse_int, "--port", lo=1, hi=65_535)
+MAX_SESSIONS = number(parse_int, "--max-sessions", lo=1, hi=64)
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
@@ -94,6 +96,16 @@ def _add_cluster(parser: argparse.ArgumentParser) -> None:
                               "interrupted run from it (finished games are not played again)")
 
 
+def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
+    """The explorer's arguments: ``plyscope explore`` takes them, and ``plyscope serve`` passes them on."""
+    _add_game(parser)
+    parser.add_argument("position", nargs="?", default=None, help="move string or piles")
+    parser.add_argument("--algo", default=None, help="algorithm from the registry")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator")
+    parser.add_argument("--moves", type=MOVES, metavar="N", help="budget: calls to the move operator")
+
+
 OPENINGS_HELP = (
     "every two-move opening (all2, the default); that many of them drawn with --seed; balanced:N, the N whose exact "
     "score is nearest a draw (ties drawn with --seed); or a file of move strings, one a line"
@@ -108,12 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     explore = commands.add_parser("explore", help="open the explorer (the default)")
-    _add_game(explore)
-    explore.add_argument("position", nargs="?", default=None, help="move string or piles")
-    explore.add_argument("--algo", default=None, help="algorithm from the registry")
-    explore.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
-    explore.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator")
-    explore.add_argument("--moves", type=MOVES, metavar="N", help="budget: calls to the move operator")
+    add_explore_arguments(explore)
 
     solve = commands.add_parser("solve", help="exact value of a position and of each move")
     solve.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
@@ -143,6 +150,20 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--dot-nodes", type=DOT_NODES, default=200, metavar="N",
                         help="nodes drawn in a .dot export (default 200; at most 6 children each)")
 
+    serve = commands.add_parser(
+        "serve", help="serve the explorer to web browsers, one app process per tab",
+        epilog="Any other arguments are the explorer's (a position, --game, --algo, --param, --seed, --moves), "
+               "as plyscope explore takes them; each browser tab opens the explorer with them.",
+    )
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: browsers on this machine only)")
+    serve.add_argument("--port", type=PORT, default=8000, help="the port to listen on (default 8000)")
+    serve.add_argument("--public-url", metavar="URL",
+                       help="the address browsers open, where it differs from the one they reach (a proxy, https)")
+    serve.add_argument("--max-sessions", type=MAX_SESSIONS, default=4, metavar="N",
+                       help="tabs open at once, each an app process (default 4); the next one is refused")
+    add_explore_arguments(serve)
+
     replay = commands.add_parser("replay", help="open a search saved with --export or w in the explorer")
     replay.add_argument("file", help="a .json file written by plyscope search --export or the explorer's w")
     replay.add_argument("--check", action="store_true",
@@ -153,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="small samples, for a first look")
     bench.add_argument("--only", action="append", default=[], metavar="SECTION", help="run only these sections")
     bench.add_argument("--ui", action="store_true", help="measure the explorer headless")
+    bench.add_argument("--web", action="store_true",
+                       help="measure plyscope serve in headless Chromium (needs selenium, chromium, chromedriver)")
 
     arena = commands.add_parser("arena", help="agents play each other over a set of openings")
     arena.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
@@ -252,6 +275,7 @@ COMMANDS = {
     "compare": "tui.commands.compare",
     "tune": "tui.commands.tune",
     "replay": "tui.commands.replay",
+    "serve": "tui.commands.serve",
 }
 
 

@@ -1,13 +1,17 @@
-"""Regenerate the SVG screenshots in ``screenshots/``: ``python -m tui.screenshots [DIRECTORY]``.
+"""Regenerate the screenshots in ``screenshots/``: ``python -m tui.screenshots [DIRECTORY]``.
 
-Each view is the real app run headless with a fixed seed and a clock that never moves (so
-no steps-per-second figure), driven by keys as a person would.
+Each SVG view is the real app run headless with a fixed seed and a clock that never moves (so
+no steps-per-second figure), driven by keys as a person would. ``browser.png`` is a real
+browser's: ``plyscope serve`` opened in headless Chromium (``tui.web.browser``), the explorer
+driven by keys typed into the page; it is skipped, saying why, where no browser can be driven.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,6 +111,34 @@ async def shoot(view: View, directory: Path) -> Path:
         return Path(app.save_screenshot(f"{view.name}.svg", str(directory)))
 
 
+BROWSER_KEYS = ("f", "f", "d")
+"""Typed into the page before ``browser.png`` is taken: 210 steps, as the explorer's own screenshot."""
+
+
+def shoot_browser(directory: Path) -> Path | None:
+    """``directory/browser.png``: the explorer served by ``plyscope serve``, in headless Chromium."""
+    from tui.web.browser import Browser, Served, browser_problem, wait_for
+
+    problem = browser_problem()
+    if problem:
+        print(f"skipped browser: {problem}")
+        return None
+    with tempfile.TemporaryDirectory() as folder, Served() as served, Browser(Path(folder) / "profile") as browser:
+        tab = browser.open(served.url)
+        tab.wait_app(60)
+        tab.press(*BROWSER_KEYS)
+        tab.wait_screen(lambda screen: screen.step() == 210, 60, "210 steps")
+        shown: list[object] = []
+
+        def settled() -> bool:  # the same screen twice, a quarter of a second apart
+            shown.append(tab.screen())
+            time.sleep(0.25)
+            return tab.screen() == shown[-1]
+
+        wait_for(settled, 30, "a settled screen")
+        return tab.screenshot(directory / "browser.png")
+
+
 def main(argv: list[str]) -> int:
     directory = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "screenshots"
     directory.mkdir(parents=True, exist_ok=True)
@@ -116,6 +148,9 @@ def main(argv: list[str]) -> int:
             print(f"skipped {view.name}: algorithm {view.config.algorithm} is not registered")
             continue
         print(asyncio.run(shoot(view, directory)))
+    browser = shoot_browser(directory)
+    if browser is not None:
+        print(browser)
     return 0
 
 

@@ -13,19 +13,28 @@ from engine.errors import UserError
 
 UI_SECTION = "ui"
 """The explorer's figures (``tui.benchmark``), measured with ``--ui``; alone, ``--ui`` measures only them."""
+WEB_SECTION = "web"
+"""``plyscope serve``'s figures in a browser (``tui.web.bench``), measured with ``--web``, likewise."""
 
 
 def run(args: argparse.Namespace) -> int:
-    sections = list(args.only) or ([] if args.ui else list(SECTIONS))
+    sections = list(args.only) or ([] if args.ui or args.web else list(SECTIONS))
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
         raise UserError(f"unknown bench section {', '.join(unknown)}: choose from {', '.join(SECTIONS)}")
     if args.ui:
         sections.append(UI_SECTION)
+    if args.web:
+        sections.append(WEB_SECTION)
     console = Console()
     results: dict[str, list[dict[str, object]]] = {}
     for section in sections:
-        tables = _measure_ui(args.quick) if section == UI_SECTION else measure(section, args.quick)
+        if section == UI_SECTION:
+            tables = _measure_ui(args.quick)
+        elif section == WEB_SECTION:
+            tables = _measure_web(args.quick)
+        else:
+            tables = measure(section, args.quick)
         results[section] = [t.as_dict() for t in tables]
         if not args.json:
             for table in tables:
@@ -39,6 +48,12 @@ def _measure_ui(quick: bool) -> list[BenchTable]:
     from tui.benchmark import measure as measure_ui  # Textual is imported only when the UI is measured
 
     return measure_ui(quick)
+
+
+def _measure_web(quick: bool) -> list[BenchTable]:
+    from tui.web.bench import measure as measure_web  # selenium is imported only when the page is measured
+
+    return measure_web(quick)
 
 
 def render(table: BenchTable) -> Table:
