@@ -108,6 +108,14 @@ def test_every_session_opens_the_explorer_with_the_explorer_arguments_given(word
         assert getattr(explored, name) == getattr(args, name), name
     command = app_command(args)
     assert command.startswith(f"{sys.executable} -m tui.cli explore") and "--port" not in command
+    assert command.endswith(" --no-files")
+
+
+def test_served_sessions_touch_no_file_unless_the_server_allows_it() -> None:
+    """A served session is anyone who reaches the page: ``w`` and ``o`` would write and read this machine's files."""
+    assert app_command(parse_arguments(["serve"])).endswith(" --no-files")
+    assert "--no-files" not in app_command(parse_arguments(["serve", "--allow-files"]))
+    assert parse_arguments(["explore", "--no-files"]).no_files
 
 
 # --- the server, over the wire (no browser) -------------------------------------------------------------

@@ -52,11 +52,14 @@ class PlyscopeApp(App[None]):
         *,
         clock: Callable[[], float] = time.perf_counter,
         opening: Callable[[], Screen[None]] | None = None,
+        files: bool = True,
     ) -> None:
         """``session``: what to explore first; ``clock`` measures steps per second; ``opening`` makes a
-        screen to open over the explorer at the start (``plyscope play`` and ``plyscope compare``)."""
+        screen to open over the explorer at the start (``plyscope play`` and ``plyscope compare``); ``files``:
+        whether the screens may write and read files (not in a session ``plyscope serve`` started)."""
         super().__init__()
         self.session = session
+        self.files = files
         self.clock = clock
         self.opening = opening
         self.command = "explore"

@@ -121,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     explore = commands.add_parser("explore", help="open the explorer (the default)")
     add_explore_arguments(explore)
+    explore.add_argument("--no-files", action="store_true",
+                         help="no file is read or written from the screens (w and o refuse); serve sets it")
 
     solve = commands.add_parser("solve", help="exact value of a position and of each move")
     solve.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
@@ -162,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the address browsers open, where it differs from the one they reach (a proxy, https)")
     serve.add_argument("--max-sessions", type=MAX_SESSIONS, default=4, metavar="N",
                        help="tabs open at once, each an app process (default 4); the next one is refused")
+    serve.add_argument("--allow-files", action="store_true",
+                       help="let the served screens write and read files on this machine (w, o); off by default")
     add_explore_arguments(serve)
 
     replay = commands.add_parser("replay", help="open a search saved with --export or w in the explorer")

@@ -251,3 +251,15 @@ def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algor
     assert session.searcher is not shown and picture(session.searcher) == fresh(session, 10)
     session.go_to(200)
     assert picture(session.searcher) == newest and session.newest is None
+
+
+@run_async
+async def test_w_refuses_where_the_app_may_touch_no_file() -> None:
+    """A served session (``plyscope serve`` without ``--allow-files``): ``w`` asks for no file and says why."""
+    app = PlyscopeApp(Session.create(SearchConfig(algorithm="bestfirst")), clock=lambda: 0.0, files=False)
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("s", "w")
+        await settle(pilot)
+        assert not screen.query_one(PromptBar).is_open
+        assert "files are off in a served session" in screen.note

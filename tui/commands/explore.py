@@ -34,7 +34,7 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     """The app ``plyscope explore`` runs; bad input fails here, before the screen is taken over."""
     from tui.app import PlyscopeApp
 
-    return PlyscopeApp(Session.create(config_from_args(args)))
+    return PlyscopeApp(Session.create(config_from_args(args)), files=not getattr(args, "no_files", False))
 
 
 def run(args: argparse.Namespace) -> int:

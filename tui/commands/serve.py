@@ -34,7 +34,8 @@ def explore_words(args: argparse.Namespace) -> list[str]:
 
 def app_command(args: argparse.Namespace) -> str:
     """The shell command each session runs: this Python's ``plyscope explore`` with the explorer arguments."""
-    return shlex.join([sys.executable, "-m", "tui.cli", "explore", *explore_words(args)])
+    files = [] if args.allow_files else ["--no-files"]
+    return shlex.join([sys.executable, "-m", "tui.cli", "explore", *explore_words(args), *files])
 
 
 def check_public_url(url: str | None) -> None:

@@ -41,6 +41,9 @@ from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
 
 Deliver = Callable[[Sequence[tuple[Session, Batch]]], None]
+
+NO_FILES = "files are off in a served session (plyscope serve --allow-files turns them on)"
+"""What ``w`` and ``o`` say where the app may not touch files."""
 """Hands batches (one per session stepped) to the screen and returns once they are painted."""
 Job = Callable[[Deliver, threading.Event], None]
 """The body of a search thread: steps sessions, delivers batches, stops when the event is set."""
@@ -174,6 +177,8 @@ class SearchScreen(Screen[None]):
 
     def action_export(self) -> None:
         """Ask for a file to write the search of ``timeline_pane`` to, as it stands at the step shown."""
+        if not self.files_allowed():
+            return
         pane = self.timeline_pane()
         session = None if pane is None else pane.session
         if session is None or self.timeline_refusal(session):
@@ -205,6 +210,13 @@ class SearchScreen(Screen[None]):
 
         self.run_worker(write, thread=True, group="export", name="export")
         self.say(f"writing {path}…")
+
+    def files_allowed(self) -> bool:
+        """Whether this app may write and read files; if not (a served session), say so."""
+        if getattr(self.app, "files", True):
+            return True
+        self.refuse(NO_FILES)
+        return False
 
     def open_saved(self, session: Session) -> None:
         """Rebuild the saved search ``session`` replays to its last step, then check it against the saved tree."""

@@ -304,6 +304,8 @@ class PlayScreen(SearchScreen):
         )
 
     def action_file(self, mode: str) -> None:
+        if not self.files_allowed():
+            return
         self.query_one(PromptBar).ask(mode, "save to" if mode == "save" else "load from", PlayScreen.last_file)
 
     @on(PromptBar.Answered)
