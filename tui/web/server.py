@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import signal
 import socket
@@ -144,3 +145,7 @@ class PlyscopeServer(Server):
             return 0
         finally:
             await runner.cleanup()
+            # The sessions' app processes are gone, but textual-serve keeps no handle to close their pipes:
+            # collect them while the loop still runs, or each prints "Event loop is closed" at exit.
+            gc.collect()
+            await asyncio.sleep(0)
