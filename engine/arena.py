@@ -67,7 +67,7 @@ import numpy as np
 
 from engine.agents import Agent, Decision
 from engine.errors import UserError
-from engine.files import read_regular_file, write_atomic
+from engine.files import NotJson, parse_json, read_regular_file, write_atomic
 from engine.games import Connect4, Connect4State, Game, Move, NimState, PositionError, State, is_chance, make_game
 from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
@@ -988,9 +988,9 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
         return []
     data = read_regular_file(path, MAX_RESULTS_BYTES, "a results file")
     try:
-        document = json.loads(data)
-    except ValueError:
-        raise UserError(f"--resume {path}: not a results file (not JSON)") from None
+        document = parse_json(data)
+    except NotJson as error:
+        raise UserError(f"--resume {path}: not a results file (not JSON: {error})") from None
     if not isinstance(document, dict) or not isinstance(document.get("games"), list):
         raise UserError(f"--resume {path}: not a results file (no list of games)")
     for key, value in meta.items():

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -49,6 +52,44 @@ def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise FileRefused(f"{path}: too large to be {what} (over {limit:,} bytes)")
     return data
+
+
+class NotJson(ValueError):
+    """Bytes that are not a plain JSON document; the message says why in a few words."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NotJson(f"the number {text[:20]} is out of range")
+    return value
+
+
+def _no_constant(name: str) -> object:
+    raise NotJson(f"{name} is not a JSON number")
+
+
+def parse_json(data: bytes | str) -> object:
+    """The JSON document ``data`` holds (UTF-8); raises ``NotJson`` for anything else.
+
+    Whatever a hostile file holds ends as ``NotJson``, never as another exception: text that is
+    not UTF-8, bad syntax, nesting too deep for Python's parser (``RecursionError``), integers
+    past Python's limit on digits (4,300), ``NaN`` and ``Infinity`` (not JSON), and numbers such
+    as ``1e400`` that are infinite as floats.
+    """
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except NotJson:
+        raise
+    except UnicodeDecodeError:
+        raise NotJson("not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise NotJson(f"line {error.lineno}: {error.msg}") from None
+    except RecursionError:
+        raise NotJson("nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise NotJson(f"an integer of more than {sys.get_int_max_str_digits():,} digits") from None
 
 
 def write_atomic(path: Path | str, text: str) -> None:

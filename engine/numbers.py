@@ -54,6 +54,8 @@ def parse_int(text: object, field: str, *, lo: int | None = None, hi: int | None
     if isinstance(text, bool):
         raise NumberError(f"{field}: {text} is not a whole number")
     if isinstance(text, int):
+        if abs(text) >= 10**MAX_DIGITS:  # far out of every range (and str() refuses past 4,300 digits)
+            raise NumberError(f"{field}: a number of over {MAX_DIGITS} digits is out of range{_range(lo, hi)}")
         value = text
     else:
         written = str(text).strip()
@@ -70,6 +72,8 @@ def parse_float(text: object, field: str, *, lo: float | None = None, hi: float 
     """The finite number ``text`` for ``field``, within ``[lo, hi]`` (and greater than ``above``, if given)."""
     if isinstance(text, bool):
         raise NumberError(f"{field}: {text} is not a number")
+    if isinstance(text, int) and abs(text) >= 10**MAX_DIGITS:  # float() would overflow, or round it
+        raise NumberError(f"{field}: a number of over {MAX_DIGITS} digits is out of range{_range(lo, hi, above)}")
     if isinstance(text, int | float):
         value = float(text)
     else:

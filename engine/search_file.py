@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import UserError
-from engine.files import FileRefused, read_regular_file, write_atomic
+from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
 from engine.games import State, make_game
 from engine.search.base import Node, Searcher
 from engine.search.registry import algorithm, make_searcher
@@ -221,11 +221,11 @@ def read_search(path: Path | str) -> SavedSearch:
     """A saved search from ``path``; a file that is not one, or is damaged, raises a one-line ``UserError``."""
     try:
         data = read_regular_file(path, READ_LIMIT, "a saved search")
-        document = json.loads(data.decode("utf-8"))
+        document = parse_json(data)
     except FileRefused:
         raise
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise SearchFileError(f"{path} is not a saved search: {type(error).__name__} ({str(error)[:80]})") from None
+    except NotJson as error:
+        raise SearchFileError(f"{path} is not a saved search: not JSON ({error})") from None
     return parse_document(document, str(path))
 
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -332,3 +332,64 @@ def test_more_workers_than_cores_are_capped_with_a_notice(capsys: pytest.Capture
     assert main(argv) == 0
     cores = os.cpu_count() or 1
     assert f"--workers 1000: this machine has {cores} cores; running {cores} workers" in capsys.readouterr().err
+
+
+# --- the hostile-input sweep (branch hostile): each case below failed before its fix ---------------
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``plyscope argv`` in this process: it must exit with status 2 and one line on stderr; that line."""
+    status = main(argv)
+    captured = capsys.readouterr()
+    assert status == 2, captured.err
+    assert captured.err.count("\n") == 1 and captured.err.startswith("plyscope"), captured.err
+    assert "Traceback" not in captured.err and "internal error" not in captured.err
+    return captured.err
+
+
+HOSTILE_JSON = {
+    "nested-array": "[" * 200_000 + "]" * 200_000,
+    "nested-object": '{"a":' * 100_000 + "1" + "}" * 100_000,
+    "5000-digit-integer": '{"format": "plyscope-weights", "version": 1, "seed": ' + "9" * 5000 + "}",
+    "nan": '{"format": "plyscope-search", "version": NaN}',
+    "infinite-float": '{"format": "plyscope-search", "version": 1e400}',
+    "400-digit-weight": '{"format": "plyscope-weights", "weights": {"threes": ' + "9" * 400 + "}}",
+}
+JSON_READERS: dict[str, Callable[[str], list[str]]] = {
+    "replay": lambda path: ["replay", "--check", path],
+    "weights": lambda path: ["search", "4453", "--algo", "minimax", "--moves", "50", "--param", "eval=features",
+                             "--param", f"weights={path}"],
+    "arena-weights": lambda path: ["arena", "--agents", f"minimax:depth=1,eval=features,weights={path}", "mcts",
+                                   "--openings", "1", "--moves", "40", "--workers", "1"],
+    "arena-resume": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
+                                  "--moves", "40", "--workers", "1", "--resume", path],
+    "rivest-resume": lambda path: ["rivest", "--values", "40", "--openings", "1", "--workers", "1", "--resume", path],
+}
+
+
+@pytest.mark.parametrize("reader", list(JSON_READERS))
+@pytest.mark.parametrize("content", list(HOSTILE_JSON))
+def test_hostile_json_is_refused_in_one_line_by_every_reader(reader: str, content: str, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / f"{content}.json"
+    path.write_text(HOSTILE_JSON[content])
+    refused(JSON_READERS[reader](str(path)), capsys)
+
+
+def test_parse_json_turns_every_failure_into_not_json() -> None:
+    from engine.files import NotJson, parse_json
+
+    bad: list[str | bytes] = [text for name, text in HOSTILE_JSON.items() if name != "400-digit-weight"]
+    for text in [*bad, b"\xff\xfe", "", "[1,", '{"a": Infinity}', '{"a": -Infinity}']:
+        with pytest.raises(NotJson):
+            parse_json(text)
+    assert parse_json('{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
+
+
+def test_numbers_refuse_python_ints_too_large_for_a_float() -> None:
+    from engine.numbers import NumberError, parse_float, parse_int
+
+    with pytest.raises(NumberError, match="over 30 digits"):
+        parse_float(10**400, "weight")
+    with pytest.raises(NumberError, match="over 30 digits"):
+        parse_int(10**5000, "seed", lo=0)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.errors import UserError
-from engine.files import FileRefused, read_regular_file, write_atomic
+from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
 from engine.games.base import Game, PositionError, State
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
@@ -416,13 +416,11 @@ def _read_weights(path: Path, mtime_ns: int, size: int) -> tuple[float, ...]:
     builds a searcher every turn)."""
     where = f"weights file {path}"
     try:
-        document = json.loads(read_regular_file(path, MAX_WEIGHTS_FILE_BYTES, "a weights file").decode("utf-8"))
+        document = parse_json(read_regular_file(path, MAX_WEIGHTS_FILE_BYTES, "a weights file"))
     except FileRefused as error:
         raise EvaluatorError(str(error)) from None
-    except UnicodeDecodeError:
-        raise EvaluatorError(f"{where}: not a text file, so not a weights file") from None
-    except json.JSONDecodeError as error:
-        raise EvaluatorError(f"{where}: not JSON (line {error.lineno}: {error.msg})") from None
+    except NotJson as error:
+        raise EvaluatorError(f"{where}: not JSON ({error}), so not a weights file") from None
     if not isinstance(document, dict) or document.get("format") != WEIGHTS_FORMAT:
         raise EvaluatorError(f"{where}: not a weights file (no \"format\": \"{WEIGHTS_FORMAT}\")")
     weights = document.get("weights")
