@@ -393,3 +393,59 @@ def test_numbers_refuse_python_ints_too_large_for_a_float() -> None:
         parse_float(10**400, "weight")
     with pytest.raises(NumberError, match="over 30 digits"):
         parse_int(10**5000, "seed", lo=0)
+
+
+NL = "a\nb"
+"""User text with a newline in it: echoed raw, it split a refusal into two lines."""
+ONE_LINE_BAD = [
+    ["search", "4453", "--algo", NL],
+    ["search", "4453", "--algo", "\x1b[2J"],
+    ["explore", "--algo", NL],
+    ["search", "4453", "--algo", "mcts", "--param", f"{NL}=1"],
+    ["explore", "--algo", "mcts", "--param", f"{NL}=1"],
+    ["search", "4\n4", "--algo", "mcts"],
+    ["search", "4\u20284", "--algo", "mcts"],
+    ["search", "3\x1b4", "--game", "nim", "--algo", "pns"],
+    ["solve", "4\r4"],
+    ["arena", "--agents", "minimax:depth=1", NL],
+    ["arena", "--agents", "mcts", "rivest", "bestfirst", "--anchor", NL],
+    ["play", "--second", NL],
+    ["play", "--first", NL, "--second", "human"],
+    ["play", "--hint", NL],
+    ["compare", "44", "--agents", "minimax:depth=1", NL],
+    ["rivest", "--mm", NL],
+    ["rivest", "--ab", NL],
+    ["tune", "--out", "w.json", "--match", NL],
+    ["replay", "--check", f"/no/such/{NL}.json"],
+    ["play", "--load", f"/no/such/{NL}.txt"],
+    ["search", "4453", "--algo", "minimax", "--param", "eval=features", "--param", f"weights=/no/{NL}.json"],
+    ["search", "--game", NL, "--algo", "mcts"],
+]
+
+
+@pytest.mark.parametrize("argv", ONE_LINE_BAD, ids=lambda argv: " ".join(argv)[:50].encode("unicode_escape").decode())
+def test_a_refusal_quoting_a_newline_or_an_escape_is_still_one_line(argv: list[str],
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(argv, capsys)
+    assert "\x1b" not in line and "\r" not in line and "\u2028" not in line and "\x85" not in line
+
+
+def test_a_file_quoting_a_newline_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    weights = tmp_path / "w.json"
+    weights.write_text(json.dumps({"format": "plyscope-weights", "weights": {NL: 1}}))
+    refused(["search", "4453", "--algo", "minimax", "--param", "eval=features", "--param", f"weights={weights}"],
+            capsys)
+    assert main(["search", "4453", "--algo", "alphabeta", "--iterations", "20", "--export",
+                 str(tmp_path / "s.json")]) == 0
+    saved = json.loads((tmp_path / "s.json").read_text())
+    for field, value in [("algorithm", NL), ("position", "44\n53"), ("params", {NL: 1}), ("game", NL)]:
+        (tmp_path / "bad.json").write_text(json.dumps({**saved, field: value}))
+        capsys.readouterr()
+        refused(["replay", "--check", str(tmp_path / "bad.json")], capsys)
+
+
+def test_one_line_escapes_only_what_is_not_printable() -> None:
+    from engine.errors import one_line
+
+    assert one_line("connect4 ² ４ … é") == "connect4 ² ４ … é"
+    assert one_line("a\nb\rc\x1b[2J\u2028\x85\t") == "a\\nb\\rc\\x1b[2J\\u2028\\x85\\t"

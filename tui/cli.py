@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TypeVar
 
-from engine.errors import UserError
+from engine.errors import UserError, one_line
 from engine.games import GAME_NAMES
 from engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 from engine.stats import Sprt, parse_sprt
@@ -31,7 +31,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a mistake on the command line is one line on stderr and exit status 2 (no usage dump)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message}\n")
+        self.exit(2, f"{self.prog}: {one_line(message)}\n")
 
 
 def number(parse: Callable[[object, str], T], field: str, **bounds: float) -> Callable[[str], T]:
@@ -274,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(module.run(args))
     except UserError as error:
-        print(f"plyscope {command}: {error}", file=sys.stderr)
+        print(f"plyscope {command}: {one_line(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"plyscope {command}: interrupted", file=sys.stderr)

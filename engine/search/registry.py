@@ -17,6 +17,7 @@ from functools import cache
 import engine.search
 from engine.errors import UserError
 from engine.games import Connect4, Connect4Chance, Game, State, is_chance, make_game
+from engine.numbers import shown
 from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
 from engine.search.minimax import resolve_evaluator
 
@@ -41,7 +42,7 @@ def algorithm(name: str) -> AlgorithmInfo:
     """The registry entry ``name``; raises ``SearchError`` listing the known names."""
     known = algorithms()
     if name not in known:
-        raise SearchError(f"unknown algorithm '{name}': choose one of {', '.join(known)}")
+        raise SearchError(f"unknown algorithm '{shown(name)}': choose one of {', '.join(known)}")
     return known[name]
 
 

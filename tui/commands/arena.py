@@ -43,6 +43,7 @@ from engine.arena import (
 from engine.errors import UserError
 from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
+from engine.numbers import shown
 from engine.search.base import Limit, SearchError
 from engine.stats import RatingList, Sprt
 
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--sprt tests a head-to-head: give two agents, not {len(agents)}")
     gauntlet = args.tournament == "gauntlet"
     if args.anchor is not None and args.anchor not in names:
-        raise UserError(f"--anchor '{args.anchor}' is not one of the agents: {', '.join(names)}")
+        raise UserError(f"--anchor '{shown(args.anchor, 60)}' is not one of the agents: {', '.join(names)}")
     openings = select_openings(game, args.openings, seed)
     tasks = schedule(game, agents, openings, seed, gauntlet=gauntlet)
     meta = {
