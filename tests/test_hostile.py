@@ -449,3 +449,59 @@ def test_one_line_escapes_only_what_is_not_printable() -> None:
 
     assert one_line("connect4 ² ４ … é") == "connect4 ² ４ … é"
     assert one_line("a\nb\rc\x1b[2J\u2028\x85\t") == "a\\nb\\rc\\x1b[2J\\u2028\\x85\\t"
+
+
+def unwritable_paths(tmp_path: Path) -> dict[str, str]:
+    """Output paths no file can be written to (named .json, as search --export wants), with what their refusal says."""
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    return {
+        str(folder): "is a folder, not a file",
+        str(fifo): "is a named pipe, not a file",
+        str(tmp_path / "missing" / "out.json"): "does not exist",
+        str(tmp_path / "out.json") + "/": "names a folder",
+        "/proc/plyscope-out.json": "cannot write there",
+        str(tmp_path / ("x" * 300 + ".json")): "cannot write there",
+        "": "",
+    }
+
+
+WRITERS: dict[str, Callable[[str], list[str]]] = {
+    "arena --out": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
+                                 "--moves", "40", "--workers", "1", "--out", path],
+    "arena --resume": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
+                                    "--moves", "40", "--workers", "1", "--resume", path],
+    "rivest --out": lambda path: ["rivest", "--values", "40", "--openings", "1", "--workers", "1", "--out", path],
+    "tune --out": lambda path: ["tune", "--out", path, "--positions", "10", "--no-match"],
+    "search --export": lambda path: ["search", "4453", "--algo", "mcts", "--moves", "50", "--export", path],
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_an_output_path_where_no_file_can_be_written_is_refused_before_any_work(
+        writer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for path, says in unwritable_paths(tmp_path).items():
+        started = time.monotonic()
+        line = refused(WRITERS[writer](path), capsys)
+        assert says in line, (path, line)
+        assert time.monotonic() - started < 5, "refused only after the work"
+    assert stat_is_fifo(tmp_path / "pipe.json"), "the named pipe was replaced by a file"
+
+
+def stat_is_fifo(path: Path) -> bool:
+    import stat
+
+    return stat.S_ISFIFO(os.stat(path).st_mode)
+
+
+def test_write_atomic_never_replaces_a_named_pipe_or_a_folder(tmp_path: Path) -> None:
+    from engine.files import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for target in (fifo, tmp_path):
+        with pytest.raises(OSError, match="not a file"):
+            write_atomic(target, "text")
+    assert stat_is_fifo(fifo) and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
