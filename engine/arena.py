@@ -868,7 +868,7 @@ def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[
     """
     if workers < 1:
         raise UserError(f"workers must be 1 or more, not {workers}")
-    if scheduler:
+    if scheduler is not None:
         with _dask_executor(scheduler) as opened:
             yield opened
     elif workers == 1:
@@ -896,18 +896,16 @@ def check_scheduler(address: str) -> None:
     of 8 bytes of total length, 8 of frame count, then the frames' lengths and the frames.
     """
     if re.match(r"(tls|inproc|ws|wss|ucx)://", address):
-        return  # Dask's other transports (an in-process cluster, TLS...): left to Dask's own checks
+        # Dask's other transports: nothing listening at HOST:PORT fails at once; the rest is left to Dask
+        other = re.fullmatch(r"(?:tls|ws|wss|ucx)://([^:/\s]+|\[[0-9a-fA-F:.]+\]):([0-9]{1,5})/?", address.strip())
+        if other is not None and 1 <= int(other.group(2)) <= 65535:
+            _connect(address, other.group(1).strip("[]"), int(other.group(2))).close()
+        return
     match = re.fullmatch(r"tcp://([^:/\s]+|\[[0-9a-fA-F:.]+\]):([0-9]{1,5})", address.strip())
     if match is None or not 1 <= int(match.group(2)) <= 65535:
         raise UserError(f"--scheduler '{shown(address, 60)}': write the address as tcp://HOST:PORT, e.g. "
                         "tcp://127.0.0.1:8786")
-    host, port = match.group(1).strip("[]"), int(match.group(2))
-    try:
-        connection = socket.create_connection((host, port), timeout=CONNECT_SECONDS)
-    except TimeoutError:
-        raise UserError(f"--scheduler {address}: no answer within {CONNECT_SECONDS:g} s") from None
-    except OSError as error:
-        raise UserError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+    connection = _connect(address, match.group(1).strip("[]"), int(match.group(2)))
     first = b""
     with connection:
         connection.settimeout(HANDSHAKE_SECONDS)
@@ -929,6 +927,17 @@ def check_scheduler(address: str) -> None:
         raise UserError(f"--scheduler {address}: something answers there, but not like a Dask scheduler")
 
 
+def _connect(address: str, host: str, port: int) -> socket.socket:
+    """A TCP connection to the scheduler at ``host``:``port``; ``UserError`` naming ``address`` if none is made
+    within ``CONNECT_SECONDS``."""
+    try:
+        return socket.create_connection((host, port), timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        raise UserError(f"--scheduler {address}: no answer within {CONNECT_SECONDS:g} s") from None
+    except OSError as error:
+        raise UserError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+
+
 @contextmanager
 def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
     try:
@@ -940,8 +949,9 @@ def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
     check_scheduler(address)
     try:
         client = distributed.Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as error:
-        raise UserError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    except Exception as error:  # Dask's transports fail in many ways (TLS without a context, UCX not installed...)
+        reason = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+        raise UserError(f"--scheduler {shown(address, 60)}: Dask cannot reach a scheduler there ({reason})") from None
     try:
         threads = sum(client.nthreads().values())
         executor = client.get_executor(pure=False)

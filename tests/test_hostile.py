@@ -505,3 +505,45 @@ def test_write_atomic_never_replaces_a_named_pipe_or_a_folder(tmp_path: Path) ->
         with pytest.raises(OSError, match="not a file"):
             write_atomic(target, "text")
     assert stat_is_fifo(fifo) and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def quiet_http_server() -> Iterator[int]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("scheme", ["tls", "ucx", "ws"])
+def test_another_dask_transport_at_a_port_that_is_not_dask_is_one_line(scheme: str, quiet_http_server: int,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    address = f"{scheme}://127.0.0.1:{quiet_http_server}"
+    started = time.monotonic()
+    line = refused(["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
+                    "--scheduler", address], capsys)
+    assert address in line and time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize("address", ["", " ", "tls://127.0.0.1:{closed}", "ws://127.0.0.1:{closed}"])
+def test_a_blank_scheduler_or_a_closed_port_of_another_transport_is_refused_at_once(
+        address: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    started = time.monotonic()
+    line = refused(["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
+                    "--scheduler", address.format(closed=closed)], capsys)
+    assert ("tcp://HOST:PORT" if not address.strip() else "cannot connect") in line
+    assert time.monotonic() - started < 3
