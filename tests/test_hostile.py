@@ -547,3 +547,27 @@ def test_a_blank_scheduler_or_a_closed_port_of_another_transport_is_refused_at_o
                     "--scheduler", address.format(closed=closed)], capsys)
     assert ("tcp://HOST:PORT" if not address.strip() else "cannot connect") in line
     assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize("weights", ["pipe", "folder", "missing", "nested"])
+@pytest.mark.parametrize("option", ["play --second", "play --first", "play --hint", "compare --agents"])
+def test_an_agent_with_a_bad_weights_file_is_refused_before_the_screen_opens(option: str, weights: str,
+                                                                             tmp_path: Path) -> None:
+    from engine.errors import UserError
+    from tui.cli import parse_arguments
+    from tui.commands import compare, play
+
+    paths = {"pipe": tmp_path / "pipe", "folder": tmp_path, "missing": tmp_path / "missing.json",
+             "nested": tmp_path / "nested.json"}
+    os.mkfifo(paths["pipe"])
+    paths["nested"].write_text("[" * 100_000 + "]" * 100_000)
+    spec = f"minimax:depth=1,eval=features,weights={paths[weights]}"
+    argv = {
+        "play --second": ["play", "--second", spec],
+        "play --first": ["play", "--first", spec, "--second", "human"],
+        "play --hint": ["play", "--hint", spec],
+        "compare --agents": ["compare", "44", "--agents", "mcts", spec],
+    }[option]
+    module = compare if argv[0] == "compare" else play
+    with pytest.raises(UserError, match="weights"):
+        module.app_for(parse_arguments(argv))
