@@ -571,3 +571,41 @@ def test_an_agent_with_a_bad_weights_file_is_refused_before_the_screen_opens(opt
     module = compare if argv[0] == "compare" else play
     with pytest.raises(UserError, match="weights"):
         module.app_for(parse_arguments(argv))
+
+
+SAVED_SEARCH_EDITS: dict[str, dict[str, object]] = {
+    "negative seed": {"seed": -1},
+    "80-bit seed": {"seed": 2**80},
+    "negative budget": {"budget": -5},
+    "40-digit budget": {"budget": 10**40},
+    "version true": {"version": True},
+    "version 1.0": {"version": 1.0},
+    "best move 99": {"events": "best=99"},
+    "best move true": {"events": "best=true"},
+    "path through column 99": {"events": "path=99"},
+    "path of a full column": {"events": "path=full"},
+    "negative count": {"events": "added=-5"},
+}
+
+
+@pytest.mark.parametrize("edit", list(SAVED_SEARCH_EDITS))
+@pytest.mark.parametrize("algo", ["mcts", "rivest"])
+def test_an_edited_saved_search_is_refused_in_one_line(edit: str, algo: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "saved.json"
+    assert main(["search", "4453", "--algo", algo, "--iterations", "30", "--export", str(saved)]) == 0
+    capsys.readouterr()
+    document = json.loads(saved.read_text())
+    change = dict(SAVED_SEARCH_EDITS[edit])
+    if change.get("events"):
+        what, _, value = str(change["events"]).partition("=")
+        events = document["events"]
+        if what == "best":
+            events[5][3] = 99 if value == "99" else True
+        elif what == "path":
+            events[5][0] = [98] if value == "99" else [3, 3, 3, 3, 3, 3, 3]  # column 4 holds 2 discs: 7 more overflow
+        else:
+            events[5][1] = -5
+        change["events"] = events
+    (tmp_path / "edited.json").write_text(json.dumps({**document, **change}))
+    refused(["replay", "--check", str(tmp_path / "edited.json")], capsys)
