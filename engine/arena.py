@@ -408,12 +408,27 @@ class GameRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         """The record ``as_dict`` wrote (raises ``KeyError``, ``TypeError`` or ``ValueError`` if it is not one)."""
         fields = {key: data[key] for key in RECORD_FIELDS}
-        if not all(isinstance(fields[key], int) and not isinstance(fields[key], bool) for key in ("index", "seed")):
+        if not all(type(fields[key]) is int and fields[key] >= 0 for key in ("index", "seed")):
             raise ValueError("index and seed must be whole numbers")
+        if not all(type(fields[key]) is str for key in ("group", "first", "second", "opening", "moves", "result")):
+            raise ValueError("group, first, second, opening, moves and result must be text")
+        if not all(fields[key] is None or type(fields[key]) is str for key in ("error", "error_agent")):
+            raise ValueError("error and error_agent must be text or null")
         if fields["result"] not in RESULTS:
-            raise ValueError(f"result {fields['result']!r} is not one of {', '.join(RESULTS)}")
+            raise ValueError(f"result {shown(fields['result'])!r} is not one of {', '.join(RESULTS)}")
         stats = data["stats"]
-        return cls(**fields, first_stats=SideStats(**stats["first"]), second_stats=SideStats(**stats["second"]))
+        return cls(**fields, first_stats=_side_stats(stats["first"]), second_stats=_side_stats(stats["second"]))
+
+
+def _side_stats(data: object) -> SideStats:
+    """``SideStats`` from their JSON form; raises ``ValueError`` or ``TypeError`` if it is not theirs."""
+    if not isinstance(data, dict):
+        raise TypeError("a side's stats must be an object")
+    stats = SideStats(**data)
+    for name, value in asdict(stats).items():
+        if type(value) not in ((int, float) if name == "seconds" else (int,)) or not 0 <= value < math.inf:
+            raise ValueError(f"stats: {name} must be a number, 0 or more")
+    return stats
 
 
 RECORD_FIELDS = ("index", "group", "first", "second", "opening", "seed", "moves", "result", "error", "error_agent")
@@ -1021,10 +1036,34 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
             raise UserError(f"--resume {path}: game {number} (index {record.index}) is not a game of this run")
         if record.index in seen:
             raise UserError(f"--resume {path}: game {number} (index {record.index}) is there twice")
+        damage = _damage(record, task)
+        if damage:
+            raise UserError(f"--resume {path}: game {number} (index {record.index}): {damage}")
         seen.add(record.index)
         if record.result != "error" or record.error_agent is not None:
             records.append(record)
     return records
+
+
+def _damage(record: GameRecord, task: GameTask) -> str | None:
+    """What is wrong with ``record`` as the game ``task`` (read back from a results file), or ``None``: its group
+    and opening are the task's, its moves a game played from the opening, ending as its result says."""
+    start = make_game(task.game).start()
+    if record.group != task.group or record.opening != spell(start, task.opening):
+        return "its opening or group is not the one this run plays there"
+    try:
+        moves = read_moves(start, record.moves)
+    except UserError as error:
+        return f"its moves are not a game ({error})"
+    if tuple(moves[:len(task.opening)]) != tuple(task.opening):
+        return "its moves do not start with its opening"
+    state = start
+    for move in moves:
+        state = state.play(move)
+    ended = {1: "first", -1: "second", 0: "draw"}[state.utility()] if state.is_terminal() else None
+    if record.result != "error" and record.result != ended:
+        return f"its moves do not end in the result it gives ({record.result})"
+    return None
 
 
 def write_json_atomic(path: Path, document: object) -> None:

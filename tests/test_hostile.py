@@ -609,3 +609,38 @@ def test_an_edited_saved_search_is_refused_in_one_line(edit: str, algo: str, tmp
         change["events"] = events
     (tmp_path / "edited.json").write_text(json.dumps({**document, **change}))
     refused(["replay", "--check", str(tmp_path / "edited.json")], capsys)
+
+
+RECORD_EDITS: dict[str, dict[str, object]] = {
+    "moves not a game": {"moves": "9999"},
+    "moves a number": {"moves": 5},
+    "moves of another opening": {"moves": "1111"},
+    "moves that do not end the game": {"moves": "{opening}"},
+    "result not the game's": {"result": "draw"},
+    "opening null": {"opening": None},
+    "group null": {"group": None},
+    "error_agent a number": {"result": "error", "error": "x", "error_agent": 5},
+    "stats a list": {"stats": [1, 2]},
+    "stats of text": {"stats": {"first": {"moves": "x"}, "second": {}}},
+    "negative seconds": {"stats": {"first": {"seconds": -1.0}, "second": {}}},
+    "negative index": {"index": -1},
+}
+
+
+@pytest.mark.parametrize("edit", list(RECORD_EDITS))
+def test_a_resumed_results_file_with_a_damaged_game_is_refused_in_one_line(edit: str, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "results.json"
+    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
+            "--workers", "1", "--resume", str(results)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    document = json.loads(results.read_text())
+    game = document["games"][0]
+    change = {key: value.format(opening=game["opening"]) if isinstance(value, str) else value
+              for key, value in RECORD_EDITS[edit].items()}
+    if edit == "result not the game's" and game["result"] == "draw":
+        change["result"] = "first"
+    document["games"][0] = {**game, **change}
+    results.write_text(json.dumps(document))
+    refused(argv, capsys)
