@@ -644,3 +644,28 @@ def test_a_resumed_results_file_with_a_damaged_game_is_refused_in_one_line(edit:
     document["games"][0] = {**game, **change}
     results.write_text(json.dumps(document))
     refused(argv, capsys)
+
+
+@pytest.mark.parametrize("budget", [["--nodes", "1,000"], ["--nodes", "1_000"], ["--nodes", "+1000"]])
+def test_solve_reads_its_budgets_as_every_other_number_is_read(budget: list[str],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "4453", *budget, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"] is False
+
+
+COMMA_NOT_THOUSANDS = [
+    ["search", "4453", "--algo", "mcts", "--seconds", "0,5"],
+    ["search", "4453", "--algo", "mcts", "--moves", "1,2"],
+    ["search", "4453", "--algo", "mcts", "--moves", "1,00"],
+    ["search", "4453", "--algo", "mcts", "--param", "k=1,2"],
+    ["search", "4453", "--algo", "rivest", "--param", "p=0,5"],
+    ["arena", "--agents", "mcts:k=1,2", "rivest"],
+    ["arena", "--agents", "mcts", "rivest", "--openings", "1,5"],
+    ["arena", "--agents", "mcts", "rivest", "--seconds", "0,5"],
+    ["solve", "4453", "--seconds", "0,5"],
+]
+
+
+@pytest.mark.parametrize("argv", COMMA_NOT_THOUSANDS, ids=lambda argv: " ".join(argv[-2:]))
+def test_a_comma_that_does_not_group_thousands_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    refused(argv, capsys)
