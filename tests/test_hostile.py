@@ -669,3 +669,55 @@ COMMA_NOT_THOUSANDS = [
 @pytest.mark.parametrize("argv", COMMA_NOT_THOUSANDS, ids=lambda argv: " ".join(argv[-2:]))
 def test_a_comma_that_does_not_group_thousands_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     refused(argv, capsys)
+
+
+class FailingOutput:
+    """A standard output that cannot be written: a full disk, or a pipe whose reader is gone."""
+
+    def __init__(self, error: OSError) -> None:
+        self.error = error
+
+    def write(self, text: str) -> int:
+        raise self.error
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
+
+    encoding = "utf-8"
+
+
+OUTPUT_COMMANDS = [
+    ["search", "--list"],
+    ["search", "--list", "--json"],
+    ["search", "4453", "--algo", "mcts", "--moves", "50"],
+    ["search", "4453", "--algo", "mcts", "--moves", "50", "--json"],
+    ["solve", "2252576253462244111563365343671351441"],
+    ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40", "--workers", "1"],
+    ["--help"],
+    ["search", "--help"],
+]
+
+
+@pytest.mark.parametrize("broken_pipe", [False, True], ids=["disk full", "reader gone"])
+@pytest.mark.parametrize("argv", OUTPUT_COMMANDS, ids=lambda argv: " ".join(argv[:3]))
+def test_an_output_that_cannot_be_written_is_not_a_crash(argv: list[str], broken_pipe: bool, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import errno
+
+    monkeypatch.setenv("PLYSCOPE_CRASH_DIR", str(tmp_path))
+    error = BrokenPipeError(errno.EPIPE, "Broken pipe") if broken_pipe else OSError(errno.ENOSPC, "No space left")
+    with monkeypatch.context() as patched:
+        patched.setattr(sys, "stdout", FailingOutput(error))
+        status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert not list(tmp_path.iterdir()), "a crash report was written"
+    lines = [line for line in err.splitlines() if not line.startswith(("minimax", "\r"))]  # the arena's progress bar
+    assert lines == ([] if broken_pipe else [lines[-1]]) and (broken_pipe or "cannot write the output" in lines[-1])
