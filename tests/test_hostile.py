@@ -721,3 +721,12 @@ def test_an_output_that_cannot_be_written_is_not_a_crash(argv: list[str], broken
     assert not list(tmp_path.iterdir()), "a crash report was written"
     lines = [line for line in err.splitlines() if not line.startswith(("minimax", "\r"))]  # the arena's progress bar
     assert lines == ([] if broken_pipe else [lines[-1]]) and (broken_pipe or "cannot write the output" in lines[-1])
+
+
+@pytest.mark.parametrize("transform", ["affine:1e308,1e308", "affine:1e300,0", "affine:1e-320,0", "affine:1,1e300",
+                                       "affine:1e7,0", "affine:1,-1e10"])
+@pytest.mark.parametrize("algo", ["rivest", "alphabeta"])
+def test_an_affine_transform_whose_values_overflow_or_lose_their_order_is_refused(
+        algo: str, transform: str, capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(["search", "4453", "--algo", algo, "--moves", "50", "--param", f"transform={transform}"], capsys)
+    assert "A must be from" in line

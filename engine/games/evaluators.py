@@ -515,6 +515,13 @@ TRANSFORMS: dict[str, str] = {
 """The ``transform`` parameter's values: each a strictly increasing function of the evaluation."""
 
 
+AFFINE_SLOPES = (1e-6, 1e6)
+"""The slopes ``affine:A,B`` takes: steeper ones overflow to infinity (``affine:1e308,0``) and flatter ones lose
+the order of the values in rounding (``affine:1e-320,0``)."""
+AFFINE_OFFSET = 1e9
+"""The largest offset ``affine:A,B`` takes, either sign."""
+
+
 def parse_transform(text: str) -> Transform:
     """The transform written ``text`` (see ``TRANSFORMS``); raises ``EvaluatorError`` with the choices."""
     name, colon, rest = text.strip().partition(":")
@@ -530,12 +537,18 @@ def parse_transform(text: str) -> Transform:
             raise EvaluatorError(
                 f"transform '{shown(text)}': write affine:A,B with two numbers, e.g. affine:2,10"
             ) from None
-        if not (a > 0 and math.isfinite(a) and math.isfinite(b)):
+        if not a > 0:
             raise EvaluatorError(
-                f"transform '{text}': A must be above 0 and both finite (a transform must be strictly increasing)"
+                f"transform '{shown(text)}': A must be above 0 and both finite (a transform must be strictly "
+                "increasing)"
+            )
+        if not (AFFINE_SLOPES[0] <= a <= AFFINE_SLOPES[1] and abs(b) <= AFFINE_OFFSET):
+            raise EvaluatorError(
+                f"transform '{shown(text)}': A must be from {AFFINE_SLOPES[0]:g} to {AFFINE_SLOPES[1]:g} and B from "
+                f"{-AFFINE_OFFSET:g} to {AFFINE_OFFSET:g} (beyond, the values overflow or lose their order)"
             )
         return Transform("affine", a, b)
-    raise EvaluatorError(f"transform '{text}' is not one of {', '.join(TRANSFORMS)}")
+    raise EvaluatorError(f"transform '{shown(text)}' is not one of {', '.join(TRANSFORMS)}")
 
 
 class TransformedEvaluator:
