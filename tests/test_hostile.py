@@ -730,3 +730,27 @@ def test_an_affine_transform_whose_values_overflow_or_lose_their_order_is_refuse
         algo: str, transform: str, capsys: pytest.CaptureFixture[str]) -> None:
     line = refused(["search", "4453", "--algo", algo, "--moves", "50", "--param", f"transform={transform}"], capsys)
     assert "A must be from" in line
+
+
+GIVEN_TWICE = [
+    ["search", "4453", "--algo", "mcts", "--param", "k=1", "--param", "k=2"],
+    ["arena", "--agents", "mcts:k=1,k=2", "rivest"],
+    ["arena", "--agents", "mcts:c=1,k=2,c=3", "rivest"],
+    ["play", "--second", "mcts:k=1,k=2"],
+    ["compare", "44", "--agents", "mcts:k=1,k=2", "rivest"],
+    ["explore", "--algo", "mcts", "--param", "k=1", "--param", "k=2"],
+    ["explore", "--algo", ""],
+    ["explore", "--algo", "  "],
+]
+
+
+@pytest.mark.parametrize("argv", GIVEN_TWICE, ids=lambda argv: " ".join(argv[1:])[:40])
+def test_a_parameter_given_twice_or_a_blank_algorithm_is_refused(argv: list[str], tmp_path: Path) -> None:
+    from engine.errors import UserError
+    from tui.cli import parse_arguments
+    from tui.commands import arena, compare, explore, play, search
+
+    module = {"search": search, "arena": arena, "play": play, "compare": compare, "explore": explore}[argv[0]]
+    args = parse_arguments(argv)
+    with pytest.raises(UserError):
+        (module.run if argv[0] in ("search", "arena") else module.app_for)(args)

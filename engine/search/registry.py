@@ -134,8 +134,10 @@ class AgentSpec:
                 raw[last] += "," + item
                 continue
             if not equals or not re.fullmatch(r"[A-Za-z_]\w*", key.strip()):
-                raise SearchError(f"agent '{text}': '{item}' is not key=value")
+                raise SearchError(f"agent '{shown(text, 40)}': '{shown(item)}' is not key=value")
             last = key.strip()
+            if last in raw:
+                raise SearchError(f"agent '{shown(text, 40)}': {last} is given twice")
             raw[last] = value.strip()
         checked = info.validate(raw)
         return cls(info.name, {k: v for k, v in checked.items() if k in raw})
