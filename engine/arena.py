@@ -67,7 +67,7 @@ import numpy as np
 
 from engine.agents import Agent, Decision
 from engine.errors import UserError
-from engine.files import read_regular_file, write_atomic
+from engine.files import NotJson, parse_json, read_regular_file, write_atomic
 from engine.games import Connect4, Connect4State, Game, Move, NimState, PositionError, State, is_chance, make_game
 from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
@@ -408,12 +408,27 @@ class GameRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         """The record ``as_dict`` wrote (raises ``KeyError``, ``TypeError`` or ``ValueError`` if it is not one)."""
         fields = {key: data[key] for key in RECORD_FIELDS}
-        if not all(isinstance(fields[key], int) and not isinstance(fields[key], bool) for key in ("index", "seed")):
+        if not all(type(fields[key]) is int and fields[key] >= 0 for key in ("index", "seed")):
             raise ValueError("index and seed must be whole numbers")
+        if not all(type(fields[key]) is str for key in ("group", "first", "second", "opening", "moves", "result")):
+            raise ValueError("group, first, second, opening, moves and result must be text")
+        if not all(fields[key] is None or type(fields[key]) is str for key in ("error", "error_agent")):
+            raise ValueError("error and error_agent must be text or null")
         if fields["result"] not in RESULTS:
-            raise ValueError(f"result {fields['result']!r} is not one of {', '.join(RESULTS)}")
+            raise ValueError(f"result {shown(fields['result'])!r} is not one of {', '.join(RESULTS)}")
         stats = data["stats"]
-        return cls(**fields, first_stats=SideStats(**stats["first"]), second_stats=SideStats(**stats["second"]))
+        return cls(**fields, first_stats=_side_stats(stats["first"]), second_stats=_side_stats(stats["second"]))
+
+
+def _side_stats(data: object) -> SideStats:
+    """``SideStats`` from their JSON form; raises ``ValueError`` or ``TypeError`` if it is not theirs."""
+    if not isinstance(data, dict):
+        raise TypeError("a side's stats must be an object")
+    stats = SideStats(**data)
+    for name, value in asdict(stats).items():
+        if type(value) not in ((int, float) if name == "seconds" else (int,)) or not 0 <= value < math.inf:
+            raise ValueError(f"stats: {name} must be a number, 0 or more")
+    return stats
 
 
 RECORD_FIELDS = ("index", "group", "first", "second", "opening", "seed", "moves", "result", "error", "error_agent")
@@ -868,7 +883,7 @@ def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[
     """
     if workers < 1:
         raise UserError(f"workers must be 1 or more, not {workers}")
-    if scheduler:
+    if scheduler is not None:
         with _dask_executor(scheduler) as opened:
             yield opened
     elif workers == 1:
@@ -896,18 +911,16 @@ def check_scheduler(address: str) -> None:
     of 8 bytes of total length, 8 of frame count, then the frames' lengths and the frames.
     """
     if re.match(r"(tls|inproc|ws|wss|ucx)://", address):
-        return  # Dask's other transports (an in-process cluster, TLS...): left to Dask's own checks
+        # Dask's other transports: nothing listening at HOST:PORT fails at once; the rest is left to Dask
+        other = re.fullmatch(r"(?:tls|ws|wss|ucx)://([^:/\s]+|\[[0-9a-fA-F:.]+\]):([0-9]{1,5})/?", address.strip())
+        if other is not None and 1 <= int(other.group(2)) <= 65535:
+            _connect(address, other.group(1).strip("[]"), int(other.group(2))).close()
+        return
     match = re.fullmatch(r"tcp://([^:/\s]+|\[[0-9a-fA-F:.]+\]):([0-9]{1,5})", address.strip())
     if match is None or not 1 <= int(match.group(2)) <= 65535:
         raise UserError(f"--scheduler '{shown(address, 60)}': write the address as tcp://HOST:PORT, e.g. "
                         "tcp://127.0.0.1:8786")
-    host, port = match.group(1).strip("[]"), int(match.group(2))
-    try:
-        connection = socket.create_connection((host, port), timeout=CONNECT_SECONDS)
-    except TimeoutError:
-        raise UserError(f"--scheduler {address}: no answer within {CONNECT_SECONDS:g} s") from None
-    except OSError as error:
-        raise UserError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+    connection = _connect(address, match.group(1).strip("[]"), int(match.group(2)))
     first = b""
     with connection:
         connection.settimeout(HANDSHAKE_SECONDS)
@@ -929,6 +942,17 @@ def check_scheduler(address: str) -> None:
         raise UserError(f"--scheduler {address}: something answers there, but not like a Dask scheduler")
 
 
+def _connect(address: str, host: str, port: int) -> socket.socket:
+    """A TCP connection to the scheduler at ``host``:``port``; ``UserError`` naming ``address`` if none is made
+    within ``CONNECT_SECONDS``."""
+    try:
+        return socket.create_connection((host, port), timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        raise UserError(f"--scheduler {address}: no answer within {CONNECT_SECONDS:g} s") from None
+    except OSError as error:
+        raise UserError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+
+
 @contextmanager
 def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
     try:
@@ -940,8 +964,9 @@ def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
     check_scheduler(address)
     try:
         client = distributed.Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as error:
-        raise UserError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    except Exception as error:  # Dask's transports fail in many ways (TLS without a context, UCX not installed...)
+        reason = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+        raise UserError(f"--scheduler {shown(address, 60)}: Dask cannot reach a scheduler there ({reason})") from None
     try:
         threads = sum(client.nthreads().values())
         executor = client.get_executor(pure=False)
@@ -988,9 +1013,9 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
         return []
     data = read_regular_file(path, MAX_RESULTS_BYTES, "a results file")
     try:
-        document = json.loads(data)
-    except ValueError:
-        raise UserError(f"--resume {path}: not a results file (not JSON)") from None
+        document = parse_json(data)
+    except NotJson as error:
+        raise UserError(f"--resume {path}: not a results file (not JSON: {error})") from None
     if not isinstance(document, dict) or not isinstance(document.get("games"), list):
         raise UserError(f"--resume {path}: not a results file (no list of games)")
     for key, value in meta.items():
@@ -1011,10 +1036,34 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
             raise UserError(f"--resume {path}: game {number} (index {record.index}) is not a game of this run")
         if record.index in seen:
             raise UserError(f"--resume {path}: game {number} (index {record.index}) is there twice")
+        damage = _damage(record, task)
+        if damage:
+            raise UserError(f"--resume {path}: game {number} (index {record.index}): {damage}")
         seen.add(record.index)
         if record.result != "error" or record.error_agent is not None:
             records.append(record)
     return records
+
+
+def _damage(record: GameRecord, task: GameTask) -> str | None:
+    """What is wrong with ``record`` as the game ``task`` (read back from a results file), or ``None``: its group
+    and opening are the task's, its moves a game played from the opening, ending as its result says."""
+    start = make_game(task.game).start()
+    if record.group != task.group or record.opening != spell(start, task.opening):
+        return "its opening or group is not the one this run plays there"
+    try:
+        moves = read_moves(start, record.moves)
+    except UserError as error:
+        return f"its moves are not a game ({error})"
+    if tuple(moves[:len(task.opening)]) != tuple(task.opening):
+        return "its moves do not start with its opening"
+    state = start
+    for move in moves:
+        state = state.play(move)
+    ended = {1: "first", -1: "second", 0: "draw"}[state.utility()] if state.is_terminal() else None
+    if record.result != "error" and record.result != ended:
+        return f"its moves do not end in the result it gives ({record.result})"
+    return None
 
 
 def write_json_atomic(path: Path, document: object) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import json
+import math
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -51,14 +55,95 @@ def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
     return data
 
 
+class NotJson(ValueError):
+    """Bytes that are not a plain JSON document; the message says why in a few words."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NotJson(f"the number {text[:20]} is out of range")
+    return value
+
+
+def _no_constant(name: str) -> object:
+    raise NotJson(f"{name} is not a JSON number")
+
+
+def parse_json(data: bytes | str) -> object:
+    """The JSON document ``data`` holds (UTF-8); raises ``NotJson`` for anything else.
+
+    Whatever a hostile file holds ends as ``NotJson``, never as another exception: text that is
+    not UTF-8, bad syntax, nesting too deep for Python's parser (``RecursionError``), integers
+    past Python's limit on digits (4,300), ``NaN`` and ``Infinity`` (not JSON), and numbers such
+    as ``1e400`` that are infinite as floats.
+    """
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except NotJson:
+        raise
+    except UnicodeDecodeError:
+        raise NotJson("not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise NotJson(f"line {error.lineno}: {error.msg}") from None
+    except RecursionError:
+        raise NotJson("nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise NotJson(f"an integer of more than {sys.get_int_max_str_digits():,} digits") from None
+
+
+def _not_a_file(path: Path | str) -> str | None:
+    """What ``path`` is when something other than a regular file is there (``a named pipe``...), else ``None``."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def check_writable(name: str, option: str) -> Path:
+    """The path ``name`` names, if ``write_atomic`` can write a file there; raises ``FileRefused`` (one line,
+    starting with ``option``) before any work is done otherwise.
+
+    Refused: no name, a name ending in ``/``, a folder, a named pipe or a device (replacing one
+    with a file would be wrong; as root, ``/dev/null`` itself would be replaced), a folder that
+    does not exist, and a folder where no file can be made (read-only, ``/proc``, a name too
+    long): a temporary file is made there, as ``write_atomic`` will, and removed at once.
+    """
+    quoted = f"{option} '{name}'" if not name.strip() else f"{option} {name}"
+    if not name.strip():
+        raise FileRefused(f"{quoted}: no file name")
+    path = Path(name)
+    kind = _not_a_file(path)
+    if kind is not None:
+        raise FileRefused(f"{quoted} is {kind}, not a file: it cannot be written")
+    if name.endswith(("/", os.sep)):
+        raise FileRefused(f"{quoted} ends in '/': that names a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise FileRefused(f"{quoted}: the folder {folder} does not exist")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise FileRefused(f"{quoted}: cannot write there ({error.strerror or error})") from None
+    os.close(handle)
+    Path(temporary).unlink(missing_ok=True)
+    return path
+
+
 def write_atomic(path: Path | str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path``: a reader sees the old file or the new one, never a mix.
 
     The text goes to a temporary file in the same directory, is flushed to disk, and then
     replaces ``path`` in one ``os.replace``; on any failure the temporary file is removed
-    and ``path`` is left as it was.
+    and ``path`` is left as it was.  Something there that is not a regular file (a named pipe,
+    a device, a folder) is not replaced: ``OSError`` says what it is.
     """
     path = Path(path)
+    kind = _not_a_file(path)
+    if kind is not None:
+        raise OSError(errno.EEXIST, f"it is {kind}, not a file", str(path))
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:

@@ -66,7 +66,9 @@ def parse_controller(text: str, default: Limit, game: Game) -> Controller:
     """The side written ``text``: ``human`` (``None``), or an agent able to play ``game``.
 
     The agent's items ``moves=N`` and ``seconds=S`` set its per-turn budget (one of them at
-    most); without them it gets ``default``.  Raises ``SearchError`` saying what is wrong.
+    most); without them it gets ``default``.  A searcher is made on the start position, so that what only
+    a searcher checks (an evaluator's weights file...) is refused here.  Raises ``SearchError`` saying what is
+    wrong.
     """
     written = text.strip()
     if written.lower() == HUMAN:
@@ -91,6 +93,10 @@ def parse_controller(text: str, default: Limit, game: Game) -> Controller:
     if not plays(info, game):
         families = info.games or DETERMINISTIC_FAMILIES
         raise SearchError(f"agent '{written}': {spec.name} plays {' and '.join(families)} only, not {game.name}")
+    try:  # what only a searcher checks (its evaluator's weights file...): refused now, not at the agent's turn
+        spec.make(game.start())
+    except SearchError as error:
+        raise SearchError(f"agent '{shown(written, 40)}': {error}") from None
     return Agent(spec, limit)
 
 

@@ -5,7 +5,8 @@ read here, so every field refuses the same things with one line that names the f
 
 * only ASCII digits: ``str.isdigit()`` also accepts superscripts and other Unicode digits
   that ``int()`` refuses (``²``) or reads unexpectedly (``４``);
-* whole numbers may group digits with ``_`` or ``,`` (``100_000``, ``100,000``);
+* whole numbers may group digits with ``_`` or ``,`` (``100_000``, ``100,000``), ``,`` only in thousands
+  (``0,5`` and ``1,2`` are refused, not read as 5 and 12);
 * no number longer than ``MAX_DIGITS`` digits (Python would spend seconds converting, or
   refuse, a string of thousands of digits), and each field has a range, named when refused;
 * ``nan``, ``inf`` and ``-inf`` are not numbers of seconds or of anything else;
@@ -33,8 +34,11 @@ MAX_SECONDS = 10**7
 MAX_NODES = 10**10
 """The largest node cap (about a terabyte of tree)."""
 
-_INTEGER = re.compile(r"[+-]?[0-9]+(?:[_,][0-9]+)*")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:[_,][0-9]+)*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_GROUPED = r"[0-9]+(?:_[0-9]+|,[0-9]{3})*"
+"""Digits, grouped by ``_`` anywhere (as Python writes them) or by ``,`` in thousands: ``1,000`` but never ``0,5``
+(half, in much of Europe) or ``1,2``, which would silently read as 5 and 12."""
+_INTEGER = re.compile(rf"[+-]?{_GROUPED}")
+_DECIMAL = re.compile(rf"[+-]?(?:{_GROUPED}(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 class NumberError(UserError):
@@ -54,6 +58,8 @@ def parse_int(text: object, field: str, *, lo: int | None = None, hi: int | None
     if isinstance(text, bool):
         raise NumberError(f"{field}: {text} is not a whole number")
     if isinstance(text, int):
+        if abs(text) >= 10**MAX_DIGITS:  # far out of every range (and str() refuses past 4,300 digits)
+            raise NumberError(f"{field}: a number of over {MAX_DIGITS} digits is out of range{_range(lo, hi)}")
         value = text
     else:
         written = str(text).strip()
@@ -70,6 +76,8 @@ def parse_float(text: object, field: str, *, lo: float | None = None, hi: float 
     """The finite number ``text`` for ``field``, within ``[lo, hi]`` (and greater than ``above``, if given)."""
     if isinstance(text, bool):
         raise NumberError(f"{field}: {text} is not a number")
+    if isinstance(text, int) and abs(text) >= 10**MAX_DIGITS:  # float() would overflow, or round it
+        raise NumberError(f"{field}: a number of over {MAX_DIGITS} digits is out of range{_range(lo, hi, above)}")
     if isinstance(text, int | float):
         value = float(text)
     else:

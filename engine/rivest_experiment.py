@@ -28,7 +28,7 @@ from engine.agents import Agent
 from engine.arena import GameRecord, GameTask, pentanomial, schedule, tally
 from engine.errors import UserError
 from engine.games import Game, Move
-from engine.numbers import parse_moves, parse_seconds
+from engine.numbers import parse_moves, parse_seconds, shown
 from engine.search.base import Limit, SearchError
 from engine.search.registry import algorithms
 from engine.stats import EloEstimate, Pentanomial, Trinomial
@@ -58,7 +58,7 @@ NEEDED = {
 def require_agents(*specs: str) -> None:
     """Raise ``SearchError`` naming the algorithms of ``specs`` (default MM's and AB's) not in the registry."""
     names = [spec.partition(":")[0].strip() for spec in specs or (MM_SPEC, AB_SPEC)]
-    missing = [f"'{name}' ({NEEDED[name]})" if name in NEEDED else f"'{name}'"
+    missing = [f"'{name}' ({NEEDED[name]})" if name in NEEDED else f"'{shown(name)}'"
                for name in names if name not in algorithms()]
     if missing:
         raise SearchError(f"Rivest's experiment needs {' and '.join(missing)}, not in the registry yet")

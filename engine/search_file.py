@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import UserError
-from engine.files import FileRefused, read_regular_file, write_atomic
+from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
 from engine.games import State, make_game
+from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
 from engine.search.base import Node, Searcher
 from engine.search.registry import algorithm, make_searcher
 from engine.timeline import Event, Timeline, rebuild
@@ -221,11 +222,11 @@ def read_search(path: Path | str) -> SavedSearch:
     """A saved search from ``path``; a file that is not one, or is damaged, raises a one-line ``UserError``."""
     try:
         data = read_regular_file(path, READ_LIMIT, "a saved search")
-        document = json.loads(data.decode("utf-8"))
+        document = parse_json(data)
     except FileRefused:
         raise
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise SearchFileError(f"{path} is not a saved search: {type(error).__name__} ({str(error)[:80]})") from None
+    except NotJson as error:
+        raise SearchFileError(f"{path} is not a saved search: not JSON ({error})") from None
     return parse_document(document, str(path))
 
 
@@ -234,7 +235,7 @@ def parse_document(document: object, where: str) -> SavedSearch:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SearchFileError(f"{where} is not a saved search (no \"format\": \"{FORMAT}\")")
     version = document.get("version")
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:  # not true, not 1.0
         raise SearchFileError(f"{where} is a saved search of format version {str(version)[:20]}; "
                               f"this plyscope reads version {VERSION} only")
 
@@ -248,24 +249,57 @@ def parse_document(document: object, where: str) -> SavedSearch:
         game=need("game", str), position=need("position", str), algorithm=need("algorithm", str),
         params=need("params", dict), seed=need("seed", int), budget=need("budget", (int, type(None))),
     )
+    try:
+        parse_seed(recipe.seed, "field \"seed\"")
+        if recipe.budget is not None:
+            parse_int(recipe.budget, "field \"budget\"", lo=0, hi=MAX_MOVES)
+    except NumberError as error:
+        raise SearchFileError(f"{where}: {error}") from None
     steps = need("steps", int)
     events = need("events", list)
     tree = need("tree", list)
     if steps < 0 or len(events) != steps:
         raise SearchFileError(f"{where}: {len(events):,} events for {steps:,} steps: the file is damaged")
-    timeline = Timeline()
-    try:
-        for index, (moves, added, changed, best, value) in enumerate(events):
-            number = float(value) if isinstance(value, str) else value
-            if not (isinstance(moves, list) and isinstance(added, int) and isinstance(changed, int)
-                    and isinstance(number, (int, float))):
-                raise ValueError
-            timeline.append(Event(index + 1, tuple(_unmove(m) for m in moves), added, changed,
-                                  None if best is None else _unmove(best), float(number)))
-    except (TypeError, ValueError, OverflowError):
-        raise SearchFileError(f"{where}: event {len(timeline) + 1:,} is damaged") from None
     try:
         recipe.maker()
     except UserError as error:
         raise SearchFileError(f"{where}: {error}") from None
+    root = recipe.state()
+    reached: dict[tuple[Hashable, ...], State] = {(): root}
+    timeline = Timeline()
+    try:
+        for index, (moves, added, changed, best, value) in enumerate(events):
+            number = float(value) if isinstance(value, str) else value
+            if not (isinstance(moves, list) and type(added) is int and type(changed) is int
+                    and type(number) in (int, float)):
+                raise ValueError
+            path = tuple(_unmove(m) for m in moves)
+            _walk(reached, path)
+            if best is not None and not _legal(root, _unmove(best)):
+                raise ValueError
+            timeline.append(Event(index + 1, path, added, changed, None if best is None else _unmove(best),
+                                  float(number)))
+    except (TypeError, ValueError, OverflowError):
+        raise SearchFileError(f"{where}: event {len(timeline) + 1:,} is damaged") from None
     return SavedSearch(recipe, steps, timeline, tree, str(document.get("plyscope", "unknown")))
+
+
+def _legal(state: State, move: Hashable) -> bool:
+    """Whether ``move``, as a saved search writes it (an int; a pair of ints in Nim), is a legal move in ``state``."""
+    plain = type(move) is int or (type(move) is tuple and all(type(part) is int for part in move))
+    return plain and not state.is_terminal() and move in state.legal_moves()
+
+
+def _walk(reached: dict[tuple[Hashable, ...], State], path: tuple[Hashable, ...]) -> None:
+    """Play ``path`` from the root (``reached[()]``), remembering each position reached; ``ValueError`` at the
+    first move that is not legal (an event of a damaged or edited file)."""
+    depth = len(path)
+    while path[:depth] not in reached:
+        depth -= 1
+    state = reached[path[:depth]]
+    for move in path[depth:]:
+        if not _legal(state, move):
+            raise ValueError
+        state = state.play(move)
+        depth += 1
+        reached[path[:depth]] = state

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -332,3 +332,425 @@ def test_more_workers_than_cores_are_capped_with_a_notice(capsys: pytest.Capture
     assert main(argv) == 0
     cores = os.cpu_count() or 1
     assert f"--workers 1000: this machine has {cores} cores; running {cores} workers" in capsys.readouterr().err
+
+
+# --- the hostile-input sweep (branch hostile): each case below failed before its fix ---------------
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``plyscope argv`` in this process: it must exit with status 2 and one line on stderr; that line."""
+    status = main(argv)
+    captured = capsys.readouterr()
+    assert status == 2, captured.err
+    assert captured.err.count("\n") == 1 and captured.err.startswith("plyscope"), captured.err
+    assert "Traceback" not in captured.err and "internal error" not in captured.err
+    return captured.err
+
+
+HOSTILE_JSON = {
+    "nested-array": "[" * 200_000 + "]" * 200_000,
+    "nested-object": '{"a":' * 100_000 + "1" + "}" * 100_000,
+    "5000-digit-integer": '{"format": "plyscope-weights", "version": 1, "seed": ' + "9" * 5000 + "}",
+    "nan": '{"format": "plyscope-search", "version": NaN}',
+    "infinite-float": '{"format": "plyscope-search", "version": 1e400}',
+    "400-digit-weight": '{"format": "plyscope-weights", "weights": {"threes": ' + "9" * 400 + "}}",
+}
+JSON_READERS: dict[str, Callable[[str], list[str]]] = {
+    "replay": lambda path: ["replay", "--check", path],
+    "weights": lambda path: ["search", "4453", "--algo", "minimax", "--moves", "50", "--param", "eval=features",
+                             "--param", f"weights={path}"],
+    "arena-weights": lambda path: ["arena", "--agents", f"minimax:depth=1,eval=features,weights={path}", "mcts",
+                                   "--openings", "1", "--moves", "40", "--workers", "1"],
+    "arena-resume": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
+                                  "--moves", "40", "--workers", "1", "--resume", path],
+    "rivest-resume": lambda path: ["rivest", "--values", "40", "--openings", "1", "--workers", "1", "--resume", path],
+}
+
+
+@pytest.mark.parametrize("reader", list(JSON_READERS))
+@pytest.mark.parametrize("content", list(HOSTILE_JSON))
+def test_hostile_json_is_refused_in_one_line_by_every_reader(reader: str, content: str, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / f"{content}.json"
+    path.write_text(HOSTILE_JSON[content])
+    refused(JSON_READERS[reader](str(path)), capsys)
+
+
+def test_parse_json_turns_every_failure_into_not_json() -> None:
+    from engine.files import NotJson, parse_json
+
+    bad: list[str | bytes] = [text for name, text in HOSTILE_JSON.items() if name != "400-digit-weight"]
+    for text in [*bad, b"\xff\xfe", "", "[1,", '{"a": Infinity}', '{"a": -Infinity}']:
+        with pytest.raises(NotJson):
+            parse_json(text)
+    assert parse_json('{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
+
+
+def test_numbers_refuse_python_ints_too_large_for_a_float() -> None:
+    from engine.numbers import NumberError, parse_float, parse_int
+
+    with pytest.raises(NumberError, match="over 30 digits"):
+        parse_float(10**400, "weight")
+    with pytest.raises(NumberError, match="over 30 digits"):
+        parse_int(10**5000, "seed", lo=0)
+
+
+NL = "a\nb"
+"""User text with a newline in it: echoed raw, it split a refusal into two lines."""
+ONE_LINE_BAD = [
+    ["search", "4453", "--algo", NL],
+    ["search", "4453", "--algo", "\x1b[2J"],
+    ["explore", "--algo", NL],
+    ["search", "4453", "--algo", "mcts", "--param", f"{NL}=1"],
+    ["explore", "--algo", "mcts", "--param", f"{NL}=1"],
+    ["search", "4\n4", "--algo", "mcts"],
+    ["search", "4\u20284", "--algo", "mcts"],
+    ["search", "3\x1b4", "--game", "nim", "--algo", "pns"],
+    ["solve", "4\r4"],
+    ["arena", "--agents", "minimax:depth=1", NL],
+    ["arena", "--agents", "mcts", "rivest", "bestfirst", "--anchor", NL],
+    ["play", "--second", NL],
+    ["play", "--first", NL, "--second", "human"],
+    ["play", "--hint", NL],
+    ["compare", "44", "--agents", "minimax:depth=1", NL],
+    ["rivest", "--mm", NL],
+    ["rivest", "--ab", NL],
+    ["tune", "--out", "w.json", "--match", NL],
+    ["replay", "--check", f"/no/such/{NL}.json"],
+    ["play", "--load", f"/no/such/{NL}.txt"],
+    ["search", "4453", "--algo", "minimax", "--param", "eval=features", "--param", f"weights=/no/{NL}.json"],
+    ["search", "--game", NL, "--algo", "mcts"],
+]
+
+
+@pytest.mark.parametrize("argv", ONE_LINE_BAD, ids=lambda argv: " ".join(argv)[:50].encode("unicode_escape").decode())
+def test_a_refusal_quoting_a_newline_or_an_escape_is_still_one_line(argv: list[str],
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(argv, capsys)
+    assert "\x1b" not in line and "\r" not in line and "\u2028" not in line and "\x85" not in line
+
+
+def test_a_file_quoting_a_newline_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    weights = tmp_path / "w.json"
+    weights.write_text(json.dumps({"format": "plyscope-weights", "weights": {NL: 1}}))
+    refused(["search", "4453", "--algo", "minimax", "--param", "eval=features", "--param", f"weights={weights}"],
+            capsys)
+    assert main(["search", "4453", "--algo", "alphabeta", "--iterations", "20", "--export",
+                 str(tmp_path / "s.json")]) == 0
+    saved = json.loads((tmp_path / "s.json").read_text())
+    for field, value in [("algorithm", NL), ("position", "44\n53"), ("params", {NL: 1}), ("game", NL)]:
+        (tmp_path / "bad.json").write_text(json.dumps({**saved, field: value}))
+        capsys.readouterr()
+        refused(["replay", "--check", str(tmp_path / "bad.json")], capsys)
+
+
+def test_one_line_escapes_only_what_is_not_printable() -> None:
+    from engine.errors import one_line
+
+    assert one_line("connect4 ² ４ … é") == "connect4 ² ４ … é"
+    assert one_line("a\nb\rc\x1b[2J\u2028\x85\t") == "a\\nb\\rc\\x1b[2J\\u2028\\x85\\t"
+
+
+def unwritable_paths(tmp_path: Path) -> dict[str, str]:
+    """Output paths no file can be written to (named .json, as search --export wants), with what their refusal says."""
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    return {
+        str(folder): "is a folder, not a file",
+        str(fifo): "is a named pipe, not a file",
+        str(tmp_path / "missing" / "out.json"): "does not exist",
+        str(tmp_path / "out.json") + "/": "names a folder",
+        "/proc/plyscope-out.json": "cannot write there",
+        str(tmp_path / ("x" * 300 + ".json")): "cannot write there",
+        "": "",
+    }
+
+
+WRITERS: dict[str, Callable[[str], list[str]]] = {
+    "arena --out": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
+                                 "--moves", "40", "--workers", "1", "--out", path],
+    "arena --resume": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
+                                    "--moves", "40", "--workers", "1", "--resume", path],
+    "rivest --out": lambda path: ["rivest", "--values", "40", "--openings", "1", "--workers", "1", "--out", path],
+    "tune --out": lambda path: ["tune", "--out", path, "--positions", "10", "--no-match"],
+    "search --export": lambda path: ["search", "4453", "--algo", "mcts", "--moves", "50", "--export", path],
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_an_output_path_where_no_file_can_be_written_is_refused_before_any_work(
+        writer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for path, says in unwritable_paths(tmp_path).items():
+        started = time.monotonic()
+        line = refused(WRITERS[writer](path), capsys)
+        assert says in line, (path, line)
+        assert time.monotonic() - started < 5, "refused only after the work"
+    assert stat_is_fifo(tmp_path / "pipe.json"), "the named pipe was replaced by a file"
+
+
+def stat_is_fifo(path: Path) -> bool:
+    import stat
+
+    return stat.S_ISFIFO(os.stat(path).st_mode)
+
+
+def test_write_atomic_never_replaces_a_named_pipe_or_a_folder(tmp_path: Path) -> None:
+    from engine.files import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for target in (fifo, tmp_path):
+        with pytest.raises(OSError, match="not a file"):
+            write_atomic(target, "text")
+    assert stat_is_fifo(fifo) and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def quiet_http_server() -> Iterator[int]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("scheme", ["tls", "ucx", "ws"])
+def test_another_dask_transport_at_a_port_that_is_not_dask_is_one_line(scheme: str, quiet_http_server: int,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    address = f"{scheme}://127.0.0.1:{quiet_http_server}"
+    started = time.monotonic()
+    line = refused(["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
+                    "--scheduler", address], capsys)
+    assert address in line and time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize("address", ["", " ", "tls://127.0.0.1:{closed}", "ws://127.0.0.1:{closed}"])
+def test_a_blank_scheduler_or_a_closed_port_of_another_transport_is_refused_at_once(
+        address: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    started = time.monotonic()
+    line = refused(["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
+                    "--scheduler", address.format(closed=closed)], capsys)
+    assert ("tcp://HOST:PORT" if not address.strip() else "cannot connect") in line
+    assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize("weights", ["pipe", "folder", "missing", "nested"])
+@pytest.mark.parametrize("option", ["play --second", "play --first", "play --hint", "compare --agents"])
+def test_an_agent_with_a_bad_weights_file_is_refused_before_the_screen_opens(option: str, weights: str,
+                                                                             tmp_path: Path) -> None:
+    from engine.errors import UserError
+    from tui.cli import parse_arguments
+    from tui.commands import compare, play
+
+    paths = {"pipe": tmp_path / "pipe", "folder": tmp_path, "missing": tmp_path / "missing.json",
+             "nested": tmp_path / "nested.json"}
+    os.mkfifo(paths["pipe"])
+    paths["nested"].write_text("[" * 100_000 + "]" * 100_000)
+    spec = f"minimax:depth=1,eval=features,weights={paths[weights]}"
+    argv = {
+        "play --second": ["play", "--second", spec],
+        "play --first": ["play", "--first", spec, "--second", "human"],
+        "play --hint": ["play", "--hint", spec],
+        "compare --agents": ["compare", "44", "--agents", "mcts", spec],
+    }[option]
+    module = compare if argv[0] == "compare" else play
+    with pytest.raises(UserError, match="weights"):
+        module.app_for(parse_arguments(argv))
+
+
+SAVED_SEARCH_EDITS: dict[str, dict[str, object]] = {
+    "negative seed": {"seed": -1},
+    "80-bit seed": {"seed": 2**80},
+    "negative budget": {"budget": -5},
+    "40-digit budget": {"budget": 10**40},
+    "version true": {"version": True},
+    "version 1.0": {"version": 1.0},
+    "best move 99": {"events": "best=99"},
+    "best move true": {"events": "best=true"},
+    "path through column 99": {"events": "path=99"},
+    "path of a full column": {"events": "path=full"},
+    "negative count": {"events": "added=-5"},
+}
+
+
+@pytest.mark.parametrize("edit", list(SAVED_SEARCH_EDITS))
+@pytest.mark.parametrize("algo", ["mcts", "rivest"])
+def test_an_edited_saved_search_is_refused_in_one_line(edit: str, algo: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "saved.json"
+    assert main(["search", "4453", "--algo", algo, "--iterations", "30", "--export", str(saved)]) == 0
+    capsys.readouterr()
+    document = json.loads(saved.read_text())
+    change = dict(SAVED_SEARCH_EDITS[edit])
+    if change.get("events"):
+        what, _, value = str(change["events"]).partition("=")
+        events = document["events"]
+        if what == "best":
+            events[5][3] = 99 if value == "99" else True
+        elif what == "path":
+            events[5][0] = [98] if value == "99" else [3, 3, 3, 3, 3, 3, 3]  # column 4 holds 2 discs: 7 more overflow
+        else:
+            events[5][1] = -5
+        change["events"] = events
+    (tmp_path / "edited.json").write_text(json.dumps({**document, **change}))
+    refused(["replay", "--check", str(tmp_path / "edited.json")], capsys)
+
+
+RECORD_EDITS: dict[str, dict[str, object]] = {
+    "moves not a game": {"moves": "9999"},
+    "moves a number": {"moves": 5},
+    "moves of another opening": {"moves": "1111"},
+    "moves that do not end the game": {"moves": "{opening}"},
+    "result not the game's": {"result": "draw"},
+    "opening null": {"opening": None},
+    "group null": {"group": None},
+    "error_agent a number": {"result": "error", "error": "x", "error_agent": 5},
+    "stats a list": {"stats": [1, 2]},
+    "stats of text": {"stats": {"first": {"moves": "x"}, "second": {}}},
+    "negative seconds": {"stats": {"first": {"seconds": -1.0}, "second": {}}},
+    "negative index": {"index": -1},
+}
+
+
+@pytest.mark.parametrize("edit", list(RECORD_EDITS))
+def test_a_resumed_results_file_with_a_damaged_game_is_refused_in_one_line(edit: str, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "results.json"
+    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
+            "--workers", "1", "--resume", str(results)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    document = json.loads(results.read_text())
+    game = document["games"][0]
+    change = {key: value.format(opening=game["opening"]) if isinstance(value, str) else value
+              for key, value in RECORD_EDITS[edit].items()}
+    if edit == "result not the game's" and game["result"] == "draw":
+        change["result"] = "first"
+    document["games"][0] = {**game, **change}
+    results.write_text(json.dumps(document))
+    refused(argv, capsys)
+
+
+@pytest.mark.parametrize("budget", [["--nodes", "1,000"], ["--nodes", "1_000"], ["--nodes", "+1000"]])
+def test_solve_reads_its_budgets_as_every_other_number_is_read(budget: list[str],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "4453", *budget, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"] is False
+
+
+COMMA_NOT_THOUSANDS = [
+    ["search", "4453", "--algo", "mcts", "--seconds", "0,5"],
+    ["search", "4453", "--algo", "mcts", "--moves", "1,2"],
+    ["search", "4453", "--algo", "mcts", "--moves", "1,00"],
+    ["search", "4453", "--algo", "mcts", "--param", "k=1,2"],
+    ["search", "4453", "--algo", "rivest", "--param", "p=0,5"],
+    ["arena", "--agents", "mcts:k=1,2", "rivest"],
+    ["arena", "--agents", "mcts", "rivest", "--openings", "1,5"],
+    ["arena", "--agents", "mcts", "rivest", "--seconds", "0,5"],
+    ["solve", "4453", "--seconds", "0,5"],
+]
+
+
+@pytest.mark.parametrize("argv", COMMA_NOT_THOUSANDS, ids=lambda argv: " ".join(argv[-2:]))
+def test_a_comma_that_does_not_group_thousands_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    refused(argv, capsys)
+
+
+class FailingOutput:
+    """A standard output that cannot be written: a full disk, or a pipe whose reader is gone."""
+
+    def __init__(self, error: OSError) -> None:
+        self.error = error
+
+    def write(self, text: str) -> int:
+        raise self.error
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
+
+    encoding = "utf-8"
+
+
+OUTPUT_COMMANDS = [
+    ["search", "--list"],
+    ["search", "--list", "--json"],
+    ["search", "4453", "--algo", "mcts", "--moves", "50"],
+    ["search", "4453", "--algo", "mcts", "--moves", "50", "--json"],
+    ["solve", "2252576253462244111563365343671351441"],
+    ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40", "--workers", "1"],
+    ["--help"],
+    ["search", "--help"],
+]
+
+
+@pytest.mark.parametrize("broken_pipe", [False, True], ids=["disk full", "reader gone"])
+@pytest.mark.parametrize("argv", OUTPUT_COMMANDS, ids=lambda argv: " ".join(argv[:3]))
+def test_an_output_that_cannot_be_written_is_not_a_crash(argv: list[str], broken_pipe: bool, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import errno
+
+    monkeypatch.setenv("PLYSCOPE_CRASH_DIR", str(tmp_path))
+    error = BrokenPipeError(errno.EPIPE, "Broken pipe") if broken_pipe else OSError(errno.ENOSPC, "No space left")
+    with monkeypatch.context() as patched:
+        patched.setattr(sys, "stdout", FailingOutput(error))
+        status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert not list(tmp_path.iterdir()), "a crash report was written"
+    lines = [line for line in err.splitlines() if not line.startswith(("minimax", "\r"))]  # the arena's progress bar
+    assert lines == ([] if broken_pipe else [lines[-1]]) and (broken_pipe or "cannot write the output" in lines[-1])
+
+
+@pytest.mark.parametrize("transform", ["affine:1e308,1e308", "affine:1e300,0", "affine:1e-320,0", "affine:1,1e300",
+                                       "affine:1e7,0", "affine:1,-1e10"])
+@pytest.mark.parametrize("algo", ["rivest", "alphabeta"])
+def test_an_affine_transform_whose_values_overflow_or_lose_their_order_is_refused(
+        algo: str, transform: str, capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(["search", "4453", "--algo", algo, "--moves", "50", "--param", f"transform={transform}"], capsys)
+    assert "A must be from" in line
+
+
+GIVEN_TWICE = [
+    ["search", "4453", "--algo", "mcts", "--param", "k=1", "--param", "k=2"],
+    ["arena", "--agents", "mcts:k=1,k=2", "rivest"],
+    ["arena", "--agents", "mcts:c=1,k=2,c=3", "rivest"],
+    ["play", "--second", "mcts:k=1,k=2"],
+    ["compare", "44", "--agents", "mcts:k=1,k=2", "rivest"],
+    ["explore", "--algo", "mcts", "--param", "k=1", "--param", "k=2"],
+    ["explore", "--algo", ""],
+    ["explore", "--algo", "  "],
+]
+
+
+@pytest.mark.parametrize("argv", GIVEN_TWICE, ids=lambda argv: " ".join(argv[1:])[:40])
+def test_a_parameter_given_twice_or_a_blank_algorithm_is_refused(argv: list[str], tmp_path: Path) -> None:
+    from engine.errors import UserError
+    from tui.cli import parse_arguments
+    from tui.commands import arena, compare, explore, play, search
+
+    module = {"search": search, "arena": arena, "play": play, "compare": compare, "explore": explore}[argv[0]]
+    args = parse_arguments(argv)
+    with pytest.raises(UserError):
+        (module.run if argv[0] in ("search", "arena") else module.app_for)(args)

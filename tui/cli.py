@@ -7,13 +7,15 @@ algorithm, a parameter out of range) are reported as one line on stderr with exi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn, TypeVar
+from typing import NoReturn, TextIO, TypeVar
 
-from engine.errors import UserError
+from engine.errors import UserError, one_line
 from engine.games import GAME_NAMES
 from engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 from engine.stats import Sprt, parse_sprt
@@ -31,7 +33,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a mistake on the command line is one line on stderr and exit status 2 (no usage dump)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message}\n")
+        self.exit(2, f"{self.prog}: {one_line(message)}\n")
 
 
 def number(parse: Callable[[object, str], T], field: str, **bounds: float) -> Callable[[str], T]:
@@ -292,24 +294,93 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     return build_parser().parse_args(arguments)
 
 
+class WatchedOutput:
+    """Standard output, noting a write to it that failed (a full disk, a closed pipe), so that such a failure is
+    told from a crash of ours."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as error:
+            self.failed = error
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as error:
+            self.failed = error
+            raise
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    command = ""
+    output = WatchedOutput(sys.stdout)
+    sys.stdout = output
     try:
-        args = parse_arguments(sys.argv[1:] if argv is None else argv)
-    except SystemExit as exited:  # --help (0), or a command line argparse refused (2, one line said why)
-        return exited.code if isinstance(exited.code, int) else 2
-    command = args.command
+        try:
+            args = parse_arguments(arguments)
+        except SystemExit as exited:  # --help (0), or a command line argparse refused (2, one line said why)
+            status = exited.code if isinstance(exited.code, int) else 2
+        else:
+            command = args.command
+            try:
+                status = run_command(command, args, output)
+            except SystemExit:  # Rich's way out when the output's reader is gone (Console.on_broken_pipe)
+                if output.failed is None:
+                    raise
+                status = 2
+        output.flush()  # here, not at the interpreter's exit, where a failure would go unsaid
+    except OSError:
+        if output.failed is None:
+            raise
+    finally:
+        sys.stdout = output.stream
+    if output.failed is not None:  # raised, or swallowed on the way (argparse ignores a --help it cannot write)
+        return output_failed(command, output.failed)
+    return status
+
+
+def run_command(command: str, args: argparse.Namespace, output: WatchedOutput) -> int:
+    """Run ``command``: its exit status; bad input is one line and status 2, a crash one line and status 1."""
     module = importlib.import_module(COMMANDS[command])
     try:
         return int(module.run(args))
     except UserError as error:
-        print(f"plyscope {command}: {error}", file=sys.stderr)
+        print(f"plyscope {command}: {one_line(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"plyscope {command}: interrupted", file=sys.stderr)
         return 130
     except Exception as error:  # a crash: never a traceback on the screen, never exit status 0
+        if isinstance(error, OSError) and output.failed is not None:
+            raise  # the output cannot be written (a full disk, a closed pipe): not a crash of ours; main says so
         print(crash_line(command, error, save_crash(error)), file=sys.stderr)
         return CRASH_EXIT_STATUS
+
+
+def output_failed(command: str, error: OSError) -> int:
+    """Standard output cannot be written: exit status 2, with one line saying why unless its reader is gone (as
+    with ``| head``, where a message would be noise)."""
+    try:  # what is still buffered would fail again, with a traceback, at the interpreter's exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    if not isinstance(error, BrokenPipeError):
+        name = f"plyscope {command}" if command else "plyscope"
+        with contextlib.suppress(OSError):
+            print(f"{name}: cannot write the output ({one_line(error.strerror or error)})", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.errors import UserError
-from engine.files import FileRefused, read_regular_file, write_atomic
+from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
 from engine.games.base import Game, PositionError, State
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
@@ -416,13 +416,11 @@ def _read_weights(path: Path, mtime_ns: int, size: int) -> tuple[float, ...]:
     builds a searcher every turn)."""
     where = f"weights file {path}"
     try:
-        document = json.loads(read_regular_file(path, MAX_WEIGHTS_FILE_BYTES, "a weights file").decode("utf-8"))
+        document = parse_json(read_regular_file(path, MAX_WEIGHTS_FILE_BYTES, "a weights file"))
     except FileRefused as error:
         raise EvaluatorError(str(error)) from None
-    except UnicodeDecodeError:
-        raise EvaluatorError(f"{where}: not a text file, so not a weights file") from None
-    except json.JSONDecodeError as error:
-        raise EvaluatorError(f"{where}: not JSON (line {error.lineno}: {error.msg})") from None
+    except NotJson as error:
+        raise EvaluatorError(f"{where}: not JSON ({error}), so not a weights file") from None
     if not isinstance(document, dict) or document.get("format") != WEIGHTS_FORMAT:
         raise EvaluatorError(f"{where}: not a weights file (no \"format\": \"{WEIGHTS_FORMAT}\")")
     weights = document.get("weights")
@@ -517,6 +515,13 @@ TRANSFORMS: dict[str, str] = {
 """The ``transform`` parameter's values: each a strictly increasing function of the evaluation."""
 
 
+AFFINE_SLOPES = (1e-6, 1e6)
+"""The slopes ``affine:A,B`` takes: steeper ones overflow to infinity (``affine:1e308,0``) and flatter ones lose
+the order of the values in rounding (``affine:1e-320,0``)."""
+AFFINE_OFFSET = 1e9
+"""The largest offset ``affine:A,B`` takes, either sign."""
+
+
 def parse_transform(text: str) -> Transform:
     """The transform written ``text`` (see ``TRANSFORMS``); raises ``EvaluatorError`` with the choices."""
     name, colon, rest = text.strip().partition(":")
@@ -532,12 +537,18 @@ def parse_transform(text: str) -> Transform:
             raise EvaluatorError(
                 f"transform '{shown(text)}': write affine:A,B with two numbers, e.g. affine:2,10"
             ) from None
-        if not (a > 0 and math.isfinite(a) and math.isfinite(b)):
+        if not a > 0:
             raise EvaluatorError(
-                f"transform '{text}': A must be above 0 and both finite (a transform must be strictly increasing)"
+                f"transform '{shown(text)}': A must be above 0 and both finite (a transform must be strictly "
+                "increasing)"
+            )
+        if not (AFFINE_SLOPES[0] <= a <= AFFINE_SLOPES[1] and abs(b) <= AFFINE_OFFSET):
+            raise EvaluatorError(
+                f"transform '{shown(text)}': A must be from {AFFINE_SLOPES[0]:g} to {AFFINE_SLOPES[1]:g} and B from "
+                f"{-AFFINE_OFFSET:g} to {AFFINE_OFFSET:g} (beyond, the values overflow or lose their order)"
             )
         return Transform("affine", a, b)
-    raise EvaluatorError(f"transform '{text}' is not one of {', '.join(TRANSFORMS)}")
+    raise EvaluatorError(f"transform '{shown(text)}' is not one of {', '.join(TRANSFORMS)}")
 
 
 class TransformedEvaluator:

@@ -467,7 +467,7 @@ class AlgorithmInfo:
             if param.name == name:
                 return param
         known = ", ".join(p.name for p in self.params) or "none"
-        raise SearchError(f"{self.name} has no parameter '{name}' (its parameters: {known})")
+        raise SearchError(f"{self.name} has no parameter '{shown(name)}' (its parameters: {known})")
 
     def defaults(self) -> dict[str, object]:
         return {p.name: p.default for p in self.params}

@@ -17,6 +17,7 @@ from functools import cache
 import engine.search
 from engine.errors import UserError
 from engine.games import Connect4, Connect4Chance, Game, State, is_chance, make_game
+from engine.numbers import shown
 from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
 from engine.search.minimax import resolve_evaluator
 
@@ -41,7 +42,7 @@ def algorithm(name: str) -> AlgorithmInfo:
     """The registry entry ``name``; raises ``SearchError`` listing the known names."""
     known = algorithms()
     if name not in known:
-        raise SearchError(f"unknown algorithm '{name}': choose one of {', '.join(known)}")
+        raise SearchError(f"unknown algorithm '{shown(name)}': choose one of {', '.join(known)}")
     return known[name]
 
 
@@ -133,8 +134,10 @@ class AgentSpec:
                 raw[last] += "," + item
                 continue
             if not equals or not re.fullmatch(r"[A-Za-z_]\w*", key.strip()):
-                raise SearchError(f"agent '{text}': '{item}' is not key=value")
+                raise SearchError(f"agent '{shown(text, 40)}': '{shown(item)}' is not key=value")
             last = key.strip()
+            if last in raw:
+                raise SearchError(f"agent '{shown(text, 40)}': {last} is given twice")
             raw[last] = value.strip()
         checked = info.validate(raw)
         return cls(info.name, {k: v for k, v in checked.items() if k in raw})

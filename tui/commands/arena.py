@@ -41,8 +41,10 @@ from engine.arena import (
     write_json_atomic,
 )
 from engine.errors import UserError
+from engine.files import check_writable
 from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
+from engine.numbers import shown
 from engine.search.base import Limit, SearchError
 from engine.stats import RatingList, Sprt
 
@@ -61,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--sprt tests a head-to-head: give two agents, not {len(agents)}")
     gauntlet = args.tournament == "gauntlet"
     if args.anchor is not None and args.anchor not in names:
-        raise UserError(f"--anchor '{args.anchor}' is not one of the agents: {', '.join(names)}")
+        raise UserError(f"--anchor '{shown(args.anchor, 60)}' is not one of the agents: {', '.join(names)}")
     openings = select_openings(game, args.openings, seed)
     tasks = schedule(game, agents, openings, seed, gauntlet=gauntlet)
     meta = {
@@ -136,13 +138,12 @@ class ResultsFile:
 
 def results_file(args: argparse.Namespace, meta: Mapping[str, object],
                  summary_of: Callable[[Sequence[GameRecord]], object]) -> ResultsFile | None:
-    """The file of ``--out`` or ``--resume`` (``None`` without either); its folder must exist."""
-    written = args.resume or args.out
+    """The file of ``--out`` or ``--resume`` (``None`` without either); refused at once unless a file can be
+    written there (``engine.files.check_writable``)."""
+    written = args.resume if args.resume is not None else args.out
     if written is None:
         return None
-    path = Path(written)
-    if not path.parent.is_dir():
-        raise UserError(f"{'--resume' if args.resume else '--out'} {written}: the folder {path.parent} does not exist")
+    path = check_writable(written, "--resume" if args.resume is not None else "--out")
     return ResultsFile(path, meta, summary_of, args.resume is not None)
 
 
@@ -181,12 +182,12 @@ def play_with_progress(
         return results_document(results.meta, ordered, len(tasks), complete=complete, interrupted=interrupted,
                                 summary=results.summary_of(ordered))
 
+    if results is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
+        save(results.path, document(finished, complete=False, interrupted=False))
     with (
         open_executor(cores if workers is None else workers, scheduler) as (executor, in_flight),
         Progress(*columns, console=make_console(stderr=True)) as progress,
     ):
-        if results is not None:
-            save(results.path, document(finished, complete=False, interrupted=False))
         bar = progress.add_task(title, total=len(tasks), completed=len(done), test=_test_text(watch))
 
         def on_game(record: GameRecord) -> None:

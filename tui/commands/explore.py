@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from engine.numbers import shown
 from engine.search.base import SearchError
 from tui.session import DEFAULT_BUDGET, SearchConfig, Session
 
@@ -18,12 +19,16 @@ def parse_params(items: list[str]) -> dict[str, str]:
     for item in items:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
-            raise SearchError(f"--param '{item}' is not KEY=VALUE")
+            raise SearchError(f"--param '{shown(item)}' is not KEY=VALUE")
+        if key.strip() in params:
+            raise SearchError(f"--param {shown(key.strip())} is given twice")
         params[key.strip()] = value.strip()
     return params
 
 
 def config_from_args(args: argparse.Namespace) -> SearchConfig:
+    if args.algo is not None and not args.algo.strip():
+        raise SearchError("--algo: no algorithm named (leave the option out for the game's default)")
     return SearchConfig(
         game=args.game, position=args.position or "", algorithm=args.algo, params=parse_params(args.param),
         seed=args.seed, budget=DEFAULT_BUDGET if args.moves is None else args.moves,

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engine.errors import UserError
+from engine.files import check_writable
 from engine.games import State, make_game
 from engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
 from engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
@@ -84,13 +85,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_export_path(name: str) -> None:
-    """Refuse, before any search, a file name that is not .json or .dot, or a folder that does not exist."""
+    """Refuse, before any search, a file name that is not .json or .dot, or a place where it cannot be written."""
     path = Path(name)
     if path.suffix.lower() not in (".json", ".dot"):
         raise SearchFileError(f"--export {name[:80]}: the file's name ends in .json (to replay) or .dot (Graphviz)")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise SearchFileError(f"--export {name[:80]}: the folder {str(folder)[:80]} does not exist")
+    check_writable(name, "--export")
 
 
 PROGRESS_AFTER = 2.0

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import re
 import sys
 import time
 from types import TracebackType
@@ -26,6 +24,7 @@ from rich.table import Table
 
 from engine.errors import UserError
 from engine.games import Connect4, State, make_game
+from engine.numbers import NumberError, parse_float, parse_int
 from engine.solve import PositionSolve, Solution, Stop
 from tui.formatting import score_words, signed
 from tui.session import parse_position
@@ -79,28 +78,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def parse_nodes(text: str | None) -> int | None:
-    """``--nodes``: a whole number of solver nodes, 0 to ``MAX_NODES`` (``_`` may group digits)."""
+    """``--nodes``: a whole number of solver nodes, 0 to ``MAX_NODES`` (read by ``engine.numbers``: ``_`` or ``,``
+    may group digits)."""
     if text is None:
         return None
-    written = text.strip()
-    if len(written) <= 24 and re.fullmatch(r"[0-9]+(_[0-9]+)*", written, re.ASCII):
-        nodes = int(written)
-        if nodes <= MAX_NODES:
-            return nodes
-    raise UserError(f"--nodes: '{shown(text)}' is not a whole number of nodes from 0 to {MAX_NODES:,}")
+    try:
+        return parse_int(text, "--nodes", lo=0, hi=MAX_NODES)
+    except NumberError:
+        raise UserError(f"--nodes: '{shown(text)}' is not a whole number of nodes from 0 to {MAX_NODES:,}") from None
 
 
 def parse_seconds(text: str | None) -> float | None:
-    """``--seconds``: a number of seconds, 0 to ``MAX_SECONDS`` (digits, a decimal point, an exponent)."""
+    """``--seconds``: a number of seconds, 0 to ``MAX_SECONDS`` (read by ``engine.numbers``: finite, digits, a
+    decimal point, an exponent)."""
     if text is None:
         return None
-    written = text.strip()
-    number = r"([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?"
-    if len(written) <= 32 and re.fullmatch(number, written, re.ASCII):
-        seconds = float(written)
-        if math.isfinite(seconds) and seconds <= MAX_SECONDS:
-            return seconds
-    raise UserError(f"--seconds: '{shown(text)}' is not a number of seconds from 0 to {MAX_SECONDS:,}")
+    try:
+        return parse_float(text, "--seconds", lo=0.0, hi=MAX_SECONDS)
+    except NumberError:
+        raise UserError(f"--seconds: '{shown(text)}' is not a number of seconds from 0 to {MAX_SECONDS:,}") from None
 
 
 def shown(text: str) -> str:

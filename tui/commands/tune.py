@@ -22,6 +22,7 @@ from rich.table import Table
 from engine.agents import Agent, check_seed, limit_text, turn_limit
 from engine.arena import RunOutcome, Tally, schedule, select_openings, tally
 from engine.errors import UserError
+from engine.files import check_writable
 from engine.games import Connect4, make_game
 from engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
 from engine.search.base import Limit, SearchError
@@ -45,9 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.positions <= MAX_POSITIONS:
         raise UserError(f"--positions must be from 1 to {MAX_POSITIONS:,}, not {args.positions}")
     plies = parse_plies(args.plies, game)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise UserError(f"--out {args.out}: the folder {out.parent} does not exist")
+    out = check_writable(args.out, "--out")
     limit = turn_limit(MATCH_MOVES if args.moves is None else args.moves, None)
     agents = None if args.no_match else match_agents(args.match, out.resolve(), limit, game)
     openings = None if args.no_match else select_openings(game, args.openings, seed)
