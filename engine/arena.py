@@ -308,6 +308,11 @@ class GameTask:
     """The seed of nature's moves (games with chance): the same for both games of a pair."""
 
 
+MAX_GAMES = 1_000_000
+"""The most games one run plays: its results file (a few hundred bytes a game) stays under ``MAX_RESULTS_BYTES``,
+and the schedule under a gigabyte of memory (40 agents in a round robin on every two-move opening: 76,440)."""
+
+
 def schedule(
     game: Game,
     agents: Sequence[Agent],
@@ -320,7 +325,13 @@ def schedule(
     gauntlet: bool = False,
 ) -> list[GameTask]:
     """Every pairing of ``agents`` (``pairings``) on every opening, twice (colours swapped), opening by opening:
-    games ``2k`` and ``2k + 1`` (counted from ``start_index``) are one opening pair."""
+    games ``2k`` and ``2k + 1`` (counted from ``start_index``) are one opening pair.  Raises ``UserError`` when
+    that would be more than ``MAX_GAMES`` games, before making any."""
+    meetings = len(agents) - 1 if gauntlet else len(agents) * (len(agents) - 1) // 2
+    planned = start_index + 2 * meetings * len(openings)
+    if planned > MAX_GAMES:
+        raise UserError(f"{len(agents):,} agents on {len(openings):,} openings make {planned:,} games; a run plays "
+                        f"at most {MAX_GAMES:,} (fewer agents or openings, or a gauntlet)")
     tasks: list[GameTask] = []
     for opening_index, opening in enumerate(openings):
         for pairing in pairings(len(agents), gauntlet):

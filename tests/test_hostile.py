@@ -754,3 +754,13 @@ def test_a_parameter_given_twice_or_a_blank_algorithm_is_refused(argv: list[str]
     args = parse_arguments(argv)
     with pytest.raises(UserError):
         (module.run if argv[0] in ("search", "arena") else module.app_for)(args)
+
+
+def test_a_run_of_more_games_than_a_results_file_holds_is_refused_before_scheduling(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.monotonic()
+    line = refused(["arena", "--agents", *["minimax:depth=1"] * 400, "--moves", "40", "--workers", "1"], capsys)
+    assert "400 agents on 49 openings make 7,820,400 games" in line and time.monotonic() - started < 10
+    gauntlet = ["arena", "--agents", *["minimax:depth=1"] * 400, "--tournament", "gauntlet", "--openings", "1",
+                "--moves", "1", "--workers", "1", "--sprt", "elo0=0,elo1=5"]
+    assert "two agents" in refused(gauntlet, capsys)  # a gauntlet of 400 is 798 games: the schedule is not refused
