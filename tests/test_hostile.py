@@ -764,3 +764,20 @@ def test_a_run_of_more_games_than_a_results_file_holds_is_refused_before_schedul
     gauntlet = ["arena", "--agents", *["minimax:depth=1"] * 400, "--tournament", "gauntlet", "--openings", "1",
                 "--moves", "1", "--workers", "1", "--sprt", "elo0=0,elo1=5"]
     assert "two agents" in refused(gauntlet, capsys)  # a gauntlet of 400 is 798 games: the schedule is not refused
+
+
+@pytest.mark.parametrize("content", [b"\x8b\xff\x00garbage\n", b"4453 x\n", b"44x 3\n", b"4444444 1\n", b"4453\n"])
+def test_a_corrupt_file_of_pons_positions_is_one_line(content: bytes, tmp_path: Path) -> None:
+    from engine.benchmarks.solver import read_set
+    from engine.errors import UserError
+
+    path = tmp_path / "Test_L3_R1"
+    path.write_bytes(b"2252576253462244111563365343671351441 -1\n" + content)
+    if b"garbage" not in content:  # text: the lines before the damaged one are read
+        assert read_set(path, 1) == [("2252576253462244111563365343671351441", -1)]
+    with pytest.raises(UserError, match=r"line 2|not text") as raised:
+        read_set(path, 2)
+    assert "\n" not in str(raised.value)
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(UserError, match="named pipe"):
+        read_set(tmp_path / "pipe", 2)
