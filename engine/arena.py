@@ -72,7 +72,7 @@ from engine.games import Connect4, Connect4State, Game, Move, NimState, Position
 from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
 from engine.solve import nim_score
-from engine.solver import Connect4Solver, ScoreSearch
+from engine.solver import Connect4Solver, ScoreSearch, native_fits
 from engine.stats import Z95, EloEstimate, Pentanomial, RatingList, Sprt, Trinomial, elo_from_score, rating_list
 
 SEED_MASK = (1 << 63) - 1
@@ -110,6 +110,9 @@ def _turn(state: State, move: Move) -> tuple[tuple[Move, ...], State]:
 
 OPENINGS_HELP = "use all2, a number from 1 to {n}, balanced:N or a file of move strings"
 """What ``--openings`` takes, for its refusals."""
+BALANCED_PYTHON_NODES = 3_000_000
+"""The same for a board the compiled solver does not play (over 62 bits: 9x7, 10x10...), whose pure Python
+kernel spends some 6 s on them (at ``BALANCED_NODES`` it took over a minute and a half to refuse 10x10)."""
 MAX_OPENINGS_BYTES = 1 << 20
 """The largest file of openings read (a few bytes a line)."""
 BALANCED_NODES = 50_000_000
@@ -237,14 +240,15 @@ def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int
         positions.append(state)
     if isinstance(game, Connect4):
         solver = Connect4Solver(game)
+        budget = BALANCED_NODES if native_fits(game) else BALANCED_PYTHON_NODES
         scores = []
         for position in positions:
             assert isinstance(position, Connect4State)
             search = ScoreSearch(solver, position)
-            search.advance(BALANCED_NODES)
+            search.advance(budget)
             if search.score is None:
                 raise UserError(f"--openings balanced: the openings of {game.name} take the solver more than "
-                                f"{BALANCED_NODES:,} nodes each; use a number of openings or a file instead")
+                                f"{budget:,} nodes each; use a number of openings or a file instead")
             scores.append(search.score)
         return scores
     if all(isinstance(position, NimState) for position in positions):

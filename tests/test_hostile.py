@@ -781,3 +781,24 @@ def test_a_corrupt_file_of_pons_positions_is_one_line(content: bytes, tmp_path: 
     os.mkfifo(tmp_path / "pipe")
     with pytest.raises(UserError, match="named pipe"):
         read_set(tmp_path / "pipe", 2)
+
+
+@pytest.mark.parametrize(("name", "python"),
+                         [("connect4:10x10", True), ("connect4:9x7", True), ("connect4:6x5", False)])
+def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_get_a_budget_it_spends_in_seconds(
+        name: str, python: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.arena as arena
+    from engine.errors import UserError
+    from engine.solver import ScoreSearch
+
+    budgets: list[int] = []
+
+    def advance(self: object, nodes: int) -> None:
+        budgets.append(nodes)
+
+    monkeypatch.setattr(ScoreSearch, "advance", advance)
+    game = make_game(name)
+    with pytest.raises(UserError, match="take the solver more than"):
+        arena.opening_scores(game, arena.two_move_openings(game)[:1])
+    assert budgets == [arena.BALANCED_PYTHON_NODES if python else arena.BALANCED_NODES]
+    assert arena.BALANCED_PYTHON_NODES <= 3_000_000  # the pure Python kernel's 480k nodes/s: some 6 s
