@@ -963,9 +963,10 @@ def _connect(address: str, host: str, port: int) -> socket.socket:
     try:
         return socket.create_connection((host, port), timeout=CONNECT_SECONDS)
     except TimeoutError:
-        raise UserError(f"--scheduler {address}: no answer within {CONNECT_SECONDS:g} s") from None
-    except OSError as error:
-        raise UserError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+        raise UserError(f"--scheduler {shown(address, 60)}: no answer within {CONNECT_SECONDS:g} s") from None
+    except (OSError, UnicodeError) as error:  # UnicodeError: a host name IDNA refuses (a label over 63 characters)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise UserError(f"--scheduler {shown(address, 60)}: cannot connect ({reason})") from None
 
 
 @contextmanager

@@ -802,3 +802,20 @@ def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_get_a_bu
         arena.opening_scores(game, arena.two_move_openings(game)[:1])
     assert budgets == [arena.BALANCED_PYTHON_NODES if python else arena.BALANCED_NODES]
     assert arena.BALANCED_PYTHON_NODES <= 3_000_000  # the pure Python kernel's 480k nodes/s: some 6 s
+
+
+@pytest.mark.parametrize("host", ["x" * 100_000, "a" * 64, "a..b"])
+def test_a_scheduler_host_name_that_idna_refuses_is_one_line(host: str, capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(["arena", "--agents", "mcts", "rivest", "--scheduler", f"tcp://{host}:1"], capsys)
+    assert "cannot connect" in line and len(line) < 300
+
+
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize("argv", [["replay", "--check", LONG], ["play", "--load", LONG],
+                                  ["search", "44", "--algo", "mcts", "--export", LONG + ".json"],
+                                  ["search", "44", "--algo", "mcts", "--export", "/no/such/" + LONG + ".json"]],
+                         ids=["replay", "load", "export", "export-folder"])
+def test_a_path_of_100000_characters_is_quoted_short(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(refused(argv, capsys)) < 400
