@@ -72,7 +72,7 @@ from engine.games import Connect4, Connect4State, Game, Move, NimState, Position
 from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
 from engine.solve import nim_score
-from engine.solver import Connect4Solver, ScoreSearch
+from engine.solver import Connect4Solver, ScoreSearch, native_fits
 from engine.stats import Z95, EloEstimate, Pentanomial, RatingList, Sprt, Trinomial, elo_from_score, rating_list
 
 SEED_MASK = (1 << 63) - 1
@@ -110,6 +110,9 @@ def _turn(state: State, move: Move) -> tuple[tuple[Move, ...], State]:
 
 OPENINGS_HELP = "use all2, a number from 1 to {n}, balanced:N or a file of move strings"
 """What ``--openings`` takes, for its refusals."""
+BALANCED_PYTHON_NODES = 3_000_000
+"""The same for a board the compiled solver does not play (over 62 bits: 9x7, 10x10...), whose pure Python
+kernel spends some 6 s on them (at ``BALANCED_NODES`` it took over a minute and a half to refuse 10x10)."""
 MAX_OPENINGS_BYTES = 1 << 20
 """The largest file of openings read (a few bytes a line)."""
 BALANCED_NODES = 50_000_000
@@ -237,14 +240,15 @@ def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int
         positions.append(state)
     if isinstance(game, Connect4):
         solver = Connect4Solver(game)
+        budget = BALANCED_NODES if native_fits(game) else BALANCED_PYTHON_NODES
         scores = []
         for position in positions:
             assert isinstance(position, Connect4State)
             search = ScoreSearch(solver, position)
-            search.advance(BALANCED_NODES)
+            search.advance(budget)
             if search.score is None:
                 raise UserError(f"--openings balanced: the openings of {game.name} take the solver more than "
-                                f"{BALANCED_NODES:,} nodes each; use a number of openings or a file instead")
+                                f"{budget:,} nodes each; use a number of openings or a file instead")
             scores.append(search.score)
         return scores
     if all(isinstance(position, NimState) for position in positions):
@@ -308,6 +312,11 @@ class GameTask:
     """The seed of nature's moves (games with chance): the same for both games of a pair."""
 
 
+MAX_GAMES = 1_000_000
+"""The most games one run plays: its results file (a few hundred bytes a game) stays under ``MAX_RESULTS_BYTES``,
+and the schedule under a gigabyte of memory (40 agents in a round robin on every two-move opening: 76,440)."""
+
+
 def schedule(
     game: Game,
     agents: Sequence[Agent],
@@ -320,7 +329,13 @@ def schedule(
     gauntlet: bool = False,
 ) -> list[GameTask]:
     """Every pairing of ``agents`` (``pairings``) on every opening, twice (colours swapped), opening by opening:
-    games ``2k`` and ``2k + 1`` (counted from ``start_index``) are one opening pair."""
+    games ``2k`` and ``2k + 1`` (counted from ``start_index``) are one opening pair.  Raises ``UserError`` when
+    that would be more than ``MAX_GAMES`` games, before making any."""
+    meetings = len(agents) - 1 if gauntlet else len(agents) * (len(agents) - 1) // 2
+    planned = start_index + 2 * meetings * len(openings)
+    if planned > MAX_GAMES:
+        raise UserError(f"{len(agents):,} agents on {len(openings):,} openings make {planned:,} games; a run plays "
+                        f"at most {MAX_GAMES:,} (fewer agents or openings, or a gauntlet)")
     tasks: list[GameTask] = []
     for opening_index, opening in enumerate(openings):
         for pairing in pairings(len(agents), gauntlet):
@@ -948,9 +963,10 @@ def _connect(address: str, host: str, port: int) -> socket.socket:
     try:
         return socket.create_connection((host, port), timeout=CONNECT_SECONDS)
     except TimeoutError:
-        raise UserError(f"--scheduler {address}: no answer within {CONNECT_SECONDS:g} s") from None
-    except OSError as error:
-        raise UserError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+        raise UserError(f"--scheduler {shown(address, 60)}: no answer within {CONNECT_SECONDS:g} s") from None
+    except (OSError, UnicodeError) as error:  # UnicodeError: a host name IDNA refuses (a label over 63 characters)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise UserError(f"--scheduler {shown(address, 60)}: cannot connect ({reason})") from None
 
 
 @contextmanager

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.numbers import shown
 
 KINDS = {
     stat.S_IFIFO: "a named pipe",
@@ -21,6 +22,10 @@ KINDS = {
     stat.S_IFDIR: "a folder",
 }
 """What a path that is not a regular file is, for the message that refuses it."""
+
+
+MOST_SHOWN = 200
+"""The most characters of a path a message quotes."""
 
 
 class FileRefused(UserError):
@@ -35,23 +40,24 @@ def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
     could block for ever), and a file too large is refused without being read.  The file is
     opened without blocking and read at most ``limit + 1`` bytes, in case it changed since.
     """
+    named = shown(path, MOST_SHOWN)
     try:
         status = os.stat(path)
     except OSError as error:
-        raise FileRefused(f"cannot read {path}: {error.strerror or error}") from None
+        raise FileRefused(f"cannot read {named}: {error.strerror or error}") from None
     if not stat.S_ISREG(status.st_mode):
         kind = KINDS.get(stat.S_IFMT(status.st_mode), "not a regular file")
-        raise FileRefused(f"{path} is {kind}, not a file: it cannot be {what}")
+        raise FileRefused(f"{named} is {kind}, not a file: it cannot be {what}")
     if status.st_size > limit:
-        raise FileRefused(f"{path}: {status.st_size:,} bytes is too large to be {what} (at most {limit:,})")
+        raise FileRefused(f"{named}: {status.st_size:,} bytes is too large to be {what} (at most {limit:,})")
     try:
         handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         with os.fdopen(handle, "rb") as stream:
             data = stream.read(limit + 1)
     except OSError as error:
-        raise FileRefused(f"cannot read {path}: {error.strerror or error}") from None
+        raise FileRefused(f"cannot read {named}: {error.strerror or error}") from None
     if len(data) > limit:
-        raise FileRefused(f"{path}: too large to be {what} (over {limit:,} bytes)")
+        raise FileRefused(f"{named}: too large to be {what} (over {limit:,} bytes)")
     return data
 
 
@@ -111,7 +117,7 @@ def check_writable(name: str, option: str) -> Path:
     does not exist, and a folder where no file can be made (read-only, ``/proc``, a name too
     long): a temporary file is made there, as ``write_atomic`` will, and removed at once.
     """
-    quoted = f"{option} '{name}'" if not name.strip() else f"{option} {name}"
+    quoted = f"{option} '{name}'" if not name.strip() else f"{option} {shown(name, MOST_SHOWN)}"
     if not name.strip():
         raise FileRefused(f"{quoted}: no file name")
     path = Path(name)
@@ -122,7 +128,7 @@ def check_writable(name: str, option: str) -> Path:
         raise FileRefused(f"{quoted} ends in '/': that names a folder, not a file")
     folder = path.parent
     if not folder.is_dir():
-        raise FileRefused(f"{quoted}: the folder {folder} does not exist")
+        raise FileRefused(f"{quoted}: the folder {shown(folder, MOST_SHOWN)} does not exist")
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as error:

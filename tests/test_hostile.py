@@ -754,3 +754,68 @@ def test_a_parameter_given_twice_or_a_blank_algorithm_is_refused(argv: list[str]
     args = parse_arguments(argv)
     with pytest.raises(UserError):
         (module.run if argv[0] in ("search", "arena") else module.app_for)(args)
+
+
+def test_a_run_of_more_games_than_a_results_file_holds_is_refused_before_scheduling(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.monotonic()
+    line = refused(["arena", "--agents", *["minimax:depth=1"] * 400, "--moves", "40", "--workers", "1"], capsys)
+    assert "400 agents on 49 openings make 7,820,400 games" in line and time.monotonic() - started < 10
+    gauntlet = ["arena", "--agents", *["minimax:depth=1"] * 400, "--tournament", "gauntlet", "--openings", "1",
+                "--moves", "1", "--workers", "1", "--sprt", "elo0=0,elo1=5"]
+    assert "two agents" in refused(gauntlet, capsys)  # a gauntlet of 400 is 798 games: the schedule is not refused
+
+
+@pytest.mark.parametrize("content", [b"\x8b\xff\x00garbage\n", b"4453 x\n", b"44x 3\n", b"4444444 1\n", b"4453\n"])
+def test_a_corrupt_file_of_pons_positions_is_one_line(content: bytes, tmp_path: Path) -> None:
+    from engine.benchmarks.solver import read_set
+    from engine.errors import UserError
+
+    path = tmp_path / "Test_L3_R1"
+    path.write_bytes(b"2252576253462244111563365343671351441 -1\n" + content)
+    if b"garbage" not in content:  # text: the lines before the damaged one are read
+        assert read_set(path, 1) == [("2252576253462244111563365343671351441", -1)]
+    with pytest.raises(UserError, match=r"line 2|not text") as raised:
+        read_set(path, 2)
+    assert "\n" not in str(raised.value)
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(UserError, match="named pipe"):
+        read_set(tmp_path / "pipe", 2)
+
+
+@pytest.mark.parametrize(("name", "python"),
+                         [("connect4:10x10", True), ("connect4:9x7", True), ("connect4:6x5", False)])
+def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_get_a_budget_it_spends_in_seconds(
+        name: str, python: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.arena as arena
+    from engine.errors import UserError
+    from engine.solver import ScoreSearch
+
+    budgets: list[int] = []
+
+    def advance(self: object, nodes: int) -> None:
+        budgets.append(nodes)
+
+    monkeypatch.setattr(ScoreSearch, "advance", advance)
+    game = make_game(name)
+    with pytest.raises(UserError, match="take the solver more than"):
+        arena.opening_scores(game, arena.two_move_openings(game)[:1])
+    assert budgets == [arena.BALANCED_PYTHON_NODES if python else arena.BALANCED_NODES]
+    assert arena.BALANCED_PYTHON_NODES <= 3_000_000  # the pure Python kernel's 480k nodes/s: some 6 s
+
+
+@pytest.mark.parametrize("host", ["x" * 100_000, "a" * 64, "a..b"])
+def test_a_scheduler_host_name_that_idna_refuses_is_one_line(host: str, capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(["arena", "--agents", "mcts", "rivest", "--scheduler", f"tcp://{host}:1"], capsys)
+    assert "cannot connect" in line and len(line) < 300
+
+
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize("argv", [["replay", "--check", LONG], ["play", "--load", LONG],
+                                  ["search", "44", "--algo", "mcts", "--export", LONG + ".json"],
+                                  ["search", "44", "--algo", "mcts", "--export", "/no/such/" + LONG + ".json"]],
+                         ids=["replay", "load", "export", "export-folder"])
+def test_a_path_of_100000_characters_is_quoted_short(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(refused(argv, capsys)) < 400

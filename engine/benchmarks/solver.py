@@ -14,12 +14,16 @@ step is how long the solver can hold it.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.benchmarks import BenchTable
+from engine.errors import UserError
+from engine.files import read_regular_file
 from engine.games import Connect4
+from engine.numbers import shown
 from engine.search.solver import SolverSearcher
 from engine.solver import Connect4Solver
 
@@ -78,16 +82,34 @@ def data_dir() -> Path:
     return Path(os.environ.get(DATA_VARIABLE) or DEFAULT_DATA)
 
 
+MAX_SET_BYTES = 1 << 26
+"""The largest file of Pons' read (his are about 50 KB: 1,000 lines)."""
+
+
 def read_set(path: Path, limit: int) -> list[tuple[str, int]]:
-    """The first ``limit`` ``(move string, score)`` lines of a Pons file (score for the player to move)."""
+    """The first ``limit`` ``(move string, score)`` lines of a Pons file (score for the player to move); a file
+    that is not one (not text, a line not ``MOVES SCORE``, a position that cannot be played) raises ``UserError``
+    naming it and the line."""
+    try:
+        text = read_regular_file(path, MAX_SET_BYTES, "one of Pons' sets").decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not text, so not one of Pons' sets (${DATA_VARIABLE} names their folder)") from None
     positions: list[tuple[str, int]] = []
-    with path.open() as lines:
-        for line in lines:
-            if len(positions) >= limit:
-                break
-            if line.strip():
-                moves, score = line.split()
-                positions.append((moves, int(score)))
+    game = Connect4()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(positions) >= limit:
+            break
+        if not line.strip():
+            continue
+        written = re.fullmatch(r"\s*([1-7]+)\s+(-?[0-9]{1,2})\s*", line)
+        try:
+            if written is None:
+                raise UserError(f"'{shown(line)}' is not a move string and a score")
+            game.parse(written.group(1))
+        except UserError as error:
+            raise UserError(f"{path}: line {number}: {error} (one of Pons' sets? ${DATA_VARIABLE} names their "
+                            "folder)") from None
+        positions.append((written.group(1), int(written.group(2))))
     return positions
 
 
