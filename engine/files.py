@@ -138,6 +138,16 @@ def check_writable(name: str, option: str) -> Path:
     return path
 
 
+def _mode_for(path: Path) -> int:
+    """The permissions a save at ``path`` gets: those of the file it replaces, else as a new file (the umask's)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomic(path: Path | str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path``: a reader sees the old file or the new one, never a mix.
 
@@ -152,6 +162,7 @@ def write_atomic(path: Path | str, text: str) -> None:
         raise OSError(errno.EEXIST, f"it is {kind}, not a file", str(path))
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
     try:
+        os.fchmod(handle, _mode_for(path))  # mkstemp's 0600 would make every save private to its writer
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()

@@ -819,3 +819,21 @@ LONG = "x" * 100_000
                          ids=["replay", "load", "export", "export-folder"])
 def test_a_path_of_100000_characters_is_quoted_short(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert len(refused(argv, capsys)) < 400
+
+
+def test_a_save_is_readable_as_any_new_file_is_and_keeps_the_mode_of_the_one_it_replaces(tmp_path: Path) -> None:
+    """mkstemp makes 0600 files: saves meant to be shared (weights, exports, games) were private to their writer."""
+    from engine.files import write_atomic
+
+    umask = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.json"
+        write_atomic(fresh, "{}")
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.json"
+        kept.write_text("{}")
+        kept.chmod(0o640)
+        write_atomic(kept, "[]")
+        assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() == "[]"
+    finally:
+        os.umask(umask)
