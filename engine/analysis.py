@@ -76,7 +76,8 @@ class ScoresSnapshot:
     def best(self) -> set[int]:
         """The columns proven at least as good as every other."""
         return {
-            column for column, (lowest, _) in self.bounds.items()
+            column
+            for column, (lowest, _) in self.bounds.items()
             if all(lowest >= highest for other, (_, highest) in self.bounds.items() if other != column)
         }
 
@@ -108,7 +109,8 @@ class ColumnScores:
         self.solver = Connect4Solver(state.game, table_limit=table_limit)
         self._searches = {
             column: ScoreSearch(self.solver, state.play(column))
-            for column in centre_first(state.game.width) if state.can_play(column)
+            for column in centre_first(state.game.width)
+            if state.can_play(column)
         }
         """Each playable column's search, centre first, on the position it leads to (the opponent to move there)."""
         self._slice = self.solver.slice_nodes
@@ -151,8 +153,9 @@ class ColumnScores:
         return -search.upper, -search.lower
 
     def snapshot(self) -> ScoresSnapshot:
-        return ScoresSnapshot(self.state, {column: self.bounds(column) for column in self._searches}, self.done,
-                              self.solver.nodes)
+        return ScoresSnapshot(
+            self.state, {column: self.bounds(column) for column in self._searches}, self.done, self.solver.nodes
+        )
 
     def best_columns(self) -> set[int]:
         """The columns with the best score, once every column is known (else empty)."""

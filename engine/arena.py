@@ -121,13 +121,55 @@ BALANCED_NODES = 50_000_000
 
 
 OPENING_SCORES: dict[str, int] = {
-    "11": 1, "12": -2, "13": -1, "14": -2, "15": 1, "16": -1, "17": 2,
-    "21": 2, "22": 0, "23": -1, "24": 0, "25": 2, "26": 2, "27": 3,
-    "31": 2, "32": 2, "33": 0, "34": 0, "35": 0, "36": 0, "37": 3,
-    "41": 4, "42": 2, "43": 2, "44": 1, "45": 2, "46": 2, "47": 4,
-    "51": 3, "52": 0, "53": 0, "54": 0, "55": 0, "56": 2, "57": 2,
-    "61": 3, "62": 2, "63": 2, "64": 0, "65": -1, "66": 0, "67": 2,
-    "71": 2, "72": -1, "73": 1, "74": -2, "75": -1, "76": -2, "77": 1,
+    "11": 1,
+    "12": -2,
+    "13": -1,
+    "14": -2,
+    "15": 1,
+    "16": -1,
+    "17": 2,
+    "21": 2,
+    "22": 0,
+    "23": -1,
+    "24": 0,
+    "25": 2,
+    "26": 2,
+    "27": 3,
+    "31": 2,
+    "32": 2,
+    "33": 0,
+    "34": 0,
+    "35": 0,
+    "36": 0,
+    "37": 3,
+    "41": 4,
+    "42": 2,
+    "43": 2,
+    "44": 1,
+    "45": 2,
+    "46": 2,
+    "47": 4,
+    "51": 3,
+    "52": 0,
+    "53": 0,
+    "54": 0,
+    "55": 0,
+    "56": 2,
+    "57": 2,
+    "61": 3,
+    "62": 2,
+    "63": 2,
+    "64": 0,
+    "65": -1,
+    "66": 0,
+    "67": 2,
+    "71": 2,
+    "72": -1,
+    "73": 1,
+    "74": -2,
+    "75": -1,
+    "76": -2,
+    "77": 1,
 }
 """Pons' score of every two-move opening of 7x6 Connect Four, for the first player (to move after it): 0 a
 draw, ``s > 0`` a win with the ``s``-th-to-last possible stone, ``s < 0`` a loss.  Computed once with
@@ -247,8 +289,10 @@ def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int
             search = ScoreSearch(solver, position)
             search.advance(budget)
             if search.score is None:
-                raise UserError(f"--openings balanced: the openings of {game.name} take the solver more than "
-                                f"{budget:,} nodes each; use a number of openings or a file instead")
+                raise UserError(
+                    f"--openings balanced: the openings of {game.name} take the solver more than "
+                    f"{budget:,} nodes each; use a number of openings or a file instead"
+                )
             scores.append(search.score)
         return scores
     if all(isinstance(position, NimState) for position in positions):
@@ -334,22 +378,26 @@ def schedule(
     meetings = len(agents) - 1 if gauntlet else len(agents) * (len(agents) - 1) // 2
     planned = start_index + 2 * meetings * len(openings)
     if planned > MAX_GAMES:
-        raise UserError(f"{len(agents):,} agents on {len(openings):,} openings make {planned:,} games; a run plays "
-                        f"at most {MAX_GAMES:,} (fewer agents or openings, or a gauntlet)")
+        raise UserError(
+            f"{len(agents):,} agents on {len(openings):,} openings make {planned:,} games; a run plays "
+            f"at most {MAX_GAMES:,} (fewer agents or openings, or a gauntlet)"
+        )
     tasks: list[GameTask] = []
     for opening_index, opening in enumerate(openings):
         for pairing in pairings(len(agents), gauntlet):
             for first, second in (pairing, pairing[::-1]):
-                tasks.append(GameTask(
-                    index=start_index + len(tasks),
-                    game=game.name,
-                    group=group,
-                    first=agents[first],
-                    second=agents[second],
-                    opening=tuple(opening),
-                    seed=game_seed(seed, group_index, pairing, opening_index, first),
-                    dice=dice_seed(seed, group_index, pairing, opening_index),
-                ))
+                tasks.append(
+                    GameTask(
+                        index=start_index + len(tasks),
+                        game=game.name,
+                        group=group,
+                        first=agents[first],
+                        second=agents[second],
+                        opening=tuple(opening),
+                        seed=game_seed(seed, group_index, pairing, opening_index, first),
+                        dice=dice_seed(seed, group_index, pairing, opening_index),
+                    )
+                )
     return tasks
 
 
@@ -481,9 +529,18 @@ def play_game(task: GameTask) -> GameRecord:
         error = f"{type(raised).__name__}: {raised}"
         error_agent = sides[state.player][0].label if state.player in sides else None
     return GameRecord(
-        index=task.index, group=task.group, first=task.first.label, second=task.second.label,
-        opening=opening, seed=task.seed, moves=spell(start, played), result=result,
-        error=error, error_agent=error_agent, first_stats=sides[1][1], second_stats=sides[-1][1],
+        index=task.index,
+        group=task.group,
+        first=task.first.label,
+        second=task.second.label,
+        opening=opening,
+        seed=task.seed,
+        moves=spell(start, played),
+        result=result,
+        error=error,
+        error_agent=error_agent,
+        first_stats=sides[1][1],
+        second_stats=sides[-1][1],
     )
 
 
@@ -540,10 +597,17 @@ class Tally:
     def as_dict(self) -> dict[str, object]:
         """The tally for JSON: Elo values that are infinite (a score of 0 or 1) are written ``null``."""
         return {
-            "agent": self.agent, "opponent": self.opponent or None, "games": self.games,
-            "wins": self.wins, "draws": self.draws, "losses": self.losses, "errors": self.errors,
-            "score": self.score(), "score_95": _finite(self.interval()),
-            "elo": _finite(self.elo()), "elo_95": _finite(self.elo_interval()),
+            "agent": self.agent,
+            "opponent": self.opponent or None,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "errors": self.errors,
+            "score": self.score(),
+            "score_95": _finite(self.interval()),
+            "elo": _finite(self.elo()),
+            "elo_95": _finite(self.elo_interval()),
         }
 
 
@@ -625,12 +689,21 @@ class PairingStats:
         games = self.games
         estimate = self.estimate()
         return {
-            "agent": games.agent, "opponent": games.opponent, "games": games.games, "wins": games.wins,
-            "draws": games.draws, "losses": games.losses, "errors": games.errors, "score": games.score(),
-            "draw_ratio": games.trinomial().draw_ratio(), "pairs": self.pairs.pairs,
+            "agent": games.agent,
+            "opponent": games.opponent,
+            "games": games.games,
+            "wins": games.wins,
+            "draws": games.draws,
+            "losses": games.losses,
+            "errors": games.errors,
+            "score": games.score(),
+            "draw_ratio": games.trinomial().draw_ratio(),
+            "pairs": self.pairs.pairs,
             "pentanomial": list(self.pairs.counts()),
-            **{key: None if estimate is None else _finite(getattr(estimate, key))
-               for key in ("elo", "error", "los", "nelo", "nelo_error")},
+            **{
+                key: None if estimate is None else _finite(getattr(estimate, key))
+                for key in ("elo", "error", "los", "nelo", "nelo_error")
+            },
         }
 
 
@@ -684,8 +757,16 @@ def sprt_summary(sprt: Sprt, pairs: Pentanomial) -> dict[str, object]:
     """The test, its bounds, the LLR of ``pairs`` and its decision (``null`` while undecided), for JSON."""
     llr = sprt.llr(pairs)
     return {
-        "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta, "model": sprt.model,
-        "lower": sprt.lower, "upper": sprt.upper, "llr": llr, "result": sprt.decision(llr), "pairs": pairs.pairs,
+        "elo0": sprt.elo0,
+        "elo1": sprt.elo1,
+        "alpha": sprt.alpha,
+        "beta": sprt.beta,
+        "model": sprt.model,
+        "lower": sprt.lower,
+        "upper": sprt.upper,
+        "llr": llr,
+        "result": sprt.decision(llr),
+        "pairs": pairs.pairs,
     }
 
 
@@ -703,14 +784,21 @@ def ratings(
 
 def ratings_summary(listed: RatingList) -> dict[str, object]:
     return {
-        "anchor": listed.anchor, "virtual_draws": listed.virtual_draws,
-        "list": [{"player": r.player, "rating": r.rating, "error": r.error, "points": r.points, "played": r.played}
-                 for r in listed.ratings],
+        "anchor": listed.anchor,
+        "virtual_draws": listed.virtual_draws,
+        "list": [
+            {"player": r.player, "rating": r.rating, "error": r.error, "points": r.points, "played": r.played}
+            for r in listed.ratings
+        ],
     }
 
 
 def summary(
-    records: Sequence[GameRecord], names: Sequence[str], *, gauntlet: bool = False, sprt: Sprt | None = None,
+    records: Sequence[GameRecord],
+    names: Sequence[str],
+    *,
+    gauntlet: bool = False,
+    sprt: Sprt | None = None,
     anchor: str | None = None,
 ) -> dict[str, object]:
     """For JSON: every pairing's statistics; the SPRT (a head-to-head with ``sprt``); the rating list (three
@@ -821,14 +909,19 @@ def _outcome(future: Future[GameRecord], task: GameTask, deaths: int = 0) -> Gam
         return future.result()
     except Exception as error:  # a worker that died, a task that did not pickle, a lost Dask worker...
         if isinstance(error, BrokenExecutor):
-            message = (f"WorkerDied: the worker process playing this game died {deaths} times (killed, or out "
-                       "of memory)")
+            message = f"WorkerDied: the worker process playing this game died {deaths} times (killed, or out of memory)"
         else:
             message = f"the game could not run: {type(error).__name__}: {error}"
         return GameRecord(
-            index=task.index, group=task.group, first=task.first.label, second=task.second.label,
-            opening=spell(make_game(task.game).start(), task.opening), seed=task.seed, moves="",
-            result="error", error=message,
+            index=task.index,
+            group=task.group,
+            first=task.first.label,
+            second=task.second.label,
+            opening=spell(make_game(task.game).start(), task.opening),
+            seed=task.seed,
+            moves="",
+            result="error",
+            error=message,
         )
 
 
@@ -933,8 +1026,9 @@ def check_scheduler(address: str) -> None:
         return
     match = re.fullmatch(r"tcp://([^:/\s]+|\[[0-9a-fA-F:.]+\]):([0-9]{1,5})", address.strip())
     if match is None or not 1 <= int(match.group(2)) <= 65535:
-        raise UserError(f"--scheduler '{shown(address, 60)}': write the address as tcp://HOST:PORT, e.g. "
-                        "tcp://127.0.0.1:8786")
+        raise UserError(
+            f"--scheduler '{shown(address, 60)}': write the address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+        )
     connection = _connect(address, match.group(1).strip("[]"), int(match.group(2)))
     first = b""
     with connection:
@@ -946,8 +1040,10 @@ def check_scheduler(address: str) -> None:
                     break
                 first += received
         except TimeoutError:
-            raise UserError(f"--scheduler {address}: connected, but no Dask handshake came within "
-                            f"{HANDSHAKE_SECONDS:g} s: something else listens there") from None
+            raise UserError(
+                f"--scheduler {address}: connected, but no Dask handshake came within "
+                f"{HANDSHAKE_SECONDS:g} s: something else listens there"
+            ) from None
         except OSError as error:
             raise UserError(f"--scheduler {address}: the connection failed ({error.strerror or error})") from None
     if len(first) < 16:
@@ -998,7 +1094,12 @@ def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
 
 
 def results_document(
-    meta: Mapping[str, object], records: Sequence[GameRecord], planned: int, *, complete: bool, interrupted: bool,
+    meta: Mapping[str, object],
+    records: Sequence[GameRecord],
+    planned: int,
+    *,
+    complete: bool,
+    interrupted: bool,
     summary: object,
 ) -> dict[str, object]:
     """The JSON document of a run: ``meta`` (the command's settings), progress, games, ``summary``.
@@ -1036,8 +1137,9 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
         raise UserError(f"--resume {path}: not a results file (no list of games)")
     for key, value in meta.items():
         if document.get(key) != value:
-            raise UserError(f"--resume {path}: the run in it has another {key}; resume a run with the command "
-                            "line that started it")
+            raise UserError(
+                f"--resume {path}: the run in it has another {key}; resume a run with the command line that started it"
+            )
     by_index = {task.index: task for task in tasks}
     records: list[GameRecord] = []
     seen: set[int] = set()
@@ -1047,8 +1149,11 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
         except (KeyError, TypeError, ValueError) as error:
             raise UserError(f"--resume {path}: game {number} is not a game record ({error})") from None
         task = by_index.get(record.index)
-        if task is None or (record.first, record.second, record.seed) != (task.first.label, task.second.label,
-                                                                           task.seed):
+        if task is None or (record.first, record.second, record.seed) != (
+            task.first.label,
+            task.second.label,
+            task.seed,
+        ):
             raise UserError(f"--resume {path}: game {number} (index {record.index}) is not a game of this run")
         if record.index in seen:
             raise UserError(f"--resume {path}: game {number} (index {record.index}) is there twice")
@@ -1071,7 +1176,7 @@ def _damage(record: GameRecord, task: GameTask) -> str | None:
         moves = read_moves(start, record.moves)
     except UserError as error:
         return f"its moves are not a game ({error})"
-    if tuple(moves[:len(task.opening)]) != tuple(task.opening):
+    if tuple(moves[: len(task.opening)]) != tuple(task.opening):
         return "its moves do not start with its opening"
     state = start
     for move in moves:

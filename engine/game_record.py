@@ -222,8 +222,11 @@ class PlayedGame:
                 self.undo()
                 count += 1
             return count
-        human_plies = [ply for ply in range(len(self._moves))
-                       if not is_chance(self._states[ply]) and self.controller(self._states[ply].player) is None]
+        human_plies = [
+            ply
+            for ply in range(len(self._moves))
+            if not is_chance(self._states[ply]) and self.controller(self._states[ply].player) is None
+        ]
         if not human_plies:
             return 0
         count = len(self._moves) - human_plies[-1]
@@ -264,8 +267,10 @@ class PlayedGame:
         ]
         winner = self.state.winner()
         if winner is not None:
-            lines.append("# " + ("a draw" if winner == 0 else ("the first player won" if winner == 1
-                                                                 else "the second player won")))
+            lines.append(
+                "# "
+                + ("a draw" if winner == 0 else ("the first player won" if winner == 1 else "the second player won"))
+            )
         return "\n".join(lines) + "\n"
 
     def save(self, path: Path | str) -> None:
@@ -306,8 +311,9 @@ class PlayedGame:
         if match is None:
             raise GameFileError(f"line {number}: not a saved game (it should start with '{FORMAT} {VERSION}')")
         if int(match.group(1)) != VERSION:
-            raise GameFileError(f"line {number}: format version {match.group(1)} is not one this plyscope reads "
-                                f"({VERSION})")
+            raise GameFileError(
+                f"line {number}: format version {match.group(1)} is not one this plyscope reads ({VERSION})"
+            )
         fields: dict[str, tuple[int, str]] = {}
         for number, line in content[1:]:
             key, colon, value = line.partition(":")

@@ -71,8 +71,9 @@ def parse_int(text: object, field: str, *, lo: int | None = None, hi: int | None
     return value
 
 
-def parse_float(text: object, field: str, *, lo: float | None = None, hi: float | None = None,
-                above: float | None = None) -> float:
+def parse_float(
+    text: object, field: str, *, lo: float | None = None, hi: float | None = None, above: float | None = None
+) -> float:
     """The finite number ``text`` for ``field``, within ``[lo, hi]`` (and greater than ``above``, if given)."""
     if isinstance(text, bool):
         raise NumberError(f"{field}: {text} is not a number")

@@ -58,8 +58,11 @@ NEEDED = {
 def require_agents(*specs: str) -> None:
     """Raise ``SearchError`` naming the algorithms of ``specs`` (default MM's and AB's) not in the registry."""
     names = [spec.partition(":")[0].strip() for spec in specs or (MM_SPEC, AB_SPEC)]
-    missing = [f"'{name}' ({NEEDED[name]})" if name in NEEDED else f"'{shown(name)}'"
-               for name in names if name not in algorithms()]
+    missing = [
+        f"'{name}' ({NEEDED[name]})" if name in NEEDED else f"'{shown(name)}'"
+        for name in names
+        if name not in algorithms()
+    ]
     if missing:
         raise SearchError(f"Rivest's experiment needs {' and '.join(missing)}, not in the registry yet")
 
@@ -91,8 +94,13 @@ def limit_for(bound: str, value: float) -> Limit:
 
 
 def rivest_tasks(
-    game: Game, bound: str, values: Sequence[float], openings: Sequence[tuple[Move, ...]], seed: int,
-    mm_spec: str = MM_SPEC, ab_spec: str = AB_SPEC,
+    game: Game,
+    bound: str,
+    values: Sequence[float],
+    openings: Sequence[tuple[Move, ...]],
+    seed: int,
+    mm_spec: str = MM_SPEC,
+    ab_spec: str = AB_SPEC,
 ) -> list[GameTask]:
     """MM against AB on every opening, both colours, for each bound in ``values``."""
     require_agents(mm_spec, ab_spec)
@@ -100,8 +108,15 @@ def rivest_tasks(
     for group_index, value in enumerate(values):
         limit = limit_for(bound, value)
         agents = [Agent.parse(mm_spec, limit, MM), Agent.parse(ab_spec, limit, AB)]
-        tasks += schedule(game, agents, openings, seed, group=bound_label(bound, value),
-                          group_index=group_index, start_index=len(tasks))
+        tasks += schedule(
+            game,
+            agents,
+            openings,
+            seed,
+            group=bound_label(bound, value),
+            group_index=group_index,
+            start_index=len(tasks),
+        )
     return tasks
 
 
@@ -128,9 +143,16 @@ class RivestRow:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "bound": self.label, "mm_wins": self.mm_wins, "ab_wins": self.ab_wins, "ties": self.ties,
-            "errors": self.errors, "pentanomial": list(self.pairs.counts()), **_elo_fields(self.estimate()),
-            "paper": None if self.paper is None else {
+            "bound": self.label,
+            "mm_wins": self.mm_wins,
+            "ab_wins": self.ab_wins,
+            "ties": self.ties,
+            "errors": self.errors,
+            "pentanomial": list(self.pairs.counts()),
+            **_elo_fields(self.estimate()),
+            "paper": None
+            if self.paper is None
+            else {
                 **dict(zip(("mm_wins", "ab_wins", "ties"), self.paper, strict=True)),
                 **_elo_fields(self.paper_estimate()),
             },
@@ -140,8 +162,10 @@ class RivestRow:
 def _elo_fields(estimate: EloEstimate | None) -> dict[str, float | None]:
     """MM's Elo difference, half its 95% interval and its LOS, for JSON (``null``: none, or not finite)."""
     values = (None, None, None) if estimate is None else (estimate.elo, estimate.error, estimate.los)
-    return {key: value if value is not None and math.isfinite(value) else None
-            for key, value in zip(("elo", "elo_error", "los"), values, strict=True)}
+    return {
+        key: value if value is not None and math.isfinite(value) else None
+        for key, value in zip(("elo", "elo_error", "los"), values, strict=True)
+    }
 
 
 def rivest_rows(records: Sequence[GameRecord], bound: str, values: Sequence[float]) -> list[RivestRow]:
@@ -150,14 +174,30 @@ def rivest_rows(records: Sequence[GameRecord], bound: str, values: Sequence[floa
     for value in values:
         label = bound_label(bound, value)
         counts = tally(records, MM, AB, label)
-        rows.append(RivestRow(label, counts.wins, counts.losses, counts.draws, counts.errors,
-                              PAPER_TABLE[bound].get(value), pentanomial(records, MM, AB, label)))
+        rows.append(
+            RivestRow(
+                label,
+                counts.wins,
+                counts.losses,
+                counts.draws,
+                counts.errors,
+                PAPER_TABLE[bound].get(value),
+                pentanomial(records, MM, AB, label),
+            )
+        )
     papers = [row.paper for row in rows if row.paper is not None]
     paper_total = None
     if rows and len(papers) == len(rows):
         paper_total = (sum(p[0] for p in papers), sum(p[1] for p in papers), sum(p[2] for p in papers))
-    rows.append(RivestRow(
-        TOTAL_LABEL[bound], sum(r.mm_wins for r in rows), sum(r.ab_wins for r in rows), sum(r.ties for r in rows),
-        sum(r.errors for r in rows), paper_total, pentanomial(records, MM, AB),
-    ))
+    rows.append(
+        RivestRow(
+            TOTAL_LABEL[bound],
+            sum(r.mm_wins for r in rows),
+            sum(r.ab_wins for r in rows),
+            sum(r.ties for r in rows),
+            sum(r.errors for r in rows),
+            paper_total,
+            pentanomial(records, MM, AB),
+        )
+    )
     return rows

@@ -92,15 +92,18 @@ def _unmove(move: object) -> Hashable:
 
 def tree_rows(searcher: Searcher[Node]) -> list[list[object]]:
     """The tree depth first: ``[depth, move, {name: number}]`` per node, as a saved search holds it."""
-    return [[node.depth, _move(node.move), {k: _number(v) for k, v in searcher.numbers(node).items()}]
-            for node in searcher.walk()]
+    return [
+        [node.depth, _move(node.move), {k: _number(v) for k, v in searcher.numbers(node).items()}]
+        for node in searcher.walk()
+    ]
 
 
 def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Timeline) -> dict[str, object]:
     """The JSON document of a search after ``len(timeline)`` steps."""
     stats = searcher.stats
-    events = [[list(map(_move, e.path)), e.added, e.changed, _move(e.best), _number(e.value)]
-              for e in timeline.events()]
+    events = [
+        [list(map(_move, e.path)), e.added, e.changed, _move(e.best), _number(e.value)] for e in timeline.events()
+    ]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -139,8 +142,10 @@ def to_dot(searcher: Searcher[Node], *, children: int = DOT_CHILDREN, nodes: int
         node, state = queue[head]
         head += 1
         name = ids[id(node)]
-        label = "\\n".join(["root" if node.move is None else f"depth {node.depth}"]
-                           + [f"{k}={_dot_number(v)}" for k, v in searcher.numbers(node).items() if v is not None])
+        label = "\\n".join(
+            ["root" if node.move is None else f"depth {node.depth}"]
+            + [f"{k}={_dot_number(v)}" for k, v in searcher.numbers(node).items() if v is not None]
+        )
         style = ', style=bold, color="red"' if id(node) in principal else ""
         lines.append(f'  {name} [label="{label}"{style}];')
         ordered = sorted(node.children, key=lambda c: (id(c) not in principal, -c.work()))
@@ -168,8 +173,9 @@ def _dot_number(value: object) -> str:
     return str(value)
 
 
-def write_search(path: Path | str, recipe: SearchRecipe, searcher: Searcher[Node], timeline: Timeline,
-                 *, dot_nodes: int = DOT_NODES) -> str:
+def write_search(
+    path: Path | str, recipe: SearchRecipe, searcher: Searcher[Node], timeline: Timeline, *, dot_nodes: int = DOT_NODES
+) -> str:
     """Write the search to ``path`` (``.json`` or ``.dot``, atomically); says what was written, in one line."""
     path = Path(path)
     suffix = path.suffix.lower()
@@ -210,12 +216,15 @@ class SavedSearch:
         number."""
         rows = json.loads(json.dumps(tree_rows(searcher), allow_nan=False))
         if rows != self.tree:
-            first = next((i for i, (a, b) in enumerate(zip(rows, self.tree, strict=False)) if a != b),
-                         min(len(rows), len(self.tree)))
+            first = next(
+                (i for i, (a, b) in enumerate(zip(rows, self.tree, strict=False)) if a != b),
+                min(len(rows), len(self.tree)),
+            )
             raise SearchFileError(
                 f"the rebuilt tree differs from the saved one at node {first:,} ({len(rows):,} nodes rebuilt, "
                 f"{len(self.tree):,} saved): the file was written by plyscope {self.saved_by}, this is "
-                f"{plyscope_version()}, or it was edited")
+                f"{plyscope_version()}, or it was edited"
+            )
 
 
 def read_search(path: Path | str) -> SavedSearch:
@@ -233,26 +242,32 @@ def read_search(path: Path | str) -> SavedSearch:
 def parse_document(document: object, where: str) -> SavedSearch:
     """A saved search from its JSON document (``where`` names it in messages)."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise SearchFileError(f"{where} is not a saved search (no \"format\": \"{FORMAT}\")")
+        raise SearchFileError(f'{where} is not a saved search (no "format": "{FORMAT}")')
     version = document.get("version")
     if type(version) is not int or version != VERSION:  # not true, not 1.0
-        raise SearchFileError(f"{where} is a saved search of format version {str(version)[:20]}; "
-                              f"this plyscope reads version {VERSION} only")
+        raise SearchFileError(
+            f"{where} is a saved search of format version {str(version)[:20]}; "
+            f"this plyscope reads version {VERSION} only"
+        )
 
     def need(name: str, kind: type | tuple[type, ...]) -> Any:
         value = document.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise SearchFileError(f"{where}: field \"{name}\" is missing or of the wrong type")
+            raise SearchFileError(f'{where}: field "{name}" is missing or of the wrong type')
         return value
 
     recipe = SearchRecipe(
-        game=need("game", str), position=need("position", str), algorithm=need("algorithm", str),
-        params=need("params", dict), seed=need("seed", int), budget=need("budget", (int, type(None))),
+        game=need("game", str),
+        position=need("position", str),
+        algorithm=need("algorithm", str),
+        params=need("params", dict),
+        seed=need("seed", int),
+        budget=need("budget", (int, type(None))),
     )
     try:
-        parse_seed(recipe.seed, "field \"seed\"")
+        parse_seed(recipe.seed, 'field "seed"')
         if recipe.budget is not None:
-            parse_int(recipe.budget, "field \"budget\"", lo=0, hi=MAX_MOVES)
+            parse_int(recipe.budget, 'field "budget"', lo=0, hi=MAX_MOVES)
     except NumberError as error:
         raise SearchFileError(f"{where}: {error}") from None
     steps = need("steps", int)
@@ -270,15 +285,17 @@ def parse_document(document: object, where: str) -> SavedSearch:
     try:
         for index, (moves, added, changed, best, value) in enumerate(events):
             number = float(value) if isinstance(value, str) else value
-            if not (isinstance(moves, list) and type(added) is int and type(changed) is int
-                    and type(number) in (int, float)):
+            if not (
+                isinstance(moves, list) and type(added) is int and type(changed) is int and type(number) in (int, float)
+            ):
                 raise ValueError
             path = tuple(_unmove(m) for m in moves)
             _walk(reached, path)
             if best is not None and not _legal(root, _unmove(best)):
                 raise ValueError
-            timeline.append(Event(index + 1, path, added, changed, None if best is None else _unmove(best),
-                                  float(number)))
+            timeline.append(
+                Event(index + 1, path, added, changed, None if best is None else _unmove(best), float(number))
+            )
     except (TypeError, ValueError, OverflowError):
         raise SearchFileError(f"{where}: event {len(timeline) + 1:,} is damaged") from None
     return SavedSearch(recipe, steps, timeline, tree, str(document.get("plyscope", "unknown")))

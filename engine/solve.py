@@ -87,7 +87,8 @@ class Solution:
     def best_moves(self) -> list[str]:
         """The moves proven at least as good as every other (once finished: those that keep the position's score)."""
         return [
-            label for label, (lowest, _) in self.bounds.items()
+            label
+            for label, (lowest, _) in self.bounds.items()
             if all(lowest >= highest for other, (_, highest) in self.bounds.items() if other != label)
         ]
 
@@ -132,7 +133,8 @@ class PositionSolve:
             solver = self._solver = Connect4Solver(state.game, table_limit=table_limit)
             self._searches = {
                 column: ScoreSearch(solver, state.play(column))
-                for column in centre_first(state.game.width) if state.can_play(column)
+                for column in centre_first(state.game.width)
+                if state.can_play(column)
             }
         elif isinstance(state, NimState):
             started = time.perf_counter()
@@ -185,8 +187,10 @@ class PositionSolve:
             bounds = {label: (score, score) for label, score in self._nim.items()}
         else:
             searches = self._searches
-            bounds = {state.move_label(column): (-searches[column].upper, -searches[column].lower)
-                      for column in sorted(searches)}
+            bounds = {
+                state.move_label(column): (-searches[column].upper, -searches[column].lower)
+                for column in sorted(searches)
+            }
         return Solution(state.game.name, state.text(), state.player, bounds, self.nodes, self.seconds)
 
 

@@ -262,8 +262,9 @@ def parse_sprt(text: str) -> Sprt:
     for item in text.split(","):
         key, equals, value = (part.strip() for part in item.partition("="))
         if not equals:
-            raise UserError(f"--sprt: '{shown(item.strip())}' is not key=value; write elo0=0,elo1=10,alpha=0.05,"
-                            "beta=0.05")
+            raise UserError(
+                f"--sprt: '{shown(item.strip())}' is not key=value; write elo0=0,elo1=10,alpha=0.05,beta=0.05"
+            )
         if key not in SPRT_KEYS:
             raise UserError(f"--sprt: unknown key '{shown(key)}' (the keys are {', '.join(SPRT_KEYS)})")
         if key in values:
@@ -277,8 +278,9 @@ def parse_sprt(text: str) -> Sprt:
         raise UserError(f"--sprt: model '{shown(model)}' is not one of {', '.join(SPRT_MODELS)}")
     most = MAX_SPRT_ELO[model]
     elo0, elo1 = (parse_float(values[key], f"--sprt {key}", lo=-most, hi=most) for key in ("elo0", "elo1"))
-    alpha, beta = (parse_float(values.get(key, "0.05"), f"--sprt {key}", above=0.0, hi=1.0)
-                   for key in ("alpha", "beta"))
+    alpha, beta = (
+        parse_float(values.get(key, "0.05"), f"--sprt {key}", above=0.0, hi=1.0) for key in ("alpha", "beta")
+    )
     if elo0 >= elo1:
         raise UserError(f"--sprt: elo0 ({elo0:g}) must be less than elo1 ({elo1:g})")
     if alpha + beta >= 1:
@@ -401,8 +403,13 @@ def rating_list(
     fixed = where.get(anchor) if anchor is not None else None
     values, errors = _fit(len(rated), edges, fixed) if rated else ([], [])
     ratings = [
-        Rating(player, values[where[player]], None if where[player] == fixed else errors[where[player]],
-               points[player], played[player])
+        Rating(
+            player,
+            values[where[player]],
+            None if where[player] == fixed else errors[where[player]],
+            points[player],
+            played[player],
+        )
         for player in rated
     ]
     ratings.sort(key=lambda rating: -(rating.rating or 0.0))

@@ -107,9 +107,10 @@ class Timeline:
     def event(self, index: int) -> Event:
         """Event ``index`` (0-based: step ``index + 1``)."""
         start = self._path_ends[index - 1] if index else 0
-        path = tuple(self._moves[code] for code in self._path_codes[start:self._path_ends[index]])
-        return Event(index + 1, path, self._added[index], self._changed[index], self.best(index + 1),
-                     self._values[index])
+        path = tuple(self._moves[code] for code in self._path_codes[start : self._path_ends[index]])
+        return Event(
+            index + 1, path, self._added[index], self._changed[index], self.best(index + 1), self._values[index]
+        )
 
     def events(self) -> Iterator[Event]:
         return (self.event(index) for index in range(len(self)))

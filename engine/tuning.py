@@ -134,8 +134,9 @@ class Fit:
         return tuple(FEATURE_SCALE * b for b in self.beta)
 
 
-def fit_logistic(features: Matrix, results: Sequence[float] | Matrix, *, l2: float = DEFAULT_L2,
-                 max_iterations: int = 100) -> Fit:
+def fit_logistic(
+    features: Matrix, results: Sequence[float] | Matrix, *, l2: float = DEFAULT_L2, max_iterations: int = 100
+) -> Fit:
     """``beta`` minimising mean cross-entropy of ``results`` (in [0, 1]) under ``sigmoid(features @ beta)``
     plus ``l2 / 2 |beta|^2``, by Newton's method with step halving; no intercept (every feature is from
     the first player's point of view, and ``tempo`` carries the side to move)."""
@@ -232,8 +233,11 @@ class TuneReport:
 
 
 def _quality_dict(value: Quality) -> dict[str, float]:
-    return {"cross_entropy": round(value.cross_entropy, 6), "squared_error": round(value.squared_error, 6),
-            "accuracy": round(value.accuracy, 6)}
+    return {
+        "cross_entropy": round(value.cross_entropy, 6),
+        "squared_error": round(value.squared_error, 6),
+        "accuracy": round(value.accuracy, 6),
+    }
 
 
 def tune(positions: Sequence[LabelledPosition], game: Connect4, *, l2: float = DEFAULT_L2) -> TuneReport:

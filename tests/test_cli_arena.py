@@ -48,17 +48,36 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["arena", *AGENTS, "--sprt", "elo0=0,elo1=x"], "argument --sprt: elo1: 'x' is not a number (from -200"),
         (["arena", *AGENTS, "--sprt", "elo0=0,elo1=5,beta=1"], "argument --sprt: alpha + beta (1.05) must be less"),
         (["arena", *AGENTS, "--sprt", "elo0=0,elo1=5,model=x"], "argument --sprt: model 'x' is not one of normalized"),
-        (["arena", "--agents", "minimax", "minimax", "minimax", "--sprt", "elo0=0,elo1=5"],
-         "--sprt tests a head-to-head: give two agents, not 3"),
-        (["arena", *AGENTS, "--openings", "balanced:x"],
-         "--openings balanced: 'x' is not a whole number (from 1 to 49): the number of openings to pick"),
+        (
+            ["arena", "--agents", "minimax", "minimax", "minimax", "--sprt", "elo0=0,elo1=5"],
+            "--sprt tests a head-to-head: give two agents, not 3",
+        ),
+        (
+            ["arena", *AGENTS, "--openings", "balanced:x"],
+            "--openings balanced: 'x' is not a whole number (from 1 to 49): the number of openings to pick",
+        ),
         (["arena", *AGENTS, "--openings", "balanced:50"], "--openings balanced: 50 is out of range (from 1 to 49)"),
-        (["arena", *AGENTS, "--openings", "no/such/book.txt"],
-         "--openings 'no/such/book.txt': use all2, a number from 1 to 49, balanced:N or a file of move strings\n"),
-        (["arena", "--agents", "expectiminimax:depth=1", "expectiminimax:depth=2", "--game", "connect4-chance",
-          "--openings", "balanced:3"], "--openings balanced: no exact solver plays connect4-chance"),
-        (["arena", *AGENTS, "--anchor", "nobody"],
-         "--anchor 'nobody' is not one of the agents: minimax:depth=2, minimax:depth=1\n"),
+        (
+            ["arena", *AGENTS, "--openings", "no/such/book.txt"],
+            "--openings 'no/such/book.txt': use all2, a number from 1 to 49, balanced:N or a file of move strings\n",
+        ),
+        (
+            [
+                "arena",
+                "--agents",
+                "expectiminimax:depth=1",
+                "expectiminimax:depth=2",
+                "--game",
+                "connect4-chance",
+                "--openings",
+                "balanced:3",
+            ],
+            "--openings balanced: no exact solver plays connect4-chance",
+        ),
+        (
+            ["arena", *AGENTS, "--anchor", "nobody"],
+            "--anchor 'nobody' is not one of the agents: minimax:depth=2, minimax:depth=1\n",
+        ),
         (["arena", *AGENTS, "--tournament", "swiss"], "argument --tournament: invalid choice: 'swiss'"),
         (["arena", *AGENTS, "--out", "a.json", "--resume", "b.json"], "argument --resume: not allowed with argument"),
         (["arena", *AGENTS, "--resume", "/no/such/folder/x.json"], "--resume /no/such/folder/x.json: the folder"),
@@ -98,15 +117,24 @@ def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFi
     games = data["games"]
     assert [g["index"] for g in games] == [0, 1, 2, 3]
     for game in games:
-        assert set(game) == {"index", "group", "first", "second", "opening", "seed", "moves", "result", "error",
-                             "error_agent", "stats"}
+        assert set(game) == {
+            "index",
+            "group",
+            "first",
+            "second",
+            "opening",
+            "seed",
+            "moves",
+            "result",
+            "error",
+            "error_agent",
+            "stats",
+        }
         assert game["moves"].startswith(game["opening"]) and game["opening"] in data["openings"]
         assert game["result"] in ("first", "second", "draw") and game["error"] is None
         assert set(game["stats"]) == {"first", "second"}
         assert game["stats"]["first"]["moves"] <= 60 * game["stats"]["first"]["turns"]
-    assert {(g["opening"], g["first"]) for g in games} == {
-        (o, a) for o in data["openings"] for a in data["agents"]
-    }
+    assert {(g["opening"], g["first"]) for g in games} == {(o, a) for o in data["openings"] for a in data["agents"]}
     assert (data["tournament"], data["sprt"], data["anchor"]) == ("round-robin", None, None)
     pairing = data["summary"]["pairings"][0]
     assert pairing["agent"] == "minimax:depth=2" and pairing["opponent"] == "minimax:depth=1"
@@ -121,18 +149,32 @@ def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
-            "--moves", "40", "--workers", "1"]
+    argv = [
+        "arena",
+        "--agents",
+        "minimax:depth=1",
+        "minimax:depth=1",
+        "minimax:depth=2",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1",
+    ]
     assert main(argv) == 0
     printed = capsys.readouterr().out.splitlines()
     assert [line.split(": ")[0] for line in printed[:9:3]] == [
-        "Score of minimax:depth=1 vs minimax:depth=1 #2", "Score of minimax:depth=1 vs minimax:depth=2",
+        "Score of minimax:depth=1 vs minimax:depth=1 #2",
+        "Score of minimax:depth=1 vs minimax:depth=2",
         "Score of minimax:depth=1 #2 vs minimax:depth=2",
     ]
     header = printed[9]
     assert header.split() == ["#", "PLAYER", ":", "RATING", "ERROR", "POINTS", "PLAYED", "(%)"]
     assert {line.rpartition(" :")[0][5:].strip() for line in printed[10:13]} == {
-        "minimax:depth=1", "minimax:depth=1 #2", "minimax:depth=2",
+        "minimax:depth=1",
+        "minimax:depth=1 #2",
+        "minimax:depth=2",
     }
 
 
@@ -186,8 +228,14 @@ def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: 
     assert {(g["first"], g["second"]) for g in data["games"]} == {("MM", "AB"), ("AB", "MM")}
     ours, total = data["summary"]["table"]
     assert ours["mm_wins"] + ours["ab_wins"] + ours["ties"] + ours["errors"] == 2
-    paper = {"mm_wins": 47, "ab_wins": 35, "ties": 16, "elo": pytest.approx(42.76, abs=0.005),
-             "elo_error": pytest.approx(64.05, abs=0.005), "los": pytest.approx(0.9094, abs=5e-5)}
+    paper = {
+        "mm_wins": 47,
+        "ab_wins": 35,
+        "ties": 16,
+        "elo": pytest.approx(42.76, abs=0.005),
+        "elo_error": pytest.approx(64.05, abs=0.005),
+        "los": pytest.approx(0.9094, abs=5e-5),
+    }
     assert ours["paper"] == paper
     assert total["bound"] == "move total" and total["paper"] == paper
     assert ours["pentanomial"] == total["pentanomial"] and sum(ours["pentanomial"]) == 1

@@ -28,8 +28,13 @@ def test_an_unknown_section_is_named_with_the_choices(capsys: pytest.CaptureFixt
 
 
 def test_memory_probe_reports_resident_bytes_per_node_of_a_fresh_process() -> None:
-    done = subprocess.run([sys.executable, "-m", "engine.benchmarks.memory", "rivest", "20000"],
-                          capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.benchmarks.memory", "rivest", "20000"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     size, reached, seconds = done.stdout.split()
     assert int(reached) >= 20_000
     assert float(size) > 0 and float(seconds) > 0

@@ -25,8 +25,26 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_tune_writes_weights_and_plays_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "w.json"
-    argv = ["tune", "--out", str(out), "--game", "connect4:5x4", "--positions", "80", "--plies", "4-10",
-            "--openings", "2", "--match", "minimax:depth=2", "--moves", "500", "--workers", "1", "--json"]
+    argv = [
+        "tune",
+        "--out",
+        str(out),
+        "--game",
+        "connect4:5x4",
+        "--positions",
+        "80",
+        "--plies",
+        "4-10",
+        "--openings",
+        "2",
+        "--match",
+        "minimax:depth=2",
+        "--moves",
+        "500",
+        "--workers",
+        "1",
+        "--json",
+    ]
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
     weights = json.loads(out.read_text())
@@ -42,8 +60,29 @@ def test_tune_writes_weights_and_plays_them(tmp_path: Path, capsys: pytest.Captu
 
 def test_tune_without_a_match_prints_the_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "w.json"
-    assert main(["tune", "--out", str(out), "--game", "connect4:4x4", "--positions", "40", "--plies", "3-8",
-                 "--no-match", "--source", "selfplay", "--labels", "games", "--seed", "3"]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "--out",
+                str(out),
+                "--game",
+                "connect4:4x4",
+                "--positions",
+                "40",
+                "--plies",
+                "3-8",
+                "--no-match",
+                "--source",
+                "selfplay",
+                "--labels",
+                "games",
+                "--seed",
+                "3",
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "40 positions (selfplay, plies 3-8, labels: games)" in printed
     assert "Feature weights" in printed and "cross-entropy" in printed and f"weights written to {out}" in printed
@@ -63,8 +102,10 @@ def test_tune_without_a_match_prints_the_fit(tmp_path: Path, capsys: pytest.Capt
         (["--openings", "0"], "openings '0': use all2, a number from 1 to 49, balanced:N or a file of move strings"),
         (["--moves", "0"], "argument --moves: 0 is out of range (from 1 to"),
         (["--source", "dreams"], "invalid choice"),
-        (["--source", "random", "--labels", "games"],
-         "labels from games need positions from self-play (--source selfplay)"),
+        (
+            ["--source", "random", "--labels", "games"],
+            "labels from games need positions from self-play (--source selfplay)",
+        ),
         (["--l2", "-1", "--positions", "5"], "argument --l2: -1 is out of range (from 0 to 1,000,000)"),
         (["--seed", "-1"], "argument --seed: -1 is out of range (from 0 to"),
     ],
@@ -77,23 +118,32 @@ def test_bad_tune_input_exits_2_with_one_line(
 
 def test_tune_needs_an_existing_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--out /no/such/w.json: the folder /no/such does not exist" in _refused(
-        ["tune", "--out", "/no/such/w.json"], capsys)
+        ["tune", "--out", "/no/such/w.json"], capsys
+    )
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["search", "--algo", "minimax", "--game", "connect4-chance"],
-         "minimax cannot search chance nodes: on connect4-chance use expectiminimax, mcts or flat-mc"),
+        (
+            ["search", "--algo", "minimax", "--game", "connect4-chance"],
+            "minimax cannot search chance nodes: on connect4-chance use expectiminimax, mcts or flat-mc",
+        ),
         (["search", "4", "--algo", "expectiminimax", "--game", "connect4-chance"], "this position is a chance node"),
-        (["search", "--algo", "expectiminimax", "--game", "connect4-chance:0.5,0.3"],
-         "chance probabilities 0.5,0.3: KEEP and SIDE must be between 0 and 1 with KEEP + 2 x SIDE = 1"),
+        (
+            ["search", "--algo", "expectiminimax", "--game", "connect4-chance:0.5,0.3"],
+            "chance probabilities 0.5,0.3: KEEP and SIDE must be between 0 and 1 with KEEP + 2 x SIDE = 1",
+        ),
         (["search", "--algo", "minimax", "--param", "transform=cube:2"], "minimax: transform 'cube:2' is not one of"),
-        (["search", "--algo", "minimax", "--param", "eval=features", "--param", "weights=nosuch.json"],
-         "minimax: weights 'nosuch.json': no such file"),
+        (
+            ["search", "--algo", "minimax", "--param", "eval=features", "--param", "weights=nosuch.json"],
+            "minimax: weights 'nosuch.json': no such file",
+        ),
         (["solve", "4454", "--game", "connect4-chance"], "connect4-chance"),
-        (["arena", "--agents", "pns", "mcts", "--game", "connect4-chance"],
-         "agent 'pns': pns plays connect4 and nim only, not connect4-chance"),
+        (
+            ["arena", "--agents", "pns", "mcts", "--game", "connect4-chance"],
+            "agent 'pns': pns plays connect4 and nim only, not connect4-chance",
+        ),
     ],
 )
 def test_the_lab_refuses_bad_input_in_one_line(
@@ -103,8 +153,24 @@ def test_the_lab_refuses_bad_input_in_one_line(
 
 
 def test_search_runs_expectiminimax_on_the_chance_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["search", "4454", "--game", "connect4-chance", "--algo", "expectiminimax", "--param", "depth=2",
-                 "--param", "pruning=star1", "--json"]) == 0
+    assert (
+        main(
+            [
+                "search",
+                "4454",
+                "--game",
+                "connect4-chance",
+                "--algo",
+                "expectiminimax",
+                "--param",
+                "depth=2",
+                "--param",
+                "pruning=star1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["game"] == "connect4-chance" and report["position"] == "4454" and report["finished"] is True
     assert report["params"]["pruning"] == "star1" and report["best_move"] in list("1234567")

@@ -17,8 +17,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def plyscope(*words: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tui.cli", *words], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", *words],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
 
 
 def refused(done: subprocess.CompletedProcess[str], command: str) -> str:
@@ -29,10 +35,16 @@ def refused(done: subprocess.CompletedProcess[str], command: str) -> str:
     return done.stderr
 
 
-@pytest.mark.parametrize(("algorithm", "game", "position"), [
-    ("rivest", "connect4", "4453"), ("mcts", "nim", "3,4,5"), ("alphabeta", "connect4", ""),
-    ("expectiminimax", "connect4-chance", ""), ("pns", "grundy", "13"),
-])
+@pytest.mark.parametrize(
+    ("algorithm", "game", "position"),
+    [
+        ("rivest", "connect4", "4453"),
+        ("mcts", "nim", "3,4,5"),
+        ("alphabeta", "connect4", ""),
+        ("expectiminimax", "connect4-chance", ""),
+        ("pns", "grundy", "13"),
+    ],
+)
 def test_export_then_replay_gives_the_identical_tree_and_timeline(
     tmp_path: Path, algorithm: str, game: str, position: str
 ) -> None:
@@ -47,13 +59,27 @@ def test_export_then_replay_gives_the_identical_tree_and_timeline(
     assert saved.timeline.best_changes() == timeline.best_changes()
     again = saved.rebuilt()
     assert again is not None
-    assert [(n.moves(), again.numbers(n)) for n in again.walk()] == [(n.moves(), searcher.numbers(n))
-                                                                    for n in searcher.walk()]
+    assert [(n.moves(), again.numbers(n)) for n in again.walk()] == [
+        (n.moves(), searcher.numbers(n)) for n in searcher.walk()
+    ]
 
 
 def test_search_export_and_replay_check_from_the_command_line(tmp_path: Path) -> None:
-    done = plyscope("search", "4453", "--algo", "bestfirst", "--param", "ab_depth=2", "--iterations", "500",
-                    "--seed", "3", "--export", "b.json", cwd=tmp_path)
+    done = plyscope(
+        "search",
+        "4453",
+        "--algo",
+        "bestfirst",
+        "--param",
+        "ab_depth=2",
+        "--iterations",
+        "500",
+        "--seed",
+        "3",
+        "--export",
+        "b.json",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert "wrote b.json (500 steps" in done.stderr
     document = json.loads((tmp_path / "b.json").read_text())
@@ -73,8 +99,11 @@ def test_the_dot_picture_holds_the_principal_variation_and_parses(tmp_path: Path
     assert text.startswith("digraph search {") and text.rstrip().endswith("}")
     assert text.count('style=bold, color="red"') == len(line)
     assert text.count('penwidth=2, color="red"') == len(line) - 1
-    drawn = [entry for entry in text.splitlines() if entry.strip().startswith("n") and "[label=" in entry
-             and "->" not in entry and "_more" not in entry]
+    drawn = [
+        entry
+        for entry in text.splitlines()
+        if entry.strip().startswith("n") and "[label=" in entry and "->" not in entry and "_more" not in entry
+    ]
     assert len(drawn) <= 50 + len(line)
     dot = shutil.which("dot")
     if dot is None:
@@ -84,10 +113,13 @@ def test_the_dot_picture_holds_the_principal_variation_and_parses(tmp_path: Path
     assert parsed.returncode == 0 and "<svg" in parsed.stdout, parsed.stderr
 
 
-@pytest.mark.parametrize(("name", "says"), [
-    ("x.txt", "ends in .json (to replay) or .dot"),
-    ("missing/x.json", "the folder missing does not exist"),
-])
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("x.txt", "ends in .json (to replay) or .dot"),
+        ("missing/x.json", "the folder missing does not exist"),
+    ],
+)
 def test_a_bad_export_path_is_refused_before_any_search(tmp_path: Path, name: str, says: str) -> None:
     done = plyscope("search", "--algo", "rivest", "--export", name, cwd=tmp_path)
     assert says in refused(done, "search")
@@ -137,6 +169,6 @@ def test_damaged_foreign_and_wrong_files_are_refused_in_one_line(tmp_path: Path)
     assert "event 1 is damaged" in said["bad event"]
     assert "the rebuilt tree differs from the saved one at node 3" in said["edited tree"]
     assert "nosuch" in said["unknown algorithm"]
-    assert "\"seed\" is missing or of the wrong type" in said["seed as text"]
+    assert '"seed" is missing or of the wrong type' in said["seed as text"]
     assert "is a folder" in refused(plyscope("replay", str(tmp_path), cwd=tmp_path), "replay")
     assert "cannot read" in refused(plyscope("replay", "nothing.json", cwd=tmp_path), "replay")

@@ -48,8 +48,14 @@ def _run(argv: list[str], *, stop: tuple[str, int] | None = None, cwd: Path) -> 
         command = [sys.executable, "-m", "tui.cli", *argv]
     else:
         command = [sys.executable, "-c", STOPPER.format(signal=stop[0], after=stop[1]), *argv]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "160"})
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "160"},
+    )
 
 
 def _less_timings(document: dict[str, object]) -> dict[str, object]:
@@ -86,8 +92,20 @@ def test_a_resumed_run_ends_as_an_uninterrupted_one(name: str, status: int, work
 
 
 def test_a_resumed_sprt_stops_where_an_uninterrupted_one_does(tmp_path: Path) -> None:
-    argv = ["arena", "--agents", "mcts", "mcts:moves=20", "--moves", "2000", "--openings", "20", "--workers", "2",
-            "--sprt", "elo0=0,elo1=50"]
+    argv = [
+        "arena",
+        "--agents",
+        "mcts",
+        "mcts:moves=20",
+        "--moves",
+        "2000",
+        "--openings",
+        "20",
+        "--workers",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=50",
+    ]
     whole = _run([*argv, "--out", "whole.json"], cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
     cut = _run([*argv, "--resume", "run.json"], stop=("SIGKILL", 5), cwd=tmp_path)
@@ -107,8 +125,9 @@ def test_a_resumed_run_on_a_dask_cluster_ends_as_an_uninterrupted_one(tmp_path: 
     argv = ["arena", *AGENTS, "--openings", "4", "--moves", "200", "--seed", "9"]
     whole = _run([*argv, "--workers", "1", "--out", "whole.json"], cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
         on_dask = [*argv, "--scheduler", cluster.scheduler_address, "--resume", "run.json"]
         cut = _run(on_dask, stop=("SIGKILL", 2), cwd=tmp_path)
         assert cut.returncode == -signal.SIGKILL
@@ -120,8 +139,22 @@ def test_a_resumed_run_on_a_dask_cluster_ends_as_an_uninterrupted_one(tmp_path: 
 
 def test_the_sprt_runs_to_its_cap_on_equal_agents(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "equal.json"
-    argv = ["arena", "--agents", "mcts", "mcts", "--moves", "200", "--openings", "12", "--workers", "2",
-            "--sprt", "elo0=0,elo1=10", "--out", str(out)]
+    argv = [
+        "arena",
+        "--agents",
+        "mcts",
+        "mcts",
+        "--moves",
+        "200",
+        "--openings",
+        "12",
+        "--workers",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=10",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Score of mcts vs mcts #2: ") and lines[0].endswith("] 24")
@@ -132,14 +165,28 @@ def test_the_sprt_runs_to_its_cap_on_equal_agents(tmp_path: Path, capsys: pytest
 
 def test_resume_refuses_a_file_of_another_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "run.json"
-    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
-            "--workers", "1", "--resume", str(path)]
+    argv = [
+        "arena",
+        "--agents",
+        "minimax:depth=1",
+        "minimax:depth=2",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1",
+        "--resume",
+        str(path),
+    ]
     assert main(argv) == 0
     assert main(argv) == 0  # complete: nothing to play, the same results
     assert "Score of minimax:depth=1 vs minimax:depth=2: " in capsys.readouterr().out
     assert main([*argv, "--seed", "1"]) == 2
-    assert capsys.readouterr().err == (f"plyscope arena: --resume {path}: the run in it has another seed; "
-                                       "resume a run with the command line that started it\n")
+    assert capsys.readouterr().err == (
+        f"plyscope arena: --resume {path}: the run in it has another seed; "
+        "resume a run with the command line that started it\n"
+    )
     path.write_text("{}")
     assert main(argv) == 2
     assert capsys.readouterr().err == f"plyscope arena: --resume {path}: not a results file (no list of games)\n"

@@ -32,11 +32,17 @@ def test_json_report_matches_the_searcher_run_through_the_api(capsys: pytest.Cap
     assert report["value"] == 1.0
     assert report["pv"] == [state.move_label(m) for m in result.principal_variation]
     assert (report["moves"], report["nodes"], report["max_depth"], report["iterations"]) == (
-        result.stats.moves, result.stats.nodes, result.stats.max_depth, result.stats.iterations
+        result.stats.moves,
+        result.stats.nodes,
+        result.stats.max_depth,
+        result.stats.iterations,
     )
     assert report["finished"] is True
     assert (report["algo"], report["params"], report["game"], report["position"]) == (
-        "pns", {"target": "win"}, "connect4", "2737"
+        "pns",
+        {"target": "win"},
+        "connect4",
+        "2737",
     )
     assert isinstance(report["seconds"], float)
 
@@ -48,8 +54,17 @@ def test_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> N
     lines = out.splitlines()
     assert lines[0] == "pns (target=win) on grundy 8, seed 0"
     fields = {line[:11].strip(): line[12:] for line in lines[1:]}
-    assert list(fields) == ["best move", "value", "pv", "moves", "nodes", "max depth", "iterations", "seconds",
-                            "finished"]
+    assert list(fields) == [
+        "best move",
+        "value",
+        "pv",
+        "moves",
+        "nodes",
+        "max depth",
+        "iterations",
+        "seconds",
+        "finished",
+    ]
     assert fields["best move"] == "8=7+1"
     assert fields["value"] == "+1 (for the first player)"
     assert fields["pv"].split()[0] == "8=7+1"
@@ -91,11 +106,20 @@ def test_list_json_describes_every_registered_algorithm(capsys: pytest.CaptureFi
     assert [entry["name"] for entry in listing] == list(algorithms())
     by_name = {entry["name"]: entry for entry in listing}
     assert by_name["pns"]["params"] == [
-        {"name": "target", "type": "str", "default": "win", "range": "win|draw-or-win",
-         "help": algorithms()["pns"].params[0].help}
+        {
+            "name": "target",
+            "type": "str",
+            "default": "win",
+            "range": "win|draw-or-win",
+            "help": algorithms()["pns"].params[0].help,
+        }
     ]
     assert by_name["minimax"]["params"][0] == {
-        "name": "depth", "type": "int", "default": 4, "range": "0..12", "help": "search depth in plies"
+        "name": "depth",
+        "type": "int",
+        "default": 4,
+        "range": "0..12",
+        "help": "search depth in plies",
     }
     for entry in listing:
         assert entry["description"] == algorithms()[entry["name"]].description

@@ -16,8 +16,19 @@ from tui.cli import main
 from tui.commands import solve as solve_command
 from tui.commands.solve import meaning
 
-JSON_KEYS = {"game", "position", "player", "score", "moves", "best_moves", "nodes", "seconds", "finished",
-             "score_bounds", "bounds"}
+JSON_KEYS = {
+    "game",
+    "position",
+    "player",
+    "score",
+    "moves",
+    "best_moves",
+    "nodes",
+    "seconds",
+    "finished",
+    "score_bounds",
+    "bounds",
+}
 
 
 def solve_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
@@ -137,8 +148,10 @@ EXACT_4453 = {"1": -5, "2": -5, "3": -2, "4": -3, "5": -4, "6": -2, "7": -2}
 def test_a_node_budget_stops_the_solve_with_true_bounds(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "4453", "--nodes", "3_000_000", "--json"]) == 0
     out, err = capsys.readouterr()
-    assert err == ("plyscope solve: not finished: the budget of 3,000,000 nodes is spent; 0 of 7 moves scored exactly; "
-                   "the score lies between -9 and +18 for the player to move (--nodes gives more)\n")
+    assert err == (
+        "plyscope solve: not finished: the budget of 3,000,000 nodes is spent; 0 of 7 moves scored exactly; "
+        "the score lies between -9 and +18 for the player to move (--nodes gives more)\n"
+    )
     report = json.loads(out)
     assert report.keys() == JSON_KEYS
     assert (report["finished"], report["score"], report["nodes"], report["best_moves"]) == (False, None, 3_000_000, [])
@@ -192,8 +205,10 @@ def test_progress_goes_to_stderr_never_into_the_json(
     assert out.count("\n") == 1 and json.loads(out)["nodes"] == 2_000_000
     lines = err.splitlines()
     assert len(lines) > 2 and lines[-1].startswith("plyscope solve: not finished")
-    assert all(re.fullmatch(r"plyscope solve: solving: \d+ s, [\d,]+ nodes, 0 of 7 moves exact, score -?\d+\.\.\+\d+",
-                            line) for line in lines[:-1])
+    assert all(
+        re.fullmatch(r"plyscope solve: solving: \d+ s, [\d,]+ nodes, 0 of 7 moves exact, score -?\d+\.\.\+\d+", line)
+        for line in lines[:-1]
+    )
 
 
 def test_ctrl_c_prints_what_is_known_and_exits_130(
@@ -218,7 +233,9 @@ def test_ctrl_c_prints_what_is_known_and_exits_130(
 def test_sigint_to_a_real_solve_after_its_first_progress_line() -> None:
     solve = subprocess.Popen(
         [sys.executable, "-m", "tui.cli", "solve", "4453", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert solve.stderr is not None
@@ -234,10 +251,25 @@ def test_sigint_to_a_real_solve_after_its_first_progress_line() -> None:
 
 
 BAD_BUDGETS = [
-    ("--nodes", "x"), ("--nodes", "-5"), ("--nodes", "1e9"), ("--nodes", "²"), ("--nodes", "١٢"), ("--nodes", ""),
-    ("--nodes", "9" * 5000), ("--nodes", "1000000000000001"), ("--nodes", "1.5"), ("--nodes", "1\n2"),
-    ("--seconds", "nan"), ("--seconds", "inf"), ("--seconds", "-1"), ("--seconds", "1e999"), ("--seconds", "x"),
-    ("--seconds", "²"), ("--seconds", ""), ("--seconds", "100000001"), ("--seconds", "9" * 5000),
+    ("--nodes", "x"),
+    ("--nodes", "-5"),
+    ("--nodes", "1e9"),
+    ("--nodes", "²"),
+    ("--nodes", "١٢"),
+    ("--nodes", ""),
+    ("--nodes", "9" * 5000),
+    ("--nodes", "1000000000000001"),
+    ("--nodes", "1.5"),
+    ("--nodes", "1\n2"),
+    ("--seconds", "nan"),
+    ("--seconds", "inf"),
+    ("--seconds", "-1"),
+    ("--seconds", "1e999"),
+    ("--seconds", "x"),
+    ("--seconds", "²"),
+    ("--seconds", ""),
+    ("--seconds", "100000001"),
+    ("--seconds", "9" * 5000),
 ]
 
 

@@ -134,8 +134,14 @@ def test_bad_input_is_one_line_and_exit_status_2(argv: list[str], capsys: pytest
 
 def refused_quickly(argv: list[str]) -> str:
     """Run plyscope with ``argv`` in a subprocess that must end within seconds; its one line of stderr."""
-    done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], capture_output=True, text=True, timeout=30,
-                          cwd=ROOT, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1
     return done.stderr
@@ -155,8 +161,9 @@ def test_a_named_pipe_a_device_a_folder_and_a_socket_are_refused_at_once(tmp_pat
     finally:
         server.close()
     weights = f"eval=features,weights={fifo}"
-    assert "is a named pipe" in refused_quickly(["search", "--algo", "minimax", "--param", weights.split(",")[0],
-                                                  "--param", weights.split(",")[1]])
+    assert "is a named pipe" in refused_quickly(
+        ["search", "--algo", "minimax", "--param", weights.split(",")[0], "--param", weights.split(",")[1]]
+    )
 
 
 def test_a_file_too_large_to_be_a_save_is_refused_without_reading_it(tmp_path: Path) -> None:
@@ -201,8 +208,10 @@ def test_a_closed_port_as_the_scheduler_fails_at_once() -> None:
 
 def small_tasks() -> list:  # type: ignore[type-arg]
     game = make_game("connect4")
-    agents = [Agent(AgentSpec.parse("minimax:depth=1"), Limit(moves=50)),
-              Agent(AgentSpec.parse("rivest"), Limit(moves=50))]
+    agents = [
+        Agent(AgentSpec.parse("minimax:depth=1"), Limit(moves=50)),
+        Agent(AgentSpec.parse("rivest"), Limit(moves=50)),
+    ]
     return schedule(game, agents, two_move_openings(game)[:6], seed=1)
 
 
@@ -249,9 +258,24 @@ def alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc to find the workers")
 def test_a_sigkilled_arena_leaves_no_worker_behind(tmp_path: Path) -> None:
     arena = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "arena", "--agents", "mcts", "rivest", "--moves", "200000",
-         "--workers", "2", "--openings", "4"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "tui.cli",
+            "arena",
+            "--agents",
+            "mcts",
+            "rivest",
+            "--moves",
+            "200000",
+            "--workers",
+            "2",
+            "--openings",
+            "4",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 60
@@ -273,9 +297,25 @@ def test_a_sigkilled_arena_leaves_no_worker_behind(tmp_path: Path) -> None:
 def test_ctrl_c_keeps_the_finished_games_and_says_how_many(tmp_path: Path) -> None:
     out = tmp_path / "games.json"
     arena = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "arena", "--agents", "minimax:depth=1", "mcts", "--moves", "3000",
-         "--workers", "2", "--out", str(out)],  # 98 games, some 20 s: far longer than the first save's 5 s
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "tui.cli",
+            "arena",
+            "--agents",
+            "minimax:depth=1",
+            "mcts",
+            "--moves",
+            "3000",
+            "--workers",
+            "2",
+            "--out",
+            str(out),
+        ],  # 98 games, some 20 s: far longer than the first save's 5 s
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -297,8 +337,9 @@ def test_every_error_record_carries_the_errors_type_and_message() -> None:
 
     from engine.arena import play_game
 
-    task = dataclasses.replace(small_tasks()[0], game="grundy", opening=(),
-                               first=Agent(AgentSpec.parse("solver"), Limit(moves=50)))
+    task = dataclasses.replace(
+        small_tasks()[0], game="grundy", opening=(), first=Agent(AgentSpec.parse("solver"), Limit(moves=50))
+    )
     record = play_game(task)
     assert record.result == "error" and record.error_agent == "solver"
     assert record.error is not None and record.error.startswith("SearchError: solver")
@@ -327,8 +368,18 @@ def test_an_agent_searches_within_its_node_cap() -> None:
 
 
 def test_more_workers_than_cores_are_capped_with_a_notice(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
-            "--workers", "1000"]
+    argv = [
+        "arena",
+        "--agents",
+        "minimax:depth=1",
+        "minimax:depth=2",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1000",
+    ]
     assert main(argv) == 0
     cores = os.cpu_count() or 1
     assert f"--workers 1000: this machine has {cores} cores; running {cores} workers" in capsys.readouterr().err
@@ -357,20 +408,53 @@ HOSTILE_JSON = {
 }
 JSON_READERS: dict[str, Callable[[str], list[str]]] = {
     "replay": lambda path: ["replay", "--check", path],
-    "weights": lambda path: ["search", "4453", "--algo", "minimax", "--moves", "50", "--param", "eval=features",
-                             "--param", f"weights={path}"],
-    "arena-weights": lambda path: ["arena", "--agents", f"minimax:depth=1,eval=features,weights={path}", "mcts",
-                                   "--openings", "1", "--moves", "40", "--workers", "1"],
-    "arena-resume": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
-                                  "--moves", "40", "--workers", "1", "--resume", path],
+    "weights": lambda path: [
+        "search",
+        "4453",
+        "--algo",
+        "minimax",
+        "--moves",
+        "50",
+        "--param",
+        "eval=features",
+        "--param",
+        f"weights={path}",
+    ],
+    "arena-weights": lambda path: [
+        "arena",
+        "--agents",
+        f"minimax:depth=1,eval=features,weights={path}",
+        "mcts",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1",
+    ],
+    "arena-resume": lambda path: [
+        "arena",
+        "--agents",
+        "minimax:depth=1",
+        "minimax:depth=2",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1",
+        "--resume",
+        path,
+    ],
     "rivest-resume": lambda path: ["rivest", "--values", "40", "--openings", "1", "--workers", "1", "--resume", path],
 }
 
 
 @pytest.mark.parametrize("reader", list(JSON_READERS))
 @pytest.mark.parametrize("content", list(HOSTILE_JSON))
-def test_hostile_json_is_refused_in_one_line_by_every_reader(reader: str, content: str, tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_hostile_json_is_refused_in_one_line_by_every_reader(
+    reader: str, content: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / f"{content}.json"
     path.write_text(HOSTILE_JSON[content])
     refused(JSON_READERS[reader](str(path)), capsys)
@@ -424,8 +508,9 @@ ONE_LINE_BAD = [
 
 
 @pytest.mark.parametrize("argv", ONE_LINE_BAD, ids=lambda argv: " ".join(argv)[:50].encode("unicode_escape").decode())
-def test_a_refusal_quoting_a_newline_or_an_escape_is_still_one_line(argv: list[str],
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_refusal_quoting_a_newline_or_an_escape_is_still_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     line = refused(argv, capsys)
     assert "\x1b" not in line and "\r" not in line and "\u2028" not in line and "\x85" not in line
 
@@ -433,10 +518,12 @@ def test_a_refusal_quoting_a_newline_or_an_escape_is_still_one_line(argv: list[s
 def test_a_file_quoting_a_newline_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     weights = tmp_path / "w.json"
     weights.write_text(json.dumps({"format": "plyscope-weights", "weights": {NL: 1}}))
-    refused(["search", "4453", "--algo", "minimax", "--param", "eval=features", "--param", f"weights={weights}"],
-            capsys)
-    assert main(["search", "4453", "--algo", "alphabeta", "--iterations", "20", "--export",
-                 str(tmp_path / "s.json")]) == 0
+    refused(
+        ["search", "4453", "--algo", "minimax", "--param", "eval=features", "--param", f"weights={weights}"], capsys
+    )
+    assert (
+        main(["search", "4453", "--algo", "alphabeta", "--iterations", "20", "--export", str(tmp_path / "s.json")]) == 0
+    )
     saved = json.loads((tmp_path / "s.json").read_text())
     for field, value in [("algorithm", NL), ("position", "44\n53"), ("params", {NL: 1}), ("game", NL)]:
         (tmp_path / "bad.json").write_text(json.dumps({**saved, field: value}))
@@ -469,10 +556,34 @@ def unwritable_paths(tmp_path: Path) -> dict[str, str]:
 
 
 WRITERS: dict[str, Callable[[str], list[str]]] = {
-    "arena --out": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
-                                 "--moves", "40", "--workers", "1", "--out", path],
-    "arena --resume": lambda path: ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1",
-                                    "--moves", "40", "--workers", "1", "--resume", path],
+    "arena --out": lambda path: [
+        "arena",
+        "--agents",
+        "minimax:depth=1",
+        "minimax:depth=2",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1",
+        "--out",
+        path,
+    ],
+    "arena --resume": lambda path: [
+        "arena",
+        "--agents",
+        "minimax:depth=1",
+        "minimax:depth=2",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1",
+        "--resume",
+        path,
+    ],
     "rivest --out": lambda path: ["rivest", "--values", "40", "--openings", "1", "--workers", "1", "--out", path],
     "tune --out": lambda path: ["tune", "--out", path, "--positions", "10", "--no-match"],
     "search --export": lambda path: ["search", "4453", "--algo", "mcts", "--moves", "50", "--export", path],
@@ -481,7 +592,8 @@ WRITERS: dict[str, Callable[[str], list[str]]] = {
 
 @pytest.mark.parametrize("writer", list(WRITERS))
 def test_an_output_path_where_no_file_can_be_written_is_refused_before_any_work(
-        writer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    writer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for path, says in unwritable_paths(tmp_path).items():
         started = time.monotonic()
         line = refused(WRITERS[writer](path), capsys)
@@ -525,40 +637,73 @@ def quiet_http_server() -> Iterator[int]:
 
 
 @pytest.mark.parametrize("scheme", ["tls", "ucx", "ws"])
-def test_another_dask_transport_at_a_port_that_is_not_dask_is_one_line(scheme: str, quiet_http_server: int,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_another_dask_transport_at_a_port_that_is_not_dask_is_one_line(
+    scheme: str, quiet_http_server: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("distributed")
     address = f"{scheme}://127.0.0.1:{quiet_http_server}"
     started = time.monotonic()
-    line = refused(["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
-                    "--scheduler", address], capsys)
+    line = refused(
+        [
+            "arena",
+            "--agents",
+            "minimax:depth=1",
+            "minimax:depth=2",
+            "--openings",
+            "1",
+            "--moves",
+            "40",
+            "--scheduler",
+            address,
+        ],
+        capsys,
+    )
     assert address in line and time.monotonic() - started < 20
 
 
 @pytest.mark.parametrize("address", ["", " ", "tls://127.0.0.1:{closed}", "ws://127.0.0.1:{closed}"])
 def test_a_blank_scheduler_or_a_closed_port_of_another_transport_is_refused_at_once(
-        address: str, capsys: pytest.CaptureFixture[str]) -> None:
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("distributed")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed = probe.getsockname()[1]
     started = time.monotonic()
-    line = refused(["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
-                    "--scheduler", address.format(closed=closed)], capsys)
+    line = refused(
+        [
+            "arena",
+            "--agents",
+            "minimax:depth=1",
+            "minimax:depth=2",
+            "--openings",
+            "1",
+            "--moves",
+            "40",
+            "--scheduler",
+            address.format(closed=closed),
+        ],
+        capsys,
+    )
     assert ("tcp://HOST:PORT" if not address.strip() else "cannot connect") in line
     assert time.monotonic() - started < 3
 
 
 @pytest.mark.parametrize("weights", ["pipe", "folder", "missing", "nested"])
 @pytest.mark.parametrize("option", ["play --second", "play --first", "play --hint", "compare --agents"])
-def test_an_agent_with_a_bad_weights_file_is_refused_before_the_screen_opens(option: str, weights: str,
-                                                                             tmp_path: Path) -> None:
+def test_an_agent_with_a_bad_weights_file_is_refused_before_the_screen_opens(
+    option: str, weights: str, tmp_path: Path
+) -> None:
     from engine.errors import UserError
     from tui.cli import parse_arguments
     from tui.commands import compare, play
 
-    paths = {"pipe": tmp_path / "pipe", "folder": tmp_path, "missing": tmp_path / "missing.json",
-             "nested": tmp_path / "nested.json"}
+    paths = {
+        "pipe": tmp_path / "pipe",
+        "folder": tmp_path,
+        "missing": tmp_path / "missing.json",
+        "nested": tmp_path / "nested.json",
+    }
     os.mkfifo(paths["pipe"])
     paths["nested"].write_text("[" * 100_000 + "]" * 100_000)
     spec = f"minimax:depth=1,eval=features,weights={paths[weights]}"
@@ -590,8 +735,9 @@ SAVED_SEARCH_EDITS: dict[str, dict[str, object]] = {
 
 @pytest.mark.parametrize("edit", list(SAVED_SEARCH_EDITS))
 @pytest.mark.parametrize("algo", ["mcts", "rivest"])
-def test_an_edited_saved_search_is_refused_in_one_line(edit: str, algo: str, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_edited_saved_search_is_refused_in_one_line(
+    edit: str, algo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     saved = tmp_path / "saved.json"
     assert main(["search", "4453", "--algo", algo, "--iterations", "30", "--export", str(saved)]) == 0
     capsys.readouterr()
@@ -628,17 +774,32 @@ RECORD_EDITS: dict[str, dict[str, object]] = {
 
 
 @pytest.mark.parametrize("edit", list(RECORD_EDITS))
-def test_a_resumed_results_file_with_a_damaged_game_is_refused_in_one_line(edit: str, tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_resumed_results_file_with_a_damaged_game_is_refused_in_one_line(
+    edit: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     results = tmp_path / "results.json"
-    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40",
-            "--workers", "1", "--resume", str(results)]
+    argv = [
+        "arena",
+        "--agents",
+        "minimax:depth=1",
+        "minimax:depth=2",
+        "--openings",
+        "1",
+        "--moves",
+        "40",
+        "--workers",
+        "1",
+        "--resume",
+        str(results),
+    ]
     assert main(argv) == 0
     capsys.readouterr()
     document = json.loads(results.read_text())
     game = document["games"][0]
-    change = {key: value.format(opening=game["opening"]) if isinstance(value, str) else value
-              for key, value in RECORD_EDITS[edit].items()}
+    change = {
+        key: value.format(opening=game["opening"]) if isinstance(value, str) else value
+        for key, value in RECORD_EDITS[edit].items()
+    }
     if edit == "result not the game's" and game["result"] == "draw":
         change["result"] = "first"
     document["games"][0] = {**game, **change}
@@ -647,8 +808,9 @@ def test_a_resumed_results_file_with_a_damaged_game_is_refused_in_one_line(edit:
 
 
 @pytest.mark.parametrize("budget", [["--nodes", "1,000"], ["--nodes", "1_000"], ["--nodes", "+1000"]])
-def test_solve_reads_its_budgets_as_every_other_number_is_read(budget: list[str],
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_solve_reads_its_budgets_as_every_other_number_is_read(
+    budget: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["solve", "4453", *budget, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["finished"] is False
 
@@ -706,9 +868,13 @@ OUTPUT_COMMANDS = [
 
 @pytest.mark.parametrize("broken_pipe", [False, True], ids=["disk full", "reader gone"])
 @pytest.mark.parametrize("argv", OUTPUT_COMMANDS, ids=lambda argv: " ".join(argv[:3]))
-def test_an_output_that_cannot_be_written_is_not_a_crash(argv: list[str], broken_pipe: bool, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_output_that_cannot_be_written_is_not_a_crash(
+    argv: list[str],
+    broken_pipe: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     import errno
 
     monkeypatch.setenv("PLYSCOPE_CRASH_DIR", str(tmp_path))
@@ -723,11 +889,14 @@ def test_an_output_that_cannot_be_written_is_not_a_crash(argv: list[str], broken
     assert lines == ([] if broken_pipe else [lines[-1]]) and (broken_pipe or "cannot write the output" in lines[-1])
 
 
-@pytest.mark.parametrize("transform", ["affine:1e308,1e308", "affine:1e300,0", "affine:1e-320,0", "affine:1,1e300",
-                                       "affine:1e7,0", "affine:1,-1e10"])
+@pytest.mark.parametrize(
+    "transform",
+    ["affine:1e308,1e308", "affine:1e300,0", "affine:1e-320,0", "affine:1,1e300", "affine:1e7,0", "affine:1,-1e10"],
+)
 @pytest.mark.parametrize("algo", ["rivest", "alphabeta"])
 def test_an_affine_transform_whose_values_overflow_or_lose_their_order_is_refused(
-        algo: str, transform: str, capsys: pytest.CaptureFixture[str]) -> None:
+    algo: str, transform: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     line = refused(["search", "4453", "--algo", algo, "--moves", "50", "--param", f"transform={transform}"], capsys)
     assert "A must be from" in line
 
@@ -757,12 +926,26 @@ def test_a_parameter_given_twice_or_a_blank_algorithm_is_refused(argv: list[str]
 
 
 def test_a_run_of_more_games_than_a_results_file_holds_is_refused_before_scheduling(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     started = time.monotonic()
     line = refused(["arena", "--agents", *["minimax:depth=1"] * 400, "--moves", "40", "--workers", "1"], capsys)
     assert "400 agents on 49 openings make 7,820,400 games" in line and time.monotonic() - started < 10
-    gauntlet = ["arena", "--agents", *["minimax:depth=1"] * 400, "--tournament", "gauntlet", "--openings", "1",
-                "--moves", "1", "--workers", "1", "--sprt", "elo0=0,elo1=5"]
+    gauntlet = [
+        "arena",
+        "--agents",
+        *["minimax:depth=1"] * 400,
+        "--tournament",
+        "gauntlet",
+        "--openings",
+        "1",
+        "--moves",
+        "1",
+        "--workers",
+        "1",
+        "--sprt",
+        "elo0=0,elo1=5",
+    ]
     assert "two agents" in refused(gauntlet, capsys)  # a gauntlet of 400 is 798 games: the schedule is not refused
 
 
@@ -783,10 +966,12 @@ def test_a_corrupt_file_of_pons_positions_is_one_line(content: bytes, tmp_path: 
         read_set(tmp_path / "pipe", 2)
 
 
-@pytest.mark.parametrize(("name", "python"),
-                         [("connect4:10x10", True), ("connect4:9x7", True), ("connect4:6x5", False)])
+@pytest.mark.parametrize(
+    ("name", "python"), [("connect4:10x10", True), ("connect4:9x7", True), ("connect4:6x5", False)]
+)
 def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_get_a_budget_it_spends_in_seconds(
-        name: str, python: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    name: str, python: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import engine.arena as arena
     from engine.errors import UserError
     from engine.solver import ScoreSearch
@@ -813,10 +998,16 @@ def test_a_scheduler_host_name_that_idna_refuses_is_one_line(host: str, capsys: 
 LONG = "x" * 100_000
 
 
-@pytest.mark.parametrize("argv", [["replay", "--check", LONG], ["play", "--load", LONG],
-                                  ["search", "44", "--algo", "mcts", "--export", LONG + ".json"],
-                                  ["search", "44", "--algo", "mcts", "--export", "/no/such/" + LONG + ".json"]],
-                         ids=["replay", "load", "export", "export-folder"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "--check", LONG],
+        ["play", "--load", LONG],
+        ["search", "44", "--algo", "mcts", "--export", LONG + ".json"],
+        ["search", "44", "--algo", "mcts", "--export", "/no/such/" + LONG + ".json"],
+    ],
+    ids=["replay", "load", "export", "export-folder"],
+)
 def test_a_path_of_100000_characters_is_quoted_short(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert len(refused(argv, capsys)) < 400
 

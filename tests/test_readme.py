@@ -127,8 +127,9 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         set_option("--workers", "2")
         cap("--seconds", 0.05)
         if name == "arena" and "--seconds" not in shrunk:
-            set_option("--moves", f"{min(float(shrunk[shrunk.index('--moves') + 1]), 200):g}" if "--moves" in shrunk
-                       else "200")
+            set_option(
+                "--moves", f"{min(float(shrunk[shrunk.index('--moves') + 1]), 200):g}" if "--moves" in shrunk else "200"
+            )
         if name == "rivest":
             seconds = "--bound" in shrunk and shrunk[shrunk.index("--bound") + 1] == "seconds"
             set_option("--values", "0.05" if seconds else "300")
@@ -142,8 +143,24 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         set_option("--moves", "300")
     if name == "replay":  # the file is made first; the screen is replaced by --check (no terminal here)
         saved = folder / Path(shrunk[1]).name
-        subprocess.run([sys.executable, "-m", "tui.cli", "search", "4453", "--algo", "alphabeta", "--iterations",
-                        "200", "--export", str(saved)], check=True, capture_output=True, env={"PYTHONPATH": str(ROOT)})
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tui.cli",
+                "search",
+                "4453",
+                "--algo",
+                "alphabeta",
+                "--iterations",
+                "200",
+                "--export",
+                str(saved),
+            ],
+            check=True,
+            capture_output=True,
+            env={"PYTHONPATH": str(ROOT)},
+        )
         shrunk[1] = str(saved)
         if "--check" not in shrunk:
             shrunk.append("--check")
@@ -157,15 +174,24 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
     return shrunk
 
 
-BATCH = [example for example in EXAMPLES
-         if example.name not in SCREEN_COMMANDS and not (example.name == "serve" and example.status == 0)]
+BATCH = [
+    example
+    for example in EXAMPLES
+    if example.name not in SCREEN_COMMANDS and not (example.name == "serve" and example.status == 0)
+]
 
 
 @pytest.mark.parametrize("example", BATCH, ids=str)
 def test_a_batch_example_runs(example: Example, tmp_path: Path) -> None:
     words = shrink(example.words, example.name, tmp_path)
-    done = subprocess.run([sys.executable, "-m", "tui.cli", *words], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "160"})
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", *words],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "160"},
+    )
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     assert done.returncode == example.status, (words, done.stderr[-2000:])
     if example.status == 2:
@@ -185,7 +211,7 @@ def test_a_serve_example_serves_the_page(example: Example) -> None:
     words = example.words[1:]
     for option in ("--host", "--port"):  # this machine only, on a free port
         if option in words:
-            del words[words.index(option):words.index(option) + 2]
+            del words[words.index(option) : words.index(option) + 2]
     with Served("--host", "127.0.0.1", *words) as served:
         with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/", timeout=60) as page:
             assert page.status == 200 and "<title>plyscope</title>" in page.read().decode()

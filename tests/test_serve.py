@@ -30,8 +30,9 @@ WAIT = 60.0
 
 
 def serve(*words: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tui.cli", "serve", *words], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", "serve", *words], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
 
 
 # --- the command line ------------------------------------------------------------------------------------
@@ -95,8 +96,19 @@ def test_a_port_in_use_is_refused_in_one_line() -> None:
     [
         [],
         ["4453"],
-        ["4453", "--algo", "alphabeta", "--param", "depth=3", "--param", "eval=features", "--seed", "7",
-         "--moves", "5000"],
+        [
+            "4453",
+            "--algo",
+            "alphabeta",
+            "--param",
+            "depth=3",
+            "--param",
+            "eval=features",
+            "--seed",
+            "7",
+            "--moves",
+            "5000",
+        ],
         ["--game", "nim", "3,4,5", "--algo", "pns"],
         ["-", "--game", "connect4:8x7"],
     ],
@@ -242,9 +254,16 @@ def test_the_explorer_in_a_browser_takes_keys_clicks_the_palette_themes_and_resi
 
         # a smaller window: the terminal shrinks and the app lays itself out again to fit
         browser.resize(900, 600)
-        resized = tab.wait_screen(lambda screen: screen.cols < first.cols and screen.rows < first.rows
-                                  and len(screen.lines[2].rstrip()) == screen.cols and "palette" in screen.lines[-1],
-                                  WAIT, "the app redrawn at the window's new size")
+        resized = tab.wait_screen(
+            lambda screen: (
+                screen.cols < first.cols
+                and screen.rows < first.rows
+                and len(screen.lines[2].rstrip()) == screen.cols
+                and "palette" in screen.lines[-1]
+            ),
+            WAIT,
+            "the app redrawn at the window's new size",
+        )
         steps = resized.step()
         assert steps is not None
         tab.press("s")
@@ -272,8 +291,11 @@ def test_a_fifth_tab_against_four_sessions_is_refused_and_the_four_keep_working(
         fifth = browser.open(served.url)
         wait_for(lambda: refusal(4) in fifth.page_text(), WAIT, "the refusal page")
         waiting.connect()  # its websocket is refused: the page says why where it would say "Session ended."
-        wait_for(lambda: "-closed" in waiting.page_classes() and refusal(4) in waiting.page_text(), WAIT,
-                 "the refusal in the page")
+        wait_for(
+            lambda: "-closed" in waiting.page_classes() and refusal(4) in waiting.page_text(),
+            WAIT,
+            "the refusal in the page",
+        )
         assert len(served.session_pids()) == 4
 
         for tab in tabs:

@@ -133,8 +133,9 @@ def closed_palette_race(error: BaseException) -> bool:
     if not isinstance(error, WorkerFailed) or not isinstance(error.error, NoMatches):
         return False
     frames = traceback.extract_tb(error.error.__traceback__)
-    return any(frame.name == "_gather_commands" and Path(frame.filename).match("textual/command.py")
-               for frame in frames)
+    return any(
+        frame.name == "_gather_commands" and Path(frame.filename).match("textual/command.py") for frame in frames
+    )
 
 
 def run_app(app: PlyscopeApp, command: str, *, headless: bool = False) -> int:

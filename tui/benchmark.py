@@ -155,8 +155,10 @@ def measure(quick: bool) -> list[BenchTable]:
         algorithm = session.config.label()
         times, lines = asyncio.run(step_times(session, repeats))
         steps.rows.append(_row(session.searcher.stats.nodes, times, target, lines))
-    steps.notes.append(f"algorithm {algorithm}; {repeats} steps each; terminal {SIZE[0]}x{SIZE[1]}; "
-                       f"this process got {cpu_share():.0%} of a CPU for busy work when measured")
+    steps.notes.append(
+        f"algorithm {algorithm}; {repeats} steps each; terminal {SIZE[0]}x{SIZE[1]}; "
+        f"this process got {cpu_share():.0%} of a CPU for busy work when measured"
+    )
     keys = BenchTable(
         "explorer: key press answered while a search runs flat out (headless, ms)",
         ["searcher", "until", "search steps", "median", "max", "target", "met (max)"],
@@ -165,11 +167,15 @@ def measure(quick: bool) -> list[BenchTable]:
         handled, painted, taken = asyncio.run(key_times(session, repeats))
         keys.rows.append([label, *_row("action ran", handled, KEY_TARGET_MS, taken)])
         keys.rows.append([label, *_row("screen repainted", painted, KEY_TARGET_MS, taken)])
-    keys.notes.append(f"{repeats} presses of 'o' (follow on/off) at random moments; default: {algorithm} on a tree "
-                      f"of {TREES[0][0]:,} nodes; solver: the exact solver on the empty board; "
-                      f"{cpu_share():.0%} of a CPU for busy work when measured")
-    quits = BenchTable("explorer: q answered while a search runs flat out (headless, ms)",
-                       ["searcher", "runs", "median", "max", "target", "met (max)"])
+    keys.notes.append(
+        f"{repeats} presses of 'o' (follow on/off) at random moments; default: {algorithm} on a tree "
+        f"of {TREES[0][0]:,} nodes; solver: the exact solver on the empty board; "
+        f"{cpu_share():.0%} of a CPU for busy work when measured"
+    )
+    quits = BenchTable(
+        "explorer: q answered while a search runs flat out (headless, ms)",
+        ["searcher", "runs", "median", "max", "target", "met (max)"],
+    )
     for label, config in (("default", SearchConfig(budget=None)), ("solver", SOLVER)):
         times = [asyncio.run(quit_time(Session.create(config))) for _ in range(3 if quick else 5)]
         quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
@@ -178,16 +184,23 @@ def measure(quick: bool) -> list[BenchTable]:
 
 
 TIMELINE_ALGORITHMS = ("rivest", "bestfirst", "mcts", "alphabeta")
-TIMELINE_TARGETS = {"one step back (ms)": 50.0, "1,000 steps back (ms)": 300.0, "jump to the middle (ms)": 300.0,
-                    "timeline / tree memory": 0.25, "replay ready (s)": 2.0}
+TIMELINE_TARGETS = {
+    "one step back (ms)": 50.0,
+    "1,000 steps back (ms)": 300.0,
+    "jump to the middle (ms)": 300.0,
+    "timeline / tree memory": 0.25,
+    "replay ready (s)": 2.0,
+}
 
 
 def timeline_figures(quick: bool) -> BenchTable:
     """Moving along a search's timeline: one step back and a jump from the newest step, the timeline's memory
     against the tree's (``AlgorithmInfo.node_bytes`` per node), and a saved search read back and rebuilt."""
     steps = 10_000 if quick else 100_000
-    table = BenchTable(f"timeline of a {steps:,}-step search (engine side: the rebuild in the search thread)",
-                       ["searcher", "figure", "value", "target", "met"])
+    table = BenchTable(
+        f"timeline of a {steps:,}-step search (engine side: the rebuild in the search thread)",
+        ["searcher", "figure", "value", "target", "met"],
+    )
     with tempfile.TemporaryDirectory() as folder:
         for name in TIMELINE_ALGORITHMS:
             session = Session.create(SearchConfig(algorithm=name, budget=None))
@@ -214,8 +227,10 @@ def timeline_figures(quick: bool) -> BenchTable:
             for figure, value in figures.items():
                 target = TIMELINE_TARGETS[figure]
                 table.rows.append([name, figure, round(value, 3), target, "yes" if value <= target else "no"])
-    table.notes.append("Rivest and best-first take steps back in place (Searcher.undo: about a step's cost each); "
-                       "the others, and a step nearer the start than the one shown, are rebuilt by replaying the "
-                       "search from its start (the searchers are deterministic), in proportion to the step reached; "
-                       "replay ready: the file read, the search rebuilt and its tree checked against the saved one")
+    table.notes.append(
+        "Rivest and best-first take steps back in place (Searcher.undo: about a step's cost each); "
+        "the others, and a step nearer the start than the one shown, are rebuilt by replaying the "
+        "search from its start (the searchers are deterministic), in proportion to the step reached; "
+        "replay ready: the file read, the search rebuilt and its tree checked against the saved one"
+    )
     return table

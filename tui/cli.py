@@ -71,31 +71,45 @@ MAX_SESSIONS = number(parse_int, "--max-sessions", lo=1, hi=64)
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--game", default="connect4", metavar="GAME",
+        "--game",
+        default="connect4",
+        metavar="GAME",
         help=f"{' | '.join(GAME_NAMES)} | connect4:WxH (default: connect4)",
     )
 
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--moves", type=number(parse_int, "--moves", lo=0, hi=MAX_MOVES), metavar="N",
-                        help="budget: calls to the move operator (0: none)")
+    budget.add_argument(
+        "--moves",
+        type=number(parse_int, "--moves", lo=0, hi=MAX_MOVES),
+        metavar="N",
+        help="budget: calls to the move operator (0: none)",
+    )
     budget.add_argument("--seconds", type=SECONDS, metavar="S", help="budget: wall-clock seconds")
-    budget.add_argument("--iterations", type=number(parse_int, "--iterations", lo=0, hi=MAX_MOVES), metavar="N",
-                        help="budget: steps (expansions, iterations, visits)")
+    budget.add_argument(
+        "--iterations",
+        type=number(parse_int, "--iterations", lo=0, hi=MAX_MOVES),
+        metavar="N",
+        help="budget: steps (expansions, iterations, visits)",
+    )
 
 
 def _add_cluster(parser: argparse.ArgumentParser) -> None:
     """Where games run, their seeds, and the results file (arena and rivest)."""
-    parser.add_argument("--workers", type=WORKERS, metavar="N",
-                        help="local worker processes (default, and at most: one per core)")
+    parser.add_argument(
+        "--workers", type=WORKERS, metavar="N", help="local worker processes (default, and at most: one per core)"
+    )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
     parser.add_argument("--seed", type=SEED, default=0, help="the seed every game's seed is drawn from (default 0)")
     results = parser.add_mutually_exclusive_group()
     results.add_argument("--out", metavar="FILE.json", help="write every game and the summary here (atomically)")
-    results.add_argument("--resume", metavar="FILE.json",
-                         help="like --out, saved after every game; run the same command again to continue an "
-                              "interrupted run from it (finished games are not played again)")
+    results.add_argument(
+        "--resume",
+        metavar="FILE.json",
+        help="like --out, saved after every game; run the same command again to continue an "
+        "interrupted run from it (finished games are not played again)",
+    )
 
 
 def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
@@ -123,19 +137,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     explore = commands.add_parser("explore", help="open the explorer (the default)")
     add_explore_arguments(explore)
-    explore.add_argument("--no-files", action="store_true",
-                         help="no file is read or written from the screens (w and o refuse); serve sets it")
+    explore.add_argument(
+        "--no-files",
+        action="store_true",
+        help="no file is read or written from the screens (w and o refuse); serve sets it",
+    )
 
     solve = commands.add_parser("solve", help="exact value of a position and of each move")
     solve.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
     _add_game(solve)
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--nodes", metavar="N", help="budget: solver nodes (Connect Four)")
-    solve.add_argument("--seconds", metavar="S",
-                       help="budget: wall-clock seconds (Connect Four; default 60 when neither budget is given)")
+    solve.add_argument(
+        "--seconds",
+        metavar="S",
+        help="budget: wall-clock seconds (Connect Four; default 60 when neither budget is given)",
+    )
 
     search = commands.add_parser(
-        "search", help="run one searcher on a position",
+        "search",
+        help="run one searcher on a position",
         epilog=f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves.",
     )
     search.add_argument("position", nargs="?", default=None, help="move string or piles")
@@ -144,125 +165,217 @@ def build_parser() -> argparse.ArgumentParser:
     _add_budget(search)
     search.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator (default 0)")
     _add_game(search)
-    search.add_argument("--max-nodes", type=NODES, metavar="N",
-                        help="the tree's node cap (default: about 1 GB of tree for the algorithm)")
+    search.add_argument(
+        "--max-nodes",
+        type=NODES,
+        metavar="N",
+        help="the tree's node cap (default: about 1 GB of tree for the algorithm)",
+    )
     search.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     search.add_argument("--json", action="store_true", help="print one JSON object")
-    search.add_argument("--export", metavar="FILE",
-                        help="write the search: FILE.json (its timeline and tree; plyscope replay opens it) "
-                             "or FILE.dot (Graphviz)")
-    search.add_argument("--dot-nodes", type=DOT_NODES, default=200, metavar="N",
-                        help="nodes drawn in a .dot export (default 200; at most 6 children each)")
+    search.add_argument(
+        "--export",
+        metavar="FILE",
+        help="write the search: FILE.json (its timeline and tree; plyscope replay opens it) or FILE.dot (Graphviz)",
+    )
+    search.add_argument(
+        "--dot-nodes",
+        type=DOT_NODES,
+        default=200,
+        metavar="N",
+        help="nodes drawn in a .dot export (default 200; at most 6 children each)",
+    )
 
     serve = commands.add_parser(
-        "serve", help="serve the explorer to web browsers, one app process per tab",
+        "serve",
+        help="serve the explorer to web browsers, one app process per tab",
         epilog="Any other arguments are the explorer's (a position, --game, --algo, --param, --seed, --moves), "
-               "as plyscope explore takes them; each browser tab opens the explorer with them.",
+        "as plyscope explore takes them; each browser tab opens the explorer with them.",
     )
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="the address to listen on (default 127.0.0.1: browsers on this machine only)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: browsers on this machine only)",
+    )
     serve.add_argument("--port", type=PORT, default=8000, help="the port to listen on (default 8000)")
-    serve.add_argument("--public-url", metavar="URL",
-                       help="the address browsers open, where it differs from the one they reach (a proxy, https)")
-    serve.add_argument("--max-sessions", type=MAX_SESSIONS, default=4, metavar="N",
-                       help="tabs open at once, each an app process (default 4); the next one is refused")
-    serve.add_argument("--allow-files", action="store_true",
-                       help="let the served screens write and read files on this machine (w, o); off by default")
+    serve.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers open, where it differs from the one they reach (a proxy, https)",
+    )
+    serve.add_argument(
+        "--max-sessions",
+        type=MAX_SESSIONS,
+        default=4,
+        metavar="N",
+        help="tabs open at once, each an app process (default 4); the next one is refused",
+    )
+    serve.add_argument(
+        "--allow-files",
+        action="store_true",
+        help="let the served screens write and read files on this machine (w, o); off by default",
+    )
     add_explore_arguments(serve)
 
     replay = commands.add_parser("replay", help="open a search saved with --export or w in the explorer")
     replay.add_argument("file", help="a .json file written by plyscope search --export or the explorer's w")
-    replay.add_argument("--check", action="store_true",
-                        help="rebuild the search, check it against the saved tree and say so; no screen")
+    replay.add_argument(
+        "--check", action="store_true", help="rebuild the search, check it against the saved tree and say so; no screen"
+    )
 
     bench = commands.add_parser("bench", help="measure the engine (and the UI with --ui)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--quick", action="store_true", help="small samples, for a first look")
     bench.add_argument("--only", action="append", default=[], metavar="SECTION", help="run only these sections")
     bench.add_argument("--ui", action="store_true", help="measure the explorer headless")
-    bench.add_argument("--web", action="store_true",
-                       help="measure plyscope serve in headless Chromium (needs selenium, chromium, chromedriver)")
+    bench.add_argument(
+        "--web",
+        action="store_true",
+        help="measure plyscope serve in headless Chromium (needs selenium, chromium, chromedriver)",
+    )
 
     arena = commands.add_parser("arena", help="agents play each other over a set of openings")
-    arena.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                       help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32; "
-                            "moves=N or seconds=S in a spec: that agent's own budget per turn")
+    arena.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32; "
+        "moves=N or seconds=S in a spec: that agent's own budget per turn",
+    )
     arena.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE", help=OPENINGS_HELP)
-    arena.add_argument("--sprt", type=sprt, metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
-                       help="a head-to-head stops as soon as this sequential test decides (as fastchess spells it; "
-                            "model=normalized (default) or logistic)")
-    arena.add_argument("--tournament", choices=("round-robin", "gauntlet"), default="round-robin",
-                       help="three agents or more: every pair meets (default), or the first meets each of the others")
-    arena.add_argument("--anchor", metavar="AGENT",
-                       help="the agent rated 0 in the rating list (default: the ratings average 0)")
+    arena.add_argument(
+        "--sprt",
+        type=sprt,
+        metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+        help="a head-to-head stops as soon as this sequential test decides (as fastchess spells it; "
+        "model=normalized (default) or logistic)",
+    )
+    arena.add_argument(
+        "--tournament",
+        choices=("round-robin", "gauntlet"),
+        default="round-robin",
+        help="three agents or more: every pair meets (default), or the first meets each of the others",
+    )
+    arena.add_argument(
+        "--anchor", metavar="AGENT", help="the agent rated 0 in the rating list (default: the ratings average 0)"
+    )
     arena_budget = arena.add_mutually_exclusive_group()
-    arena_budget.add_argument("--moves", type=MOVES, metavar="N",
-                              help="per turn: calls to the move operator (default 1000)")
+    arena_budget.add_argument(
+        "--moves", type=MOVES, metavar="N", help="per turn: calls to the move operator (default 1000)"
+    )
     arena_budget.add_argument("--seconds", type=SECONDS, metavar="S", help="per turn: wall-clock seconds")
     _add_cluster(arena)
     _add_game(arena)
 
     rivest = commands.add_parser("rivest", help="Rivest's 1988 experiment: min/max approximation against alpha-beta")
-    rivest.add_argument("--bound", choices=("moves", "seconds"), default="moves",
-                        help="budget per turn (default moves)")
-    rivest.add_argument("--values", metavar="V,V,...",
-                        help="bounds to play (default 1000,2000,3000,4000,5000 moves or 1,2,3,4,5 seconds)")
-    rivest.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE",
-                        help="every two-move opening (default, as Rivest); or as plyscope arena --openings")
-    rivest.add_argument("--mm", metavar="SPEC", help="another MM agent (default rivest:mode=reverse,accounting=true,"
-                        "eval=rivest)")
+    rivest.add_argument(
+        "--bound", choices=("moves", "seconds"), default="moves", help="budget per turn (default moves)"
+    )
+    rivest.add_argument(
+        "--values",
+        metavar="V,V,...",
+        help="bounds to play (default 1000,2000,3000,4000,5000 moves or 1,2,3,4,5 seconds)",
+    )
+    rivest.add_argument(
+        "--openings",
+        default="all2",
+        metavar="all2|NUMBER|balanced:N|FILE",
+        help="every two-move opening (default, as Rivest); or as plyscope arena --openings",
+    )
+    rivest.add_argument(
+        "--mm", metavar="SPEC", help="another MM agent (default rivest:mode=reverse,accounting=true,eval=rivest)"
+    )
     rivest.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
     _add_cluster(rivest)
 
     play = commands.add_parser("play", help="play a game: each side a human or an agent")
     _add_game(play)
-    play.add_argument("--first", default="human", metavar="human|AGENT",
-                      help="who moves first: human (default) or an agent such as mcts:c=1.4,k=32,moves=2000")
+    play.add_argument(
+        "--first",
+        default="human",
+        metavar="human|AGENT",
+        help="who moves first: human (default) or an agent such as mcts:c=1.4,k=32,moves=2000",
+    )
     play.add_argument("--second", metavar="human|AGENT", help="who moves second (default: the game's default agent)")
     play.add_argument("--position", default="", help="start from this position (move string or piles)")
     play.add_argument("--hint", metavar="AGENT", help="the agent asked for hints (default: the agent side)")
     play.add_argument("--load", metavar="FILE", help="continue a saved game (its sides and position)")
     play_budget = play.add_mutually_exclusive_group()
-    play_budget.add_argument("--moves", type=MOVES, metavar="N",
-                             help="per turn, for agents whose spec has no moves= or seconds=: calls to the move "
-                                  "operator (default 1000)")
+    play_budget.add_argument(
+        "--moves",
+        type=MOVES,
+        metavar="N",
+        help="per turn, for agents whose spec has no moves= or seconds=: calls to the move operator (default 1000)",
+    )
     play_budget.add_argument("--seconds", type=SECONDS, metavar="S", help="per turn, likewise: seconds of search")
     play.add_argument("--seed", type=SEED, default=0, help="the seed each agent turn's seed is drawn from (default 0)")
 
     compare = commands.add_parser("compare", help="agents side by side on one position, at equal budgets")
     compare.add_argument("position", help="move string or piles ('-' for the start)")
-    compare.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                         help="two to four agents, e.g. rivest:p=10 mcts:k=32 alphabeta")
+    compare.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="two to four agents, e.g. rivest:p=10 mcts:k=32 alphabeta",
+    )
     _add_game(compare)
     compare_budget = compare.add_mutually_exclusive_group()
-    compare_budget.add_argument("--moves", type=MOVES, metavar="N",
-                                help="each agent's budget: calls to the move operator (default 10000)")
+    compare_budget.add_argument(
+        "--moves", type=MOVES, metavar="N", help="each agent's budget: calls to the move operator (default 10000)"
+    )
     compare_budget.add_argument("--seconds", type=SECONDS, metavar="S", help="each agent's budget: seconds of search")
     compare.add_argument("--seed", type=SEED, default=0, help="every searcher's seed (default 0)")
     compare.add_argument("--match", action="store_true", help="start with the first two agents playing each other")
 
     tune = commands.add_parser("tune", help="fit the eval=features weights to solved positions; play them")
-    tune.add_argument("--out", required=True, metavar="FILE.json",
-                      help="the weights file to write (atomically); eval=features,weights=FILE reads it")
-    tune.add_argument("--positions", type=POSITIONS, default=2000, metavar="N",
-                      help="positions to fit on (default 2000)")
-    tune.add_argument("--plies", default="12-34", metavar="A-B",
-                      help="positions are cut from games at a ply drawn from A to B (default 12-34)")
-    tune.add_argument("--source", choices=("random", "selfplay"), default="selfplay",
-                      help="games of the hand-set evaluator with one move in five random (default), or of random "
-                           "moves")
-    tune.add_argument("--labels", choices=("solver", "games"), default="solver",
-                      help="each position's result: with perfect play (the exact solver, default), or the result "
-                           "of the self-play game it came from")
+    tune.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE.json",
+        help="the weights file to write (atomically); eval=features,weights=FILE reads it",
+    )
+    tune.add_argument(
+        "--positions", type=POSITIONS, default=2000, metavar="N", help="positions to fit on (default 2000)"
+    )
+    tune.add_argument(
+        "--plies",
+        default="12-34",
+        metavar="A-B",
+        help="positions are cut from games at a ply drawn from A to B (default 12-34)",
+    )
+    tune.add_argument(
+        "--source",
+        choices=("random", "selfplay"),
+        default="selfplay",
+        help="games of the hand-set evaluator with one move in five random (default), or of random moves",
+    )
+    tune.add_argument(
+        "--labels",
+        choices=("solver", "games"),
+        default="solver",
+        help="each position's result: with perfect play (the exact solver, default), or the result "
+        "of the self-play game it came from",
+    )
     tune.add_argument("--l2", type=L2, default=1e-4, metavar="X", help="ridge penalty of the fit (default 1e-4)")
-    tune.add_argument("--match", default="alphabeta:depth=4,ordering=history", metavar="SPEC",
-                      help="the searcher both evaluators play with (default alphabeta:depth=4,ordering=history)")
+    tune.add_argument(
+        "--match",
+        default="alphabeta:depth=4,ordering=history",
+        metavar="SPEC",
+        help="the searcher both evaluators play with (default alphabeta:depth=4,ordering=history)",
+    )
     tune.add_argument("--no-match", action="store_true", help="fit and write the weights, play no match")
-    tune.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE",
-                      help="the match's openings: every two-move opening (default); or as plyscope arena --openings")
+    tune.add_argument(
+        "--openings",
+        default="all2",
+        metavar="all2|NUMBER|balanced:N|FILE",
+        help="the match's openings: every two-move opening (default); or as plyscope arena --openings",
+    )
     tune.add_argument("--moves", type=MOVES, metavar="N", help="the match's budget per turn in moves (default 20000)")
-    tune.add_argument("--workers", type=WORKERS, metavar="N",
-                      help="the match's worker processes (default: one per core)")
+    tune.add_argument(
+        "--workers", type=WORKERS, metavar="N", help="the match's worker processes (default: one per core)"
+    )
     tune.add_argument("--seed", type=SEED, default=0, help="seed of the positions and of the match (default 0)")
     _add_game(tune)
     tune.add_argument("--json", action="store_true", help="print one JSON object")

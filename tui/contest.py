@@ -45,8 +45,12 @@ def agent_session(agent: Agent, state: State, seed: int) -> Session:
     """A session of ``agent``'s searcher on ``state``, with the agent's move budget (if it has one)."""
     searcher = agent.spec.make(state, seed=seed)
     config = SearchConfig(
-        game=state.game.name, position=state.text(), algorithm=agent.spec.name, params=dict(agent.spec.params),
-        seed=seed, budget=agent.limit.moves,
+        game=state.game.name,
+        position=state.text(),
+        algorithm=agent.spec.name,
+        params=dict(agent.spec.params),
+        seed=seed,
+        budget=agent.limit.moves,
     )
     return Session(config, state, searcher)
 
@@ -113,8 +117,9 @@ def compared_agents(texts: Sequence[str], total: Limit, game: Game) -> list[Agen
         if agent is None:
             raise UserError("compare is for agents: play against one with plyscope play")
         if agent.limit != total:
-            raise UserError(f"agent '{text}': compared agents share one budget (--moves or --seconds); "
-                            "drop its moves= or seconds=")
+            raise UserError(
+                f"agent '{text}': compared agents share one budget (--moves or --seconds); drop its moves= or seconds="
+            )
         taken = sum(1 for other in agents if other.spec == agent.spec)
         agents.append(Agent(agent.spec, total, f"{agent.label} #{taken + 1}") if taken else agent)
     return agents

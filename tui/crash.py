@@ -38,12 +38,14 @@ def save_crash(error: BaseException) -> Path | None:
         version = metadata.version("plyscope")
     except metadata.PackageNotFoundError:
         version = "unknown"
-    report = "".join([
-        f"plyscope {version} crashed at {time.strftime('%Y-%m-%d %H:%M:%S')}\n",
-        f"command: {' '.join(sys.argv)}\n",
-        f"python {platform.python_version()} on {platform.platform()}\n\n",
-        *traceback.format_exception(error),
-    ])
+    report = "".join(
+        [
+            f"plyscope {version} crashed at {time.strftime('%Y-%m-%d %H:%M:%S')}\n",
+            f"command: {' '.join(sys.argv)}\n",
+            f"python {platform.python_version()} on {platform.platform()}\n\n",
+            *traceback.format_exception(error),
+        ]
+    )
     for directory in crash_directories():
         path = directory / f"crash-{stamp}-{os.getpid()}.txt"
         try:

@@ -44,8 +44,11 @@ class Turn:
         limit = self.agent.limit
         with self.session.lock:
             stats = self.session.searcher.stats
-            spent = (f"{stats.seconds:.1f}/{limit.seconds:g} s" if limit.seconds is not None
-                     else f"{stats.moves:,}/{limit.moves or 0:,} moves")
+            spent = (
+                f"{stats.seconds:.1f}/{limit.seconds:g} s"
+                if limit.seconds is not None
+                else f"{stats.moves:,}/{limit.moves or 0:,} moves"
+            )
         doing = "looks for a hint" if self.hint else "is thinking"
         return f"{self.agent.label} {doing}… {spent}"
 
@@ -86,8 +89,11 @@ class MatchRunner:
         """Play ``decision`` (a turn's move) and say what happened: ``rivest played 4``."""
         label = self.played.state.move_label(decision.move)
         fallback = " (its search proposed no move: the fallback move)" if decision.fallback else ""
-        capped = f" (its tree reached its cap of {turn.session.node_cap:,} nodes)" if (
-            turn.session.stop_reason() == "cap") else ""
+        capped = (
+            f" (its tree reached its cap of {turn.session.node_cap:,} nodes)"
+            if (turn.session.stop_reason() == "cap")
+            else ""
+        )
         return f"{self.name(turn.agent)} played {label}{fallback}{capped}{self.play(decision.move)}"
 
     def play(self, move: Move) -> str:

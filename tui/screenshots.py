@@ -76,22 +76,40 @@ VIEWS = (
     View("explorer-node-chosen", SearchConfig(), ("f", "f"), then=(_choose_deep_node,)),
     View("alphabeta", SearchConfig(algorithm="alphabeta", params={"depth": 4}), ("f", "f", "f")),
     View("mcts", SearchConfig(algorithm="mcts"), ("f", "f")),
-    View("timeline", SearchConfig(algorithm="alphabeta", params={"depth": 5}),
-         ("f", "f", "f", "f", "f", "less_than_sign", "less_than_sign")),
+    View(
+        "timeline",
+        SearchConfig(algorithm="alphabeta", params={"depth": 5}),
+        ("f", "f", "f", "f", "f", "less_than_sign", "less_than_sign"),
+    ),
     View("pns-grundy", SearchConfig(game="grundy", position="13", algorithm="pns"), ("f",)),
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
     View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),
     View("help", SearchConfig(), ("question_mark",), size=(100, 40)),
-    View("lab-features", SearchConfig(position="4453", algorithm="alphabeta", params={"depth": 3, "eval": "features"}),
-         ("f", "f", "f"), size=(120, 40), then=(_choose_pv_end,)),
-    View("chance", SearchConfig(game="connect4-chance", position="4454", algorithm="expectiminimax",
-                                params={"depth": 2}), ("f", "f"), size=(120, 36)),
+    View(
+        "lab-features",
+        SearchConfig(position="4453", algorithm="alphabeta", params={"depth": 3, "eval": "features"}),
+        ("f", "f", "f"),
+        size=(120, 40),
+        then=(_choose_pv_end,),
+    ),
+    View(
+        "chance",
+        SearchConfig(game="connect4-chance", position="4454", algorithm="expectiminimax", params={"depth": 2}),
+        ("f", "f"),
+        size=(120, 36),
+    ),
     View("play", SearchConfig(algorithm="alphabeta", params={"depth": 4}), ("P", "4", "3"), size=(100, 30)),
-    View("play-analysis-hint", SearchConfig(position="243335424257", algorithm="rivest"), ("P", "a", "h"),
-         size=(100, 30)),
+    View(
+        "play-analysis-hint", SearchConfig(position="243335424257", algorithm="rivest"), ("P", "a", "h"), size=(100, 30)
+    ),
     View("compare", SearchConfig(position="243335424257", algorithm="rivest"), ("C", "enter", "r"), size=(120, 36)),
-    View("compare-match", SearchConfig(position="5554224333234511764415115", algorithm="alphabeta",
-                                       params={"depth": 4}), ("C", "enter"), size=(120, 36), then=(_play_match,)),
+    View(
+        "compare-match",
+        SearchConfig(position="5554224333234511764415115", algorithm="alphabeta", params={"depth": 4}),
+        ("C", "enter"),
+        size=(120, 36),
+        then=(_play_match,),
+    ),
 )
 
 

@@ -275,8 +275,9 @@ class Session:
     def _recheck(self) -> None:
         spent = self.searcher.stats
         budget = self.config.budget
-        self.ended = (self.searcher.finished or spent.nodes >= self.node_cap
-                      or (budget is not None and spent.moves > budget))
+        self.ended = (
+            self.searcher.finished or spent.nodes >= self.node_cap or (budget is not None and spent.moves > budget)
+        )
 
     def moves_left(self) -> int | None:
         budget = self.config.budget
@@ -337,8 +338,16 @@ class Session:
     def replaying(cls, saved: SavedSearch) -> Session:
         """A session at step 0 of ``saved``, holding its whole timeline (``go_to`` rebuilds any step)."""
         recipe = saved.recipe
-        session = cls.create(SearchConfig(game=recipe.game, position=recipe.position, algorithm=recipe.algorithm,
-                                          params=dict(recipe.params), seed=recipe.seed, budget=recipe.budget))
+        session = cls.create(
+            SearchConfig(
+                game=recipe.game,
+                position=recipe.position,
+                algorithm=recipe.algorithm,
+                params=dict(recipe.params),
+                seed=recipe.seed,
+                budget=recipe.budget,
+            )
+        )
         session.timeline = saved.timeline
         session.saved = saved
         return session
@@ -346,8 +355,9 @@ class Session:
     def recipe(self) -> SearchRecipe:
         """What rebuilds this session's search, for a saved search."""
         config = self.config
-        return SearchRecipe(config.game, config.position, config.algorithm or "", dict(config.params),
-                            config.seed, config.budget)
+        return SearchRecipe(
+            config.game, config.position, config.algorithm or "", dict(config.params), config.seed, config.budget
+        )
 
     def write(self, path: Path) -> str:
         """Write the search, as it stands at the step shown, to ``path`` (``.json`` or ``.dot``); says what it

@@ -47,15 +47,23 @@ def _orderings(quick: bool) -> BenchTable:
             visits = moves = 0
             seconds = 0.0
             for text in POSITIONS:
-                searcher = AlphaBeta(game.parse(text), depth=depth, start_depth=depth, ordering=ordering, tt=tt,
-                                     evaluator=EVAL)
+                searcher = AlphaBeta(
+                    game.parse(text), depth=depth, start_depth=depth, ordering=ordering, tt=tt, evaluator=EVAL
+                )
                 result = searcher.run(Limit())
                 visits += result.stats.iterations
                 moves += result.stats.moves
                 seconds += result.stats.seconds
             table.rows.append(
-                [ordering, "on" if tt else "off", visits, moves, round(seconds, 3), round(visits / seconds),
-                 round(moves / seconds)]
+                [
+                    ordering,
+                    "on" if tt else "off",
+                    visits,
+                    moves,
+                    round(seconds, 3),
+                    round(visits / seconds),
+                    round(moves / seconds),
+                ]
             )
     table.notes.append("positions: " + ", ".join(text or "(empty board)" for text in POSITIONS))
     table.notes.append("visits: searcher steps (nodes reached, roots opened); moves: calls to State.play")

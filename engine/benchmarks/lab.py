@@ -80,10 +80,15 @@ def _speed(quick: bool) -> BenchTable:
             seconds += spent
         rates.append(nodes / seconds)
         table.rows.append([label, game_name, nodes, round(seconds, 3), round(nodes / seconds)])
-    table.notes.append("positions: " + ", ".join(p or "(empty board)" for p in SPEED_POSITIONS)
-                       + " (with chance: every disc landed where aimed)")
-    table.notes.append(f"expectiminimax with chance runs at {rates[2] / rates[0]:.2f}x minimax's nodes/s "
-                       f"({rates[1] / rates[0]:.2f}x without chance); a node is one State.play")
+    table.notes.append(
+        "positions: "
+        + ", ".join(p or "(empty board)" for p in SPEED_POSITIONS)
+        + " (with chance: every disc landed where aimed)"
+    )
+    table.notes.append(
+        f"expectiminimax with chance runs at {rates[2] / rates[0]:.2f}x minimax's nodes/s "
+        f"({rates[1] / rates[0]:.2f}x without chance); a node is one State.play"
+    )
     return table
 
 
@@ -92,8 +97,7 @@ def _star1(quick: bool) -> BenchTable:
         "Star1 against plain expectiminimax (chance), alpha-beta against minimax (no chance): nodes to one depth",
         ["board", "depth", "plain", "Star1", "Star1 saves", "minimax", "alpha-beta", "AB saves"],
     )
-    boards = [("5x4", (3, 4) if quick else (3, 4, 5), ("33", "3344")),
-              ("7x6", (3,) if quick else (3, 4), ("", "4453"))]
+    boards = [("5x4", (3, 4) if quick else (3, 4, 5), ("33", "3344")), ("7x6", (3,) if quick else (3, 4), ("", "4453"))]
     for size, depths, positions in boards:
         chance = make_game(f"connect4-chance:{size}")
         plain = make_game(f"connect4:{size}")
@@ -101,15 +105,32 @@ def _star1(quick: bool) -> BenchTable:
             counts = []
             for game, texts in ((chance, [_chance_text(p) for p in positions]), (plain, list(positions))):
                 for pruning in ("none", "star1"):
-                    counts.append(sum(
-                        _cpu_run(Expectiminimax(game.parse(text), depth=depth, pruning=pruning, evaluator=EVAL))[0]
-                        for text in texts))
-            table.rows.append([size, depth, counts[0], counts[1], f"{1 - counts[1] / counts[0]:.0%}",
-                               counts[2], counts[3], f"{1 - counts[3] / counts[2]:.0%}"])
-    table.notes.append("positions: 5x4 33, 3344; 7x6 (empty), 4453; with chance every disc landed where aimed. "
-                       "Depth in turns; children in legal-move order, outcomes most probable first.")
-    table.notes.append("Star1's bounds are the evaluator's range [-1000, 1000]: a chance node is cut off only when "
-                       "its first outcomes leave no hope even if the rest scored a win.")
+                    counts.append(
+                        sum(
+                            _cpu_run(Expectiminimax(game.parse(text), depth=depth, pruning=pruning, evaluator=EVAL))[0]
+                            for text in texts
+                        )
+                    )
+            table.rows.append(
+                [
+                    size,
+                    depth,
+                    counts[0],
+                    counts[1],
+                    f"{1 - counts[1] / counts[0]:.0%}",
+                    counts[2],
+                    counts[3],
+                    f"{1 - counts[3] / counts[2]:.0%}",
+                ]
+            )
+    table.notes.append(
+        "positions: 5x4 33, 3344; 7x6 (empty), 4453; with chance every disc landed where aimed. "
+        "Depth in turns; children in legal-move order, outcomes most probable first."
+    )
+    table.notes.append(
+        "Star1's bounds are the evaluator's range [-1000, 1000]: a chance node is cut off only when "
+        "its first outcomes leave no hope even if the rest scored a win."
+    )
     return table
 
 
@@ -137,11 +158,23 @@ def _tuned() -> BenchTable:
         played = time.perf_counter() - started
     result = tally(outcome.records, "tuned", "hand-set")
     low, high = result.elo_interval() or (float("nan"), float("nan"))
-    table.rows.append(["tuned", result.games, result.wins, result.draws, result.losses,
-                       round(result.score() or 0.0, 3), round(result.elo() or 0.0), f"{low:+.0f}..{high:+.0f}",
-                       round(played, 1)])
-    table.notes.append(f"fit on 1,000 self-play positions (plies 12-34, labelled by the solver) in {fitted:.1f} s: "
-                       f"cross-entropy {report.hand_set.cross_entropy:.3f} (hand-set) -> "
-                       f"{report.tuned.cross_entropy:.3f} (tuned) nats per position")
+    table.rows.append(
+        [
+            "tuned",
+            result.games,
+            result.wins,
+            result.draws,
+            result.losses,
+            round(result.score() or 0.0, 3),
+            round(result.elo() or 0.0),
+            f"{low:+.0f}..{high:+.0f}",
+            round(played, 1),
+        ]
+    )
+    table.notes.append(
+        f"fit on 1,000 self-play positions (plies 12-34, labelled by the solver) in {fitted:.1f} s: "
+        f"cross-entropy {report.hand_set.cross_entropy:.3f} (hand-set) -> "
+        f"{report.tuned.cross_entropy:.3f} (tuned) nats per position"
+    )
     table.notes.append("Elo 95%: the image of the score's Wilson interval (see plyscope arena)")
     return table

@@ -73,7 +73,10 @@ def measure_apart(spec_text: str, nodes: int) -> tuple[float, int, float] | str:
     try:
         done = subprocess.run(
             [sys.executable, "-m", "engine.benchmarks.memory", spec_text, str(nodes)],
-            capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_SECONDS,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         return f"over {TIMEOUT_SECONDS} s"
@@ -100,13 +103,21 @@ def measure(quick: bool) -> list[BenchTable]:
             continue
         size, reached, seconds = found
         if reached < ENOUGH_NODES:
-            table.rows.append([name, reached, round(seconds, 1), "-", info.node_bytes, f"<= {TARGET_BYTES}",
-                               "n/a (small tree)"])
+            table.rows.append(
+                [name, reached, round(seconds, 1), "-", info.node_bytes, f"<= {TARGET_BYTES}", "n/a (small tree)"]
+            )
             continue
-        table.rows.append([
-            name, reached, round(seconds, 1), round(size), info.node_bytes, f"<= {TARGET_BYTES}",
-            "yes" if size <= TARGET_BYTES else "no",
-        ])
+        table.rows.append(
+            [
+                name,
+                reached,
+                round(seconds, 1),
+                round(size),
+                info.node_bytes,
+                f"<= {TARGET_BYTES}",
+                "yes" if size <= TARGET_BYTES else "no",
+            ]
+        )
     table.notes += [
         "bytes/node: growth of the process's resident set size (VmRSS) over the run, over the tree's nodes",
         "registry: the searcher's node_bytes, which sets its default node cap (about 1 GB of tree)",

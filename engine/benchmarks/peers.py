@@ -37,12 +37,14 @@ def openspiel_rate(simulations: int, *, native: bool) -> Rate:
     for moves in POSITIONS:
         state = _openspiel_state(game, moves)
         if native:
-            bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, SEED), UCT_C, simulations, 1000, False,
-                                  SEED, False)
+            bot = pyspiel.MCTSBot(
+                game, pyspiel.RandomRolloutEvaluator(1, SEED), UCT_C, simulations, 1000, False, SEED, False
+            )
         else:
             evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(SEED))
-            bot = mcts.MCTSBot(game, UCT_C, simulations, evaluator, solve=False,
-                               random_state=np.random.RandomState(SEED))
+            bot = mcts.MCTSBot(
+                game, UCT_C, simulations, evaluator, solve=False, random_state=np.random.RandomState(SEED)
+            )
         started, cpu_started = time.perf_counter(), time.process_time()
         bot.mcts_search(state)
         spent += time.perf_counter() - started
@@ -72,13 +74,22 @@ def measure(quick: bool) -> list[BenchTable]:
     for name, rate in rates:
         iterations = rate.per_cpu_second(rate.iterations)
         playouts = rate.per_cpu_second(rate.playouts)
-        table.rows.append([name, round(rate.per_second(rate.iterations)), round(iterations), round(playouts),
-                           round(iterations / base, 1), round(playouts / base, 1)])
+        table.rows.append(
+            [
+                name,
+                round(rate.per_second(rate.iterations)),
+                round(iterations),
+                round(playouts),
+                round(iterations / base, 1),
+                round(playouts / base, 1),
+            ]
+        )
     table.notes.append(positions_note())
     table.notes.append(
         f"OpenSpiel's MCTSBot: uct_c {UCT_C}, solve=False, RandomRolloutEvaluator(n_rollouts=1), "
         f"{simulations} simulations per position ({simulations * 10} in C++); ours: c 1.4, {seconds:g} s per position"
     )
-    table.notes.append("x: ratio to OpenSpiel's Python MCTSBot, per CPU second; iter: iterations (simulations); "
-                       + CPU_NOTE)
+    table.notes.append(
+        "x: ratio to OpenSpiel's Python MCTSBot, per CPU second; iter: iterations (simulations); " + CPU_NOTE
+    )
     return [table]

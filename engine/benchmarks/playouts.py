@@ -110,15 +110,29 @@ def measure(quick: bool) -> list[BenchTable]:
     )
     plain_speed = plain.per_cpu_second(plain.playouts)
     playout_table.rows.append(
-        ["plain Python", 1, plain.playouts, round(plain.per_second(plain.playouts)), round(plain_speed),
-         round(plain.per_cpu_second(plain.moves)), 1.0]
+        [
+            "plain Python",
+            1,
+            plain.playouts,
+            round(plain.per_second(plain.playouts)),
+            round(plain_speed),
+            round(plain.per_cpu_second(plain.moves)),
+            1.0,
+        ]
     )
     for size in (32, 256, 4096) if quick else (32, 256, 1024, 4096, 16384):
         rate = batched_playouts(size, seconds)
         speed = rate.per_cpu_second(rate.playouts)
         playout_table.rows.append(
-            ["numpy", size, rate.playouts, round(rate.per_second(rate.playouts)), round(speed),
-             round(rate.per_cpu_second(rate.moves)), round(speed / plain_speed, 1)]
+            [
+                "numpy",
+                size,
+                rate.playouts,
+                round(rate.per_second(rate.playouts)),
+                round(speed),
+                round(rate.per_cpu_second(rate.moves)),
+                round(speed / plain_speed, 1),
+            ]
         )
     playout_table.notes.append(positions_note())
     playout_table.notes.append(CPU_NOTE)
@@ -130,9 +144,15 @@ def measure(quick: bool) -> list[BenchTable]:
     for k in (1, 32, 256):
         rate = mcts_rate(k, seconds / 2)
         mcts_table.rows.append(
-            [k, rate.iterations, rate.playouts, round(rate.per_second(rate.iterations)),
-             round(rate.per_cpu_second(rate.iterations)), round(rate.per_second(rate.playouts)),
-             round(rate.per_cpu_second(rate.playouts))]
+            [
+                k,
+                rate.iterations,
+                rate.playouts,
+                round(rate.per_second(rate.iterations)),
+                round(rate.per_cpu_second(rate.iterations)),
+                round(rate.per_second(rate.playouts)),
+                round(rate.per_cpu_second(rate.playouts)),
+            ]
         )
     mcts_table.notes.append(positions_note() + f"; a fresh search of {seconds / 2:g} s on each")
     mcts_table.notes.append("k = 1: one plain-Python playout per iteration; k > 1: one numpy batch of k per iteration")

@@ -43,8 +43,11 @@ def measure(quick: bool) -> list[BenchTable]:
         ["algorithm", "moves", "steps", "nodes", "seconds", "moves/s", "steps/s", "done"],
     )
     move_rates: dict[str, float] = {}
-    specs = [name for name, info in algorithms().items()
-             if name not in LEFT_OUT and (not info.games or "connect4" in info.games)]
+    specs = [
+        name
+        for name, info in algorithms().items()
+        if name not in LEFT_OUT and (not info.games or "connect4" in info.games)
+    ]
     specs.insert(specs.index("rivest") + 1, MM_SPEC)
     for name in specs:
         spec = AgentSpec.parse(name)
@@ -59,10 +62,18 @@ def measure(quick: bool) -> list[BenchTable]:
             finished += result.finished
         seconds = max(seconds, 1e-9)
         move_rates[name] = moves / seconds
-        table.rows.append([
-            name, moves, steps, round(nodes / len(states)), round(seconds, 3), round(moves / seconds),
-            round(steps / seconds), f"{finished}/{len(states)}",
-        ])
+        table.rows.append(
+            [
+                name,
+                moves,
+                steps,
+                round(nodes / len(states)),
+                round(seconds, 3),
+                round(moves / seconds),
+                round(steps / seconds),
+                f"{finished}/{len(states)}",
+            ]
+        )
     table.notes += [
         "positions: " + ", ".join(POSITIONS) + "; memory per tree node: the memory section",
         "moves: calls to State.play by the tree search; steps: expansions, iterations or node visits",
@@ -78,6 +89,12 @@ def targets(move_rates: dict[str, float]) -> BenchTable:
     for mm, ab in RATE_PAIRS:
         if mm in move_rates and ab in move_rates:
             ratio = move_rates[mm] / move_rates[ab]
-            table.rows.append([f"{mm} moves/s / {ab} moves/s", round(ratio, 2), f">= {RIVEST_RATE_TARGET}",
-                               "yes" if ratio >= RIVEST_RATE_TARGET else "no"])
+            table.rows.append(
+                [
+                    f"{mm} moves/s / {ab} moves/s",
+                    round(ratio, 2),
+                    f">= {RIVEST_RATE_TARGET}",
+                    "yes" if ratio >= RIVEST_RATE_TARGET else "no",
+                ]
+            )
     return table

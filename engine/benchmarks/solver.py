@@ -107,8 +107,9 @@ def read_set(path: Path, limit: int) -> list[tuple[str, int]]:
                 raise UserError(f"'{shown(line)}' is not a move string and a score")
             game.parse(written.group(1))
         except UserError as error:
-            raise UserError(f"{path}: line {number}: {error} (one of Pons' sets? ${DATA_VARIABLE} names their "
-                            "folder)") from None
+            raise UserError(
+                f"{path}: line {number}: {error} (one of Pons' sets? ${DATA_VARIABLE} names their folder)"
+            ) from None
         positions.append((written.group(1), int(written.group(2))))
     return positions
 
@@ -172,11 +173,18 @@ def measure_steps(quick: bool) -> BenchTable:
             cpus.append(time.process_time() - cpu_started)
             walls.append(time.perf_counter() - started)
         walls.sort()
-        table.rows.append([
-            f"{game.name} {position or 'start'}", "compiled" if game.width * game.column_bits <= 62 else "Python",
-            searcher.solver.slice_nodes, len(walls), round(walls[len(walls) // 2] * 1000, 2),
-            round(walls[-1] * 1000, 1), round(max(cpus) * 1000, 1), STEP_TARGET_MS,
-        ])
+        table.rows.append(
+            [
+                f"{game.name} {position or 'start'}",
+                "compiled" if game.width * game.column_bits <= 62 else "Python",
+                searcher.solver.slice_nodes,
+                len(walls),
+                round(walls[len(walls) // 2] * 1000, 2),
+                round(walls[-1] * 1000, 1),
+                round(max(cpus) * 1000, 1),
+                STEP_TARGET_MS,
+            ]
+        )
     table.notes += [
         f"each position stepped for {seconds:g} s from a new searcher (its first step expands the root)",
         "slice: the most solver nodes a step spends; a probe longer than that goes on at the next step",
@@ -214,25 +222,43 @@ def measure_sets(quick: bool) -> list[BenchTable]:
         result = solve_set(solver, pons, read_set(folder / pons.file, sample))
         results.append(result)
         count = result.positions
-        nodes_table.rows.append([
-            pons.name, count, f"{result.correct}/{count}", round(result.nodes / count), round(pons.pons_nodes),
-            "-" if pons.target_nodes is None else round(pons.target_nodes),
-        ])
-        time_table.rows.append([
-            pons.name, round(result.seconds / count * 1000, 3), round(result.slowest * 1000, 1),
-            round(pons.pons_seconds * 1000, 3), round(result.nodes / max(result.seconds, 1e-9)),
-            round(result.nodes / max(result.cpu_seconds, 1e-9)),
-            "-" if pons.target_seconds is None else round(pons.target_seconds * 1000),
-        ])
+        nodes_table.rows.append(
+            [
+                pons.name,
+                count,
+                f"{result.correct}/{count}",
+                round(result.nodes / count),
+                round(pons.pons_nodes),
+                "-" if pons.target_nodes is None else round(pons.target_nodes),
+            ]
+        )
+        time_table.rows.append(
+            [
+                pons.name,
+                round(result.seconds / count * 1000, 3),
+                round(result.slowest * 1000, 1),
+                round(pons.pons_seconds * 1000, 3),
+                round(result.nodes / max(result.seconds, 1e-9)),
+                round(result.nodes / max(result.cpu_seconds, 1e-9)),
+                "-" if pons.target_seconds is None else round(pons.target_seconds * 1000),
+            ]
+        )
     python_set = next(s for s in SETS if s.name == PYTHON_KERNEL_SET)
     python_sample = PYTHON_KERNEL_SAMPLE[1] if quick else PYTHON_KERNEL_SAMPLE[0]
-    python = solve_set(Connect4Solver(Connect4(), native=False), python_set,
-                       read_set(folder / python_set.file, python_sample))
-    time_table.rows.append([
-        f"{python_set.name} (Python)", round(python.seconds / python_sample * 1000, 3), round(python.slowest * 1000, 1),
-        round(python_set.pons_seconds * 1000, 3),
-        round(python.nodes / max(python.seconds, 1e-9)), round(python.nodes / max(python.cpu_seconds, 1e-9)), "-",
-    ])
+    python = solve_set(
+        Connect4Solver(Connect4(), native=False), python_set, read_set(folder / python_set.file, python_sample)
+    )
+    time_table.rows.append(
+        [
+            f"{python_set.name} (Python)",
+            round(python.seconds / python_sample * 1000, 3),
+            round(python.slowest * 1000, 1),
+            round(python_set.pons_seconds * 1000, 3),
+            round(python.nodes / max(python.seconds, 1e-9)),
+            round(python.nodes / max(python.cpu_seconds, 1e-9)),
+            "-",
+        ]
+    )
     total_nodes = sum(r.nodes for r in results)
     total_seconds = sum(r.seconds for r in results)
     total_cpu = sum(r.cpu_seconds for r in results)

@@ -24,8 +24,16 @@ GAME_NAMES = ("connect4", "connect4-chance", "grundy", "nim", "nim-misere")
 """The names ``make_game`` takes; ``connect4:WxH`` picks another board size, ``connect4-chance:...`` other
 sizes and probabilities (``engine.games.chance``)."""
 GAME_CHOICES = (
-    "connect4", "connect4:4x4", "connect4:5x4", "connect4:6x5", "connect4:8x7", "connect4-chance",
-    "connect4-chance:5x4", "grundy", "nim", "nim-misere",
+    "connect4",
+    "connect4:4x4",
+    "connect4:5x4",
+    "connect4:6x5",
+    "connect4:8x7",
+    "connect4-chance",
+    "connect4-chance:5x4",
+    "grundy",
+    "nim",
+    "nim-misere",
 )
 """The games a menu offers: every game, and Connect Four on a few other boards (the small ones solve at once)."""
 

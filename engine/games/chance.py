@@ -66,9 +66,7 @@ def _parse_probabilities(name: str, text: str) -> tuple[float, float]:
             raise ValueError
         keep, side = (parse_float(part, "probability") for part in parts)
     except (ValueError, NumberError):
-        raise PositionError(
-            f"game '{name}': '{text}' is not KEEP,SIDE, two probabilities such as 0.6,0.2"
-        ) from None
+        raise PositionError(f"game '{name}': '{text}' is not KEEP,SIDE, two probabilities such as 0.6,0.2") from None
     check_probabilities(keep, side)
     return keep, side
 
@@ -100,7 +98,9 @@ class Connect4Chance:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Connect4Chance) and (self.board, self.keep, self.side) == (
-            other.board, other.keep, other.side
+            other.board,
+            other.keep,
+            other.side,
         )
 
     def __hash__(self) -> int:
@@ -310,9 +310,7 @@ class ChanceDrop:
         column = COLUMN_DIGITS.find(text.strip()) if len(text.strip()) == 1 else -1
         if column not in self._landings:
             can = ", ".join(COLUMN_DIGITS[c] for c in self._landings)
-            raise PositionError(
-                f"{where}: a disc aimed at column {COLUMN_DIGITS[self.column]} lands in {can} only"
-            )
+            raise PositionError(f"{where}: a disc aimed at column {COLUMN_DIGITS[self.column]} lands in {can} only")
         return column
 
     def text(self) -> str:

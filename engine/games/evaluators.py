@@ -84,9 +84,7 @@ def _lanes(game: Connect4) -> tuple[tuple[int, int, int, int], int]:
     """
     reach = 3 * max(game.shifts)  # room in each lane for the cells a line reaches: three longest shifts
     lane = game.width * game.column_bits + reach
-    m0, m1, m2, m3 = (
-        sum(1 << (lane * k + reach - j * shift) for k, shift in enumerate(game.shifts)) for j in range(4)
-    )
+    m0, m1, m2, m3 = (sum(1 << (lane * k + reach - j * shift) for k, shift in enumerate(game.shifts)) for j in range(4))
     starts = sum(valid << (lane * k + reach) for k, (_, valid) in enumerate(_segment_starts(game)))
     return (m0, m1, m2, m3), starts
 
@@ -138,7 +136,8 @@ class RivestEvaluator:
         other_odd = other_lines & other_bit0
         # Score per line 1, 10, 50 for 1, 2, 3 stones = bit0 + 10 * bit1 + 39 * (bit0 and bit1).
         mover_score = (
-            own_odd.bit_count() - other_odd.bit_count()
+            own_odd.bit_count()
+            - other_odd.bit_count()
             + 10 * ((own_lines & own_bit1).bit_count() - (other_lines & other_bit1).bit_count())
             + 39 * ((own_odd & own_bit1).bit_count() - (other_odd & other_bit1).bit_count())
         )
@@ -214,12 +213,19 @@ FEATURES: tuple[Feature, ...] = (
     Feature("twos", 4.0, "open lines of four (no stone of the other side) holding two of a side's stones"),
     Feature("threes", 15.0, "open lines of four holding three of a side's stones"),
     Feature("centre", 4.0, "stones in the centre column (both middle columns on an even width)"),
-    Feature("parity_threats", 40.0, "threats (empty cells that complete a four) on the rows zugzwang gives "
-            "their owner: odd rows (1 = bottom) for the first player, even rows for the second"),
+    Feature(
+        "parity_threats",
+        40.0,
+        "threats (empty cells that complete a four) on the rows zugzwang gives "
+        "their owner: odd rows (1 = bottom) for the first player, even rows for the second",
+    ),
     Feature("other_threats", 15.0, "threats on the other rows"),
     Feature("playable_threats", 25.0, "threats that can be played now (the cell below is filled)"),
-    Feature("win_next", 500.0, "+1 when the first player is to move and has a playable threat (wins next "
-            "move), -1 when the second player is"),
+    Feature(
+        "win_next",
+        500.0,
+        "+1 when the first player is to move and has a playable threat (wins next move), -1 when the second player is",
+    ),
     Feature("tempo", 10.0, "+1 when the first player is to move, -1 when the second is"),
 )
 """The features of ``eval=features``.  Every count is the first player's minus the second player's
@@ -422,10 +428,10 @@ def _read_weights(path: Path, mtime_ns: int, size: int) -> tuple[float, ...]:
     except NotJson as error:
         raise EvaluatorError(f"{where}: not JSON ({error}), so not a weights file") from None
     if not isinstance(document, dict) or document.get("format") != WEIGHTS_FORMAT:
-        raise EvaluatorError(f"{where}: not a weights file (no \"format\": \"{WEIGHTS_FORMAT}\")")
+        raise EvaluatorError(f'{where}: not a weights file (no "format": "{WEIGHTS_FORMAT}")')
     weights = document.get("weights")
     if not isinstance(weights, dict):
-        raise EvaluatorError(f"{where}: \"weights\" must map feature names to numbers")
+        raise EvaluatorError(f'{where}: "weights" must map feature names to numbers')
     return _weights_from(weights, where)
 
 
@@ -507,9 +513,9 @@ TRANSFORMS: dict[str, str] = {
     "identity": "x: the evaluator's own values",
     "affine:A,B": "A x + B with A > 0: the only kind of transform that keeps expectiminimax's choice",
     "cube": "about the middle of the range, cubed: m + r ((x - m) / r)^3 (m the middle, r half the range): flattens "
-            "values near the middle, keeps the ends",
+    "values near the middle, keeps the ends",
     "exp": "convex: lo + (hi - lo)(e^(8u) - 1)/(e^8 - 1), u = (x - lo)/(hi - lo): squeezes the lower values, "
-           "stretches the upper ones",
+    "stretches the upper ones",
     "log": "concave, the inverse of exp: lo + (hi - lo) ln(1 + (e^8 - 1) u) / 8",
 }
 """The ``transform`` parameter's values: each a strictly increasing function of the evaluation."""
@@ -612,9 +618,7 @@ def make_evaluator(name: str, game: Game, *, weights: str = "", transform: str =
         factories["threats"] = lambda: ThreatEvaluator(board)
         factories["features"] = lambda: FeatureEvaluator(board, parse_weights(weights))
     if name not in factories:
-        raise PositionError(
-            f"evaluator '{name}' does not fit {game.name}: choose {' or '.join(sorted(factories))}"
-        )
+        raise PositionError(f"evaluator '{name}' does not fit {game.name}: choose {' or '.join(sorted(factories))}")
     evaluator = factories[name]()
     if chosen_transform.name != "identity":
         evaluator = TransformedEvaluator(evaluator, chosen_transform)

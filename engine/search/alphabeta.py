@@ -166,8 +166,20 @@ class AlphaBetaStep(Step[AlphaBetaNode]):
 class _Frame:
     """An open node on the depth-first stack: its position, its children to try and its bookkeeping."""
 
-    __slots__ = ("alpha_in", "best_move", "beta_in", "evals", "horizon", "key", "moves", "next", "node",
-                 "remaining", "state", "states")
+    __slots__ = (
+        "alpha_in",
+        "best_move",
+        "beta_in",
+        "evals",
+        "horizon",
+        "key",
+        "moves",
+        "next",
+        "node",
+        "remaining",
+        "state",
+        "states",
+    )
 
     def __init__(
         self,
@@ -321,8 +333,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                     value = entry[1]
                     bound = entry[2]
                     parent = frame.node
-                    if bound is EXACT or (bound is LOWER and value >= parent.beta) or (
-                        bound is UPPER and value <= parent.alpha
+                    if (
+                        bound is EXACT
+                        or (bound is LOWER and value >= parent.beta)
+                        or (bound is UPPER and value <= parent.alpha)
                     ):
                         node = self._attach(frame, state, cost)
                         node.value = value
@@ -342,7 +356,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         if not record:
             return TAKEN
         return AlphaBetaStep(
-            path=_path(node), node=node, added=(node,), changed=(node,), alpha_in=node.alpha, beta_in=node.beta,
+            path=_path(node),
+            node=node,
+            added=(node,),
+            changed=(node,),
+            alpha_in=node.alpha,
+            beta_in=node.beta,
             note=f"{self._label(node)} {_window(node.alpha, node.beta)}: open, {len(opened.moves)} moves",
         )
 
@@ -379,15 +398,19 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         if trace.iteration_done:
             note += f"; iteration {self._iteration_note()}"
         return AlphaBetaStep(
-            path=_path(node), node=node, added=(node,), changed=(node, *trace.changed),
-            cutoffs=tuple(trace.cutoffs), note=note, alpha_in=alpha, beta_in=beta,
+            path=_path(node),
+            node=node,
+            added=(node,),
+            changed=(node, *trace.changed),
+            cutoffs=tuple(trace.cutoffs),
+            note=note,
+            alpha_in=alpha,
+            beta_in=beta,
             completed=(node, *trace.completed),
             windows_out=((alpha, beta), *((n.alpha, n.beta) for n in trace.completed)),
         )
 
-    def _back_up(
-        self, frame: _Frame, node: AlphaBetaNode, value: float, horizon: bool, trace: _Trace | None
-    ) -> None:
+    def _back_up(self, frame: _Frame, node: AlphaBetaNode, value: float, horizon: bool, trace: _Trace | None) -> None:
         """Fold the completed ``node`` (``value``, first player's view) into its parent's ``frame``;
         close every node that this completes (all children searched, or a cut-off), up to the root."""
         stack = self._stack
@@ -450,9 +473,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             scores = self._history[node.player]
             scores[frame.best_move] = scores.get(frame.best_move, 0) + frame.remaining * frame.remaining
 
-    def _open(
-        self, node: AlphaBetaNode, state: State, remaining: int, key: Hashable, first: Move | None
-    ) -> _Frame:
+    def _open(self, node: AlphaBetaNode, state: State, remaining: int, key: Hashable, first: Move | None) -> _Frame:
         """A frame for ``node`` with its children in search order; ``first`` (a table move) goes first.
 
         With a static ordering, when ``node`` is sorted (``remaining`` at least ``_sort_from``),
@@ -505,7 +526,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             return TAKEN
         ordered = f"; {cost} children generated to order them" if cost else ""
         return AlphaBetaStep(
-            path=(root,), node=root, added=(root,), changed=(root,), alpha_in=-INF, beta_in=INF,
+            path=(root,),
+            node=root,
+            added=(root,),
+            changed=(root,),
+            alpha_in=-INF,
+            beta_in=INF,
             note=f"iteration {depth}: search to depth {depth}{ordered}",
         )
 
@@ -620,7 +646,12 @@ class RivestAlphaBeta(AlphaBeta):
         self, state: State, *, depth: int = 0, accounting: bool = True, evaluator: str | Evaluator = "rivest"
     ) -> None:
         super().__init__(
-            state, depth=depth, start_depth=2, ordering="static-all", tt=False, accounting=accounting,
+            state,
+            depth=depth,
+            start_depth=2,
+            ordering="static-all",
+            tt=False,
+            accounting=accounting,
             evaluator=evaluator,
         )
 
@@ -636,12 +667,21 @@ ALGORITHMS = (
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
-            Param("ordering", str, "none", "children order: legal moves; static values above the parents of "
-                  "leaves (static) or at every inner node (static-all, Rivest's); or history heuristic",
-                  choices=ORDERINGS),
+            Param(
+                "ordering",
+                str,
+                "none",
+                "children order: legal moves; static values above the parents of "
+                "leaves (static) or at every inner node (static-all, Rivest's); or history heuristic",
+                choices=ORDERINGS,
+            ),
             Param("tt", bool, False, "transposition table (exact-depth values, best move first)"),
-            Param("accounting", bool, False, "Rivest's move accounting: a child visited costs a move even when it "
-                  "was generated already to sort"),
+            Param(
+                "accounting",
+                bool,
+                False,
+                "Rivest's move accounting: a child visited costs a move even when it was generated already to sort",
+            ),
             *EVAL_PARAMS,
         ),
     ),
@@ -652,8 +692,12 @@ ALGORITHMS = (
         node_bytes=216,
         params=(
             DEPTH_PARAM,
-            Param("accounting", bool, True, "Rivest's move accounting: a child visited costs a move even when it was "
-                  "generated already to sort"),
+            Param(
+                "accounting",
+                bool,
+                True,
+                "Rivest's move accounting: a child visited costs a move even when it was generated already to sort",
+            ),
             Param(EVAL_PARAM.name, str, "rivest", EVAL_PARAM.help, choices=EVAL_PARAM.choices),
             WEIGHTS_PARAM,
             TRANSFORM_PARAM,

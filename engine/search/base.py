@@ -147,6 +147,8 @@ def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) 
     if not children:
         return None
     return max(children, key=value) if player > 0 else min(children, key=value)
+
+
 """A searcher's kind of node (covariant: a searcher of ``MctsNode`` is a searcher of ``Node``)."""
 
 Verdict = tuple[int, int]

@@ -221,9 +221,12 @@ ALGORITHMS = (
         node_bytes=192,
         params=(
             Param(
-                "ab_depth", int, 0,
+                "ab_depth",
+                int,
+                0,
                 "best-first extension: grow the tree full width to this depth first (0 = pure best-first)",
-                lo=0, hi=8,
+                lo=0,
+                hi=8,
             ),
             *EVAL_PARAMS,
         ),

@@ -95,15 +95,33 @@ class ExpectiNode(Node):
         ``bound``, the window (``alpha``, ``beta``) the node was searched with and the children ``pruned``."""
         if self.alpha is None:
             return {"v": self.value, "p": self.probability}
-        return {"v": self.value, "p": self.probability, "bound": self.bound, "alpha": self.alpha, "beta": self.beta,
-                "pruned": self.pruned}
+        return {
+            "v": self.value,
+            "p": self.probability,
+            "bound": self.bound,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "pruned": self.pruned,
+        }
 
 
 class _Frame:
     """An open node on the depth-first stack: its position, its children in search order and its sums."""
 
-    __slots__ = ("alpha", "beta", "high", "low", "moves", "next", "node", "probabilities", "state", "tails",
-                 "total", "turns")
+    __slots__ = (
+        "alpha",
+        "beta",
+        "high",
+        "low",
+        "moves",
+        "next",
+        "node",
+        "probabilities",
+        "state",
+        "tails",
+        "total",
+        "turns",
+    )
 
     def __init__(self, node: ExpectiNode, state: State, turns: int, alpha: float, beta: float) -> None:
         self.node = node
@@ -200,8 +218,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
             probability = None
             turns = frame.turns - 1
             alpha, beta = frame.alpha, frame.beta
-        child = ExpectiNode(parent, move, state.player, probability, alpha if star1 else None,
-                            beta if star1 else None)
+        child = ExpectiNode(parent, move, state.player, probability, alpha if star1 else None, beta if star1 else None)
         parent.add_child(child)
         stats.nodes += 1
         if child.depth > stats.max_depth:
@@ -216,8 +233,12 @@ class Expectiminimax(Searcher[ExpectiNode]):
         if trace is None:
             return TAKEN
         return Step(
-            path=tuple(child.path()), node=child, added=(child,),
-            changed=(child, *trace.changed), cutoffs=tuple(trace.cutoffs), note=self._note(child, trace),
+            path=tuple(child.path()),
+            node=child,
+            added=(child,),
+            changed=(child, *trace.changed),
+            cutoffs=tuple(trace.cutoffs),
+            note=self._note(child, trace),
         )
 
     def _back_up(self, node: ExpectiNode, trace: _Trace | None) -> None:
@@ -282,8 +303,9 @@ class Expectiminimax(Searcher[ExpectiNode]):
     def _note(self, child: ExpectiNode, trace: _Trace) -> str:
         """``4 →3 (p 0.2) = 12; cut-off at 4 →3 5: ...`` for a recorded step."""
         where = self._label(child)
-        note = f"{where}: " + ("chance node" if child.player == CHANCE else "open" if child.value is None else
-                               f"leaf {child.value:g}")
+        note = f"{where}: " + (
+            "chance node" if child.player == CHANCE else "open" if child.value is None else f"leaf {child.value:g}"
+        )
         for cut in trace.cutoffs:
             assert cut.value is not None
             kind = "chance cut-off (Star1)" if cut.player == CHANCE else "cut-off"
@@ -351,10 +373,22 @@ ALGORITHMS = (
         description=Expectiminimax.description,
         factory=Expectiminimax,
         params=(
-            Param("depth", int, 2, "search depth in turns (a chance node and its outcomes belong to the turn)",
-                  lo=0, hi=12),
-            Param("pruning", str, "none", "none: plain expectiminimax; star1: alpha-beta at MAX/MIN nodes and "
-                  "Ballard's Star1 at chance nodes (same value, fewer nodes)", choices=PRUNINGS),
+            Param(
+                "depth",
+                int,
+                2,
+                "search depth in turns (a chance node and its outcomes belong to the turn)",
+                lo=0,
+                hi=12,
+            ),
+            Param(
+                "pruning",
+                str,
+                "none",
+                "none: plain expectiminimax; star1: alpha-beta at MAX/MIN nodes and "
+                "Ballard's Star1 at chance nodes (same value, fewer nodes)",
+                choices=PRUNINGS,
+            ),
             *EVAL_PARAMS,
         ),
         games=("connect4", "connect4-chance", "nim"),

@@ -411,8 +411,9 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
         return (2 * best.total / best.visits - 1) * self.root_state.player
 
 
-K_PARAM = Param("k", int, 1, "random playouts per new leaf (one numpy batch on Connect Four boards up to 64 bits)",
-                lo=1, hi=65536)
+K_PARAM = Param(
+    "k", int, 1, "random playouts per new leaf (one numpy batch on Connect Four boards up to 64 bits)", lo=1, hi=65536
+)
 
 ALGORITHMS = (
     AlgorithmInfo(

@@ -18,16 +18,24 @@ _VALUE = attrgetter("value")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
 
 EVAL_PARAM = Param(
-    "eval", str, "auto", "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim)",
+    "eval",
+    str,
+    "auto",
+    "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim)",
     choices=("auto", *EVALUATORS),
 )
 WEIGHTS_PARAM = Param(
-    "weights", str, "", "eval=features only: a weights file (plyscope tune writes one) or NAME:VALUE pairs, e.g. "
+    "weights",
+    str,
+    "",
+    "eval=features only: a weights file (plyscope tune writes one) or NAME:VALUE pairs, e.g. "
     "threes:20,centre:0 (blank: hand-set)",
 )
 TRANSFORM_PARAM = Param(
-    "transform", str, "identity", "strictly increasing transform of every evaluation: identity, cube, exp, log, "
-    "affine:A,B (A > 0)",
+    "transform",
+    str,
+    "identity",
+    "strictly increasing transform of every evaluation: identity, cube, exp, log, affine:A,B (A > 0)",
 )
 EVAL_PARAMS = (EVAL_PARAM, WEIGHTS_PARAM, TRANSFORM_PARAM)
 """The evaluator's parameters, for every searcher that evaluates positions: the registry turns them into

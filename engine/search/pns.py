@@ -119,8 +119,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
             note = "root proven" if self.root.pn == 0 else "root disproven"
         else:
             note = f"root pn {self.root.pn:g}, dn {self.root.dn:g}"
-        return Step(path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed),
-                    note=note)
+        return Step(path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed), note=note)
 
     @staticmethod
     def _most_proving_child(node: PnsNode) -> PnsNode:
@@ -262,7 +261,10 @@ ALGORITHMS = (
         node_bytes=104,
         params=(
             Param(
-                "target", str, "win", "what to prove for the player to move: win, or draw-or-win (at least a draw)",
+                "target",
+                str,
+                "win",
+                "what to prove for the player to move: win, or draw-or-win (at least a draw)",
                 choices=TARGETS,
             ),
         ),

@@ -395,10 +395,23 @@ ALGORITHMS = (
         factory=Rivest,
         node_bytes=176,
         params=(
-            Param("p", float, 10.0, "generalized-mean exponent: M_p at MAX nodes, M_-p at MIN (modes mean, "
-                  "reverse-derivative, and final=mean)", lo=0.0, hi=1000.0),
-            Param("mode", str, "reverse", "reverse: true min/max values, weight 0.05+|dln v| (Rivest's experiments); "
-                  "reverse-derivative: exact derivative weights; mean: generalized-mean values", choices=MODES),
+            Param(
+                "p",
+                float,
+                10.0,
+                "generalized-mean exponent: M_p at MAX nodes, M_-p at MIN (modes mean, "
+                "reverse-derivative, and final=mean)",
+                lo=0.0,
+                hi=1000.0,
+            ),
+            Param(
+                "mode",
+                str,
+                "reverse",
+                "reverse: true min/max values, weight 0.05+|dln v| (Rivest's experiments); "
+                "reverse-derivative: exact derivative weights; mean: generalized-mean values",
+                choices=MODES,
+            ),
             Param("weight", float, 0.05, "constant part of the reverse mode's edge weight", lo=0.0, hi=100.0),
             Param("accounting", bool, False, "Rivest's move accounting: pay one move per edge walked from the root"),
             Param("final", str, "value", "final move by backed-up value, or by generalized mean", choices=FINALS),

@@ -64,10 +64,21 @@ def _threats(p: int, empty: int, s1: int, s2: int, s3: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _negamax(
-    current: int, mask: int, moves: int, alpha: int, beta: int, possible: int,
-    geometry: np.ndarray, columns: np.ndarray, bounds: np.ndarray,
-    keys: np.ndarray, values: np.ndarray, counters: np.ndarray,
-    order: np.ndarray, cells: np.ndarray, lanes: np.ndarray,
+    current: int,
+    mask: int,
+    moves: int,
+    alpha: int,
+    beta: int,
+    possible: int,
+    geometry: np.ndarray,
+    columns: np.ndarray,
+    bounds: np.ndarray,
+    keys: np.ndarray,
+    values: np.ndarray,
+    counters: np.ndarray,
+    order: np.ndarray,
+    cells: np.ndarray,
+    lanes: np.ndarray,
 ) -> int:
     """``python_kernel``'s ``negamax``: the caller counted this node and made Pons' first checks."""
     bound = bounds[LOWEST, moves]
@@ -146,8 +157,21 @@ def _negamax(
             score = child_floor
         else:
             found = _negamax(
-                opponent, child_mask, moves, -beta, -alpha, child_possible,
-                geometry, columns, bounds, keys, values, counters, order, cells, lanes,
+                opponent,
+                child_mask,
+                moves,
+                -beta,
+                -alpha,
+                child_possible,
+                geometry,
+                columns,
+                bounds,
+                keys,
+                values,
+                counters,
+                order,
+                cells,
+                lanes,
             )
             if found == ABORT:
                 return ABORT
@@ -165,10 +189,21 @@ def _negamax(
 
 @njit(cache=True, nogil=True)
 def root(
-    current: int, mask: int, moves: int, alpha: int, beta: int, threats: int,
-    geometry: np.ndarray, columns: np.ndarray, bounds: np.ndarray,
-    keys: np.ndarray, values: np.ndarray, counters: np.ndarray,
-    order: np.ndarray, cells: np.ndarray, lanes: np.ndarray,
+    current: int,
+    mask: int,
+    moves: int,
+    alpha: int,
+    beta: int,
+    threats: int,
+    geometry: np.ndarray,
+    columns: np.ndarray,
+    bounds: np.ndarray,
+    keys: np.ndarray,
+    values: np.ndarray,
+    counters: np.ndarray,
+    order: np.ndarray,
+    cells: np.ndarray,
+    lanes: np.ndarray,
 ) -> int:
     """``python_kernel``'s ``root``: negamax on a position whose player to move cannot win at once."""
     if counters[NODES] >= counters[LIMIT]:
@@ -189,8 +224,21 @@ def root(
     if bounds[LOWEST, moves] >= beta:
         return bounds[LOWEST, moves]
     return _negamax(
-        current, mask, moves, alpha, beta, possible,
-        geometry, columns, bounds, keys, values, counters, order, cells, lanes,
+        current,
+        mask,
+        moves,
+        alpha,
+        beta,
+        possible,
+        geometry,
+        columns,
+        bounds,
+        keys,
+        values,
+        counters,
+        order,
+        cells,
+        lanes,
     )
 
 
@@ -225,8 +273,11 @@ def compile_native(game: Connect4, table_limit: int) -> Kernel:
     root(0, 0, 0, 0, 1, 0, geometry, columns, bounds, keys, values, np.array([0, 0], dtype=np.int64), *scratch)
 
     def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
-        found = int(root(current, mask, moves, alpha, beta, threats,
-                         geometry, columns, bounds, keys, values, counters, *scratch))
+        found = int(
+            root(
+                current, mask, moves, alpha, beta, threats, geometry, columns, bounds, keys, values, counters, *scratch
+            )
+        )
         if found == ABORT:
             raise NodeBudgetSpent
         return found
@@ -238,5 +289,6 @@ def compile_native(game: Connect4, table_limit: int) -> Kernel:
         values[:] = 0
         counters[NODES] = 0
 
-    return Kernel(negamax, lambda: int(np.count_nonzero(values)), lambda: int(counters[NODES]), set_budget, clear,
-                  SLICE_NODES)
+    return Kernel(
+        negamax, lambda: int(np.count_nonzero(values)), lambda: int(counters[NODES]), set_budget, clear, SLICE_NODES
+    )

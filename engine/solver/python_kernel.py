@@ -222,4 +222,3 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
         return negamax(current, mask, moves, alpha, beta, possible)
 
     return Kernel(root, table.__len__, nodes, set_budget, clear, SLICE_NODES)
-

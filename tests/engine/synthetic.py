@@ -36,7 +36,7 @@ class SyntheticGame:
         self, branching: int, depth: int, *, leaves: Sequence[float] | None = None, order: str = "perfect"
     ) -> None:
         if leaves is not None and len(leaves) != branching**depth:
-            raise ValueError(f"{len(leaves)} leaf values for a tree with {branching ** depth} leaves")
+            raise ValueError(f"{len(leaves)} leaf values for a tree with {branching**depth} leaves")
         if order not in ("perfect", "worst"):
             raise ValueError(f"order '{order}' is not perfect or worst")
         self.branching = branching

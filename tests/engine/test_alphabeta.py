@@ -130,8 +130,9 @@ def test_perfect_ordering_evaluates_the_knuth_moore_number_of_leaves(
 ) -> None:
     assert knuth_moore_leaves(branching, depth) == leaves
     game = SyntheticGame(branching, depth)
-    searcher = AlphaBeta(game.start(), depth=depth, start_depth=depth, ordering=ordering, tt=tt,
-                         evaluator=SyntheticEvaluator())
+    searcher = AlphaBeta(
+        game.start(), depth=depth, start_depth=depth, ordering=ordering, tt=tt, evaluator=SyntheticEvaluator()
+    )
     searcher.run(Limit())
     assert sum(1 for node in searcher.walk() if node.depth == depth) == leaves
     assert searcher.value() == 0.0
@@ -244,10 +245,15 @@ def test_run_builds_the_same_tree_as_stepping(ordering: str, tt: bool, budget: i
     result = ran.run(Limit(moves=budget))
     assert signature(ran) == signature(stepped)
     assert (ran.stats.moves, ran.stats.nodes, ran.stats.iterations, ran.stats.max_depth) == (
-        stepped.stats.moves, stepped.stats.nodes, stepped.stats.iterations, stepped.stats.max_depth,
+        stepped.stats.moves,
+        stepped.stats.nodes,
+        stepped.stats.iterations,
+        stepped.stats.max_depth,
     )
     assert (result.best_move, result.value, result.finished) == (
-        stepped.best_move(), stepped.value(), stepped.finished,
+        stepped.best_move(),
+        stepped.value(),
+        stepped.finished,
     )
     assert result.principal_variation == tuple(stepped.principal_variation())
 
@@ -440,12 +446,12 @@ def test_classic_nim_follows_the_xor_rule(piles: str) -> None:
 def test_connect4_wins_in_one(ordering: str, tt: bool) -> None:
     """X to move wins in column 4::
 
-        . . . . . . .
-        . . . . . . .
-        . . . . . . .
-        . . . . . . .
-        O O O . . . .
-        X X X . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    O O O . . . .
+    X X X . . . .
     """
     searcher = AlphaBeta(C4.parse("112233"), depth=3, ordering=ordering, tt=tt, evaluator="threats")
     searcher.run(Limit())
@@ -457,12 +463,12 @@ def test_connect4_wins_in_one(ordering: str, tt: bool) -> None:
 def test_connect4_blocks_a_win_in_one(ordering: str, tt: bool) -> None:
     """O to move must block column 4::
 
-        . . . . . . .
-        . . . . . . .
-        . . . . . . .
-        . . . . . . .
-        O O . . . . .
-        X X X . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    O O . . . . .
+    X X X . . . .
     """
     searcher = AlphaBeta(C4.parse("11223"), depth=2, ordering=ordering, tt=tt, evaluator="threats")
     searcher.run(Limit())
@@ -474,12 +480,13 @@ def test_connect4_blocks_a_win_in_one(ordering: str, tt: bool) -> None:
 
 
 def test_registry_builds_alphabeta_with_its_parameters() -> None:
-    searcher = AgentSpec.parse("alphabeta:depth=5,start_depth=2,ordering=history,tt=true,eval=threats").make(
-        C4.start()
-    )
+    searcher = AgentSpec.parse("alphabeta:depth=5,start_depth=2,ordering=history,tt=true,eval=threats").make(C4.start())
     assert isinstance(searcher, AlphaBeta)
     assert (searcher.depth, searcher.start_depth, searcher.ordering, searcher.evaluator.name) == (
-        5, 2, "history", "threats",
+        5,
+        2,
+        "history",
+        "threats",
     )
     assert searcher.iteration == 2
 
@@ -488,7 +495,11 @@ def test_registry_ab_rivest_is_rivests_configuration() -> None:
     searcher = make_searcher("ab-rivest", C4.start())
     assert isinstance(searcher, RivestAlphaBeta)
     assert (searcher.start_depth, searcher.ordering, searcher.depth, searcher.accounting, searcher.evaluator.name) == (
-        2, "static-all", 0, True, "rivest",
+        2,
+        "static-all",
+        0,
+        True,
+        "rivest",
     )
     searcher.run(Limit(moves=500))
     assert searcher.completed_depth >= 2 and not searcher.finished

@@ -132,7 +132,13 @@ def test_a_game_is_played_to_its_end_from_its_opening() -> None:
 def _same_game(a: GameRecord, b: GameRecord) -> bool:
     """Equal in everything but the seconds spent."""
     return (a.index, a.seed, a.moves, a.result, a.error, a.first_stats.moves, a.second_stats.moves) == (
-        b.index, b.seed, b.moves, b.result, b.error, b.first_stats.moves, b.second_stats.moves
+        b.index,
+        b.seed,
+        b.moves,
+        b.result,
+        b.error,
+        b.first_stats.moves,
+        b.second_stats.moves,
     )
 
 
@@ -253,8 +259,12 @@ def _record(index: int, first: str, second: str, result: str, group: str = "") -
 
 def test_tallies_from_records() -> None:
     records = [
-        _record(0, "a", "b", "first"), _record(1, "b", "a", "first"), _record(2, "a", "b", "draw"),
-        _record(3, "b", "a", "second"), _record(4, "a", "c", "second"), _record(5, "c", "b", "error"),
+        _record(0, "a", "b", "first"),
+        _record(1, "b", "a", "first"),
+        _record(2, "a", "b", "draw"),
+        _record(3, "b", "a", "second"),
+        _record(4, "a", "c", "second"),
+        _record(5, "c", "b", "error"),
         _record(6, "a", "b", "first", group="other"),
     ]
     assert tally(records, "a", "b", group="") == Tally("a", "b", wins=2, draws=1, losses=1)
@@ -265,7 +275,9 @@ def test_tallies_from_records() -> None:
     pairings = document["pairings"]
     assert isinstance(pairings, list)
     assert [(p["agent"], p["opponent"], p["wins"], p["draws"], p["losses"], p["errors"]) for p in pairings] == [
-        ("a", "b", 3, 1, 1, 0), ("a", "c", 0, 0, 1, 0), ("b", "c", 0, 0, 0, 1),
+        ("a", "b", 3, 1, 1, 0),
+        ("a", "c", 0, 0, 1, 0),
+        ("b", "c", 0, 0, 0, 1),
     ]
     assert [p["pentanomial"] for p in pairings] == [[0, 0, 1, 1, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]
     json.dumps(document, allow_nan=False)
@@ -358,9 +370,12 @@ def _zero_stats() -> dict[str, float]:
 
 def test_pairs_are_games_2k_and_2k_plus_1() -> None:
     records = [
-        _record(0, "a", "b", "first"), _record(1, "b", "a", "draw"),  # a: 1.5
-        _record(2, "a", "b", "second"), _record(3, "b", "a", "first"),  # a: 0
-        _record(4, "a", "b", "draw"), _record(5, "b", "a", "error"),  # left out: an error
+        _record(0, "a", "b", "first"),
+        _record(1, "b", "a", "draw"),  # a: 1.5
+        _record(2, "a", "b", "second"),
+        _record(3, "b", "a", "first"),  # a: 0
+        _record(4, "a", "b", "draw"),
+        _record(5, "b", "a", "error"),  # left out: an error
         _record(6, "a", "b", "first"),  # its pair is not finished
     ]
     assert [(x.index, y.index) for x, y in opening_pairs(records)] == [(0, 1), (2, 3), (4, 5)]
@@ -372,8 +387,9 @@ def test_pairs_are_games_2k_and_2k_plus_1() -> None:
 def test_the_sprt_is_evaluated_pair_by_pair_in_schedule_order() -> None:
     sprt = Sprt(0, 20, alpha=0.45, beta=0.45)  # bounds at +-0.2: three won pairs decide, two do not
     watch = SprtWatch(sprt, "a")
-    games = [_record(i, *(("a", "b") if i % 2 == 0 else ("b", "a")), "first" if i % 2 == 0 else "second")
-             for i in range(10)]  # "a" wins every game
+    games = [
+        _record(i, *(("a", "b") if i % 2 == 0 else ("b", "a")), "first" if i % 2 == 0 else "second") for i in range(10)
+    ]  # "a" wins every game
     for index in (2, 3, 5, 1):  # pairs 1 and 2 (half) first: nothing can be evaluated before pair 0
         watch.add(games[index])
     assert (watch.evaluated, watch.pairs, watch.llr) == (0, Pentanomial(), 0.0)
@@ -402,8 +418,10 @@ def test_a_gauntlet_pairs_the_first_agent_with_each_other() -> None:
     third = Agent.parse("minimax:depth=3", Limit(moves=120))
     tasks = schedule(C4, [STRONG, WEAK, third], [(3, 3)], seed=0, gauntlet=True)
     assert [(t.first.label, t.second.label) for t in tasks] == [
-        (STRONG.label, WEAK.label), (WEAK.label, STRONG.label),
-        (STRONG.label, third.label), (third.label, STRONG.label),
+        (STRONG.label, WEAK.label),
+        (WEAK.label, STRONG.label),
+        (STRONG.label, third.label),
+        (third.label, STRONG.label),
     ]
 
 

@@ -146,7 +146,10 @@ def test_run_builds_the_tree_stepping_builds(ab_depth: int) -> None:
     run.run(Limit(moves=3000))
     assert tree_snapshot(run) == tree_snapshot(stepped)
     assert (run.stats.moves, run.stats.nodes, run.stats.iterations) == (
-        stepped.stats.moves, stepped.stats.nodes, stepped.stats.iterations)
+        stepped.stats.moves,
+        stepped.stats.nodes,
+        stepped.stats.iterations,
+    )
 
 
 @pytest.mark.parametrize("ab_depth", [0, 2])

@@ -49,9 +49,13 @@ def random_chance_position(rng: random.Random, game: Connect4Chance, turns: int)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 30), st.sampled_from(["connect4-chance", "connect4-chance:4x4",
-                                                                     "connect4-chance:5x4:0.5,0.25",
-                                                                     "connect4-chance:6x5:1,0"]))
+@given(
+    st.integers(0, 2**32),
+    st.integers(0, 30),
+    st.sampled_from(
+        ["connect4-chance", "connect4-chance:4x4", "connect4-chance:5x4:0.5,0.25", "connect4-chance:6x5:1,0"]
+    ),
+)
 def test_outcomes_are_open_neighbours_whose_probabilities_sum_to_one(seed: int, turns: int, name: str) -> None:
     game = make_game(name)
     assert isinstance(game, Connect4Chance)
@@ -66,10 +70,10 @@ def test_outcomes_are_open_neighbours_whose_probabilities_sum_to_one(seed: int, 
         assert landings == sorted(landings) and tuple(landings) == tuple(drop.legal_moves())
         assert set(landings) <= {column - 1, column, column + 1} and column in landings
         assert all(state.board.can_play(c) for c in landings)
-        open_neighbours = [c for c in (column - 1, column + 1) if 0 <= c < game.board.width
-                           and state.board.can_play(c)]
+        open_neighbours = [c for c in (column - 1, column + 1) if 0 <= c < game.board.width and state.board.can_play(c)]
         expected = {column: game.keep + game.side * (2 - len(open_neighbours))} | dict.fromkeys(
-            open_neighbours, game.side)
+            open_neighbours, game.side
+        )
         assert dict(outcomes) == pytest.approx({c: p for c, p in expected.items() if p > 0})
 
 
@@ -161,12 +165,16 @@ def test_game_names_choose_size_and_probabilities() -> None:
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("connect4-chance:0.5,0.3", "chance probabilities 0.5,0.3: KEEP and SIDE must be between 0 and 1 with "
-                                    "KEEP + 2 x SIDE = 1"),
+        (
+            "connect4-chance:0.5,0.3",
+            "chance probabilities 0.5,0.3: KEEP and SIDE must be between 0 and 1 with KEEP + 2 x SIDE = 1",
+        ),
         ("connect4-chance:1.2,-0.1", "chance probabilities 1.2,-0.1: KEEP and SIDE must be between 0 and 1"),
         ("connect4-chance:nan,0.2", "game 'connect4-chance:nan,0.2': 'nan,0.2' is not KEEP,SIDE"),
-        ("connect4-chance:0.6", "game 'connect4-chance:0.6': '0.6' is not KEEP,SIDE, two probabilities such as "
-                                "0.6,0.2"),
+        (
+            "connect4-chance:0.6",
+            "game 'connect4-chance:0.6': '0.6' is not KEEP,SIDE, two probabilities such as 0.6,0.2",
+        ),
         ("connect4-chance:a,b", "game 'connect4-chance:a,b': 'a,b' is not KEEP,SIDE"),
         ("connect4-chance:3x4", "board size 3x4 is out of range"),
         ("connect4-chance:7x6:0.6,0.2:x", "game 'connect4-chance:7x6:0.6,0.2:x': write connect4-chance"),

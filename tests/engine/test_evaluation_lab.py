@@ -85,18 +85,29 @@ def naive_features(state: Connect4State) -> tuple[int, ...]:
             if player:
                 continue
             for mover in (1, -1):
-                if any(all(owner(c, r) == mover for c, r in line if (c, r) != (column, row))
-                       for line in lines_of_four(game) if (column, row) in line):
+                if any(
+                    all(owner(c, r) == mover for c, r in line if (c, r) != (column, row))
+                    for line in lines_of_four(game)
+                    if (column, row) in line
+                ):
                     odd_row = row % 2 == 0  # rows counted from 1 at the bottom
                     counts[mover][3 if odd_row == (mover == 1) else 4] += 1
                     counts[mover][5] += heights[column] == row
     differences = tuple(counts[1][i] - counts[-1][i] for i in range(6))
     mover = state.player
-    win_next = mover if any(
-        heights[c] < game.height and any(
-            all(owner(cc, rr) == mover for cc, rr in line if (cc, rr) != (c, heights[c]))
-            for line in lines_of_four(game) if (c, heights[c]) in line)
-        for c in range(game.width)) else 0
+    win_next = (
+        mover
+        if any(
+            heights[c] < game.height
+            and any(
+                all(owner(cc, rr) == mover for cc, rr in line if (cc, rr) != (c, heights[c]))
+                for line in lines_of_four(game)
+                if (c, heights[c]) in line
+            )
+            for c in range(game.width)
+        )
+        else 0
+    )
     return (*differences, win_next, mover)
 
 
@@ -129,8 +140,16 @@ def test_features_are_mirror_symmetric_and_the_value_is_the_weighted_sum() -> No
 
 def test_feature_values_on_known_positions() -> None:
     terms = {term.name: term.value for term in feature_terms(C4.parse("445"))}
-    assert terms == {"twos": 3, "threes": 0, "centre": 0, "parity_threats": 0, "other_threats": 0,
-                     "playable_threats": 0, "win_next": 0, "tempo": -1}
+    assert terms == {
+        "twos": 3,
+        "threes": 0,
+        "centre": 0,
+        "parity_threats": 0,
+        "other_threats": 0,
+        "playable_threats": 0,
+        "win_next": 0,
+        "tempo": -1,
+    }
     threat = {term.name: term.value for term in feature_terms(C4.parse("112233"))}
     # Both sides have three in a row, each threatening column 4 on a row of its own parity (the first
     # player's on row 1, the second's on row 2); only the first player's can be played, and it is their turn.
@@ -163,7 +182,8 @@ def test_weights_text_and_files(tmp_path: Path) -> None:
     assert parse_weights("") == HAND_SET_WEIGHTS
     chosen = parse_weights(" threes : 20 , centre:-1.5e1 ")
     assert dict(zip(FEATURE_NAMES, chosen, strict=True)) | {} == {
-        f.name: {"threes": 20.0, "centre": -15.0}.get(f.name, f.weight) for f in FEATURES}
+        f.name: {"threes": 20.0, "centre": -15.0}.get(f.name, f.weight) for f in FEATURES
+    }
     path = tmp_path / "w.json"
     write_weights_file(path, [float(i) for i in range(len(FEATURES))], fit={"positions": 3})
     assert parse_weights(str(path)) == tuple(float(i) for i in range(len(FEATURES)))
@@ -245,8 +265,10 @@ def test_named_transforms_are_the_documented_functions() -> None:
     ("text", "message"),
     [
         ("square", "transform 'square' is not one of identity, affine:A,B, cube, exp, log"),
-        ("affine:0,1", "transform 'affine:0,1': A must be above 0 and both finite (a transform must be strictly "
-                       "increasing)"),
+        (
+            "affine:0,1",
+            "transform 'affine:0,1': A must be above 0 and both finite (a transform must be strictly increasing)",
+        ),
         ("affine:-2,1", "transform 'affine:-2,1': A must be above 0"),
         ("affine:1", "transform 'affine:1': write affine:A,B with two numbers, e.g. affine:2,10"),
         ("affine:1,x", "transform 'affine:1,x': write affine:A,B with two numbers"),
@@ -308,8 +330,11 @@ def connect4_positions(draw: st.DrawFn) -> Connect4State:
 @st.composite
 def increasing_maps(draw: st.DrawFn) -> tuple[list[float], list[float]]:
     knots = sorted(draw(st.lists(st.integers(-900, 900), min_size=0, max_size=6, unique=True)))
-    slopes = draw(st.lists(st.sampled_from([0.125, 0.5, 1.0, 3.0, 17.0, 1024.0]), min_size=len(knots) + 1,
-                           max_size=len(knots) + 1))
+    slopes = draw(
+        st.lists(
+            st.sampled_from([0.125, 0.5, 1.0, 3.0, 17.0, 1024.0]), min_size=len(knots) + 1, max_size=len(knots) + 1
+        )
+    )
     return [float(k) for k in knots], slopes
 
 
@@ -324,8 +349,13 @@ SEARCHERS: dict[str, Callable[[State, Evaluator, int], object]] = {
 
 
 @settings(max_examples=40, deadline=None)
-@given(connect4_positions(), st.integers(1, 3), increasing_maps(), st.sampled_from(["threats", "features", "rivest"]),
-       st.sampled_from(sorted(SEARCHERS)))
+@given(
+    connect4_positions(),
+    st.integers(1, 3),
+    increasing_maps(),
+    st.sampled_from(["threats", "features", "rivest"]),
+    st.sampled_from(sorted(SEARCHERS)),
+)
 def test_minimax_and_alpha_beta_choose_the_same_under_any_increasing_transform(
     state: Connect4State, depth: int, mapping: tuple[list[float], list[float]], evaluator: str, searcher: str
 ) -> None:
@@ -347,8 +377,11 @@ def test_minimax_and_alpha_beta_choose_the_same_under_any_increasing_transform(
 
 
 @settings(max_examples=25, deadline=None)
-@given(connect4_positions(), st.sampled_from(["identity", "cube", "exp", "log", "affine:3,-40"]),
-       st.sampled_from(["threats", "features"]))
+@given(
+    connect4_positions(),
+    st.sampled_from(["identity", "cube", "exp", "log", "affine:3,-40"]),
+    st.sampled_from(["threats", "features"]),
+)
 def test_named_transforms_leave_the_choice_of_minimax_alpha_beta_and_best_first_unchanged(
     state: Connect4State, transform: str, evaluator: str
 ) -> None:

@@ -83,10 +83,15 @@ def test_star1_returns_the_value_of_plain_expectiminimax(seed: int, turns: int, 
     assert star1.root.bound == EXACT
 
 
-@pytest.mark.parametrize(("game", "position", "depth", "chance_cuts"), [
-    ("connect4-chance:4x4", "", 3, False), ("connect4-chance:4x4", "2143114421", 3, True),
-    ("connect4-chance", "", 2, False), ("connect4-chance", "22763377", 3, True),
-])
+@pytest.mark.parametrize(
+    ("game", "position", "depth", "chance_cuts"),
+    [
+        ("connect4-chance:4x4", "", 3, False),
+        ("connect4-chance:4x4", "2143114421", 3, True),
+        ("connect4-chance", "", 2, False),
+        ("connect4-chance", "22763377", 3, True),
+    ],
+)
 def test_star1_visits_fewer_nodes_for_the_same_value(game: str, position: str, depth: int, chance_cuts: bool) -> None:
     """From the start every value is far inside the evaluator's range [L, U], so Star1 cuts off no chance
     node early (only alpha-beta at MAX and MIN nodes saves nodes); where wins are near, it does."""
@@ -100,7 +105,8 @@ def test_star1_visits_fewer_nodes_for_the_same_value(game: str, position: str, d
     assert any(node.player == CHANCE for node in cut) == chance_cuts
     for node in cut:
         assert node.bound in (LOWER, UPPER) and len(node.children) + node.pruned == len(
-            star1.state_at(node).legal_moves())
+            star1.state_at(node).legal_moves()
+        )
 
 
 def test_a_star1_cut_off_returns_a_sound_bound() -> None:
@@ -129,7 +135,10 @@ def test_without_chance_it_is_minimax_and_star1_is_alpha_beta(position: str, dep
     minimax = Minimax(state, depth=depth, evaluator=evaluator)
     minimax.run(Limit())
     assert (plain.value(), plain.best_move(), plain.stats.nodes) == (
-        minimax.value(), minimax.best_move(), minimax.stats.nodes)
+        minimax.value(),
+        minimax.best_move(),
+        minimax.stats.nodes,
+    )
     star1 = searched(state, depth, "star1", evaluator=evaluator)
     alphabeta = AlphaBeta(state, depth=depth, start_depth=depth, evaluator=evaluator)
     alphabeta.run(Limit())
@@ -187,10 +196,14 @@ def test_run_builds_the_same_tree_as_stepping(pruning: str, budget: int | None) 
     stepped = Expectiminimax(state, depth=3, pruning=pruning)
     while stepped.step(None if budget is None else budget - stepped.stats.moves) is not None:
         pass
-    assert [(n.moves(), n.value, n.bound) for n in ran.walk()] == [(n.moves(), n.value, n.bound)
-                                                                   for n in stepped.walk()]
+    assert [(n.moves(), n.value, n.bound) for n in ran.walk()] == [
+        (n.moves(), n.value, n.bound) for n in stepped.walk()
+    ]
     assert (ran_result.best_move, ran_result.value, ran_result.stats.moves) == (
-        stepped.best_move(), stepped.value(), stepped.stats.moves)
+        stepped.best_move(),
+        stepped.value(),
+        stepped.stats.moves,
+    )
     if budget is not None:
         assert ran_result.stats.moves <= budget
 
@@ -218,8 +231,9 @@ def test_refusals() -> None:
     chance_start = SMALL.start()
     with pytest.raises(SearchError) as raised:
         make_searcher("minimax", chance_start)
-    assert str(raised.value) == ("minimax cannot search chance nodes: on connect4-chance:4x4 use expectiminimax, "
-                                 "mcts or flat-mc")
+    assert str(raised.value) == (
+        "minimax cannot search chance nodes: on connect4-chance:4x4 use expectiminimax, mcts or flat-mc"
+    )
     for name in ("alphabeta", "bestfirst", "rivest", "pns", "solver", "ab-rivest"):
         with pytest.raises(SearchError, match=f"^{name} cannot search chance nodes"):
             make_searcher(name, chance_start)

@@ -39,16 +39,27 @@ def test_a_side_is_human_or_an_agent_with_its_own_budget() -> None:
     assert parse_controller("alphabeta:moves=7", DEFAULT, C4) == agent("alphabeta", Limit(moves=7))
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "a side is 'human' or an agent such as mcts:c=1.4,k=32; it cannot be blank"),
-    ("mcts:moves=10,seconds=1", "agent 'mcts:moves=10,seconds=1': give one budget, moves=N or seconds=S, not both"),
-    ("mcts:moves=0", "agent 'mcts:moves=0': moves: 0 is out of range (from 1 to 1,000,000,000,000)"),
-    ("mcts:moves=lots", "agent 'mcts:moves=lots': moves: 'lots' is not a whole number (from 1 to 1,000,000,000,000)"),
-    ("mcts:seconds=-1", "agent 'mcts:seconds=-1': seconds: -1 is out of range (more than 0 and at most 10,000,000)"),
-    ("mcts:seconds=inf", "agent 'mcts:seconds=inf': seconds: 'inf' is not a number (more than 0 and at most 10,000,0"
-                         "00)"),
-    ("mcts:c=fast", "parameter c: 'fast' is not a number"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "a side is 'human' or an agent such as mcts:c=1.4,k=32; it cannot be blank"),
+        ("mcts:moves=10,seconds=1", "agent 'mcts:moves=10,seconds=1': give one budget, moves=N or seconds=S, not both"),
+        ("mcts:moves=0", "agent 'mcts:moves=0': moves: 0 is out of range (from 1 to 1,000,000,000,000)"),
+        (
+            "mcts:moves=lots",
+            "agent 'mcts:moves=lots': moves: 'lots' is not a whole number (from 1 to 1,000,000,000,000)",
+        ),
+        (
+            "mcts:seconds=-1",
+            "agent 'mcts:seconds=-1': seconds: -1 is out of range (more than 0 and at most 10,000,000)",
+        ),
+        (
+            "mcts:seconds=inf",
+            "agent 'mcts:seconds=inf': seconds: 'inf' is not a number (more than 0 and at most 10,000,000)",
+        ),
+        ("mcts:c=fast", "parameter c: 'fast' is not a number"),
+    ],
+)
 def test_bad_sides_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(SearchError) as raised:
         parse_controller(text, DEFAULT, C4)
@@ -169,12 +180,15 @@ def test_save_writes_the_documented_format(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
 
 
-@pytest.mark.parametrize(("game", "start", "moves"), [
-    ("connect4", "", "4453"),
-    ("connect4:5x4", "33", "1234512"),
-    ("grundy", "9", "9=8+1 8=5+3"),
-    ("nim", "3,4,5", "5-2 4-4"),
-])
+@pytest.mark.parametrize(
+    ("game", "start", "moves"),
+    [
+        ("connect4", "", "4453"),
+        ("connect4:5x4", "33", "1234512"),
+        ("grundy", "9", "9=8+1 8=5+3"),
+        ("nim", "3,4,5", "5-2 4-4"),
+    ],
+)
 def test_a_saved_game_loads_back_the_same(tmp_path: Path, game: str, start: str, moves: str) -> None:
     start_state = make_game(game).parse(start) if start else make_game(game).start()
     played = PlayedGame(start_state, agent("mcts:k=4", Limit(seconds=1.5)), None, seed=11)
@@ -215,27 +229,47 @@ def test_saving_where_it_cannot_says_so_and_leaves_nothing(tmp_path: Path) -> No
 GOOD = "plyscope-game 1\ngame: connect4\nstart: -\nfirst: human\nsecond: minimax\nseed: 0\nmoves: 4453\n"
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "empty: a saved game starts with 'plyscope-game 1'"),
-    ("# only a comment\n\n", "empty: a saved game starts with 'plyscope-game 1'"),
-    ("hello\n", "line 1: not a saved game (it should start with 'plyscope-game 1')"),
-    ("plyscope-game 2\n", "line 1: format version 2 is not one this plyscope reads (1)"),
-    (GOOD.replace("seed: 0", "seed 0"), "line 6: 'seed 0' is not 'field: value'"),
-    (GOOD + "colour: red\n", "line 8: unknown field 'colour' (the fields are game, start, first, second, seed, moves)"),
-    (GOOD + "seed: 1\n", "line 8: field 'seed' again (first on line 6)"),
-    (GOOD.replace("first: human\n", ""), "no 'first' line: a saved game has game, start, first, second, seed, moves"),
-    (GOOD.replace("connect4", "chess"), "line 2 (game): unknown game 'chess': choose one of connect4, connect4-chance, "
-                                        "grundy, nim, nim-misere (or connect4:WxH, connect4-chance:WxH:KEEP,SIDE)"),
-    (GOOD.replace("start: -", "start: 8"), "line 3 (start): move 1 ('8'): not a column; columns are 1 to 7"),
-    (GOOD.replace("second: minimax", "second: minimax:depth=-1"),
-     "line 5 (second): parameter depth: -1 is below its range 0..12"),
-    (GOOD.replace("seed: 0", "seed: -4"), "line 6 (seed: -4 is out of range (from 0 to 9,223,372,036,854,775,807))"),
-    (GOOD.replace("4453", "4458"), "line 7 (moves): move 4 ('8'): not a column; columns are 1 to 7"),
-    (GOOD.replace("4453", "1111111"), "line 7 (moves): move 7 ('1'): column 1 is full"),
-    (GOOD.replace("4453", "12121212"), "line 7 (moves): move 8 ('2'): the game was already over after move 7"),
-    (GOOD.replace("connect4", "grundy").replace("start: -", "start: 7").replace("4453", "7=4+3 4=2+2"),
-     "line 7 (moves): move 2: move '4=2+2' is not legal here: split a pile into two unequal piles, written like 8=7+1"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty: a saved game starts with 'plyscope-game 1'"),
+        ("# only a comment\n\n", "empty: a saved game starts with 'plyscope-game 1'"),
+        ("hello\n", "line 1: not a saved game (it should start with 'plyscope-game 1')"),
+        ("plyscope-game 2\n", "line 1: format version 2 is not one this plyscope reads (1)"),
+        (GOOD.replace("seed: 0", "seed 0"), "line 6: 'seed 0' is not 'field: value'"),
+        (
+            GOOD + "colour: red\n",
+            "line 8: unknown field 'colour' (the fields are game, start, first, second, seed, moves)",
+        ),
+        (GOOD + "seed: 1\n", "line 8: field 'seed' again (first on line 6)"),
+        (
+            GOOD.replace("first: human\n", ""),
+            "no 'first' line: a saved game has game, start, first, second, seed, moves",
+        ),
+        (
+            GOOD.replace("connect4", "chess"),
+            "line 2 (game): unknown game 'chess': choose one of connect4, connect4-chance, "
+            "grundy, nim, nim-misere (or connect4:WxH, connect4-chance:WxH:KEEP,SIDE)",
+        ),
+        (GOOD.replace("start: -", "start: 8"), "line 3 (start): move 1 ('8'): not a column; columns are 1 to 7"),
+        (
+            GOOD.replace("second: minimax", "second: minimax:depth=-1"),
+            "line 5 (second): parameter depth: -1 is below its range 0..12",
+        ),
+        (
+            GOOD.replace("seed: 0", "seed: -4"),
+            "line 6 (seed: -4 is out of range (from 0 to 9,223,372,036,854,775,807))",
+        ),
+        (GOOD.replace("4453", "4458"), "line 7 (moves): move 4 ('8'): not a column; columns are 1 to 7"),
+        (GOOD.replace("4453", "1111111"), "line 7 (moves): move 7 ('1'): column 1 is full"),
+        (GOOD.replace("4453", "12121212"), "line 7 (moves): move 8 ('2'): the game was already over after move 7"),
+        (
+            GOOD.replace("connect4", "grundy").replace("start: -", "start: 7").replace("4453", "7=4+3 4=2+2"),
+            "line 7 (moves): move 2: move '4=2+2' is not legal here: "
+            "split a pile into two unequal piles, written like 8=7+1",
+        ),
+    ],
+)
 def test_a_corrupt_file_names_its_line_and_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(GameFileError) as raised:
         PlayedGame.parse(text, DEFAULT)
@@ -258,6 +292,7 @@ def test_loading_names_the_file(tmp_path: Path) -> None:
 
 
 def test_blank_lines_comments_and_spaces_are_allowed() -> None:
-    text = "# my game\n\nplyscope-game 1\n game : connect4\nstart: -\nfirst: human\nsecond: human\nseed: 0\n" \
-           "moves: 44 53\n"
+    text = (
+        "# my game\n\nplyscope-game 1\n game : connect4\nstart: -\nfirst: human\nsecond: human\nseed: 0\nmoves: 44 53\n"
+    )
     assert PlayedGame.parse(text, DEFAULT).history() == "4453"

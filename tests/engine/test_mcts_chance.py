@@ -40,7 +40,8 @@ def test_a_chance_nodes_outcomes_score_for_the_player_whose_disc_lands() -> None
     slipped = [child for child in aimed.children if child.move != 3]
     assert slipped and all(child.mean() is not None and child.mean() < 1.0 for child in slipped)  # type: ignore
     assert aimed.mean() == pytest.approx(
-        sum(child.total for child in aimed.children) / sum(child.visits for child in aimed.children), abs=0.01)
+        sum(child.total for child in aimed.children) / sum(child.visits for child in aimed.children), abs=0.01
+    )
 
 
 def test_one_move_per_iteration_and_the_same_seed_the_same_tree() -> None:
@@ -51,7 +52,8 @@ def test_one_move_per_iteration_and_the_same_seed_the_same_tree() -> None:
     second.run(Limit(moves=500))
     assert first.stats.moves == first.stats.iterations == 500
     assert [(n.moves(), n.visits, n.total) for n in first.walk()] == [
-        (n.moves(), n.visits, n.total) for n in second.walk()]
+        (n.moves(), n.visits, n.total) for n in second.walk()
+    ]
 
 
 def test_flat_monte_carlo_plays_the_chance_game() -> None:

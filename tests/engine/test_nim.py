@@ -26,10 +26,11 @@ def mover_wins(state: NimState) -> bool:
 @cache
 def grundy_value(pile: int) -> int:
     """Sprague-Grundy value of one pile of Grundy's game, from the engine's moves."""
-    options = {
-        grundy_value(part) ^ grundy_value(pile - part)
-        for _, part in GRUNDY.parse(str(pile)).legal_moves()
-    } if pile > 2 else set()
+    options = (
+        {grundy_value(part) ^ grundy_value(pile - part) for _, part in GRUNDY.parse(str(pile)).legal_moves()}
+        if pile > 2
+        else set()
+    )
     return next(v for v in itertools.count() if v not in options)
 
 

@@ -38,7 +38,7 @@ def test_batched_games_replay_to_the_same_winners(game: Connect4) -> None:
     total_moves = 0
     for winner, row in zip(batch.winners.tolist(), batch.columns.tolist(), strict=True):
         played = [column for column in row if column >= 0]
-        assert row[len(played):] == [-1] * (len(row) - len(played))  # nothing after the end
+        assert row[len(played) :] == [-1] * (len(row) - len(played))  # nothing after the end
         end = replay(start, played)
         assert end.is_terminal()
         assert end.utility() == winner

@@ -91,9 +91,15 @@ DRAWN_TREE = TreeGame(
         "b2y": ("b2y1",),
     },
     results={
-        "a1x": SECOND_WINS, "a1y": SECOND_WINS, "a2": FIRST_WINS,
-        "c1x": FIRST_WINS, "c2x": FIRST_WINS, "c3x": FIRST_WINS,
-        "b1": FIRST_WINS, "b2x": SECOND_WINS, "b2y1": FIRST_WINS,
+        "a1x": SECOND_WINS,
+        "a1y": SECOND_WINS,
+        "a2": FIRST_WINS,
+        "c1x": FIRST_WINS,
+        "c2x": FIRST_WINS,
+        "c3x": FIRST_WINS,
+        "b1": FIRST_WINS,
+        "b2x": SECOND_WINS,
+        "b2y1": FIRST_WINS,
     },
 )
 
@@ -141,8 +147,7 @@ def test_proof_and_disproof_numbers_on_a_drawn_tree() -> None:
         ("c", {"c": (3, 1), "c1": (1, 1), "root": (1, 2)}, {"c", "c1", "c2", "c3"}),
         ("b", {"b": (1, 1), "b1": (0, INF), "b2": (1, 1), "root": (1, 2)}, {"b", "b1", "b2"}),
         ("b2", {"b2": (1, 1), "b2x": (INF, 0), "b2y": (1, 1), "root": (1, 2)}, {"b2", "b2x", "b2y"}),
-        ("b2y", {"b2y": (0, INF), "b2": (0, INF), "b": (0, INF), "root": (0, INF)},
-         {"b2y", "b2y1", "b2", "b", "root"}),
+        ("b2y", {"b2y": (0, INF), "b2": (0, INF), "b": (0, INF), "root": (0, INF)}, {"b2y", "b2y1", "b2", "b", "root"}),
     ]
     for expanded, numbers, changed in expected:
         assert not search.finished

@@ -27,8 +27,17 @@ def exact_result(game: str, position: str) -> int:
 
 
 @pytest.mark.parametrize("position", ENDGAMES)
-@pytest.mark.parametrize("spec", [("alphabeta", {}), ("bestfirst", {}), ("rivest", {}), ("mcts", {"solver": True}),
-                                  ("pns", {"target": "draw-or-win"}), ("solver", {})])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        ("alphabeta", {}),
+        ("bestfirst", {}),
+        ("rivest", {}),
+        ("mcts", {"solver": True}),
+        ("pns", {"target": "draw-or-win"}),
+        ("solver", {}),
+    ],
+)
 def test_a_finished_search_proves_the_exact_result(position: str, spec: tuple[str, dict[str, object]]) -> None:
     name, params = spec
     state = make_game("connect4").parse(position)

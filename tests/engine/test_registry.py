@@ -31,8 +31,12 @@ POSITIONS: dict[str, State] = {
 
 def cases() -> list[tuple[str, str]]:
     """(algorithm, position) pairs the algorithm's ``games`` allow."""
-    return [(name, label) for name, info in algorithms().items() for label, state in POSITIONS.items()
-            if registry.plays(info, state.game)]
+    return [
+        (name, label)
+        for name, info in algorithms().items()
+        for label, state in POSITIONS.items()
+        if registry.plays(info, state.game)
+    ]
 
 
 CASES = cases()
@@ -61,8 +65,13 @@ def test_a_moves_budget_is_never_exceeded(name: str, label: str) -> None:
 
 def summary(result: Result) -> tuple[object, ...]:
     """Everything a run reports except the time it took."""
-    return (result.best_move, result.value, result.principal_variation, replace(result.stats, seconds=0.0),
-            result.finished)
+    return (
+        result.best_move,
+        result.value,
+        result.principal_variation,
+        replace(result.stats, seconds=0.0),
+        result.finished,
+    )
 
 
 @pytest.mark.parametrize(("name", "label"), CASES, ids=CASE_IDS)
@@ -181,8 +190,12 @@ def test_search_errors_are_user_errors() -> None:
     [
         ("minimax", "minimax", {}, "minimax"),
         ("minimax:depth=3", "minimax", {"depth": 3}, "minimax:depth=3"),
-        (" minimax : depth = 3 , eval = rivest ", "minimax", {"depth": 3, "eval": "rivest"},
-         "minimax:depth=3,eval=rivest"),
+        (
+            " minimax : depth = 3 , eval = rivest ",
+            "minimax",
+            {"depth": 3, "eval": "rivest"},
+            "minimax:depth=3,eval=rivest",
+        ),
         ("minimax:", "minimax", {}, "minimax"),
         ("pns:target=draw-or-win", "pns", {"target": "draw-or-win"}, "pns:target=draw-or-win"),
     ],
@@ -248,4 +261,3 @@ def test_param_parsing_refuses_with_the_reason(param: Param, text: str, message:
     with pytest.raises(SearchError) as raised:
         param.parse(text)
     assert str(raised.value) == message
-

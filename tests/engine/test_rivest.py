@@ -116,8 +116,19 @@ def node_named(searcher: Rivest, name: str) -> RivestNode:
 # --- generalized means (Rivest's Table 1) ---------------------------------------------
 
 TABLE_1 = {
-    -32: 10.4, -16: 10.9, -8: 11.9, -4: 13.9, -2: 16.6, -1: 18.7, 0: 21.0,
-    1: 23.0, 2: 24.5, 4: 26.5, 8: 28.3, 16: 29.7, 32: 30.7,
+    -32: 10.4,
+    -16: 10.9,
+    -8: 11.9,
+    -4: 13.9,
+    -2: 16.6,
+    -1: 18.7,
+    0: 21.0,
+    1: 23.0,
+    2: 24.5,
+    4: 26.5,
+    8: 28.3,
+    16: 29.7,
+    32: 30.7,
 }
 
 
@@ -151,12 +162,28 @@ def test_derivative_matches_a_difference_quotient(p: float) -> None:
 # --- the worked example (Rivest's Figs 4-6: p = 10, generalized values) ---------------
 
 EXAMPLE_CHILDREN = {
-    "s": ["t", "u"], "u": ["w", "x"], "w": ["y", "z"],
-    "t": ["t1"], "x": ["x1"], "y": ["y1"], "z": ["z1"],
+    "s": ["t", "u"],
+    "u": ["w", "x"],
+    "w": ["y", "z"],
+    "t": ["t1"],
+    "x": ["x1"],
+    "y": ["y1"],
+    "z": ["z1"],
 }
 """s (MAX) -> t, u;  u (MIN) -> w, x;  w (MAX) -> y, z.  t, x, y, z can be expanded further."""
-EXAMPLE_VALUES = {"s": 5.0, "t": 2.0, "u": 10.0, "w": 10.0, "x": 12.0, "y": 11.0, "z": 11.0,
-                  "t1": 1.0, "x1": 1.0, "y1": 1.0, "z1": 1.0}
+EXAMPLE_VALUES = {
+    "s": 5.0,
+    "t": 2.0,
+    "u": 10.0,
+    "w": 10.0,
+    "x": 12.0,
+    "y": 11.0,
+    "z": 11.0,
+    "t1": 1.0,
+    "x1": 1.0,
+    "y1": 1.0,
+    "z1": 1.0,
+}
 
 
 def test_worked_example() -> None:
@@ -409,8 +436,9 @@ def test_connect_four_tactics(params: dict[str, object], text: str, moves: int, 
 
 
 def tree_snapshot(searcher: Rivest) -> list[tuple[object, ...]]:
-    return [(tuple(n.moves()), n.v, n.pi, searcher.weight_of(n), None if n.a is None else n.a.move)
-            for n in searcher.walk()]
+    return [
+        (tuple(n.moves()), n.v, n.pi, searcher.weight_of(n), None if n.a is None else n.a.move) for n in searcher.walk()
+    ]
 
 
 @pytest.mark.parametrize("params", MODES)
@@ -423,7 +451,10 @@ def test_run_builds_the_tree_stepping_builds(params: dict[str, object]) -> None:
     run.run(Limit(moves=3000))
     assert tree_snapshot(run) == tree_snapshot(stepped)
     assert (run.stats.moves, run.stats.nodes, run.stats.iterations) == (
-        stepped.stats.moves, stepped.stats.nodes, stepped.stats.iterations)
+        stepped.stats.moves,
+        stepped.stats.nodes,
+        stepped.stats.iterations,
+    )
 
 
 def recomputed(node: RivestNode, searcher: Rivest) -> tuple[float, float]:

@@ -575,8 +575,11 @@ def test_grundy_numbers_match_the_spec() -> None:
 
 
 def pile_sets(largest: int, piles: int) -> list[str]:
-    return [",".join(map(str, p)) for k in range(1, piles + 1)
-            for p in itertools.combinations_with_replacement(range(1, largest + 1), k)]
+    return [
+        ",".join(map(str, p))
+        for k in range(1, piles + 1)
+        for p in itertools.combinations_with_replacement(range(1, largest + 1), k)
+    ]
 
 
 @pytest.mark.parametrize("game", [GRUNDY, CLASSIC, MISERE], ids=["grundy", "nim", "nim-misere"])

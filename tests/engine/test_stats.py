@@ -51,7 +51,10 @@ def test_pentanomial_estimates_are_fastchesss(
     estimate = pairs.estimate()
     assert estimate is not None
     assert [round(x, 2) for x in (estimate.elo, estimate.error, estimate.nelo, estimate.nelo_error)] == [
-        elo, error, nelo, nelo_error,
+        elo,
+        error,
+        nelo,
+        nelo_error,
     ]
     assert f"{100 * estimate.los:.2f}" == los
     assert round(estimate.score, 3) == score
@@ -67,7 +70,12 @@ TRINOMIAL_CASES = [
 
 @pytest.mark.parametrize(("games", "elo", "error", "nelo", "nelo_error", "los", "score"), TRINOMIAL_CASES)
 def test_trinomial_estimates_are_fastchesss(
-    games: Trinomial, elo: float | None, error: float | None, nelo: float, nelo_error: float, los: str | None,
+    games: Trinomial,
+    elo: float | None,
+    error: float | None,
+    nelo: float,
+    nelo_error: float,
+    los: str | None,
     score: float,
 ) -> None:
     estimate = games.estimate()
@@ -221,6 +229,9 @@ def test_a_clean_sweep_gets_virtual_draws_and_an_idle_agent_no_rating() -> None:
     assert ratings[0] > ratings[1] + 150 and ratings[1] > ratings[2]
     assert sum(ratings) == pytest.approx(0.0, abs=1e-9)
     nobody = rating_list(["a", "b", "c"], {("a", "b"): (0.0, 0)}, anchor="a")
-    assert [(r.player, r.rating, r.error) for r in nobody.ratings] == [("a", None, None), ("b", None, None),
-                                                                        ("c", None, None)]
+    assert [(r.player, r.rating, r.error) for r in nobody.ratings] == [
+        ("a", None, None),
+        ("b", None, None),
+        ("c", None, None),
+    ]
     assert nobody.anchor is None and not nobody.virtual_draws

@@ -30,9 +30,18 @@ def picture(searcher: Searcher[Node]) -> list[object]:
     nodes = [(tuple(node.moves()), repr(searcher.numbers(node))) for node in searcher.walk()]
     stats = searcher.stats
     value = searcher.value()
-    return [nodes, stats.moves, stats.nodes, stats.iterations, stats.max_depth, stats.playouts,
-            searcher.best_move(), searcher.principal_variation(), "nan" if math.isnan(value) else value,
-            searcher.finished]
+    return [
+        nodes,
+        stats.moves,
+        stats.nodes,
+        stats.iterations,
+        stats.max_depth,
+        stats.playouts,
+        searcher.best_move(),
+        searcher.principal_variation(),
+        "nan" if math.isnan(value) else value,
+        searcher.finished,
+    ]
 
 
 def stepped(name: str, state: State, steps: int) -> tuple[Searcher[Node], list[Step[Node]]]:

@@ -121,11 +121,14 @@ def test_tune_end_to_end_writes_weights_the_evaluator_reads(tmp_path: Path) -> N
     assert isinstance(evaluator(state), float)
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("12-x", "--plies '12-x': write a range of plies such as 12-34"),
-    ("20-10", "--plies '20-10': plies go from 0 to 41"),
-    ("0-42", "--plies '0-42': plies go from 0 to 41"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("12-x", "--plies '12-x': write a range of plies such as 12-34"),
+        ("20-10", "--plies '20-10': plies go from 0 to 41"),
+        ("0-42", "--plies '0-42': plies go from 0 to 41"),
+    ],
+)
 def test_bad_ply_ranges_are_refused(text: str, message: str) -> None:
     with pytest.raises(UserError) as raised:
         parse_plies(text, Connect4())

@@ -73,7 +73,10 @@ async def test_lockstep_steps_and_the_moves_each_spent() -> None:
         rows = screen.summary_rows()
         assert [row[2] for row in rows] == [f"{s.searcher.stats.moves:,}" for s in screen.sessions]
         assert len(screen.panes) == 3 and [pane.border_title for pane in screen.panes] == [
-            "A · minimax:depth=2", "B · rivest", "C · mcts:k=2"]
+            "A · minimax:depth=2",
+            "B · rivest",
+            "C · mcts:k=2",
+        ]
 
 
 @run_async
@@ -158,7 +161,11 @@ async def test_choosing_the_agents_in_the_bar() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert [pane.border_title for pane in screen.panes] == [
-            "A · minimax:depth=1", "B · minimax:depth=1 #2", "C · alphabeta", "D · mcts"]
+            "A · minimax:depth=1",
+            "B · minimax:depth=1 #2",
+            "C · alphabeta",
+            "D · mcts",
+        ]
         assert len(screen.sessions) == 4 and not screen.query_one(PromptBar).is_open
 
 
@@ -191,7 +198,9 @@ def test_the_command_line_refuses_bad_agents_with_a_clear_message(capsys: pytest
     assert main(["compare", "4453", "--agents", "mcts", "rivest:moves=50"]) == 2
     assert capsys.readouterr().err == (
         "plyscope compare: agent 'rivest:moves=50': compared agents share one budget (--moves or --seconds); "
-        "drop its moves= or seconds=\n")
+        "drop its moves= or seconds=\n"
+    )
     assert main(["compare", "1212121", "--agents", "mcts", "rivest"]) == 2
     assert capsys.readouterr().err == (
-        "plyscope compare: position '1212121': the game is already over there, nothing to compare\n")
+        "plyscope compare: position '1212121': the game is already over there, nothing to compare\n"
+    )

@@ -113,16 +113,22 @@ def test_comparing_needs_two_to_four_agents_with_one_budget() -> None:
         compared_agents(["mcts", "human"], total, C4)
     with pytest.raises(UserError) as raised:
         compared_agents(["mcts:moves=5", "rivest"], total, C4)
-    assert str(raised.value) == ("agent 'mcts:moves=5': compared agents share one budget (--moves or --seconds); "
-                                 "drop its moves= or seconds=")
+    assert str(raised.value) == (
+        "agent 'mcts:moves=5': compared agents share one budget (--moves or --seconds); drop its moves= or seconds="
+    )
 
 
 def test_running_together_on_equal_time_gives_each_increment_its_search_time() -> None:
     total = Limit(seconds=0.06)
     together = [agent_session(agent(text, total), POSITION, seed=2) for text in ("mcts", "rivest")]
     seen: list[list[float]] = []
-    run_together(together, total, lambda batches: seen.append([s.searcher.stats.seconds for s in together]),
-                 threading.Event(), rounds=3)
+    run_together(
+        together,
+        total,
+        lambda batches: seen.append([s.searcher.stats.seconds for s in together]),
+        threading.Event(),
+        rounds=3,
+    )
     assert len(seen) == 3
     for round_number, spent in enumerate(seen, start=1):
         assert all(seconds >= 0.06 * round_number / 3 - 1e-9 for seconds in spent)  # each searched up to the mark

@@ -180,7 +180,8 @@ async def test_setup_form_shows_bad_input_and_changes_nothing() -> None:
         )
         assert str(setup.query_one("#position-error", Static).render()) == "move 7 ('4'): column 4 is full"
         assert str(setup.query_one("#budget-error", Static).render()) == (
-            "budget: 'lots' is not a whole number (from 0 to 1,000,000,000,000); blank: no bound")
+            "budget: 'lots' is not a whole number (from 0 to 1,000,000,000,000); blank: no bound"
+        )
         assert str(setup.query_one("#seed-error", Static).render()).startswith("seed: -1 is out of range (from 0 to")
         await pilot.press("escape")
         await pilot.pause()
@@ -371,8 +372,12 @@ async def test_palette_offers_bindings_algorithms_games_and_parameters() -> None
 def _registered() -> list[tuple[str, str]]:
     from engine.search.registry import algorithms
 
-    return [(game, name) for game, family in (("connect4", "connect4"), ("grundy", "nim"))
-            for name, info in algorithms().items() if not info.games or family in info.games]
+    return [
+        (game, name)
+        for game, family in (("connect4", "connect4"), ("grundy", "nim"))
+        for name, info in algorithms().items()
+        if not info.games or family in info.games
+    ]
 
 
 @pytest.mark.parametrize(("game", "name"), _registered())

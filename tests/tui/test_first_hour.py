@@ -83,8 +83,11 @@ async def test_a_compare_match_plays_on() -> None:
     agents = compared_agents(["rivest", "ab-rivest"], total, C4)
     screen = CompareScreen(C4.start(), agents, total, match=True, clock=lambda: 0.0)
     async with app_with("connect4", lambda: screen).run_test(size=(120, 36)) as pilot:
-        await wait_until(pilot, lambda: screen.runner is not None and len(screen.runner.played.moves) >= 8,
-                         "eight moves of the match")
+        await wait_until(
+            pilot,
+            lambda: screen.runner is not None and len(screen.runner.played.moves) >= 8,
+            "eight moves of the match",
+        )
 
 
 @run_async
@@ -116,8 +119,7 @@ def test_a_crash_in_a_command_exits_1_with_one_line(
     monkeypatch.setattr(tui.commands.search, "run", broken)
     assert main(["search", "--algo", "mcts"]) == 1
     line = capsys.readouterr().err
-    match = re.fullmatch(r"plyscope search: internal error \(KeyError: 'boom'\); the full traceback is in (.+)\n",
-                         line)
+    match = re.fullmatch(r"plyscope search: internal error \(KeyError: 'boom'\); the full traceback is in (.+)\n", line)
     assert match is not None, line
     report = Path(match.group(1)).read_text()
     assert "Traceback" in report and "KeyError: 'boom'" in report and "def broken" not in line
@@ -142,10 +144,13 @@ def test_a_crash_in_the_app_exits_1_with_one_line_and_the_traceback_saved(
 # --- defect 5: the analysis painted a lost position's best move in the winning colour --------------------
 
 
-@pytest.mark.parametrize(("position", "expected"), [
-    ("42335614", ("-16", "-13", "-16", "-16", "-6", "-16", "-16")),
-    ("4233561445", ("-16",) * 7),
-])
+@pytest.mark.parametrize(
+    ("position", "expected"),
+    [
+        ("42335614", ("-16", "-13", "-16", "-16", "-6", "-16", "-16")),
+        ("4233561445", ("-16",) * 7),
+    ],
+)
 def test_the_analysis_of_a_lost_position_is_drawn_as_losses(position: str, expected: tuple[str, ...]) -> None:
     @run_async
     async def analyse() -> None:

@@ -317,9 +317,7 @@ async def load_corrupt(path: Path) -> None:
         await pilot.press("o")
         prompt_field(screen).value = str(path)
         await pilot.press("enter")
-        assert prompt_error(screen) == (
-            f"{path}: line 7 (moves): move 3 ('x'): not a column; columns are 1 to 7"
-        )
+        assert prompt_error(screen) == (f"{path}: line 7 (moves): move 3 ('x'): not a column; columns are 1 to 7")
         assert screen.played is played and played.history() == "4" and played.redo_moves == (2,)
         assert path.read_text() == corrupt
         await pilot.press("escape")
@@ -333,7 +331,8 @@ def test_the_command_line_refuses_bad_sides_with_a_clear_message(capsys: pytest.
     assert capsys.readouterr().err == "plyscope play: --second: parameter k: 0 is below its range 1..65536\n"
     assert main(["play", "--game", "grundy", "--first", "solver"]) == 2
     assert capsys.readouterr().err == (
-        "plyscope play: --first: agent 'solver': solver plays connect4 only, not grundy\n")
+        "plyscope play: --first: agent 'solver': solver plays connect4 only, not grundy\n"
+    )
     assert main(["play", "--position", "1212121"]) == 2
     assert capsys.readouterr().err == "plyscope play: position '1212121': the game is already over there\n"
 

@@ -112,8 +112,18 @@ def test_rate_meter() -> None:
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(None, "–"), (True, "yes"), ("=", "="), (7, "7"), (528.0, "528"), (1.37609, "1.376"), (0.0523, "0.0523"),
-     (math.inf, "∞"), (-math.inf, "-∞"), (123456.7, "1.235e+05")],
+    [
+        (None, "–"),
+        (True, "yes"),
+        ("=", "="),
+        (7, "7"),
+        (528.0, "528"),
+        (1.37609, "1.376"),
+        (0.0523, "0.0523"),
+        (math.inf, "∞"),
+        (-math.inf, "-∞"),
+        (123456.7, "1.235e+05"),
+    ],
 )
 def test_format_number(value: float | int | str | None, text: str) -> None:
     assert format_number(value) == text

@@ -105,8 +105,11 @@ def test_compare_after_a_run(snap_compare: SnapCompare) -> None:
 
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.press("r")
-        await wait_until(pilot, lambda: not screen.searching and screen.analysis is not None and screen.analysis.done,
-                         "the run and the solver")
+        await wait_until(
+            pilot,
+            lambda: not screen.searching and screen.analysis is not None and screen.analysis.done,
+            "the run and the solver",
+        )
         await repainted(pilot)
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
@@ -117,6 +120,7 @@ def test_compare_a_match_played_out(snap_compare: SnapCompare) -> None:
 
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.press("m")
+
         def over() -> bool:
             return screen.runner is not None and screen.runner.played.is_over() and not screen.searching
 

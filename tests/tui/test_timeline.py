@@ -23,14 +23,20 @@ from tui.widgets.timeline_bar import TimelineBar, bar_text
 def picture(searcher: Searcher[Node]) -> list[object]:
     """Every node's moves and numbers, the stats that do not depend on the clock, the line."""
     stats = searcher.stats
-    return [[(tuple(n.moves()), repr(searcher.numbers(n))) for n in searcher.walk()],
-            stats.moves, stats.nodes, stats.iterations, searcher.principal_variation()]
+    return [
+        [(tuple(n.moves()), repr(searcher.numbers(n))) for n in searcher.walk()],
+        stats.moves,
+        stats.nodes,
+        stats.iterations,
+        searcher.principal_variation(),
+    ]
 
 
 def fresh(session: Session, steps: int) -> list[object]:
     """The picture of a fresh search of ``session``'s kind stepped ``steps`` times."""
-    searcher = make_searcher(session.config.algorithm or "", session.state, session.config.params,
-                             seed=session.config.seed)
+    searcher = make_searcher(
+        session.config.algorithm or "", session.state, session.config.params, seed=session.config.seed
+    )
     for _ in range(steps):
         assert searcher.step() is not None
     return picture(searcher)

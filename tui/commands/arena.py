@@ -77,11 +77,16 @@ def run(args: argparse.Namespace) -> int:
         "sprt": None if sprt is None else sprt.text(),
         "anchor": args.anchor,
     }
-    results = results_file(args, meta, lambda done: summary(done, names, gauntlet=gauntlet, sprt=sprt,
-                                                            anchor=args.anchor))
+    results = results_file(
+        args, meta, lambda done: summary(done, names, gauntlet=gauntlet, sprt=sprt, anchor=args.anchor)
+    )
     watch = None if sprt is None else SprtWatch(sprt, names[0])
     outcome = play_with_progress(
-        tasks, workers=args.workers, scheduler=args.scheduler, results=results, watch=watch,
+        tasks,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        results=results,
+        watch=watch,
         title=f"{' vs '.join(names)}, {limit_text(limit)} per turn",
     )
     console = make_console()
@@ -136,8 +141,9 @@ class ResultsFile:
     """``--resume``: games already in the file are kept, and the file is saved after every game."""
 
 
-def results_file(args: argparse.Namespace, meta: Mapping[str, object],
-                 summary_of: Callable[[Sequence[GameRecord]], object]) -> ResultsFile | None:
+def results_file(
+    args: argparse.Namespace, meta: Mapping[str, object], summary_of: Callable[[Sequence[GameRecord]], object]
+) -> ResultsFile | None:
     """The file of ``--out`` or ``--resume`` (``None`` without either); refused at once unless a file can be
     written there (``engine.files.check_writable``)."""
     written = args.resume if args.resume is not None else args.out
@@ -169,8 +175,16 @@ def play_with_progress(
             watch.add(record)
     todo = [task for task in tasks if task.index not in played] if watch is None or watch.decision is None else []
     last_save = time.monotonic()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[test]}"))
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[test]}"),
+    )
     cores = os.cpu_count() or 1
     if workers is not None and workers > cores and not scheduler:
         print(f"--workers {workers}: this machine has {cores} cores; running {cores} workers", file=sys.stderr)
@@ -179,8 +193,14 @@ def play_with_progress(
     def document(records: Sequence[GameRecord], *, complete: bool, interrupted: bool) -> object:
         assert results is not None
         ordered = sorted(records, key=lambda r: r.index)
-        return results_document(results.meta, ordered, len(tasks), complete=complete, interrupted=interrupted,
-                                summary=results.summary_of(ordered))
+        return results_document(
+            results.meta,
+            ordered,
+            len(tasks),
+            complete=complete,
+            interrupted=interrupted,
+            summary=results.summary_of(ordered),
+        )
 
     if results is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
         save(results.path, document(finished, complete=False, interrupted=False))
@@ -200,8 +220,13 @@ def play_with_progress(
                 save(results.path, document(finished, complete=False, interrupted=False))
                 last_save = time.monotonic()
 
-        outcome = run_games(todo, executor, in_flight=in_flight, on_game=on_game,
-                            enough=None if watch is None else lambda: watch.decision is not None)
+        outcome = run_games(
+            todo,
+            executor,
+            in_flight=in_flight,
+            on_game=on_game,
+            enough=None if watch is None else lambda: watch.decision is not None,
+        )
     records = sorted([*done, *outcome.records], key=lambda r: r.index)
     if watch is not None:
         records = watch.kept(records)
@@ -228,18 +253,24 @@ def save(path: Path, contents: object) -> None:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
 
-def report_end(console: Console, outcome: RunOutcome, planned: int, results: ResultsFile | None,
-               watch: SprtWatch | None = None) -> None:
+def report_end(
+    console: Console, outcome: RunOutcome, planned: int, results: ResultsFile | None, watch: SprtWatch | None = None
+) -> None:
     """Errors, an SPRT's early end, an interruption and where the results went, one line each."""
     errors = [r for r in outcome.records if r.result == "error"]
     for record in errors[:5]:
-        console.print(f"[red]game {record.index} ({record.first} vs {record.second}, opening {record.opening}): "
-                      f"{record.error_agent or 'worker'}: {record.error}[/red]", highlight=False)
+        console.print(
+            f"[red]game {record.index} ({record.first} vs {record.second}, opening {record.opening}): "
+            f"{record.error_agent or 'worker'}: {record.error}[/red]",
+            highlight=False,
+        )
     if len(errors) > 5:
         console.print(f"[red]... and {len(errors) - 5} more games stopped by errors[/red]")
     if watch is not None and watch.decision is not None:
-        console.print(f"the SPRT accepted {watch.decision} after {watch.evaluated} of {planned // 2} opening pairs",
-                      highlight=False)
+        console.print(
+            f"the SPRT accepted {watch.decision} after {watch.evaluated} of {planned // 2} opening pairs",
+            highlight=False,
+        )
     if outcome.interrupted:
         console.print(f"[yellow]interrupted: {len(outcome.records)} of {planned} games finished[/yellow]")
     if results is not None:
@@ -259,7 +290,8 @@ def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
     estimate = stats.estimate()
     draws = games.trinomial().draw_ratio()
     elo, error, los, nelo, nelo_error = (
-        (None,) * 5 if estimate is None
+        (None,) * 5
+        if estimate is None
         else (estimate.elo, estimate.error, 100 * estimate.los, estimate.nelo, estimate.nelo_error)
     )
     lines = [
@@ -273,8 +305,10 @@ def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
     if sprt is not None:
         llr = sprt.llr(stats.pairs)
         decision = sprt.decision(llr)
-        lines.append(f"SPRT: llr {llr:.2f} ({100 * sprt.fraction(llr):.1f}%), lbound {sprt.lower:.2f}, "
-                     f"ubound {sprt.upper:.2f}" + (f" - {decision} was accepted" if decision else ""))
+        lines.append(
+            f"SPRT: llr {llr:.2f} ({100 * sprt.fraction(llr):.1f}%), lbound {sprt.lower:.2f}, "
+            f"ubound {sprt.upper:.2f}" + (f" - {decision} was accepted" if decision else "")
+        )
     return lines
 
 
@@ -291,12 +325,18 @@ def rating_lines(listed: RatingList) -> list[str]:
         value = "-" if rating.rating is None else f"{rating.rating:.1f}"
         error = "-" if rating.rating is None else "----" if rating.error is None else f"{rating.error:.1f}"
         share = "-" if not rating.played else f"{100 * rating.points / rating.played:.1f}"
-        lines.append(f"{rank:>4} {rating.player:<{width}}    : {value:>7} {error:>6} {rating.points:>7.1f} "
-                     f"{rating.played:>7} {share:>5}")
+        lines.append(
+            f"{rank:>4} {rating.player:<{width}}    : {value:>7} {error:>6} {rating.points:>7.1f} "
+            f"{rating.played:>7} {share:>5}"
+        )
     zero = f"{listed.anchor} is rated 0 (the anchor)" if listed.anchor else "the ratings average 0"
-    lines.append(f"Logistic Elo by maximum likelihood over every game (a draw is half a win); {zero}; "
-                 "ERROR: half the 95% interval.")
+    lines.append(
+        f"Logistic Elo by maximum likelihood over every game (a draw is half a win); {zero}; "
+        "ERROR: half the 95% interval."
+    )
     if listed.virtual_draws:
-        lines.append("An agent won (or lost) every game against the rest: one virtual draw between every two agents "
-                     "keeps the ratings finite (the points are the real ones).")
+        lines.append(
+            "An agent won (or lost) every game against the rest: one virtual draw between every two agents "
+            "keeps the ratings finite (the points are the real ones)."
+        )
     return lines

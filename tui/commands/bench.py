@@ -57,8 +57,9 @@ def _measure_web(quick: bool) -> list[BenchTable]:
 
 
 def render(table: BenchTable) -> Table:
-    rich_table = Table(title=table.title, title_justify="left", caption="\n".join(table.notes) or None,
-                       caption_justify="left")
+    rich_table = Table(
+        title=table.title, title_justify="left", caption="\n".join(table.notes) or None, caption_justify="left"
+    )
     for column in table.columns:
         rich_table.add_column(column, justify="left" if column == table.columns[0] else "right")
     for row in table.rows:

@@ -30,8 +30,12 @@ def config_from_args(args: argparse.Namespace) -> SearchConfig:
     if args.algo is not None and not args.algo.strip():
         raise SearchError("--algo: no algorithm named (leave the option out for the game's default)")
     return SearchConfig(
-        game=args.game, position=args.position or "", algorithm=args.algo, params=parse_params(args.param),
-        seed=args.seed, budget=DEFAULT_BUDGET if args.moves is None else args.moves,
+        game=args.game,
+        position=args.position or "",
+        algorithm=args.algo,
+        params=parse_params(args.param),
+        seed=args.seed,
+        budget=DEFAULT_BUDGET if args.moves is None else args.moves,
     )
 
 

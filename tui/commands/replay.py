@@ -14,8 +14,10 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         searcher = saved.rebuilt()
         assert searcher is not None
-        print(f"{args.file}: {saved.steps:,} steps of {recipe.algorithm} on {recipe.game} "
-              f"{recipe.position or 'start'} rebuilt; the tree matches the saved one ({searcher.stats.nodes:,} nodes)")
+        print(
+            f"{args.file}: {saved.steps:,} steps of {recipe.algorithm} on {recipe.game} "
+            f"{recipe.position or 'start'} rebuilt; the tree matches the saved one ({searcher.stats.nodes:,} nodes)"
+        )
         return 0
     from tui.app import PlyscopeApp, run_app
 

@@ -37,7 +37,10 @@ def run(args: argparse.Namespace) -> int:
         args, meta, lambda done: {"table": [row.as_dict() for row in rivest_rows(done, args.bound, values)]}
     )
     outcome = play_with_progress(
-        tasks, workers=args.workers, scheduler=args.scheduler, results=results,
+        tasks,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        results=results,
         title=f"Rivest's experiment, {args.bound} bound",
     )
     console = make_console()
@@ -50,18 +53,28 @@ def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec
     """Our MM wins / AB wins / ties per bound with MM's Elo difference, beside Rivest's Table 2."""
     table = Table(
         title=f"Rivest's Table 2 replayed: {openings} opening{'s' if openings != 1 else ''} x 2 colours per bound",
-        title_justify="left", caption_justify="left",
+        title_justify="left",
+        caption_justify="left",
         caption=f"MM = {mm_spec}; AB = {ab_spec}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.\n"
-                "Elo: MM's Elo difference to AB +/- half its 95% interval, ours from the opening pairs (pentanomial), "
-                "the paper's from its wins and ties (trinomial); * marks an interval without 0 (significant).",
+        "Elo: MM's Elo difference to AB +/- half its 95% interval, ours from the opening pairs (pentanomial), "
+        "the paper's from its wins and ties (trinomial); * marks an interval without 0 (significant).",
     )
     table.add_column("bound per turn")
     for column in ("MM wins", "AB wins", "ties", "errors", "Elo", "paper MM", "paper AB", "paper ties", "paper Elo"):
         table.add_column(column, justify="right")
     for row in rows:
         paper = ("-", "-", "-") if row.paper is None else tuple(str(n) for n in row.paper)
-        table.add_row(row.label, str(row.mm_wins), str(row.ab_wins), str(row.ties), str(row.errors),
-                      elo_cell(row.estimate()), *paper, elo_cell(row.paper_estimate()), end_section=row is rows[-2])
+        table.add_row(
+            row.label,
+            str(row.mm_wins),
+            str(row.ab_wins),
+            str(row.ties),
+            str(row.errors),
+            elo_cell(row.estimate()),
+            *paper,
+            elo_cell(row.paper_estimate()),
+            end_section=row is rows[-2],
+        )
     return table
 
 

@@ -49,8 +49,11 @@ def run(args: argparse.Namespace) -> int:
     capped = not result.finished and result.stats.nodes >= cap
     if capped:
         megabytes = max(1, cap * info.node_bytes // (1 << 20))
-        print(f"plyscope search: stopped at the node cap of {cap:,} nodes (about {megabytes:,} MB of tree); "
-              "--max-nodes N raises it; the result so far:", file=sys.stderr)
+        print(
+            f"plyscope search: stopped at the node cap of {cap:,} nodes (about {megabytes:,} MB of tree); "
+            "--max-nodes N raises it; the result so far:",
+            file=sys.stderr,
+        )
     report = {
         "algo": info.name,
         "params": params,
@@ -72,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.export is not None:
         explicit = {key: value for key, value in params.items() if value != info.param(key).default}
-        recipe = SearchRecipe(game.name, state.text() if args.position else "", info.name, explicit, args.seed,
-                              limit.moves)
+        recipe = SearchRecipe(
+            game.name, state.text() if args.position else "", info.name, explicit, args.seed, limit.moves
+        )
         replayed, timeline = recorded(recipe.maker(), result.stats.iterations)
         said = write_search(args.export, recipe, replayed, timeline, dot_nodes=args.dot_nodes)
         print(f"plyscope search: {said}", file=sys.stderr)
@@ -120,12 +124,19 @@ def run_reporting(searcher: Searcher[Node], limit: Limit, cap: int) -> Result:
         before = (stats.moves, stats.iterations)
         result = searcher.run(left)
         elapsed = time.perf_counter() - started
-        done = (result.finished or stats.nodes >= cap or left.moves == 0 or left.iterations == 0
-                or (limit.seconds is not None and elapsed >= limit.seconds)
-                or (before == (stats.moves, stats.iterations) and limit.seconds is None))
+        done = (
+            result.finished
+            or stats.nodes >= cap
+            or left.moves == 0
+            or left.iterations == 0
+            or (limit.seconds is not None and elapsed >= limit.seconds)
+            or (before == (stats.moves, stats.iterations) and limit.seconds is None)
+        )
         if elapsed >= PROGRESS_AFTER and (done or elapsed - shown_at >= (0.5 if terminal else 5.0)):
-            line = (f"plyscope search: {elapsed:.0f} s, {stats.moves:,} moves, {stats.nodes:,} nodes "
-                    f"(cap {cap:,}), depth {stats.max_depth}")
+            line = (
+                f"plyscope search: {elapsed:.0f} s, {stats.moves:,} moves, {stats.nodes:,} nodes "
+                f"(cap {cap:,}), depth {stats.max_depth}"
+            )
             print(f"\r{line}\x1b[K" if terminal else line, end="" if terminal else "\n", file=sys.stderr, flush=True)
             shown_at = elapsed
         if done:
@@ -165,8 +176,14 @@ def print_report(report: dict[str, object]) -> None:
         ("max depth", report["max_depth"]),
         ("iterations", f"{report['iterations']:,}"),
         ("seconds", f"{report['seconds']:.3f}"),
-        ("finished", "yes" if report["finished"] else
-         "no (node cap reached)" if report["stopped_at_node_cap"] else "no (budget reached)"),
+        (
+            "finished",
+            "yes"
+            if report["finished"]
+            else "no (node cap reached)"
+            if report["stopped_at_node_cap"]
+            else "no (budget reached)",
+        ),
     ]
     for label, value in rows:
         print(f"{label:<11} {value}")

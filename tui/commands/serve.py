@@ -53,8 +53,14 @@ def run(args: argparse.Namespace) -> int:
     warning = exposure_warning(args.host)
     if warning:
         print(warning, file=sys.stderr)
-    server = PlyscopeServer(app_command(args), host=args.host, port=args.port, max_sessions=args.max_sessions,
-                            public_url=args.public_url, say=lambda line: print(line, flush=True))
+    server = PlyscopeServer(
+        app_command(args),
+        host=args.host,
+        port=args.port,
+        max_sessions=args.max_sessions,
+        public_url=args.public_url,
+        say=lambda line: print(line, flush=True),
+    )
 
     def ready(url: str) -> None:
         print(f"plyscope serve: open {url} in a browser ({args.max_sessions} tabs at most; Ctrl-C stops)", flush=True)

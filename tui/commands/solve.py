@@ -61,15 +61,27 @@ def run(args: argparse.Namespace) -> int:
             stop = None
     solution = solving.solution()
     if stop is None:
-        print(f"plyscope solve: interrupted after {solution.nodes:,} nodes and {solution.seconds:.1f} s; "
-              f"{known(solution)}", file=sys.stderr, flush=True)
+        print(
+            f"plyscope solve: interrupted after {solution.nodes:,} nodes and {solution.seconds:.1f} s; "
+            f"{known(solution)}",
+            file=sys.stderr,
+            flush=True,
+        )
     elif stop is Stop.NODES:
-        print(f"plyscope solve: not finished: the budget of {nodes:,} nodes is spent; {known(solution)} "
-              "(--nodes gives more)", file=sys.stderr, flush=True)
+        print(
+            f"plyscope solve: not finished: the budget of {nodes:,} nodes is spent; {known(solution)} "
+            "(--nodes gives more)",
+            file=sys.stderr,
+            flush=True,
+        )
     elif stop is Stop.SECONDS:
         given = "" if args.seconds is not None else " (the default)"
-        print(f"plyscope solve: not finished: the budget of {seconds:g} s{given} ran out after {solution.nodes:,} "
-              f"nodes; {known(solution)} (--seconds or --nodes gives more)", file=sys.stderr, flush=True)
+        print(
+            f"plyscope solve: not finished: the budget of {seconds:g} s{given} ran out after {solution.nodes:,} "
+            f"nodes; {known(solution)} (--seconds or --nodes gives more)",
+            file=sys.stderr,
+            flush=True,
+        )
     if args.json:
         print(json.dumps(solution.as_json()))
     else:
@@ -142,8 +154,10 @@ class ProgressLine:
             return
         solution = self.solving.solution()
         exact = sum(score is not None for score in solution.moves.values())
-        text = (f"solving: {now - self.started:.0f} s, {solution.nodes:,} nodes, {exact} of {len(solution.moves)} "
-                f"moves exact, score {written(*solution.score_bounds)}")
+        text = (
+            f"solving: {now - self.started:.0f} s, {solution.nodes:,} nodes, {exact} of {len(solution.moves)} "
+            f"moves exact, score {written(*solution.score_bounds)}"
+        )
         if not self.console.is_terminal:
             print(f"plyscope solve: {text}", file=sys.stderr, flush=True)
             self.due = now + PLAIN_PROGRESS_SECONDS
@@ -171,8 +185,11 @@ def print_table(solution: Solution, state: State) -> None:
         f"(score {written(lowest, highest)})",
         title_justify="left",
         caption=f"{cost}{'' if solution.finished else ' (not finished)'}; "
-        + ("Pons' scores; win in N: the player's N-th move from now completes four, loss in N: the opponent's"
-           if connect4 else "+1 win, -1 loss")
+        + (
+            "Pons' scores; win in N: the player's N-th move from now completes four, loss in N: the opponent's"
+            if connect4
+            else "+1 win, -1 loss"
+        )
         + "; each move's for the player who plays it",
         caption_justify="left",
     )

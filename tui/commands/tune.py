@@ -57,8 +57,13 @@ def run(args: argparse.Namespace) -> int:
     labelled_in = time.perf_counter() - started
     report = tune(positions, game, l2=args.l2)
     about: dict[str, object] = {
-        "game": game.name, "seed": seed, "source": args.source, "labels": args.labels, "plies": list(plies),
-        "l2": args.l2, "fit": report.as_dict(),
+        "game": game.name,
+        "seed": seed,
+        "source": args.source,
+        "labels": args.labels,
+        "plies": list(plies),
+        "l2": args.l2,
+        "fit": report.as_dict(),
     }
     save(out, report, about)
     if not args.json:
@@ -69,19 +74,27 @@ def run(args: argparse.Namespace) -> int:
     if agents is not None and openings is not None:
         tasks = schedule(game, agents, openings, seed)
         outcome = play_with_progress(
-            tasks, workers=args.workers, scheduler=None, results=None,
+            tasks,
+            workers=args.workers,
+            scheduler=None,
+            results=None,
             title=f"{TUNED} vs {HAND_SET}: {agents[0].spec.label()}, {limit_text(agents[0].limit)} per turn",
         )
         match = tally(outcome.records, TUNED, HAND_SET)
-        about["match"] = {"searcher": args.match, "budget": {"moves": agents[0].limit.moves},
-                          "openings": len(openings), **match.as_dict()}
+        about["match"] = {
+            "searcher": args.match,
+            "budget": {"moves": agents[0].limit.moves},
+            "openings": len(openings),
+            **match.as_dict(),
+        }
         save(out, report, about)
         if not args.json:
             console.print(tally_table("The tuned weights against the hand-set ones", [match]))
             report_end(console, outcome, len(tasks), None)
     if args.json:
-        print(json.dumps({"out": str(out), "weights": dict(zip(FEATURE_NAMES, report.fit.weights, strict=True)),
-                          **about}))
+        print(
+            json.dumps({"out": str(out), "weights": dict(zip(FEATURE_NAMES, report.fit.weights, strict=True)), **about})
+        )
     return 130 if outcome is not None and outcome.interrupted else 0
 
 
@@ -121,8 +134,9 @@ def print_fit(console: Console, report: TuneReport, seconds: float, args: argpar
         "wins",
         highlight=False,
     )
-    weights = Table(title="Feature weights (hundredths of a logit of the first player's expected score)",
-                    title_justify="left")
+    weights = Table(
+        title="Feature weights (hundredths of a logit of the first player's expected score)", title_justify="left"
+    )
     weights.add_column("feature")
     weights.add_column("hand-set", justify="right")
     weights.add_column("tuned", justify="right")
@@ -131,10 +145,10 @@ def print_fit(console: Console, report: TuneReport, seconds: float, args: argpar
     console.print(weights)
     fit = Table(
         title=f"Fit: logistic regression, l2 {args.l2:g}, {report.fit.iterations} Newton steps"
-              + ("" if report.fit.converged else " (not converged)"),
+        + ("" if report.fit.converged else " (not converged)"),
         title_justify="left",
         caption="cross-entropy in nats per position; squared error of the predicted expected score (Texel's E); "
-                "accuracy: decisive results whose winner the sign of the evaluation names",
+        "accuracy: decisive results whose winner the sign of the evaluation names",
         caption_justify="left",
     )
     fit.add_column("on these positions")
@@ -163,10 +177,17 @@ def tally_table(title: str, tallies: Sequence[Tally]) -> Table:
         interval = row.interval()
         elo_interval = row.elo_interval()
         table.add_row(
-            row.agent, row.opponent or "all", str(row.games), str(row.wins), str(row.draws), str(row.losses),
-            str(row.errors), _number(row.score(), "{:.3f}"),
+            row.agent,
+            row.opponent or "all",
+            str(row.games),
+            str(row.wins),
+            str(row.draws),
+            str(row.losses),
+            str(row.errors),
+            _number(row.score(), "{:.3f}"),
             "-" if interval is None else f"{interval[0]:.3f}..{interval[1]:.3f}",
-            _elo(row.elo()), "-" if elo_interval is None else f"{_elo(elo_interval[0])}..{_elo(elo_interval[1])}",
+            _elo(row.elo()),
+            "-" if elo_interval is None else f"{_elo(elo_interval[0])}..{_elo(elo_interval[1])}",
         )
     return table
 

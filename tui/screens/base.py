@@ -57,10 +57,10 @@ class SearchScreen(Screen[None]):
         Binding("full_stop", "timeline('forward')", "Timeline: one step forward", show=False),
         Binding("left_curly_bracket", "timeline('start')", "Timeline: to the start", show=False),
         Binding("right_curly_bracket", "timeline('newest')", "Timeline: to the newest step", show=False),
-        Binding("less_than_sign", "timeline('previous-change')", "Timeline: previous change of the best move",
-                show=False),
-        Binding("greater_than_sign", "timeline('next-change')", "Timeline: next change of the best move",
-                show=False),
+        Binding(
+            "less_than_sign", "timeline('previous-change')", "Timeline: previous change of the best move", show=False
+        ),
+        Binding("greater_than_sign", "timeline('next-change')", "Timeline: next change of the best move", show=False),
     ]
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 18)
@@ -160,9 +160,13 @@ class SearchScreen(Screen[None]):
             "next-change": min((c for c in changes if c > shown), default=None),
         }[where]
         if target is None:
-            self.refuse(f"no change of the best move {'before' if where == 'previous-change' else 'after'} step "
-                        f"{shown:,}" if "change" in where else "already at step 0, the start" if where in
-                        ("back", "start") else f"already at the newest step, {total:,}: s steps the search on")
+            self.refuse(
+                f"no change of the best move {'before' if where == 'previous-change' else 'after'} step {shown:,}"
+                if "change" in where
+                else "already at step 0, the start"
+                if where in ("back", "start")
+                else f"already at the newest step, {total:,}: s steps the search on"
+            )
             return
         self.stop_searches()
         self._goal = (session, target)
@@ -187,8 +191,12 @@ class SearchScreen(Screen[None]):
         self._exporting = session
         config = session.config
         name = f"{config.algorithm}-{config.position or 'start'}-step{session.step_shown}.json"
-        self.query_one(PromptBar).ask("export", "write the search to", name,
-                                      placeholder="FILE.json (plyscope replay FILE opens it) or FILE.dot (Graphviz)")
+        self.query_one(PromptBar).ask(
+            "export",
+            "write the search to",
+            name,
+            placeholder="FILE.json (plyscope replay FILE opens it) or FILE.dot (Graphviz)",
+        )
 
     def export_search(self, name: str) -> None:
         """Write the search asked for by ``action_export`` to ``name``, in a thread (a big tree takes seconds)."""

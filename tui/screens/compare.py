@@ -149,8 +149,10 @@ class CompareScreen(SearchScreen):
     @property
     def searching(self) -> bool:
         """Whether a search thread (steps, a run, or a match turn) is at work."""
-        return any(worker.group == "search" and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
-                   for worker in self.workers)
+        return any(
+            worker.group == "search" and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
+            for worker in self.workers
+        )
 
     def timeline_refusal(self, session: Session) -> str:
         """A compared search can be moved along its timeline (the others pause); a match's turns cannot."""
@@ -219,8 +221,9 @@ class CompareScreen(SearchScreen):
             sessions = list(self.sessions)
 
             def job(deliver: Deliver, stop: threading.Event) -> None:
-                run_together(sessions, self.total, lambda batches: deliver(list(zip(sessions, batches, strict=True))),
-                             stop)
+                run_together(
+                    sessions, self.total, lambda batches: deliver(list(zip(sessions, batches, strict=True))), stop
+                )
 
             self._run_worker = self.host(job)
         self.show_status()
@@ -229,8 +232,11 @@ class CompareScreen(SearchScreen):
         self._refresh()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker is self._run_worker and event.state in (WorkerState.SUCCESS, WorkerState.CANCELLED,
-                                                                   WorkerState.ERROR):
+        if event.worker is self._run_worker and event.state in (
+            WorkerState.SUCCESS,
+            WorkerState.CANCELLED,
+            WorkerState.ERROR,
+        ):
             self._run_worker = None
             self.show_status()
 
@@ -310,8 +316,12 @@ class CompareScreen(SearchScreen):
     # ----------------------------------------------------------------- choosing the agents
 
     def action_edit_agents(self) -> None:
-        self.query_one(PromptBar).ask("agents", "agents", " ".join(agent.spec.label() for agent in self.agents),
-                                      placeholder="two to four agents, e.g. rivest mcts:k=32 alphabeta")
+        self.query_one(PromptBar).ask(
+            "agents",
+            "agents",
+            " ".join(agent.spec.label() for agent in self.agents),
+            placeholder="two to four agents, e.g. rivest mcts:k=32 alphabeta",
+        )
 
     @on(PromptBar.Answered)
     async def _answered(self, event: PromptBar.Answered) -> None:
@@ -369,20 +379,31 @@ class CompareScreen(SearchScreen):
 
     def status_lines(self) -> tuple[Text, Text]:
         position = self.state.text() or "start"
-        budget = (f"{self.total.seconds:g} s of search" if self.total.seconds is not None
-                  else f"{format_count(self.total.moves or 0)} moves")
+        budget = (
+            f"{self.total.seconds:g} s of search"
+            if self.total.seconds is not None
+            else f"{format_count(self.total.moves or 0)} moves"
+        )
         runner = self.runner
         if runner is not None:
-            first = Text.assemble((self.state.game.name, "bold"), f" · from {position} · match ",
-                                  (f"{LETTERS[0]} vs {LETTERS[1]}", "bold"), f" · {budget} a turn")
+            first = Text.assemble(
+                (self.state.game.name, "bold"),
+                f" · from {position} · match ",
+                (f"{LETTERS[0]} vs {LETTERS[1]}", "bold"),
+                f" · {budget} a turn",
+            )
             outcome = runner.outcome()
             if outcome:
                 return first, Text(f"■ {outcome} · x: play it again · m: back to the comparison")
             mover = runner.played.to_move()
             assert mover is not None
             return first, Text(f"▶ {self._letter(mover)} is thinking… (move {runner.played.state.ply + 1})")
-        first = Text.assemble((self.state.game.name, "bold"), f" · {position} · {len(self.agents)} agents · ",
-                              (budget, "bold"), " each, in lockstep")
+        first = Text.assemble(
+            (self.state.game.name, "bold"),
+            f" · {position} · {len(self.agents)} agents · ",
+            (budget, "bold"),
+            " each, in lockstep",
+        )
         if self._run_worker is not None:
             second = Text("▶ running to the budget in equal increments")
         elif self.sessions and all(session.ended for session in self.sessions):

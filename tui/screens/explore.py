@@ -61,8 +61,9 @@ class ExploreScreen(SearchScreen):
         Binding("plus,equals_sign", "speed(1)", "Faster run", show=False),
         Binding("minus", "speed(-1)", "Slower run", show=False),
         Binding("x", "reset", "Reset"),
-        Binding("right_square_bracket", "raise_budget", "Double the budget (or the node cap, once reached)",
-                show=False),
+        Binding(
+            "right_square_bracket", "raise_budget", "Double the budget (or the node cap, once reached)", show=False
+        ),
         Binding("left_square_bracket", "halve_budget", "Halve the budget", show=False),
         Binding("e", "setup", "Setup"),
         Binding("a", "choose_algorithm", "Choose the algorithm", show=False),
@@ -76,8 +77,10 @@ class ExploreScreen(SearchScreen):
         Binding("P", "play", "Play from this position against this algorithm", show=False),
         Binding("C", "compare", "Compare this algorithm with others on this position", show=False),
         Binding("w", "export", "Write the search to a file (.json to replay, .dot for Graphviz)", show=False),
-        *(Binding(key, f"play_column({column})", f"Play column {key}", show=False)
-          for column, key in enumerate("1234567890")),
+        *(
+            Binding(key, f"play_column({column})", f"Play column {key}", show=False)
+            for column, key in enumerate("1234567890")
+        ),
     ]
 
     def __init__(self, session: Session, *, clock: Callable[[], float] = time.perf_counter) -> None:
@@ -175,8 +178,11 @@ class ExploreScreen(SearchScreen):
         self.show_status()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker is self._run_worker and event.state in (WorkerState.SUCCESS, WorkerState.CANCELLED,
-                                                                   WorkerState.ERROR):
+        if event.worker is self._run_worker and event.state in (
+            WorkerState.SUCCESS,
+            WorkerState.CANCELLED,
+            WorkerState.ERROR,
+        ):
             self._run_worker = None
             self.pane.rate.clear()
             self.show_status()
@@ -237,8 +243,10 @@ class ExploreScreen(SearchScreen):
 
     def action_choose_algorithm(self) -> None:
         self.app.search_commands(
-            [SimpleCommand(info.name, partial(self.choose_algorithm, info.name), info.description)
-             for info in fitting_algorithms(self.session.config.game)],
+            [
+                SimpleCommand(info.name, partial(self.choose_algorithm, info.name), info.description)
+                for info in fitting_algorithms(self.session.config.game)
+            ],
             placeholder="Algorithm (default parameters; e for the form)…",
         )
 
@@ -249,8 +257,12 @@ class ExploreScreen(SearchScreen):
         )
 
     def action_edit_position(self) -> None:
-        self.query_one(PromptBar).ask("position", "position", self.session.config.position,
-                                      placeholder="a move string like 4453, or piles like 3,4,5; blank: the start")
+        self.query_one(PromptBar).ask(
+            "position",
+            "position",
+            self.session.config.position,
+            placeholder="a move string like 4453, or piles like 3,4,5; blank: the start",
+        )
 
     @on(PromptBar.Answered)
     def _answered(self, event: PromptBar.Answered) -> None:
@@ -320,8 +332,12 @@ class ExploreScreen(SearchScreen):
         """Ask which agents to set beside this algorithm on this position (a rival is proposed)."""
         spec = self.session.config.spec()
         rival = default_rival(self.session.state, spec)
-        self.query_one(PromptBar).ask("compare", f"compare {spec.label()} with", rival,
-                                      placeholder="one to three agents, e.g. mcts:k=32 alphabeta")
+        self.query_one(PromptBar).ask(
+            "compare",
+            f"compare {spec.label()} with",
+            rival,
+            placeholder="one to three agents, e.g. mcts:k=32 alphabeta",
+        )
 
     def _open_compare(self, rivals: str) -> None:
         if not rivals:
@@ -346,8 +362,10 @@ class ExploreScreen(SearchScreen):
         if not line:
             self.refuse("no principal variation yet: take a step first")
         elif followed < len(line):
-            self.say(f"the tree shown holds {followed} of the principal variation's {len(line)} moves "
-                     "(alpha-beta shows the iteration under way; its line is the last complete one's)")
+            self.say(
+                f"the tree shown holds {followed} of the principal variation's {len(line)} moves "
+                "(alpha-beta shows the iteration under way; its line is the last complete one's)"
+            )
 
     def on_search_tree_node_chosen(self, message: SearchTree.NodeChosen) -> None:
         self.chosen = message.node
@@ -385,7 +403,11 @@ class ExploreScreen(SearchScreen):
             spent = session.searcher.stats.moves
         budget = "no bound" if config.budget is None else format_count(config.budget)
         first = Text.assemble(
-            (config.game, "bold"), " · ", config.position or "start", " · ", (config.label(), "bold"),
+            (config.game, "bold"),
+            " · ",
+            config.position or "start",
+            " · ",
+            (config.label(), "bold"),
             f" · moves {format_count(spent)}/{budget}",
         )
         speed = "max" if self.speed is None else f"{self.speed:g}/s"
@@ -406,5 +428,8 @@ class ExploreScreen(SearchScreen):
         for name in GAME_CHOICES:
             yield SystemCommand(f"Game: {name}", "explore its start position", partial(self.choose_game, name))
         for param in self.session.info.params:
-            yield SystemCommand(f"Parameter: {param.name}…", f"{param.help} ({param.range_text()})",
-                                partial(self.action_setup, f"param-{param.name}"))
+            yield SystemCommand(
+                f"Parameter: {param.name}…",
+                f"{param.help} ({param.range_text()})",
+                partial(self.action_setup, f"param-{param.name}"),
+            )

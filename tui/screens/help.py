@@ -117,12 +117,21 @@ class HelpScreen(ModalScreen[None]):
             for title, bindings in self.sections:
                 yield Static(self._table(title, bindings))
             if self.palette_key:
-                yield Static(f"\n{self.palette_key}: command palette (algorithms, games, parameters, themes, "
-                             "and every action above)")
+                yield Static(
+                    f"\n{self.palette_key}: command palette (algorithms, games, parameters, themes, "
+                    "and every action above)"
+                )
 
     def _table(self, title: str, rows: list[Row]) -> Table:
-        table = Table(title=title, title_justify="left", title_style="bold", show_header=False, box=None,
-                      padding=(0, 1), expand=True)
+        table = Table(
+            title=title,
+            title_justify="left",
+            title_style="bold",
+            show_header=False,
+            box=None,
+            padding=(0, 1),
+            expand=True,
+        )
         table.add_column("keys", style="bold", no_wrap=True, width=16)
         table.add_column("action", ratio=1)
         for keys, description in rows:

@@ -61,8 +61,10 @@ class PlayScreen(SearchScreen):
         Binding("w", "file('save')", "Save game"),
         Binding("o", "file('load')", "Load game"),
         Binding("escape", "back", "Back to the explorer", show=False),
-        *(Binding(key, f"play_column({column})", f"Play column {key}", show=False)
-          for column, key in enumerate("1234567890")),
+        *(
+            Binding(key, f"play_column({column})", f"Play column {key}", show=False)
+            for column, key in enumerate("1234567890")
+        ),
     ]
 
     last_file: ClassVar[str] = DEFAULT_FILE
@@ -298,7 +300,8 @@ class PlayScreen(SearchScreen):
 
     def action_edit_sides(self) -> None:
         self.query_one(PromptBar).ask(
-            "sides", "sides (FIRST vs SECOND)",
+            "sides",
+            "sides (FIRST vs SECOND)",
             f"{controller_text(self.played.first)} vs {controller_text(self.played.second)}",
             placeholder="e.g. human vs mcts:k=32,moves=2000",
         )
@@ -358,8 +361,9 @@ class PlayScreen(SearchScreen):
         else:
             board.show(state)
         board.show_scores(self.analysis, on=self.analysing)
-        board.border_title = f"{self.played.game.name} · move {state.ply + 1}" if not state.is_terminal() else (
-            self.played.game.name)
+        board.border_title = (
+            f"{self.played.game.name} · move {state.ply + 1}" if not state.is_terminal() else (self.played.game.name)
+        )
         caption = scores_caption(self.analysis, NODE_BUDGET) if self.analysing else None
         self.query_one(MoveList).show(self.played, caption)
         self.show_status()
@@ -368,10 +372,16 @@ class PlayScreen(SearchScreen):
         played = self.played
         state = played.state
         board = self.query_one(Board)
-        colours = {player: board.get_component_rich_style("board--first" if player == 1 else "board--second")
-                   for player in (1, -1)}
-        first = Text.assemble((player_glyph(1), colours[1]), f" {controller_text(played.first)}  vs  ",
-                              (player_glyph(-1), colours[-1]), f" {controller_text(played.second)}")
+        colours = {
+            player: board.get_component_rich_style("board--first" if player == 1 else "board--second")
+            for player in (1, -1)
+        }
+        first = Text.assemble(
+            (player_glyph(1), colours[1]),
+            f" {controller_text(played.first)}  vs  ",
+            (player_glyph(-1), colours[-1]),
+            f" {controller_text(played.second)}",
+        )
         if self.paused:
             first.append("  · paused", "bold")
         first.append("  · live" if self.live else "  · full speed", "dim")
@@ -396,10 +406,11 @@ class PlayScreen(SearchScreen):
         yield from super().palette_commands()
         for info in fitting_algorithms(self.played.game.name):
             agent = Agent(AgentSpec(info.name), self.default_limit)
-            yield SystemCommand(f"Play against {info.name}", f"you move first; {info.description}",
-                                partial(self.set_sides, None, agent))
-            yield SystemCommand(f"Play second against {info.name}", "the agent moves first",
-                                partial(self.set_sides, agent, None))
+            yield SystemCommand(
+                f"Play against {info.name}", f"you move first; {info.description}", partial(self.set_sides, None, agent)
+            )
+            yield SystemCommand(
+                f"Play second against {info.name}", "the agent moves first", partial(self.set_sides, agent, None)
+            )
             yield SystemCommand(f"Hints from {info.name}", info.description, partial(self.choose_hint_agent, info.name))
         yield SystemCommand("Two humans", "both sides at the keyboard", partial(self.set_sides, None, None))
-

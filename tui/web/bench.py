@@ -27,8 +27,14 @@ MB = 1024 * 1024
 
 def _row(label: str, values: list[float], target: float) -> list[object]:
     worst = max(values)
-    return [label, len(values), round(statistics.median(values), 3), round(worst, 3), target,
-            "yes" if worst <= target else "no"]
+    return [
+        label,
+        len(values),
+        round(statistics.median(values), 3),
+        round(worst, 3),
+        target,
+        "yes" if worst <= target else "no",
+    ]
 
 
 def measure(quick: bool) -> list[BenchTable]:
@@ -36,8 +42,9 @@ def measure(quick: bool) -> list[BenchTable]:
     if problem:
         raise UserError(f"bench --web needs a headless browser: {problem}")
     runs, presses, sessions = (2, 10, 2) if quick else (5, 30, 4)
-    speed = BenchTable("plyscope serve in headless Chromium, on localhost",
-                       ["figure", "runs", "median", "max", "target", "met (max)"])
+    speed = BenchTable(
+        "plyscope serve in headless Chromium, on localhost", ["figure", "runs", "median", "max", "target", "met (max)"]
+    )
     memory = BenchTable("plyscope serve: resident memory (MB)", ["process", "count", "median", "max"])
     with tempfile.TemporaryDirectory() as folder, Browser(Path(folder) / "profile") as browser:
         first_frames: list[float] = []
@@ -75,13 +82,23 @@ def measure(quick: bool) -> list[BenchTable]:
             time.sleep(1.0)
             session_rss = [rss_bytes(pid) / MB for pid in pids]
             server_rss = rss_bytes(served.process.pid) / MB
-        memory.rows.append(["a session's app process", len(session_rss), round(statistics.median(session_rss), 1),
-                            round(max(session_rss), 1)])
+        memory.rows.append(
+            [
+                "a session's app process",
+                len(session_rss),
+                round(statistics.median(session_rss), 1),
+                round(max(session_rss), 1),
+            ]
+        )
         memory.rows.append(["the server (plyscope serve)", 1, round(server_rss, 1), round(server_rss, 1)])
-    speed.notes.append(f"first frame: the explorer's title and step counter read from the page's terminal, polled "
-                       f"every 50 ms; {runs} servers started one after another, the browser already running. "
-                       f"Key: typed into xterm.js in one tab of {sessions} open (the page focused first), timed "
-                       "inside the page until a frame is painted with the step counter changed")
-    memory.notes.append(f"{sessions} sessions open, each after 100 steps of the default searcher; the browser's own "
-                        "memory is not counted")
+    speed.notes.append(
+        f"first frame: the explorer's title and step counter read from the page's terminal, polled "
+        f"every 50 ms; {runs} servers started one after another, the browser already running. "
+        f"Key: typed into xterm.js in one tab of {sessions} open (the page focused first), timed "
+        "inside the page until a frame is painted with the step counter changed"
+    )
+    memory.notes.append(
+        f"{sessions} sessions open, each after 100 steps of the default searcher; the browser's own "
+        "memory is not counted"
+    )
     return [speed, memory]

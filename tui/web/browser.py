@@ -34,11 +34,20 @@ CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 CHROMEDRIVER = ("chromedriver",)
 CHROMIUM_FLAGS = (
     # headless, and nothing that reaches for the network (a closed network makes Chromium hang on it)
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-default-apps", "--disable-extensions", "--disable-dev-shm-usage",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-dev-shm-usage",
     # tabs in the background keep their timers and painting (a test drives several)
-    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
 )
 WINDOW = (1280, 800)
@@ -72,10 +81,13 @@ const screenLines = (term) => {
 """
 """A script's helper: the terminal's screen as lines of text (cells past its width are left over from before)."""
 
-READ_SCREEN = SCREEN_LINES + """
+READ_SCREEN = (
+    SCREEN_LINES
+    + """
 const term = window.plyscopeTerminals && window.plyscopeTerminals[0];
 return term ? [term.cols, term.rows, screenLines(term)] : null;
 """
+)
 
 READ_COLOURS = """
 const term = window.plyscopeTerminals[0], buffer = term.buffer.active;
@@ -87,7 +99,9 @@ for (let x = 0; x < term.cols; x++) {
 return colours;
 """
 
-KEY_TO_REPAINT = SCREEN_LINES + """
+KEY_TO_REPAINT = (
+    SCREEN_LINES
+    + """
 const done = arguments[arguments.length - 1], key = arguments[0], pattern = new RegExp(arguments[1]);
 const term = window.plyscopeTerminals[0];
 const read = () => {
@@ -101,6 +115,7 @@ const watch = term.onRender(() => {
 });
 term.input(key, true);
 """
+)
 """Type ``key`` as xterm does a key press; the milliseconds until a frame painted shows ``pattern`` changed."""
 
 STEP = re.compile(r"\bstep (\d+)")
@@ -159,15 +174,21 @@ class Served:
         self.started = time.monotonic()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tui.cli", "serve", "--port", str(self.port), *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         try:
-            line = wait_for(lambda: next((x for x in self.lines if " open http" in x), None) or self._ended(),
-                            timeout, "address from plyscope serve")
+            line = wait_for(
+                lambda: next((x for x in self.lines if " open http" in x), None) or self._ended(),
+                timeout,
+                "address from plyscope serve",
+            )
         except TimeoutError:
             self.stop()
             raise
@@ -303,8 +324,9 @@ class Tab:
         found = self.activate().driver.execute_script(READ_COLOURS, row)
         return [(int(fg), int(bg)) for fg, bg in found]
 
-    def wait_screen(self, condition: Callable[[Screen], object], timeout: float = 20.0,
-                    what: str = "screen as expected") -> Screen:
+    def wait_screen(
+        self, condition: Callable[[Screen], object], timeout: float = 20.0, what: str = "screen as expected"
+    ) -> Screen:
         """The screen once ``condition`` holds for it (polled); ``TimeoutError`` with the last screen."""
         last: list[Screen] = []
 
@@ -323,8 +345,9 @@ class Tab:
 
     def wait_app(self, timeout: float = 30.0) -> Screen:
         """The explorer's first whole frame (its title line and its step counter drawn)."""
-        return self.wait_screen(lambda screen: screen.step() is not None and screen.lines[0].strip() != "",
-                                timeout, "explorer in the page")
+        return self.wait_screen(
+            lambda screen: screen.step() is not None and screen.lines[0].strip() != "", timeout, "explorer in the page"
+        )
 
     def connect(self) -> None:
         """Connect a page opened with ``?delay=1`` (textual-serve's page then waits for a click on Start)."""

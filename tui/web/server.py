@@ -44,8 +44,10 @@ def exposure_warning(host: str) -> str | None:
     """The one-line warning ``plyscope serve --host HOST`` prints, or ``None`` for a loopback address."""
     if is_loopback(host):
         return None
-    return (f"plyscope serve: warning: listening on {host}: anyone who can reach it can open the explorer "
-            "and run searches on this machine")
+    return (
+        f"plyscope serve: warning: listening on {host}: anyone who can reach it can open the explorer "
+        "and run searches on this machine"
+    )
 
 
 def refusal(max_sessions: int) -> str:
@@ -66,10 +68,19 @@ def page_url(host: str, port: int) -> str:
 class PlyscopeServer(Server):
     """textual-serve's server with at most ``max_sessions`` app processes, quiet, and stopped cleanly."""
 
-    def __init__(self, command: str, *, host: str, port: int, max_sessions: int, public_url: str | None = None,
-                 say: Callable[[str], None] = print) -> None:
-        super().__init__(command, host=host, port=port, title="plyscope", public_url=public_url,
-                         templates_path=TEMPLATES)
+    def __init__(
+        self,
+        command: str,
+        *,
+        host: str,
+        port: int,
+        max_sessions: int,
+        public_url: str | None = None,
+        say: Callable[[str], None] = print,
+    ) -> None:
+        super().__init__(
+            command, host=host, port=port, title="plyscope", public_url=public_url, templates_path=TEMPLATES
+        )
         self.given_url = public_url
         """``--public-url``; without it each page's addresses are those its browser reached (any interface)."""
         self.max_sessions = max_sessions

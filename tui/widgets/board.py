@@ -222,8 +222,12 @@ class Board(Widget, can_focus=True):
         if column in state.legal_moves():
             self.post_message(self.MovePlayed(self, column))
         elif is_chance(state):
-            self.post_message(self.IllegalMove(f"a disc aimed at column {state.move_label(state.legal_moves()[0])} "
-                                               f"cannot land in column {column + 1}"))
+            self.post_message(
+                self.IllegalMove(
+                    f"a disc aimed at column {state.move_label(state.legal_moves()[0])} "
+                    f"cannot land in column {column + 1}"
+                )
+            )
         else:
             self.post_message(self.IllegalMove(f"column {column + 1} cannot be played: it is full or the game is over"))
 
@@ -256,9 +260,11 @@ class Board(Widget, can_focus=True):
         elif classic:
             self.post_message(self.IllegalMove("that move cannot be played here"))
         else:
-            self.post_message(self.IllegalMove(
-                f"a pile of {pile} cannot be split into {token} and {pile - token}: the two parts must differ"
-            ))
+            self.post_message(
+                self.IllegalMove(
+                    f"a pile of {pile} cannot be split into {token} and {pile - token}: the two parts must differ"
+                )
+            )
 
     # ----------------------------------------------------------------- rendering
 
@@ -294,8 +300,10 @@ class Board(Widget, can_focus=True):
             after = current.play(move)
             landed = _grid(after).mask ^ _grid(current).mask  # nothing when a move only aims (chance)
             if landed:
-                ghosts[landed] = (LINE_DIGITS[placed] if placed < len(LINE_DIGITS) else "+",
-                                  1 if _grid(after).stones(1) & landed else -1)
+                ghosts[landed] = (
+                    LINE_DIGITS[placed] if placed < len(LINE_DIGITS) else "+",
+                    1 if _grid(after).stones(1) & landed else -1,
+                )
                 placed += 1
             current = after
         first = board.stones(1)
@@ -316,8 +324,9 @@ class Board(Widget, can_focus=True):
             text.append("│", grid)
             for column in range(game.width):
                 bit = game.cell(column, row)
-                cell_style = grid + (self._style("cursor") if self.has_focus and column == self.cursor_column
-                                     else Style())
+                cell_style = grid + (
+                    self._style("cursor") if self.has_focus and column == self.cursor_column else Style()
+                )
                 if board.mask & bit:
                     won = self._style("win") if four & bit else Style()
                     owner = 1 if first & bit else -1
@@ -337,7 +346,7 @@ class Board(Widget, can_focus=True):
         notes = self.notes or _landing_notes(state)
         if notes:
             text.append(" ")
-            for note, kind in notes[:game.width]:
+            for note, kind in notes[: game.width]:
                 style = self._style("note")
                 for part in kind.split():
                     style += self._style(f"note-{part}")
@@ -433,8 +442,11 @@ def scores_caption(scores: ScoresSnapshot | None, node_budget: int) -> Text:
     if scores is None:
         return Text("solver: …", "dim")
     if scores.complete:
-        return Text("under the board: each column's exact score for the player to move (+ a win, - a loss, "
-                    "0 a draw; the larger, the sooner it ends; Pons' scores); reversed: the best", "dim")
+        return Text(
+            "under the board: each column's exact score for the player to move (+ a win, - a loss, "
+            "0 a draw; the larger, the sooner it ends; Pons' scores); reversed: the best",
+            "dim",
+        )
     if scores.done:
         return Text(f"solver: ? not solved within {node_budget:,} nodes", "dim")
     return Text(f"solver: {scores.solved()}/{len(scores.bounds)} columns, {scores.nodes:,} nodes…", "dim")
@@ -456,5 +468,7 @@ def _landing_notes(state: State) -> tuple[Note, ...]:
     if not isinstance(state, ChanceDrop):
         return ()
     chances = dict(state.outcomes())
-    return tuple((f"{round(100 * chances[column])}%" if column in chances else "", "")
-                 for column in range(state.board.game.width))
+    return tuple(
+        (f"{round(100 * chances[column])}%" if column in chances else "", "")
+        for column in range(state.board.game.width)
+    )

@@ -62,8 +62,10 @@ class CompareSummary(Static):
         solver = isinstance(state, Connect4State)
         if solver:
             table.add_column("solver", justify="right")
-            table.caption = ("solver: the move's exact score for the player to move (+ wins, 0 draws, - loses); "
-                             "✓ among the best. Under the board: each column's score.")
+            table.caption = (
+                "solver: the move's exact score for the player to move (+ wins, 0 draws, - loses); "
+                "✓ among the best. Under the board: each column's score."
+            )
         for letter, move, spent, judged in summary_rows(state, sessions, total, scores):
             table.add_row(letter, move, spent, *([judged] if solver else []))
         self.update(table)

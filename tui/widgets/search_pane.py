@@ -51,8 +51,9 @@ def value_text(searcher: Searcher[Node]) -> Text:
         return Text(f"value {format_value(bounds[0])}..{format_value(bounds[1])} (first player)")
     scale = positive_scale(searcher)
     if scale is not None:
-        return Text(f"value {format_number(value)} of {format_number(scale[0])}..{format_number(scale[1])}"
-                    " (first player)")
+        return Text(
+            f"value {format_number(value)} of {format_number(scale[0])}..{format_number(scale[1])} (first player)"
+        )
     return Text(f"value {format_value(value)} (first player)")
 
 

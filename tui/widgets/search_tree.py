@@ -168,8 +168,16 @@ class SearchTree(Tree[TreeItem]):
         thread steps it."""
         self._searcher = searcher
         self._lock = lock if lock is not None else nullcontext()
-        for store in (self._views, self._parts, self._pv, self._marked, self._cut, self._trail, self._auto_opened,
-                      self._limits):
+        for store in (
+            self._views,
+            self._parts,
+            self._pv,
+            self._marked,
+            self._cut,
+            self._trail,
+            self._auto_opened,
+            self._limits,
+        ):
             store.clear()
         self.clear()
         self.root.data = None
@@ -345,14 +353,18 @@ class SearchTree(Tree[TreeItem]):
         if key in self._pv:
             move_style += self.get_component_rich_style("search-tree--pv", partial=True)
         text.stylize(move_style, start + 2, start + len(move))
-        text.stylize(self.get_component_rich_style("search-tree--numbers", partial=True),
-                     start + len(move) + 1, start + len(move) + 1 + len(numbers))
+        text.stylize(
+            self.get_component_rich_style("search-tree--numbers", partial=True),
+            start + len(move) + 1,
+            start + len(move) + 1 + len(numbers),
+        )
         if key in self._cut:
             at = text.plain.find(CUT_MARK, start)
             text.stylize(self.get_component_rich_style("search-tree--cutoff", partial=True), at, at + len(CUT_MARK))
         if key in self._marked:
-            text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), start + 2,
-                         start + len(move))
+            text.stylize(
+                self.get_component_rich_style("search-tree--changed", partial=True), start + 2, start + len(move)
+            )
             at = text.plain.rfind(CHANGED_MARK)
             text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
         return text
@@ -431,8 +443,10 @@ class SearchTree(Tree[TreeItem]):
         if len(children) <= limit:
             return self._ordered(children), 0
         keep = {
-            id(child): child for child in children
-            if (key := id(child)) in self._pv or key in self._trail
+            id(child): child
+            for child in children
+            if (key := id(child)) in self._pv
+            or key in self._trail
             or (key in self._views and self._views[key].is_expanded)
         }
         for child in sorted(children, key=lambda c: (-c.work(), move_order(c.move))):

@@ -87,22 +87,28 @@ class SetupForm(Widget):
         config = self.config
         games = list(GAME_CHOICES) if config.game in GAME_CHOICES else [config.game, *GAME_CHOICES]
         with VerticalScroll():
-            yield from self._row("game", Select([(g, g) for g in games], value=config.game, allow_blank=False,
-                                                 compact=True, id="game"))
-            yield from self._row("position", Input(config.position, placeholder=self._position_hint(config.game),
-                                                     compact=True, id="position"))
+            yield from self._row(
+                "game", Select([(g, g) for g in games], value=config.game, allow_blank=False, compact=True, id="game")
+            )
+            yield from self._row(
+                "position",
+                Input(config.position, placeholder=self._position_hint(config.game), compact=True, id="position"),
+            )
             names = [info.name for info in fitting_algorithms(config.game)]
             chosen = config.algorithm if config.algorithm in names else default_algorithm(make_game(config.game))
-            yield from self._row("algorithm", Select([(n, n) for n in names], value=chosen, allow_blank=False,
-                                                      compact=True, id="algorithm"))
+            yield from self._row(
+                "algorithm",
+                Select([(n, n) for n in names], value=chosen, allow_blank=False, compact=True, id="algorithm"),
+            )
             self._shown_algorithm = chosen
             yield Static(algorithms()[chosen].description, classes="help", id="algorithm-help")
             with Vertical(id="params"):
                 yield from self._param_rows(algorithms()[chosen], config.params if chosen == config.algorithm else {})
             yield from self._row("seed", Input(str(config.seed), compact=True, id="seed"))
             budget = "" if config.budget is None else str(config.budget)
-            yield from self._row("budget", Input(budget, placeholder="moves (blank: no bound)", compact=True,
-                                                  id="budget"))
+            yield from self._row(
+                "budget", Input(budget, placeholder="moves (blank: no bound)", compact=True, id="budget")
+            )
             yield Static("", classes="error", id="form-error")
         with Horizontal(id="buttons"):
             yield Button("Apply", variant="primary", id="apply", compact=True)
@@ -121,8 +127,13 @@ class SetupForm(Widget):
             field: Widget
             if param.kind is bool or param.choices:
                 options = param.choices or ("true", "false")
-                field = Select([(o, o) for o in options], value=value if value in options else options[0],
-                               allow_blank=False, compact=True, id=f"param-{param.name}")
+                field = Select(
+                    [(o, o) for o in options],
+                    value=value if value in options else options[0],
+                    allow_blank=False,
+                    compact=True,
+                    id=f"param-{param.name}",
+                )
             else:
                 field = Input(value, placeholder=param.range_text(), compact=True, id=f"param-{param.name}")
             yield from self._row(param.name, field, f"{param.help} ({param.range_text()})")
@@ -227,8 +238,15 @@ class SetupForm(Widget):
                 errors["budget"] = f"{error}; blank: no bound"
         session = None
         if not errors:
-            config = replace(self.config, game=game_name, position=position, algorithm=algorithm, params=params,
-                             seed=seed, budget=budget)
+            config = replace(
+                self.config,
+                game=game_name,
+                position=position,
+                algorithm=algorithm,
+                params=params,
+                seed=seed,
+                budget=budget,
+            )
             try:
                 session = Session.create(config)
             except UserError as error:

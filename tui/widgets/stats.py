@@ -92,9 +92,12 @@ class StatsPanel(Widget):
         """Show ``figures`` and the root values (first player's point of view) over the steps."""
         stats = figures.stats
         cells = [
-            ("moves", format_count(stats.moves)), ("nodes", format_count(stats.nodes)),
-            ("node cap", format_count(figures.node_cap)), ("depth", format_count(stats.max_depth)),
-            ("steps", format_count(stats.iterations)), ("steps/s", format_rate(figures.steps_per_second)),
+            ("moves", format_count(stats.moves)),
+            ("nodes", format_count(stats.nodes)),
+            ("node cap", format_count(figures.node_cap)),
+            ("depth", format_count(stats.max_depth)),
+            ("steps", format_count(stats.iterations)),
+            ("steps/s", format_rate(figures.steps_per_second)),
         ]
         if stats.playouts:
             cells.append(("playouts", format_count(stats.playouts)))
