@@ -53,7 +53,7 @@ def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Ro
             if COLUMN_ACTION.fullmatch(binding.action):
                 played = True
                 continue
-            rows.setdefault(binding.description, []).append(app.get_key_display(binding))
+            rows.setdefault(described(binding), []).append(app.get_key_display(binding))
         listed = [(", ".join(keys), description) for description, keys in rows.items()]
         if played and columns:
             listed.insert(0, (columns, "Play that column on the board"))
@@ -73,13 +73,18 @@ def _column_keys(screen: Screen[Any]) -> str:
     return f"1-{COLUMN_DIGITS[width - 1]}" if width <= 9 else "1-9, 0"
 
 
+def described(binding: Binding) -> str:
+    """A binding in the help screen's and the palette's words: its tooltip where the footer's label is short."""
+    return binding.tooltip or binding.description
+
+
 def binding_commands(screen: Screen[Any]) -> Iterator[SystemCommand]:
     """A command-palette command for every binding ``screen`` declares, described as in the help screen."""
     keys: dict[tuple[str, str], list[str]] = {}
     for binding in Binding.make_bindings(type(screen).BINDINGS):
         if COLUMN_ACTION.fullmatch(binding.action):
             continue
-        keys.setdefault((binding.action, binding.description), []).append(screen.app.get_key_display(binding))
+        keys.setdefault((binding.action, described(binding)), []).append(screen.app.get_key_display(binding))
     for (action, description), shown in keys.items():
         yield SystemCommand(description, "key " + ", ".join(shown), partial(screen.run_action, action))
 
