@@ -32,6 +32,24 @@ class FileRefused(UserError):
     """A file that cannot be read as asked: missing, unreadable, not a regular file, or too large."""
 
 
+NO_FILES = "files are off in a served session (plyscope serve --allow-files turns them on)"
+"""Why a session ``plyscope serve`` started reads and writes no file."""
+
+_files_off: str | None = None
+"""Why this process reads and writes no file a user names (a session ``plyscope serve`` started); ``None``."""
+
+
+def set_files_off(reason: str | None) -> None:
+    """From now on refuse every file read or written here with ``reason`` (``None``: allow them again)."""
+    global _files_off
+    _files_off = reason
+
+
+def _check_files_on() -> None:
+    if _files_off is not None:
+        raise FileRefused(_files_off)
+
+
 def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
     """The bytes of ``path``, which must be a regular file of at most ``limit`` bytes (``what`` it should be,
     e.g. ``a saved game``, names it in the messages).
@@ -40,6 +58,7 @@ def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
     could block for ever), and a file too large is refused without being read.  The file is
     opened without blocking and read at most ``limit + 1`` bytes, in case it changed since.
     """
+    _check_files_on()
     named = shown(path, MOST_SHOWN)
     try:
         status = os.stat(path)
@@ -117,6 +136,7 @@ def check_writable(name: str, option: str) -> Path:
     does not exist, and a folder where no file can be made (read-only, ``/proc``, a name too
     long): a temporary file is made there, as ``write_atomic`` will, and removed at once.
     """
+    _check_files_on()
     quoted = f"{option} '{name}'" if not name.strip() else f"{option} {shown(name, MOST_SHOWN)}"
     if not name.strip():
         raise FileRefused(f"{quoted}: no file name")
@@ -156,6 +176,7 @@ def write_atomic(path: Path | str, text: str) -> None:
     and ``path`` is left as it was.  Something there that is not a regular file (a named pipe,
     a device, a folder) is not replaced: ``OSError`` says what it is.
     """
+    _check_files_on()
     path = Path(path)
     kind = _not_a_file(path)
     if kind is not None:

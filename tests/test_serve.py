@@ -311,3 +311,34 @@ def test_a_fifth_tab_against_four_sessions_is_refused_and_the_four_keep_working(
         fifth.wait_screen(lambda screen: screen.step() == 1, WAIT, "a step in the fifth tab")
         assert len(served.session_pids()) == 4
     assert "Traceback" not in served.output, served.output
+
+
+def test_a_session_served_without_files_reads_none_after_its_start(tmp_path: Path) -> None:
+    """``explore --no-files`` (what serve runs): the command line's weights file is read at the start; from then
+    on no file is read or written, so nobody at the page can read this machine's files through ``weights=``."""
+    from engine.errors import UserError
+    from engine.files import read_regular_file, set_files_off, write_atomic
+    from engine.games import make_game
+    from engine.games.evaluators import FEATURE_NAMES, write_weights_file
+    from engine.search.registry import make_searcher
+    from tui.commands.explore import app_for
+
+    given, other = tmp_path / "given.json", tmp_path / "other.json"
+    write_weights_file(given, [1.0] * len(FEATURE_NAMES))
+    write_weights_file(other, [2.0] * len(FEATURE_NAMES))
+    words = ["explore", "--no-files", "--algo", "minimax", "--param", "eval=features", "--param", f"weights={given}"]
+    try:
+        app = app_for(parse_arguments(words))
+        assert not app.files
+        start = make_game("connect4").start()
+        make_searcher("minimax", start, {"eval": "features", "weights": str(given)})  # read before: still fine
+        with pytest.raises(UserError, match="files are off in a served session"):
+            make_searcher("minimax", start, {"eval": "features", "weights": str(other)})
+        with pytest.raises(UserError, match="files are off"):
+            read_regular_file(given, 1000, "a weights file")
+        with pytest.raises(UserError, match="files are off"):
+            write_atomic(tmp_path / "new.json", "{}")
+        assert not (tmp_path / "new.json").exists()
+    finally:
+        set_files_off(None)
+    assert read_regular_file(given, 100_000, "a weights file")

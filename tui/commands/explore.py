@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from engine.files import NO_FILES, set_files_off
 from engine.numbers import shown
 from engine.search.base import SearchError
 from tui.session import DEFAULT_BUDGET, SearchConfig, Session
@@ -43,7 +44,11 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     """The app ``plyscope explore`` runs; bad input fails here, before the screen is taken over."""
     from tui.app import PlyscopeApp
 
-    return PlyscopeApp(Session.create(config_from_args(args)), files=not getattr(args, "no_files", False))
+    session = Session.create(config_from_args(args))  # a weights file the command line names is read here
+    files = not getattr(args, "no_files", False)
+    if not files:  # from now on no file a user names is read or written (the setup form's weights=, w, o)
+        set_files_off(NO_FILES)
+    return PlyscopeApp(session, files=files)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ from textual.worker import Worker, get_current_worker
 
 from engine.agents import Decision
 from engine.errors import UserError
+from engine.files import NO_FILES
 from engine.games import Connect4State
 from tui.contest import TURN_FRAME_SECONDS, analyse, decide, think
 from tui.match import Turn
@@ -41,9 +42,6 @@ from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
 
 Deliver = Callable[[Sequence[tuple[Session, Batch]]], None]
-
-NO_FILES = "files are off in a served session (plyscope serve --allow-files turns them on)"
-"""What ``w`` and ``o`` say where the app may not touch files."""
 """Hands batches (one per session stepped) to the screen and returns once they are painted."""
 Job = Callable[[Deliver, threading.Event], None]
 """The body of a search thread: steps sessions, delivers batches, stops when the event is set."""
