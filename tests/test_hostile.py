@@ -25,6 +25,9 @@ from engine.search.base import Limit
 from engine.search.registry import AgentSpec
 from tui.cli import main
 
+SMALL_ARENA = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40"]
+"""Two quick agents over one opening pair: an arena run that is over in a second, to add a bad option to."""
+
 ROOT = Path(__file__).resolve().parents[1]
 SUPERSCRIPT_TWO = "\u00b2"
 FULLWIDTH_FOUR = "\uff14"
@@ -369,14 +372,7 @@ def test_an_agent_searches_within_its_node_cap() -> None:
 
 def test_more_workers_than_cores_are_capped_with_a_notice(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [
-        "arena",
-        "--agents",
-        "minimax:depth=1",
-        "minimax:depth=2",
-        "--openings",
-        "1",
-        "--moves",
-        "40",
+        *SMALL_ARENA,
         "--workers",
         "1000",
     ]
@@ -433,14 +429,7 @@ JSON_READERS: dict[str, Callable[[str], list[str]]] = {
         "1",
     ],
     "arena-resume": lambda path: [
-        "arena",
-        "--agents",
-        "minimax:depth=1",
-        "minimax:depth=2",
-        "--openings",
-        "1",
-        "--moves",
-        "40",
+        *SMALL_ARENA,
         "--workers",
         "1",
         "--resume",
@@ -557,28 +546,14 @@ def unwritable_paths(tmp_path: Path) -> dict[str, str]:
 
 WRITERS: dict[str, Callable[[str], list[str]]] = {
     "arena --out": lambda path: [
-        "arena",
-        "--agents",
-        "minimax:depth=1",
-        "minimax:depth=2",
-        "--openings",
-        "1",
-        "--moves",
-        "40",
+        *SMALL_ARENA,
         "--workers",
         "1",
         "--out",
         path,
     ],
     "arena --resume": lambda path: [
-        "arena",
-        "--agents",
-        "minimax:depth=1",
-        "minimax:depth=2",
-        "--openings",
-        "1",
-        "--moves",
-        "40",
+        *SMALL_ARENA,
         "--workers",
         "1",
         "--resume",
@@ -645,14 +620,7 @@ def test_another_dask_transport_at_a_port_that_is_not_dask_is_one_line(
     started = time.monotonic()
     line = refused(
         [
-            "arena",
-            "--agents",
-            "minimax:depth=1",
-            "minimax:depth=2",
-            "--openings",
-            "1",
-            "--moves",
-            "40",
+            *SMALL_ARENA,
             "--scheduler",
             address,
         ],
@@ -672,14 +640,7 @@ def test_a_blank_scheduler_or_a_closed_port_of_another_transport_is_refused_at_o
     started = time.monotonic()
     line = refused(
         [
-            "arena",
-            "--agents",
-            "minimax:depth=1",
-            "minimax:depth=2",
-            "--openings",
-            "1",
-            "--moves",
-            "40",
+            *SMALL_ARENA,
             "--scheduler",
             address.format(closed=closed),
         ],
@@ -779,14 +740,7 @@ def test_a_resumed_results_file_with_a_damaged_game_is_refused_in_one_line(
 ) -> None:
     results = tmp_path / "results.json"
     argv = [
-        "arena",
-        "--agents",
-        "minimax:depth=1",
-        "minimax:depth=2",
-        "--openings",
-        "1",
-        "--moves",
-        "40",
+        *SMALL_ARENA,
         "--workers",
         "1",
         "--resume",
