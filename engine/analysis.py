@@ -8,8 +8,10 @@ on round-robin with slices that double each round (from the solver's ``slice_nod
 ``node_budget`` nodes have been spent in all keeps the score ``None``.  Each column is one
 ``ScoreSearch`` (``engine.solver``) on the position the column leads to.
 
-Scores are Pons' (see ``engine.solver``), for the **player who plays the column**:
-positive, that player wins (the larger, the sooner); ``0``, a draw; negative, they lose.
+Scores are Pons' (see ``engine.solver``), kept for the **player who plays the column**
+(``PovScore``, ``PovBounds``): positive, that player wins (the larger, the sooner); ``0``, a
+draw; negative, they lose.  ``ScoresSnapshot``, handed to the UI, holds them as bare pairs
+for that player, the player to move in its position.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.games.connect4 import Connect4State
+from engine.pov import PovBounds, PovScore
 from engine.solver import Connect4Solver, ScoreSearch, centre_first
 
 MAX_SLICES = 32
@@ -118,9 +121,9 @@ class ColumnScores:
         """Columns left in the current round."""
 
     @property
-    def scores(self) -> dict[int, int | None]:
-        """Each playable column's exact score for the player to move in ``state`` (``None``: not known yet)."""
-        return {column: None if search.score is None else -search.score for column, search in self._searches.items()}
+    def scores(self) -> dict[int, PovScore[int] | None]:
+        """Each playable column's exact score, for the player who plays it (``None``: not known yet)."""
+        return {column: self.bounds(column).score for column in self._searches}
 
     @property
     def done(self) -> bool:
@@ -146,21 +149,24 @@ class ColumnScores:
         search.advance(nodes)
         return column if search.done else None
 
-    def bounds(self, column: int) -> tuple[int, int]:
-        """What is known of ``column``'s score so far (for the player to move in ``state``): ``(lowest, highest)``,
-        equal once it is exact."""
-        search = self._searches[column]
-        return -search.upper, -search.lower
+    def bounds(self, column: int) -> PovBounds[int]:
+        """What is known of ``column``'s score so far, for the player who plays it; they meet once it is exact."""
+        return self._searches[column].bounds.seen_by(self.state.player)
 
     def snapshot(self) -> ScoresSnapshot:
+        mover = self.state.player
         return ScoresSnapshot(
-            self.state, {column: self.bounds(column) for column in self._searches}, self.done, self.solver.nodes
+            self.state,
+            {column: self.bounds(column).pov(mover) for column in self._searches},
+            self.done,
+            self.solver.nodes,
         )
 
     def best_columns(self) -> set[int]:
         """The columns with the best score, once every column is known (else empty)."""
         if not self.complete:
             return set()
-        scores = self.scores
-        best = max(score for score in scores.values() if score is not None)
+        mover = self.state.player
+        scores = {column: score.pov(mover) for column, score in self.scores.items() if score is not None}
+        best = max(scores.values())
         return {column for column, score in scores.items() if score == best}

@@ -288,12 +288,13 @@ def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int
             assert isinstance(position, Connect4State)
             search = ScoreSearch(solver, position)
             search.advance(budget)
-            if search.score is None:
+            score = search.score
+            if score is None:
                 raise UserError(
                     f"--openings balanced: the openings of {game.name} take the solver more than "
                     f"{budget:,} nodes each; use a number of openings or a file instead"
                 )
-            scores.append(search.score)
+            scores.append(score.pov(position.player))
         return scores
     if all(isinstance(position, NimState) for position in positions):
         return [nim_score(position) for position in positions if isinstance(position, NimState)]

@@ -117,7 +117,7 @@ def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Ti
         "steps": len(timeline),
         "stats": {"moves": stats.moves, "nodes": stats.nodes, "max_depth": stats.max_depth},
         "best_move": _move(searcher.best_move()),
-        "value": _number(searcher.value()),
+        "value": _number(searcher.value().first()),
         "event_fields": ["path", "added", "changed", "best", "value"],
         "events": events,
         "tree": tree_rows(searcher),

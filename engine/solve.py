@@ -1,7 +1,10 @@
 """Exact values of a position and of each of its moves, for ``plyscope solve``, within a budget.
 
-Points of view: a position's score is for its **player to move**; a move's score is for
-the player who **plays** it (minus the score of the position it leads to).
+Points of view: a ``Solution`` keeps its scores as ``PovScore`` and ``PovBounds``
+(``engine.pov``): a position's score for its **player to move**, a move's score for the
+player who **plays** it (the score of the position it leads to, seen by the other player).
+Its JSON has them as bare numbers, all for the player to move in the position solved, who
+is also the one who plays each move.
 
 * Connect Four: Pons' scores (``engine.solver``): ``0`` draw, ``s > 0`` the player
   wins with their ``s``-th-to-last possible stone, ``s < 0`` the other player does.  The
@@ -28,6 +31,7 @@ from operator import xor
 from engine.games.base import PositionError, State
 from engine.games.connect4 import Connect4State
 from engine.games.nim import NimState
+from engine.pov import PovBounds, PovScore
 from engine.solver import TABLE_LIMIT, Connect4Solver, ScoreSearch, centre_first
 
 NIM_WIN = 1
@@ -55,58 +59,65 @@ class Solution:
     position: str
     player: int
     """The player to move in ``position``: +1 first, -1 second."""
-    bounds: dict[str, tuple[int, int]]
-    """Move label -> ``(lowest, highest)`` bounds on its score for the player who plays it, equal once exact
+    bounds: dict[str, PovBounds[int]]
+    """Move label -> what is known of its score, for the player who plays it; the bounds meet once it is exact
     (Connect Four: columns left to right)."""
     nodes: int
     """Connect Four: Pons' negamax nodes; Nim: positions valued (the position and its children)."""
     seconds: float
 
+    def _mover(self) -> dict[str, tuple[int, int]]:
+        """Move label -> ``(lowest, highest)`` for the player to move in ``position``, who plays every move."""
+        return {label: bounds.pov(self.player) for label, bounds in self.bounds.items()}
+
     @property
     def finished(self) -> bool:
         """Whether every move's score is exact."""
-        return all(lowest == highest for lowest, highest in self.bounds.values())
+        return all(bounds.score is not None for bounds in self.bounds.values())
 
     @property
-    def moves(self) -> dict[str, int | None]:
-        """Move label -> its exact score for the player who plays it; ``None`` while only bounds are known."""
-        return {label: lowest if lowest == highest else None for label, (lowest, highest) in self.bounds.items()}
+    def moves(self) -> dict[str, PovScore[int] | None]:
+        """Move label -> its exact score, for the player who plays it; ``None`` while only bounds are known."""
+        return {label: bounds.score for label, bounds in self.bounds.items()}
 
     @property
-    def score_bounds(self) -> tuple[int, int]:
-        """``(lowest, highest)`` bounds on the position's score for its player to move (the best move's)."""
-        return max(lowest for lowest, _ in self.bounds.values()), max(highest for _, highest in self.bounds.values())
+    def score_bounds(self) -> PovBounds[int]:
+        """What is known of the position's score (the best move's), for its player to move."""
+        pairs = self._mover().values()
+        return PovBounds(max(lowest for lowest, _ in pairs), max(highest for _, highest in pairs), self.player)
 
     @property
-    def score(self) -> int | None:
-        """The position's exact score for its player to move; ``None`` while only bounds are known."""
-        lowest, highest = self.score_bounds
-        return lowest if lowest == highest else None
+    def score(self) -> PovScore[int] | None:
+        """The position's exact score, for its player to move; ``None`` while only bounds are known."""
+        return self.score_bounds.score
 
     @property
     def best_moves(self) -> list[str]:
         """The moves proven at least as good as every other (once finished: those that keep the position's score)."""
+        pairs = self._mover()
         return [
             label
-            for label, (lowest, _) in self.bounds.items()
-            if all(lowest >= highest for other, (_, highest) in self.bounds.items() if other != label)
+            for label, (lowest, _) in pairs.items()
+            if all(lowest >= highest for other, (_, highest) in pairs.items() if other != label)
         ]
 
     def as_json(self) -> dict[str, object]:
         """``score`` and ``moves`` hold ``null`` where only bounds are known; ``bounds`` has every move's
         ``[lowest, highest]``, ``score_bounds`` the position's."""
+        mover = self.player
+        pairs = self._mover()
         return {
             "game": self.game,
             "position": self.position,
-            "player": self.player,
-            "score": self.score,
-            "moves": self.moves,
+            "player": mover,
+            "score": None if self.score is None else self.score.pov(mover),
+            "moves": {label: lowest if lowest == highest else None for label, (lowest, highest) in pairs.items()},
             "best_moves": self.best_moves,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "finished": self.finished,
-            "score_bounds": list(self.score_bounds),
-            "bounds": {label: list(pair) for label, pair in self.bounds.items()},
+            "score_bounds": list(self.score_bounds.pov(mover)),
+            "bounds": {label: list(pair) for label, pair in pairs.items()},
         }
 
 
@@ -127,8 +138,8 @@ class PositionSolve:
         self._solver: Connect4Solver | None = None
         self._searches: dict[int, ScoreSearch] = {}
         """Connect Four: each column's search (on the position it leads to), centre first as Pons orders moves."""
-        self._nim: dict[str, int] = {}
-        """Nim: each move's score for the player who plays it."""
+        self._nim: dict[str, PovScore[int]] = {}
+        """Nim: each move's score, for the player who plays it."""
         if isinstance(state, Connect4State):
             solver = self._solver = Connect4Solver(state.game, table_limit=table_limit)
             self._searches = {
@@ -138,7 +149,10 @@ class PositionSolve:
             }
         elif isinstance(state, NimState):
             started = time.perf_counter()
-            self._nim = {state.move_label(move): -nim_score(state.play(move)) for move in state.legal_moves()}
+            after = {state.move_label(move): state.play(move) for move in state.legal_moves()}
+            self._nim = {
+                label: PovScore(nim_score(child), child.player).seen_by(state.player) for label, child in after.items()
+            }
             self.seconds = time.perf_counter() - started
         else:
             raise PositionError(f"no exact solver for the game {state.game.name}")
@@ -183,14 +197,12 @@ class PositionSolve:
     def solution(self) -> Solution:
         """What is known now."""
         state = self.state
+        mover = state.player
         if self._solver is None:
-            bounds = {label: (score, score) for label, score in self._nim.items()}
+            bounds = {label: PovBounds.exactly(score) for label, score in self._nim.items()}
         else:
             searches = self._searches
-            bounds = {
-                state.move_label(column): (-searches[column].upper, -searches[column].lower)
-                for column in sorted(searches)
-            }
+            bounds = {state.move_label(column): searches[column].bounds.seen_by(mover) for column in sorted(searches)}
         return Solution(state.game.name, state.text(), state.player, bounds, self.nodes, self.seconds)
 
 

@@ -146,7 +146,7 @@ def recorded(make: Callable[[], Searcher[Node]], steps: int) -> tuple[Searcher[N
         step = searcher.step()
         if step is None:
             break
-        timeline.record(step, searcher.best_move(), searcher.value())
+        timeline.record(step, searcher.best_move(), searcher.value().first())
     return searcher, timeline
 
 

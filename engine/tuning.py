@@ -106,10 +106,8 @@ def _next_move(state: Connect4State, source: str, rng: np.random.Generator, eval
 
 def solved_result(solver: Connect4Solver, state: Connect4State) -> float:
     """The first player's result with perfect play from the open ``state``: 1 win, 0.5 draw, 0 loss."""
-    score = solver.solve(state)  # Pons' score, for the player to move
-    if score == 0:
-        return 0.5
-    return 1.0 if (score > 0) == (state.player == 1) else 0.0
+    score = solver.solve(state).first()  # Pons' score, for the first player
+    return 0.5 if score == 0 else (1.0 if score > 0 else 0.0)
 
 
 def feature_matrix(states: Sequence[Connect4State], game: Connect4) -> Matrix:

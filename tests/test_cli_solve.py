@@ -49,7 +49,7 @@ def test_json_gives_pons_scores_for_the_position_and_each_move(capsys: pytest.Ca
     assert (report["game"], report["position"], report["player"], report["score"]) == ("connect4", moves, -1, 4)
     state = Connect4().parse(moves)
     scores = Connect4Solver(state.game).move_scores(state)
-    expected = {state.move_label(column): scores[column] for column in sorted(scores)}
+    expected = {state.move_label(column): scores[column].pov(state.player) for column in sorted(scores)}
     moves_found = report["moves"]
     assert isinstance(moves_found, dict) and list(moves_found.items()) == list(expected.items())  # columns in order
     assert report["best_moves"] == [label for label, score in expected.items() if score == 4]

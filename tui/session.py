@@ -167,14 +167,14 @@ class Session:
         self.lock = threading.RLock()
         """Held while the tree changes (by the search thread) or is read (by the UI)."""
         self.history = ValueHistory()
-        self.history.add(searcher.value())
+        self.history.add(searcher.value().first())
         self.ended = searcher.finished
         """True once a step was refused: finished, out of budget or at the node cap (until that is raised)."""
         self.timeline = Timeline()
         """Every step the search took, up to the newest (``searcher`` may show an earlier one)."""
         self.newest: Searcher[Node] | None = None
         """While ``searcher`` shows a past step: the search at its newest step (``None``: ``searcher`` is it)."""
-        self._start_value = searcher.value()
+        self._start_value = searcher.value().first()
         self.saved: SavedSearch | None = None
         """The saved search this session replays (its timeline is the saved one; its tree is rebuilt)."""
 
@@ -309,7 +309,7 @@ class Session:
                     changed[id(node)] = node
                 for node in step.cutoffs:
                     cutoffs[id(node)] = node
-                value = searcher.value()
+                value = searcher.value().first()
                 self.history.add(value)
                 if searcher.stats.iterations > len(self.timeline):
                     self.timeline.record(step, searcher.best_move(), value)

@@ -139,7 +139,7 @@ def solve_set(solver: Connect4Solver, pons: PonsSet, positions: list[tuple[str, 
         solver.reset()
         started = time.perf_counter()
         cpu_started = time.process_time()
-        found = solver.solve(state)
+        found = solver.solve(state).pov(state.player)  # Pons' scores are for the player to move
         cpu_seconds += time.process_time() - cpu_started
         spent = time.perf_counter() - started
         correct += found == score

@@ -61,6 +61,7 @@ from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
+from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
@@ -565,13 +566,11 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         best = _best_child(self.completed_root or self.root)
         return None if best is None else best.move
 
-    def value(self) -> float:
+    def value(self) -> PovScore[float]:
         """The root value of the last complete iteration (first player's view); before one completes,
         the current root's best so far, or the root's static value."""
         root = self.completed_root or self.root
-        if root.value is not None:
-            return root.value
-        return self.evaluator(self.root_state)
+        return self.scored(root.value if root.value is not None else self.evaluator(self.root_state))
 
     def proven(self) -> Verdict | None:
         """Once an iteration reached no horizon, the result at the end of its principal variation."""

@@ -9,9 +9,10 @@ Units of work and of budget, the same for every algorithm:
   one move for every edge it walks down from the root.  Random playouts are counted apart
   (``Stats.playout_moves``), not in ``moves``.
 
-Values: ``Searcher.value()`` is from the first player's point of view, on the scale of the
-searcher's evaluator (or of its own statistics, for MCTS and proof-number search); each
-``Node`` subclass says the point of view of every number it keeps.
+Values: ``Searcher.value()`` is a ``PovScore`` (``engine.pov``): a number with the player whose
+point of view it takes, on the scale of the searcher's evaluator (or of its own statistics,
+for MCTS and proof-number search); each ``Node`` subclass says the point of view of every
+number it keeps.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from enum import Enum
 from typing import ClassVar, Generic, Self, TypeVar
 
 from engine.errors import UserError
-from engine.games.base import Move, State
+from engine.games.base import Move, Player, State
 from engine.games.evaluators import Evaluator
 from engine.numbers import NumberError, parse_float, parse_int, shown
+from engine.pov import FIRST, PovBounds, PovScore
 
 
 class SearchError(UserError):
@@ -188,8 +190,8 @@ class Result:
     """Where a ``run`` left the search."""
 
     best_move: Move | None
-    value: float
-    """Root value from the first player's point of view."""
+    value: PovScore[float]
+    """The root's value (``Searcher.value()``)."""
     principal_variation: tuple[Move, ...]
     stats: Stats
     """A copy of the searcher's stats at the end of the run."""
@@ -237,13 +239,19 @@ class Searcher(ABC, Generic[N]):
         """The move this searcher would play now (``None`` before any work, or with no legal move)."""
 
     @abstractmethod
-    def value(self) -> float:
-        """The root's value from the first player's point of view."""
+    def value(self) -> PovScore[float]:
+        """The root's value, with whose point of view it takes (most searchers keep the first player's)."""
 
-    def value_bounds(self) -> tuple[float, float] | None:
-        """``(lowest, highest)`` the root's value can be, first player's point of view, while the search only
-        bounds it (the exact solver); ``None`` when ``value()`` is the search's own estimate, or exact."""
+    def value_bounds(self) -> PovBounds[float] | None:
+        """What the root's value can be while the search only bounds it (the exact solver); ``None`` when
+        ``value()`` is the search's own estimate, or exact."""
         return None
+
+    def scored(self, value: float, player: Player = FIRST) -> PovScore[float]:
+        """``value``, from ``player``'s point of view, as a score on this search's scale: even at the middle of
+        its evaluator's range (512 on Rivest's 1..1023), at 0 without an evaluator."""
+        evaluator = self.evaluator
+        return PovScore(value, player, 0 if evaluator is None else (evaluator.lo + evaluator.hi) / 2)
 
     @abstractmethod
     def principal_path(self) -> list[N]:

@@ -32,6 +32,7 @@ from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
+from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
@@ -200,9 +201,9 @@ class BestFirst(Searcher[BestFirstNode]):
         best = self.root.best
         return None if best is None else best.move
 
-    def value(self) -> float:
+    def value(self) -> PovScore[float]:
         """The root's backed-up minimax value, first player's point of view, on the evaluator's scale."""
-        return self.root.v
+        return self.scored(self.root.v)
 
     def principal_path(self) -> list[BestFirstNode]:
         return list(self._principal)

@@ -39,6 +39,7 @@ from typing import cast
 
 from engine.games.base import CHANCE, Move, State, is_chance
 from engine.games.evaluators import Evaluator
+from engine.pov import PovScore
 from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
@@ -311,7 +312,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
             kind = "chance cut-off (Star1)" if cut.player == CHANCE else "cut-off"
             note += f"; {kind} at {self._label(cut)}: {cut.bound} {cut.value:g}, {cut.pruned} pruned"
         if self.finished:
-            note += f"; search complete: value {self.value():g}"
+            note += f"; search complete: value {self.value().first():g}"
         return note
 
     def _label(self, node: ExpectiNode) -> str:
@@ -345,9 +346,9 @@ class Expectiminimax(Searcher[ExpectiNode]):
         best = self._best_child(self.root)
         return None if best is None else best.move
 
-    def value(self) -> float:
+    def value(self) -> PovScore[float]:
         """The root's value, first player's view: exact once the search is complete; before, the best so far."""
-        return self.root.value if self.root.value is not None else self.evaluator(self.root_state)
+        return self.scored(self.root.value if self.root.value is not None else self.evaluator(self.root_state))
 
     def principal_path(self) -> list[ExpectiNode]:
         """The best complete child at each MAX and MIN node, the most probable outcome at each chance node."""

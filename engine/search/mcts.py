@@ -18,8 +18,9 @@ Points of view, stated once for this module:
   choice led to it, and so are those of its outcomes (the disc that landed is theirs).  Selection
   at a chance node draws an outcome with its probability (no UCB1), and expands it if it is not
   in the tree yet.  MCTS-Solver is for games without chance.
-* ``Searcher.value()`` is from the first player's point of view, in [-1, 1]:
-  ``2 * mean - 1`` of the first player's mean (exactly +1 or -1 once the root is proven).
+* ``Searcher.value()`` is ``2 * mean - 1`` of the root's mean, in [-1, 1], as a ``PovScore`` for
+  the player who moved into the root (exactly +1 or -1 once the root is proven); its
+  ``first()`` is the first player's.
 
 Rewards are already in [0, 1], the scale partial expansion's ``UCB_c = 0.5 +
 sqrt(ln(n) / (1 + k))`` assumes, so it is compared with UCB1 as it is.
@@ -42,6 +43,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.games.base import Move, Player, State, is_chance
+from engine.pov import PovScore
 from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken, Verdict
 from engine.search.playouts import Playouts
 
@@ -345,15 +347,14 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         best = self._final_child(self.root)
         return None if best is None else best.move
 
-    def value(self) -> float:
-        """Root mean as 2 * mean - 1 for the first player, in [-1, 1]; +1 or -1 once the root is proven."""
+    def value(self) -> PovScore[float]:
+        """The root's mean reward as 2 * mean - 1, in [-1, 1], for the player who moved into the root (its
+        rewards' point of view); +1 or -1 once the root is proven."""
         root = self.root
         mover = -self.root_state.player
         if root.proven:
-            return float(root.proven * mover)
-        if not root.visits:
-            return 0.0
-        return (2 * root.total / root.visits - 1) * mover
+            return self.scored(float(root.proven), mover)
+        return self.scored(2 * root.total / root.visits - 1 if root.visits else 0.0, mover)
 
     def proven(self) -> Verdict | None:
         """The root's MCTS-Solver proof, for the first player."""
@@ -403,12 +404,11 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
             return None
         return max(node.children, key=lambda child: (child.total / child.visits, child.visits))
 
-    def value(self) -> float:
-        """The best root child's mean as 2 * mean - 1 for the first player, in [-1, 1] (0 before any step)."""
+    def value(self) -> PovScore[float]:
+        """The best root child's mean reward as 2 * mean - 1, in [-1, 1], for the player to move at the root
+        (who would play it); 0 before any step."""
         best = self._final_child(self.root)
-        if best is None:
-            return 0.0
-        return (2 * best.total / best.visits - 1) * self.root_state.player
+        return self.scored(2 * best.total / best.visits - 1 if best is not None else 0.0, self.root_state.player)
 
 
 K_PARAM = Param(

@@ -12,6 +12,7 @@ from operator import attrgetter
 
 from engine.games.base import Move, State
 from engine.games.evaluators import EVALUATORS, Evaluator, default_evaluator, make_evaluator
+from engine.pov import PovScore
 from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, best_child
 
 _VALUE = attrgetter("value")
@@ -166,8 +167,9 @@ class Minimax(Searcher[MinimaxNode]):
         ]
         return best_child(valued, node.player, _VALUE)
 
-    def value(self) -> float:
-        return self.root.value if self.root.value is not None else self.evaluator(self.root_state)
+    def value(self) -> PovScore[float]:
+        """The root's minimax value, first player's point of view (its static value before any step)."""
+        return self.scored(self.root.value if self.root.value is not None else self.evaluator(self.root_state))
 
     def principal_path(self) -> list[MinimaxNode]:
         path = [self.root]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 from engine.games.base import Move, State
+from engine.pov import PovScore
 from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken, Verdict
 
 INF = math.inf
@@ -220,16 +221,15 @@ class ProofNumberSearch(Searcher[PnsNode]):
             return self._outcome_child(self.root).move
         return self._most_proving_child(self.root).move
 
-    def value(self) -> float:
-        """From the first player's point of view: 0 while unsettled; once settled, the bound the proof gives.
+    def value(self) -> PovScore[float]:
+        """For the player to move at the root (``root_player``): 0 while unsettled; once settled, the bound the
+        proof gives.
 
         That is +1 or -1 when the proof decides the game (a proven win, a disproof made only of
         losses), and 0 when it only shows "at most a draw" (``win`` disproven) or "at least a
         draw" (``draw-or-win`` proven) -- or the game is a draw.
         """
-        if not self.finished:
-            return 0.0
-        return float(self._outcome_table()[self.root] * self.root_player)
+        return self.scored(float(self._outcome_table()[self.root]) if self.finished else 0.0, self.root_player)
 
     def proven(self) -> Verdict | None:
         """The settled claim about the player to move at the root (``root_player``), for the first player."""

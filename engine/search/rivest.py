@@ -42,6 +42,7 @@ from typing import Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
+from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
@@ -363,9 +364,9 @@ class Rivest(Searcher[RivestNode]):
         evaluator = self.evaluator
         return max(tied, key=lambda c: sign * evaluator(state.play(c.move)))
 
-    def value(self) -> float:
+    def value(self) -> PovScore[float]:
         """The root's backed-up value, first player's point of view, on the evaluator's own scale."""
-        return self.root.v - self.shift
+        return self.scored(self.root.v - self.shift)
 
     def proven(self) -> Verdict | None:
         """Once every tip ends the game (finished), the result at the end of the line of best values."""

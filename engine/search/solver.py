@@ -10,6 +10,7 @@ from typing import cast
 
 from engine.games.base import Move, State
 from engine.games.connect4 import Connect4State
+from engine.pov import PovBounds, PovScore
 from engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, SearchError, Step, Taken, Verdict
 from engine.solver import Connect4Solver, ScoreSearch, centre_first
 
@@ -239,20 +240,20 @@ class SolverSearcher(Searcher[SolverNode]):
             return None
         return self._best_child(self.root).move
 
-    def value(self) -> float:
-        """The root's score from the first player's point of view, in Pons' units.
+    def value(self) -> PovScore[float]:
+        """The root's score for its player to move, in Pons' units.
 
         Until it is exact: the score the player to move is sure of so far (the root's lower bound).
         """
-        return float(self.root.state.player * self.root.lower)
+        root = self.root
+        return self.scored(float(root.lower), root.state.player)
 
-    def value_bounds(self) -> tuple[float, float] | None:
-        """The root's score bounds, first player's point of view, until they meet."""
+    def value_bounds(self) -> PovBounds[float] | None:
+        """The root's score bounds for its player to move, until they meet."""
         root = self.root
         if root.lower == root.upper:
             return None
-        ends = (root.state.player * root.lower, root.state.player * root.upper)
-        return float(min(ends)), float(max(ends))
+        return PovBounds(float(root.lower), float(root.upper), root.state.player)
 
     def proven(self) -> Verdict | None:
         """What the root's score bounds settle (Pons: positive, the player to move wins), for the first player."""

@@ -7,14 +7,17 @@ slices.  ``Connect4Solver.solve`` and ``move_score(s)``, the column analysis
 (``engine.analysis``), ``plyscope solve`` (``engine.solve``) and the searcher
 (``engine.search.solver``) all drive it.
 
-Points of view: a position's score (``ScoreSearch.lower``/``upper``, ``solve``) is for its
-**player to move**; a move's score (``move_score``) is for the player who **plays** it,
-minus the score of the position the move leads to.
+Points of view: scores leave this module as ``PovScore`` and ``PovBounds`` (``engine.pov``).  A
+position's score (``solve``, ``ScoreSearch.score`` and ``bounds``) is kept for its **player to
+move**; a move's score (``move_score``) for the player who **plays** it: the score of the
+position the move leads to, seen by the other player.  Inside, ``ScoreSearch.lower``/``upper``
+are bare numbers for the player to move, as Pons' negamax works.
 """
 
 from __future__ import annotations
 
 from engine.games.connect4 import Connect4, Connect4State
+from engine.pov import PovBounds, PovScore
 from engine.solver.kernel import TABLE_LIMIT, NodeBudgetSpent, centre_first, make_kernel, win_now_score
 
 
@@ -33,8 +36,8 @@ def terminal_score(state: Connect4State) -> int:
 class Connect4Solver:
     """Pons' exact solver for one board size: a kernel and its transposition table, which lasts until ``reset``.
 
-    Every score it returns is Pons' score for the player to move in the position given,
-    except ``move_score(s)``, which are for the player who plays the move.
+    Every score it returns is Pons' score, kept for the player to move in the position given
+    (``move_score(s)``: for the player who plays the move).
     """
 
     __slots__ = ("game", "_kernel")
@@ -103,21 +106,24 @@ class Connect4Solver:
         finally:
             kernel.set_budget(None)
 
-    def solve(self, state: Connect4State) -> int:
-        """The exact score of ``state`` for its player to move (the game must not be over)."""
+    def solve(self, state: Connect4State) -> PovScore[int]:
+        """The exact score of ``state``, for its player to move (the game must not be over)."""
         if state.is_terminal():
             raise ValueError("solve() of a position where the game is over")
+        return self._exact(state)
+
+    def move_score(self, state: Connect4State, column: int) -> PovScore[int]:
+        """The exact score of playing ``column`` in ``state``, for the player who plays it."""
+        return self._exact(state.play(column)).seen_by(state.player)
+
+    def _exact(self, state: Connect4State) -> PovScore[int]:
         search = ScoreSearch(self, state)
         search.advance()
-        return search.lower
+        score = search.score
+        assert score is not None  # no budget: the search ends exact
+        return score
 
-    def move_score(self, state: Connect4State, column: int) -> int:
-        """The exact score of playing ``column`` in ``state``, for the player who plays it."""
-        search = ScoreSearch(self, state.play(column))
-        search.advance()
-        return -search.lower
-
-    def move_scores(self, state: Connect4State) -> dict[int, int]:
+    def move_scores(self, state: Connect4State) -> dict[int, PovScore[int]]:
         """The exact score of every legal move of ``state`` (for the player who plays it), centre first."""
         legal = set(state.legal_moves())
         return {column: self.move_score(state, column) for column in centre_first(self.game.width) if column in legal}
@@ -171,9 +177,14 @@ class ScoreSearch:
         return threshold is not None and (self.upper <= threshold or self.lower > threshold)
 
     @property
-    def score(self) -> int | None:
-        """The exact score for the player to move in ``state``; ``None`` while only bounds are known."""
-        return self.lower if self.lower == self.upper else None
+    def bounds(self) -> PovBounds[int]:
+        """``lower`` and ``upper``, for the player to move in ``state``."""
+        return PovBounds(self.lower, self.upper, self.state.player)
+
+    @property
+    def score(self) -> PovScore[int] | None:
+        """The exact score, for the player to move in ``state``; ``None`` while only bounds are known."""
+        return self.bounds.score
 
     @property
     def probe(self) -> int | None:

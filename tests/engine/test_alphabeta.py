@@ -83,9 +83,9 @@ def assert_equal_to_minimax(state: State, depth: int, evaluator: str = "auto") -
             )
             result = searcher.run(Limit())
             assert result.finished
-            assert result.value == reference.value(), (ordering, tt, start_depth)
+            assert result.value.first() == reference.value().first(), (ordering, tt, start_depth)
             # The move it picks is worth the root's value (ties may pick another move than minimax).
-            assert values[result.best_move] == reference.value()
+            assert values[result.best_move] == reference.value().first()
 
 
 # --- the same values as minimax ----------------------------------------------------------
@@ -117,7 +117,7 @@ def test_equals_minimax_on_synthetic_trees(data: st.DataObject, branching: int, 
             searcher = AlphaBeta(
                 state, depth=depth, start_depth=start_depth, ordering=ordering, tt=tt, evaluator=SyntheticEvaluator()
             )
-            assert searcher.run(Limit()).value == reference.value()
+            assert searcher.run(Limit()).value.first() == reference.value().first()
 
 
 # --- Knuth & Moore, and the cost of deepening ------------------------------------------
@@ -135,7 +135,7 @@ def test_perfect_ordering_evaluates_the_knuth_moore_number_of_leaves(
     )
     searcher.run(Limit())
     assert sum(1 for node in searcher.walk() if node.depth == depth) == leaves
-    assert searcher.value() == 0.0
+    assert searcher.value().first() == 0.0
     assert searcher.best_move() == 0
 
 
@@ -151,7 +151,7 @@ def test_iterative_deepening_costs_123450_moves_where_one_search_costs_111110() 
     single.run(Limit())
     assert single.stats.moves == 111_110
     assert single.stats.nodes == 111_111  # the root and every node below it: no cut-off at all
-    assert deepening.value() == single.value() == game.start().leaf_value()
+    assert deepening.value().first() == single.value().first() == game.start().leaf_value()
     assert deepening.best_move() == single.best_move() == 9
 
 
@@ -250,9 +250,9 @@ def test_run_builds_the_same_tree_as_stepping(ordering: str, tt: bool, budget: i
         stepped.stats.iterations,
         stepped.stats.max_depth,
     )
-    assert (result.best_move, result.value, result.finished) == (
+    assert (result.best_move, result.value.first(), result.finished) == (
         stepped.best_move(),
-        stepped.value(),
+        stepped.value().first(),
         stepped.finished,
     )
     assert result.principal_variation == tuple(stepped.principal_variation())
@@ -312,7 +312,7 @@ def test_static_all_ordering_sorts_the_parents_of_leaves_too() -> None:
         assert values == sorted(values)  # the second player to move: best for MIN first
         assert [leaf.value for leaf in children(node)] == values
     cheaper = AlphaBeta(C4.start(), depth=2, start_depth=2, ordering="static", evaluator="rivest")
-    assert cheaper.run(Limit()).value == searcher.value()
+    assert cheaper.run(Limit()).value.first() == searcher.value().first()
 
 
 def test_rivests_accounting_also_pays_for_each_child_visited() -> None:
@@ -325,7 +325,7 @@ def test_rivests_accounting_also_pays_for_each_child_visited() -> None:
     visited = sum(1 for _ in counted.walk()) - 1
     assert counted.stats.moves == 7 + 7 * 7 + visited
     assert [node.move for node in counted.walk()] == [node.move for node in plain.walk()]
-    assert counted.value() == plain.value()
+    assert counted.value().first() == plain.value().first()
 
 
 @pytest.mark.parametrize("budget", [0, 6, 7, 8, 9, 63, 64, 500])
@@ -355,7 +355,7 @@ def test_the_same_search_twice() -> None:
 
 def test_best_move_is_the_last_complete_iterations() -> None:
     searcher = AlphaBeta(C4.parse("4453"), ordering="none", evaluator="threats")
-    assert searcher.best_move() is None and searcher.value() == searcher.evaluator(C4.parse("4453"))
+    assert searcher.best_move() is None and searcher.value().first() == searcher.evaluator(C4.parse("4453"))
     searcher.step()  # opens the first root
     assert searcher.best_move() is None
     searcher.step()  # the first root child, a leaf at depth 1
@@ -364,7 +364,7 @@ def test_best_move_is_the_last_complete_iterations() -> None:
     assert searcher.completed_root is not None and searcher.root is not searcher.completed_root
     assert searcher.completed_depth == searcher.iteration - 1
     root = searcher.completed_root
-    assert root.bound == "=" and searcher.value() == root.value
+    assert root.bound == "=" and searcher.value().first() == root.value
     best = max(children(root), key=lambda child: child.value or 0.0)
     assert searcher.best_move() == best.move
     assert searcher.principal_path()[0] is root
@@ -398,7 +398,7 @@ def test_the_table_saves_visits_on_connect4() -> None:
     """Connect Four is full of transpositions (``4 3`` then ``5`` = ``5 3`` then ``4``)."""
     plain = AlphaBeta(C4.start(), depth=5, start_depth=5, evaluator="threats")
     tabled = AlphaBeta(C4.start(), depth=5, start_depth=5, tt=True, evaluator="threats")
-    assert plain.run(Limit()).value == tabled.run(Limit()).value
+    assert plain.run(Limit()).value.first() == tabled.run(Limit()).value.first()
     assert tabled.stats.moves < plain.stats.moves
 
 
@@ -423,10 +423,10 @@ def test_completed_nodes_hold_the_fail_soft_values_of_their_children() -> None:
 def test_grundy_7_is_lost_and_8_is_won_by_splitting_off_1(ordering: str, tt: bool) -> None:
     seven = AlphaBeta(GRUNDY.parse("7"), ordering=ordering, tt=tt)
     assert seven.run(Limit()).finished and seven.solved
-    assert seven.value() == 1.0  # the neutral evaluator's "second player won"
+    assert seven.value().first() == 1.0  # the neutral evaluator's "second player won"
     eight = AlphaBeta(GRUNDY.parse("8"), ordering=ordering, tt=tt)
     assert eight.run(Limit()).finished and eight.solved
-    assert eight.value() == 1023.0
+    assert eight.value().first() == 1023.0
     assert GRUNDY.parse("8").move_label(eight.best_move()) == "8=7+1"
 
 
@@ -437,7 +437,7 @@ def test_classic_nim_follows_the_xor_rule(piles: str) -> None:
     searcher.run(Limit())
     assert searcher.solved
     first_player_wins = reduce(xor, state.piles) != 0
-    assert searcher.value() == (1023.0 if first_player_wins else 1.0)
+    assert searcher.value().first() == (1023.0 if first_player_wins else 1.0)
     if first_player_wins:
         assert reduce(xor, state.play(searcher.best_move()).piles) == 0
 
@@ -456,7 +456,7 @@ def test_connect4_wins_in_one(ordering: str, tt: bool) -> None:
     searcher = AlphaBeta(C4.parse("112233"), depth=3, ordering=ordering, tt=tt, evaluator="threats")
     searcher.run(Limit())
     assert searcher.best_move() == 3
-    assert searcher.value() == 1000 - 7  # X wins with the 7th stone
+    assert searcher.value().first() == 1000 - 7  # X wins with the 7th stone
 
 
 @pytest.mark.parametrize(("ordering", "tt"), CONFIGS)
@@ -473,7 +473,7 @@ def test_connect4_blocks_a_win_in_one(ordering: str, tt: bool) -> None:
     searcher = AlphaBeta(C4.parse("11223"), depth=2, ordering=ordering, tt=tt, evaluator="threats")
     searcher.run(Limit())
     assert searcher.best_move() == 3
-    assert abs(searcher.value()) < 900  # no forced win either way within two plies
+    assert abs(searcher.value().first()) < 900  # no forced win either way within two plies
 
 
 # --- the registry ----------------------------------------------------------------------
@@ -526,5 +526,5 @@ def test_a_finished_game_has_nothing_to_search() -> None:
     state = C4.parse("1212121")  # X has four in column 1
     searcher = AlphaBeta(state, evaluator="threats")
     assert searcher.finished and searcher.best_move() is None
-    assert searcher.value() == 1000 - 7
+    assert searcher.value().first() == 1000 - 7
     assert isinstance(searcher.root, AlphaBetaNode) and searcher.step() is None

@@ -6,6 +6,7 @@ import pytest
 
 from engine.analysis import MAX_SLICES, ColumnScores
 from engine.games import Connect4
+from engine.pov import PovScore
 from engine.solver import Connect4Solver
 from tests.pons import pons_positions
 
@@ -18,6 +19,12 @@ def solved(scores: ColumnScores) -> ColumnScores:
     return scores
 
 
+def for_mover(analysis: ColumnScores) -> dict[int, int | None]:
+    """Each column's score as bare numbers, for the player to move (who plays the column)."""
+    mover = analysis.state.player
+    return {column: None if s is None else s.pov(mover) for column, s in analysis.scores.items()}
+
+
 def test_every_column_gets_the_solvers_score_and_the_best_is_the_positions_score() -> None:
     solver = Connect4Solver(C4)
     for moves, score in pons_positions("Test_L3_R1", 20):
@@ -25,21 +32,33 @@ def test_every_column_gets_the_solvers_score_and_the_best_is_the_positions_score
         analysis = solved(ColumnScores(state))
         assert analysis.complete
         assert analysis.scores == {c: solver.move_score(state, c) for c in state.legal_moves()}
-        assert max(s for s in analysis.scores.values() if s is not None) == score
-        assert analysis.best_columns() == {c for c, s in analysis.scores.items() if s == score}
+        scores = for_mover(analysis)
+        assert max(s for s in scores.values() if s is not None) == score
+        assert analysis.best_columns() == {c for c, s in scores.items() if s == score}
 
 
 def test_a_known_position_column_by_column() -> None:
     # Pons' score 4: only column 6 keeps the win for the player to move.
     analysis = solved(ColumnScores(C4.parse("5554224333234511764415115")))
-    assert analysis.scores == {0: -8, 1: -8, 2: -8, 3: -8, 5: 4, 6: -8}
+    assert for_mover(analysis) == {0: -8, 1: -8, 2: -8, 3: -8, 5: 4, 6: -8}
     assert analysis.best_columns() == {5}
-    assert analysis.bounds(5) == (4, 4)
+    assert analysis.bounds(5).pov(analysis.state.player) == (4, 4)
+
+
+def test_a_columns_score_is_kept_for_the_player_who_plays_it_and_read_from_either_side() -> None:
+    state = C4.parse("5554224333234511764415115")  # the second player to move; column 6 wins for them
+    analysis = solved(ColumnScores(state))
+    score = analysis.scores[5]
+    assert score is not None and state.player == -1
+    assert (score.relative, score.player) == (4, -1)
+    assert (score.pov(-1), score.pov(1), score.first()) == (4, -4, -4)
+    assert score == PovScore(-4, 1)  # the same score, kept from the other side
+    assert analysis.bounds(0).pov(1) == (8, 8) and analysis.bounds(0).pov(-1) == (-8, -8)
 
 
 def test_an_immediate_win_and_a_full_column() -> None:
     analysis = ColumnScores(C4.parse("112233"))
-    assert analysis.scores[3] == 18 and analysis.scores[4] is None
+    assert for_mover(analysis)[3] == 18 and analysis.scores[4] is None
     assert 0 in analysis.scores
 
 
@@ -51,7 +70,7 @@ def test_out_of_budget_the_unsolved_columns_stay_unknown_within_their_bounds() -
     unknown = [c for c, s in analysis.scores.items() if s is None]
     assert unknown
     for column in unknown:
-        lowest, highest = analysis.bounds(column)
+        lowest, highest = analysis.bounds(column).pov(analysis.state.player)
         assert -21 <= lowest < highest <= 21
     assert analysis.advance() is None
 
@@ -104,4 +123,4 @@ def test_without_a_node_budget_every_column_is_solved() -> None:
     state = C4.parse(moves)
     analysis = solved(ColumnScores(state, node_budget=None))
     assert analysis.complete
-    assert max(s for s in analysis.scores.values() if s is not None) == score
+    assert max(s for s in for_mover(analysis).values() if s is not None) == score

@@ -20,7 +20,7 @@ def full_minimax_value(state: State) -> float:
     """The root value of full-width minimax over the whole game (neutral evaluator: wins 1023, losses 1)."""
     searcher = Minimax(state, depth=100, evaluator="neutral")
     assert searcher.run(Limit()).finished
-    return searcher.value()
+    return searcher.value().first()
 
 
 def test_expands_the_principal_leaf() -> None:
@@ -32,7 +32,7 @@ def test_expands_the_principal_leaf() -> None:
     assert [None if s is None else s.node.move for s in steps] == [None, "u", "w"]
     step = steps[-1]
     assert step is not None
-    assert searcher.value() == 11.0
+    assert searcher.value().first() == 11.0
     assert [n.move for n in step.path] == [None, "u", "w"]
     assert [n.move for n in step.added] == ["y", "z"]
     assert {n.move for n in step.changed} == {None, "u", "w", "y", "z"}
@@ -49,7 +49,7 @@ def test_grundy(ab_depth: int, text: str, won: bool) -> None:
     state = Nim("grundy").parse(text)
     result = BestFirst(state, ab_depth=ab_depth).run(Limit())
     assert result.finished
-    assert result.value == (1023.0 if won else 1.0) == full_minimax_value(state)
+    assert result.value.first() == (1023.0 if won else 1.0) == full_minimax_value(state)
     if won:
         assert state.move_label(result.best_move) == {"8": "8=7+1", "12": "12=10+2"}[text]
 
@@ -61,11 +61,11 @@ def test_classic_nim_follows_the_xor_rule(ab_depth: int, text: str, winning_move
     state = Nim("classic").parse(text)
     result = BestFirst(state, ab_depth=ab_depth).run(Limit())
     assert result.finished
-    assert result.value == (1.0 if winning_move is None else 1023.0)
+    assert result.value.first() == (1.0 if winning_move is None else 1023.0)
     if winning_move is not None:
         assert result.best_move == winning_move
     if text != "3,4,5":  # the full tree of (3, 4, 5) is too big to search here
-        assert result.value == full_minimax_value(state)
+        assert result.value.first() == full_minimax_value(state)
 
 
 @pytest.mark.parametrize("ab_depth", [0, 2])
@@ -78,7 +78,7 @@ def test_connect_four_tactics(ab_depth: int, text: str, moves: int, right: set[s
     result = BestFirst(state, ab_depth=ab_depth).run(Limit(moves=moves))
     assert state.move_label(result.best_move) in right
     if text != BLOCK:
-        assert result.value == 1023.0
+        assert result.value.first() == 1023.0
 
 
 def test_finishes_when_the_principal_leaf_is_terminal() -> None:
@@ -100,7 +100,7 @@ def test_best_first_extension_grows_full_width_first() -> None:
         expanded.append(tuple(step.node.moves()))
     assert expanded == [(), *((column,) for column in range(7))]
     assert searcher.stats.nodes == 1 + 7 + 49
-    assert searcher.value() == Minimax(state, depth=2).run(Limit()).value
+    assert searcher.value().first() == Minimax(state, depth=2).run(Limit()).value.first()
     principal = searcher.principal_path()
     step = searcher.step()
     assert step is not None

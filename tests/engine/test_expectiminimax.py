@@ -55,10 +55,12 @@ def test_value_is_the_brute_force_expectation_on_4x4(seed: int, turns: int, dept
     if state.is_terminal():
         return
     searcher = searched(state, depth, evaluator=evaluator)
-    assert searcher.value() == pytest.approx(brute_force(state, depth, searcher.evaluator), abs=1e-9)
+    assert searcher.value().first() == pytest.approx(brute_force(state, depth, searcher.evaluator), abs=1e-9)
     best = searcher.best_move()
     assert best is not None
-    assert brute_force(state.play(best), depth - 1, searcher.evaluator) == pytest.approx(searcher.value(), abs=1e-9)
+    assert brute_force(state.play(best), depth - 1, searcher.evaluator) == pytest.approx(
+        searcher.value().first(), abs=1e-9
+    )
 
 
 @pytest.mark.parametrize("position", ["", "2233", "1122", "11223344"])
@@ -66,7 +68,7 @@ def test_value_is_the_brute_force_expectation_on_4x4(seed: int, turns: int, dept
 def test_exact_probabilities_give_exactly_the_brute_force_value(position: str, depth: int) -> None:
     state = DYADIC.parse(position)
     searcher = searched(state, depth, evaluator="threats")
-    assert searcher.value() == brute_force(state, depth, searcher.evaluator)
+    assert searcher.value().first() == brute_force(state, depth, searcher.evaluator)
 
 
 @settings(max_examples=25, deadline=None)
@@ -77,7 +79,7 @@ def test_star1_returns_the_value_of_plain_expectiminimax(seed: int, turns: int, 
         return
     plain = searched(state, depth, evaluator="threats")
     star1 = searched(state, depth, "star1", evaluator="threats")
-    assert star1.value() == plain.value()
+    assert star1.value().first() == plain.value().first()
     assert star1.best_move() == plain.best_move()
     assert star1.stats.nodes <= plain.stats.nodes
     assert star1.root.bound == EXACT
@@ -98,7 +100,7 @@ def test_star1_visits_fewer_nodes_for_the_same_value(game: str, position: str, d
     state = make_game(game).parse(position)
     plain = searched(state, depth)
     star1 = searched(state, depth, "star1")
-    assert star1.value() == pytest.approx(plain.value(), abs=1e-9)
+    assert star1.value().first() == pytest.approx(plain.value().first(), abs=1e-9)
     assert star1.stats.nodes < plain.stats.nodes
     assert star1.stats.moves == star1.stats.nodes - 1  # one move per node visited
     cut = [node for node in star1.walk() if node.pruned]
@@ -134,22 +136,22 @@ def test_without_chance_it_is_minimax_and_star1_is_alpha_beta(position: str, dep
     plain = searched(state, depth, evaluator=evaluator)
     minimax = Minimax(state, depth=depth, evaluator=evaluator)
     minimax.run(Limit())
-    assert (plain.value(), plain.best_move(), plain.stats.nodes) == (
-        minimax.value(),
+    assert (plain.value().first(), plain.best_move(), plain.stats.nodes) == (
+        minimax.value().first(),
         minimax.best_move(),
         minimax.stats.nodes,
     )
     star1 = searched(state, depth, "star1", evaluator=evaluator)
     alphabeta = AlphaBeta(state, depth=depth, start_depth=depth, evaluator=evaluator)
     alphabeta.run(Limit())
-    assert (star1.value(), star1.best_move()) == (alphabeta.value(), alphabeta.best_move())
+    assert (star1.value().first(), star1.best_move()) == (alphabeta.value().first(), alphabeta.best_move())
     assert star1.stats.nodes <= alphabeta.stats.nodes  # its root window is the evaluator's range, not +-inf
 
 
 def test_nim_is_searched_as_by_minimax() -> None:
     state = Nim("grundy").parse("8")
     searcher = searched(state, 6, evaluator="neutral")
-    assert searcher.value() == 1023 and searcher.best_move() == (8, 7)  # 8 = 7 + 1 wins
+    assert searcher.value().first() == 1023 and searcher.best_move() == (8, 7)  # 8 = 7 + 1 wins
 
 
 def test_depth_counts_turns_and_chance_nodes_hold_their_outcomes() -> None:
@@ -199,9 +201,9 @@ def test_run_builds_the_same_tree_as_stepping(pruning: str, budget: int | None) 
     assert [(n.moves(), n.value, n.bound) for n in ran.walk()] == [
         (n.moves(), n.value, n.bound) for n in stepped.walk()
     ]
-    assert (ran_result.best_move, ran_result.value, ran_result.stats.moves) == (
+    assert (ran_result.best_move, ran_result.value.first(), ran_result.stats.moves) == (
         stepped.best_move(),
-        stepped.value(),
+        stepped.value().first(),
         stepped.stats.moves,
     )
     if budget is not None:
@@ -223,7 +225,7 @@ def test_transforms_change_values_but_keep_the_range() -> None:
     plain = Expectiminimax(state, depth=1, evaluator=make_evaluator("features", SMALL, transform="affine:2,10"))
     plain.run(Limit())
     reference = searched(state, 1)
-    assert plain.value() == pytest.approx(2 * reference.value() + 10)
+    assert plain.value().first() == pytest.approx(2 * reference.value().first() + 10)
     assert plain.best_move() == reference.best_move()  # a positive affine transform keeps the choice
 
 

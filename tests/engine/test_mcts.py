@@ -254,7 +254,7 @@ def test_a_complete_tree_goes_on_refining_one_move_per_iteration() -> None:
     result = search.run(Limit(moves=5000))
     assert result.stats.moves == result.stats.iterations == 5000
     assert not result.finished  # no solver: nothing is proven
-    assert result.value < -0.5  # the first player loses
+    assert result.value.first() < -0.5  # the first player loses
 
 
 def test_step_reports_the_path_the_new_leaf_and_what_changed() -> None:
@@ -280,7 +280,7 @@ def test_solver_proves_grundy_seven_lost() -> None:
     assert result.finished
     assert search.root.proven == WIN  # for the second player, who "moved into" the start
     assert all(child.proven == LOSS for child in search.root.children)
-    assert result.value == -1.0
+    assert result.value.first() == -1.0
 
 
 @pytest.mark.parametrize("solver", [False, True])
@@ -288,7 +288,7 @@ def test_grundy_eight_is_won_by_seven_plus_one(solver: bool) -> None:
     state = GRUNDY.parse("8")
     result = MonteCarloTreeSearch(state, seed=0, solver=solver).run(Limit(iterations=3000))
     assert state.move_label(result.best_move) == "8=7+1"
-    assert result.value > 0.9
+    assert result.value.first() > 0.9
     assert result.finished == solver
 
 
@@ -299,10 +299,10 @@ def test_solver_follows_the_xor_rule_of_classic_nim(piles: str) -> None:
     result = search.run(Limit(iterations=20_000))
     assert result.finished
     if xor(state.piles):
-        assert result.value == 1.0
+        assert result.value.first() == 1.0
         assert xor(state.play(result.best_move).piles) == 0
     else:
-        assert result.value == -1.0
+        assert result.value.first() == -1.0
 
 
 @pytest.mark.parametrize("piles", ["2,3", "1,2,4"])
@@ -310,7 +310,7 @@ def test_plain_mcts_plays_the_xor_move(piles: str) -> None:
     state = NIM.parse(piles)
     result = MonteCarloTreeSearch(state, seed=1).run(Limit(iterations=4000))
     assert xor(state.play(result.best_move).piles) == 0
-    assert result.value > 0.5
+    assert result.value.first() > 0.5
 
 
 # --- Connect Four tactics ---
@@ -332,7 +332,7 @@ def test_solver_proves_the_win_in_three(k: int) -> None:
     search = MonteCarloTreeSearch(state, seed=0, solver=True, k=k)
     result = search.run(Limit(iterations=5000))
     assert result.finished
-    assert result.value == 1.0
+    assert result.value.first() == 1.0
     assert search.root.proven == LOSS  # for O, who "moved into" this position
     assert {state.move_label(result.best_move)} <= {"2", "5"}
     best = next(child for child in search.root.children if child.move == result.best_move)
@@ -391,7 +391,7 @@ def test_flat_monte_carlo_takes_a_win_in_one() -> None:
     state = CONNECT4.parse(WIN_IN_ONE)
     result = FlatMonteCarlo(state, seed=0, k=8).run(Limit(iterations=70))
     assert state.move_label(result.best_move) == "3"
-    assert result.value == 1.0
+    assert result.value.first() == 1.0
 
 
 def test_flat_monte_carlo_pays_one_move_per_step() -> None:

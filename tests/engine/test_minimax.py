@@ -54,10 +54,10 @@ def test_value_is_the_textbook_minimax_value(state: State, depth: int) -> None:
     searcher = Minimax(state, depth=depth)
     result = searcher.run(Limit())
     assert result.finished
-    assert result.value == recursive_minimax(state, depth, searcher.evaluator)
+    assert result.value.first() == recursive_minimax(state, depth, searcher.evaluator)
     if depth > 0:
         best = result.best_move
-        assert recursive_minimax(state.play(best), depth - 1, searcher.evaluator) == result.value
+        assert recursive_minimax(state.play(best), depth - 1, searcher.evaluator) == result.value.first()
 
 
 @settings(max_examples=40, deadline=None)
@@ -79,7 +79,7 @@ def test_visits_every_node_to_the_depth_once() -> None:
     searcher.run(Limit())
     assert searcher.stats.moves == searcher.stats.iterations == 111_110
     assert searcher.stats.nodes == 111_111 and searcher.stats.max_depth == 5
-    assert searcher.value() == 0.0 and searcher.best_move() == 0  # the first child is best in a "perfect" tree
+    assert searcher.value().first() == 0.0 and searcher.best_move() == 0  # the first child is best in a "perfect" tree
 
 
 def test_depth_cut_off_uses_the_static_evaluation() -> None:
@@ -92,21 +92,21 @@ def test_depth_cut_off_uses_the_static_evaluation() -> None:
     ]
     # The second player is to move after "445": the root takes the least child value.
     assert state.player == -1
-    assert searcher.value() == min(rivest(state.play(move)) for move in state.legal_moves())
+    assert searcher.value().first() == min(rivest(state.play(move)) for move in state.legal_moves())
 
 
 def test_depth_zero_is_the_static_value_of_the_root() -> None:
     searcher = Minimax(C4.start(), depth=0, evaluator="rivest")
-    assert searcher.finished and searcher.value() == 528.0  # Rivest's empty board, first player to move
+    assert searcher.finished and searcher.value().first() == 528.0  # Rivest's empty board, first player to move
     assert searcher.best_move() is None and searcher.step() is None and searcher.stats.moves == 0
 
 
 def test_grundy_7_is_lost_and_8_is_won_by_splitting_off_1() -> None:
     seven = Minimax(GRUNDY.parse("7"), depth=12)
-    assert seven.run(Limit()).value == 1.0  # the neutral evaluator's "second player won"
+    assert seven.run(Limit()).value.first() == 1.0  # the neutral evaluator's "second player won"
     eight = Minimax(GRUNDY.parse("8"), depth=12)
     result = eight.run(Limit())
-    assert result.value == 1023.0
+    assert result.value.first() == 1023.0
     assert GRUNDY.parse("8").move_label(result.best_move) == "8=7+1"
 
 
@@ -126,10 +126,10 @@ def test_best_move_leaves_out_a_child_still_being_searched() -> None:
     for _ in range(5):  # 0, 0 0, 0 1, 1, 1 0
         searcher.step()
     assert searcher.root.children[1].value == 9
-    assert searcher.best_move() == 0 and searcher.value() == 3
+    assert searcher.best_move() == 0 and searcher.value().first() == 3
     assert searcher.principal_variation() == [0, 0]
     searcher.step()
-    assert searcher.finished and searcher.best_move() == 0 and searcher.value() == 3
+    assert searcher.finished and searcher.best_move() == 0 and searcher.value().first() == 3
 
 
 def test_steps_add_one_node_and_report_the_values_they_change() -> None:
@@ -156,7 +156,7 @@ def test_run_builds_the_same_tree_as_stepping_and_keeps_to_its_budget(budget: in
     result = ran.run(Limit(moves=budget))
     assert signature(ran) == signature(stepped)
     assert result.stats.moves == stepped.stats.moves == budget  # one move per step, never more
-    assert result.best_move == stepped.best_move() and result.value == stepped.value()
+    assert result.best_move == stepped.best_move() and result.value.first() == stepped.value().first()
 
 
 def test_registry_checks_the_depth() -> None:

@@ -162,7 +162,7 @@ def test_proof_and_disproof_numbers_on_a_drawn_tree() -> None:
     assert search.finished
     assert step is not None and step.note == "root proven"
     assert search.step() is None
-    assert search.value() == 1.0
+    assert search.value().first() == 1.0
     assert search.best_move() == "b"
     assert search.principal_variation() == ["b", "b1"]
     assert (search.stats.moves, search.stats.nodes, search.stats.max_depth, search.stats.iterations) == (15, 16, 4, 7)
@@ -173,7 +173,7 @@ def test_before_any_step_the_root_is_unknown_and_there_is_no_move() -> None:
     search = ProofNumberSearch(DRAWN_TREE.start())
     assert (search.root.pn, search.root.dn) == (1, 1)
     assert search.best_move() is None
-    assert search.value() == 0.0
+    assert search.value().first() == 0.0
     assert search.principal_variation() == []
 
 
@@ -182,7 +182,7 @@ def test_while_unsettled_the_best_move_is_the_child_of_least_pn() -> None:
     search.run(Limit(iterations=4))  # a disproven, c = (3, 1), b = (1, 1)
     assert search.best_move() == "b"
     assert search.principal_variation() == ["b"]
-    assert search.value() == 0.0
+    assert search.value().first() == 0.0
 
 
 DRAW_OR_LOSS = TreeGame(edges={"root": ("d", "l")}, results={"d": DRAW, "l": SECOND_WINS})
@@ -195,14 +195,14 @@ def test_a_draw_is_a_disproof_of_a_win_and_a_proof_of_a_draw(target: str, proven
     search.run(Limit())
     assert search.finished
     assert (search.root.pn == 0) is proven
-    assert search.value() == 0.0
+    assert search.value().first() == 0.0
     assert search.best_move() == "d"
 
 
 def test_a_terminal_root_is_settled_at_once() -> None:
     search = ProofNumberSearch(make_game("grundy").parse("2"))  # a pile of 2 cannot be split: the mover lost
     assert search.finished
-    assert search.value() == -1.0
+    assert search.value().first() == -1.0
     assert search.best_move() is None
     assert search.step() is None
 
@@ -217,14 +217,14 @@ def solve(state: State, target: str = "win") -> ProofNumberSearch:
 def test_grundy_7_is_disproven_for_the_first_player() -> None:
     search = solve(Nim("grundy").parse("7"))
     assert search.root.dn == 0
-    assert search.value() == -1.0
+    assert search.value().first() == -1.0
 
 
 def test_grundy_8_is_proven_by_splitting_into_7_and_1() -> None:
     state = Nim("grundy").parse("8")
     search = solve(state)
     assert search.root.pn == 0
-    assert search.value() == 1.0
+    assert search.value().first() == 1.0
     assert search.best_move() == (8, 7)
     assert state.move_label(search.best_move()) == "8=7+1"
 
@@ -233,7 +233,7 @@ def test_grundy_8_is_proven_by_splitting_into_7_and_1() -> None:
 def test_grundy_losses_are_exactly_the_listed_piles(pile: int) -> None:
     """SPEC.md: the first player loses exactly for n = 1, 2, 4, 7, 10, 20, ..."""
     search = solve(Nim("grundy").parse(str(pile)))
-    assert search.value() == (-1.0 if pile in (4, 7, 10) else 1.0)
+    assert search.value().first() == (-1.0 if pile in (4, 7, 10) else 1.0)
 
 
 def xor(piles: Sequence[int]) -> int:
@@ -245,7 +245,7 @@ def test_classic_nim_follows_the_xor_rule(piles: str) -> None:
     state = Nim("classic").parse(piles)
     search = solve(state)
     wins = xor(state.piles) != 0
-    assert search.value() == (1.0 if wins else -1.0)
+    assert search.value().first() == (1.0 if wins else -1.0)
     if wins:
         best = search.best_move()
         assert best is not None
@@ -256,12 +256,12 @@ def test_classic_nim_follows_the_xor_rule(piles: str) -> None:
 @given(st.lists(st.integers(min_value=1, max_value=3), min_size=1, max_size=3))
 def test_classic_nim_xor_rule_on_random_small_piles(piles: list[int]) -> None:
     state = Nim("classic").parse(",".join(map(str, piles)))
-    assert solve(state).value() == (1.0 if xor(piles) else -1.0)
+    assert solve(state).value().first() == (1.0 if xor(piles) else -1.0)
 
 
 def test_misere_nim_single_pile_of_one_is_lost() -> None:
     search = solve(Nim("classic", misere=True).parse("1"))  # the mover must take the last token
-    assert search.value() == -1.0
+    assert search.value().first() == -1.0
 
 
 @pytest.mark.parametrize("target", ["win", "draw-or-win"])
@@ -280,7 +280,7 @@ def test_connect4_win_in_three_is_proven(target: str) -> None:
     state = Connect4().parse("2737")
     search = solve(state, target)
     assert search.root.pn == 0
-    assert search.value() == 1.0
+    assert search.value().first() == 1.0
     assert search.best_move() == 3  # column 4 (moves are 0-based columns)
     assert_line_ends_in_a_win_for_the_first_player(state, search.principal_variation())
 
@@ -303,7 +303,7 @@ def test_connect4_lost_position_is_disproven_for_the_second_player(target: str) 
     search = solve(state, target)
     assert search.root.dn == 0
     assert search.root_player == -1
-    assert search.value() == 1.0
+    assert search.value().first() == 1.0
     pv = search.principal_variation()
     assert len(pv) == 2  # whatever O plays, X wins at once
     assert_line_ends_in_a_win_for_the_first_player(state, pv)

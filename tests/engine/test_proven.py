@@ -22,8 +22,8 @@ def exact_result(game: str, position: str) -> int:
     state = make_game(game).parse(position)
     score = solve_position(state).score
     assert score is not None
-    sign = (score > 0) - (score < 0)
-    return sign * state.player
+    first = score.first()
+    return (first > 0) - (first < 0)
 
 
 @pytest.mark.parametrize("position", ENDGAMES)
@@ -66,7 +66,7 @@ def test_best_first_proves_the_result_not_its_length() -> None:
     state = make_game("connect4").parse("3734156763667367115423357654447")
     best_first = make_searcher("bestfirst", state, {"eval": "threats"})
     result = best_first.run(Limit(moves=2_000_000))
-    assert result.finished and result.value == -960 and best_first.proven() == (-1, -1)
+    assert result.finished and result.value.first() == -960 and best_first.proven() == (-1, -1)
     alpha_beta = make_searcher("alphabeta", state, {"eval": "threats"})
-    assert alpha_beta.run(Limit(moves=5_000_000)).value == -966
+    assert alpha_beta.run(Limit(moves=5_000_000)).value.first() == -966
     assert exact_result("connect4", "3734156763667367115423357654447") == -1

@@ -67,7 +67,7 @@ def summary(result: Result) -> tuple[object, ...]:
     """Everything a run reports except the time it took."""
     return (
         result.best_move,
-        result.value,
+        result.value.first(),
         result.principal_variation,
         replace(result.stats, seconds=0.0),
         result.finished,

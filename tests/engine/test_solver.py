@@ -11,6 +11,7 @@ from operator import xor
 import pytest
 
 from engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
+from engine.pov import PovBounds, PovScore
 from engine.search.base import Limit, SearchError
 from engine.search.registry import algorithm, make_searcher
 from engine.search.solver import SolverSearcher
@@ -32,6 +33,11 @@ GAME = Connect4()
 
 KERNELS = pytest.mark.parametrize("native", [False, None], ids=["python-kernel", "default-kernel"])
 """Run a test with the pure Python kernel and with the default one (compiled where the board fits)."""
+
+
+def for_mover(scores: dict[int, PovScore[int]], state: Connect4State) -> dict[int, int]:
+    """Move scores as bare numbers, for the player to move in ``state`` (who plays them)."""
+    return {move: score.pov(state.player) for move, score in scores.items()}
 
 
 def exhaustive_score(state: Connect4State, memo: dict[int, int]) -> int:
@@ -79,7 +85,7 @@ def test_exact_on_a_sample_of_pons_sets(file: str, count: int, mean_nodes_target
     nodes = 0
     for moves, score in pons_positions(file, count):
         solver.reset()
-        assert solver.solve(GAME.parse(moves)) == score, moves
+        assert solver.solve(GAME.parse(moves)).relative == score, moves
         nodes += solver.nodes
     # Node counts are deterministic: the pruning stays within 2x of Pons' solver on these samples.
     assert nodes / count <= mean_nodes_target
@@ -95,7 +101,7 @@ def test_exact_on_a_handful_of_middle_medium_positions() -> None:
     for index in MIDDLE_MEDIUM_CHEAP:
         moves, score = positions[index]
         solver.reset()
-        assert solver.solve(GAME.parse(moves)) == score, moves
+        assert solver.solve(GAME.parse(moves)).relative == score, moves
 
 
 def test_each_move_score_agrees_with_the_position_score() -> None:
@@ -104,7 +110,7 @@ def test_each_move_score_agrees_with_the_position_score() -> None:
         state = GAME.parse(moves)
         scores = solver.move_scores(state)
         assert sorted(scores) == sorted(state.legal_moves())
-        assert max(scores.values()) == score, moves
+        assert max(s.pov(state.player) for s in scores.values()) == score, moves
         assert list(scores) == [c for c in centre_first(7) if c in scores]
 
 
@@ -118,8 +124,8 @@ def test_the_whole_small_board_matches_exhaustive_search(width: int, height: int
     start = game.start()
     expected = {move: exhaustive_move_score(start, move, memo) for move in start.legal_moves()}
     solver = Connect4Solver(game)
-    assert solver.move_scores(start) == expected
-    assert solver.solve(start) == max(expected.values()) == 0  # 4x4 is a draw
+    assert for_mover(solver.move_scores(start), start) == expected
+    assert solver.solve(start).relative == max(expected.values()) == 0  # 4x4 is a draw
 
 
 @pytest.mark.parametrize(("width", "height"), list(itertools.product(range(4, 11), repeat=2)))
@@ -132,9 +138,9 @@ def test_every_board_size_matches_exhaustive_search_near_the_end(width: int, hei
     for empty in (7, 9):
         state = random_position(game, empty, rng)
         solver.reset()
-        assert solver.solve(state) == exhaustive_score(state, memo), state.text()
+        assert solver.solve(state).pov(state.player) == exhaustive_score(state, memo), state.text()
         expected = {move: exhaustive_move_score(state, move, memo) for move in state.legal_moves()}
-        assert solver.move_scores(state) == expected, state.text()
+        assert for_mover(solver.move_scores(state), state) == expected, state.text()
 
 
 @pytest.mark.parametrize(("width", "height", "empty", "seed"), [(5, 4, 12, 1), (4, 5, 12, 2), (5, 5, 11, 3)])
@@ -149,7 +155,7 @@ def test_midgame_positions_on_small_boards_match_exhaustive_search(
     for _ in range(5):
         state = random_position(game, empty, rng)
         solver.reset()
-        assert solver.solve(state) == exhaustive_score(state, memo), state.text()
+        assert solver.solve(state).pov(state.player) == exhaustive_score(state, memo), state.text()
 
 
 # --- known small cases ------------------------------------------------------------------------
@@ -159,24 +165,24 @@ def test_a_win_on_the_next_move_scores_at_once() -> None:
     state = GAME.parse("121212")  # the first player has three in column 1
     solver = Connect4Solver(GAME)
     assert solver.win_now(state)
-    assert solver.solve(state) == 18 == win_now_score(42, 6)
+    assert solver.solve(state).relative == 18 == win_now_score(42, 6)
     assert solver.nodes == 0
-    assert solver.move_score(state, 0) == 18
+    assert solver.move_score(state, 0).pov(state.player) == 18
 
 
 def test_two_threats_cannot_both_be_blocked() -> None:
     state = GAME.parse("26364")  # X on 2, 3, 4 of the bottom row: 1 and 5 both win for X
     solver = Connect4Solver(GAME)
-    assert solver.solve(state) == -18
-    assert set(solver.move_scores(state).values()) == {-18}
+    assert solver.solve(state).relative == -18
+    assert set(for_mover(solver.move_scores(state), state).values()) == {-18}
 
 
 def test_a_single_threat_must_be_blocked() -> None:
     state = GAME.parse("2636")  # X on 2 and 3, O on 6 twice; X to move builds a double threat with 4
     solver = Connect4Solver(GAME)
-    assert solver.move_score(state, 3) == 18  # 4 makes two threats: X wins with its 4th stone
+    assert solver.move_score(state, 3).pov(state.player) == 18  # 4 makes two threats: X wins with its 4th stone
     after = state.play(3)
-    assert solver.solve(after) == -18
+    assert solver.solve(after).pov(after.player) == -18
 
 
 def test_a_finished_game_scores_for_its_player_to_move() -> None:
@@ -195,7 +201,7 @@ def test_a_probe_stops_exactly_at_its_node_budget(native: bool | None) -> None:
     with pytest.raises(NodeBudgetSpent):
         solver.probe(state, 0, 1, budget=500)
     assert solver.nodes == 500
-    assert solver.solve(state) == 2  # what the stopped probe stored does not spoil the answer
+    assert solver.solve(state).relative == 2  # what the stopped probe stored does not spoil the answer
     solver.reset()
     assert solver.nodes == 0
 
@@ -203,14 +209,14 @@ def test_a_probe_stops_exactly_at_its_node_budget(native: bool | None) -> None:
 def test_a_full_python_table_drops_its_older_half_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(python_kernel, "CHECK_INTERVAL", 1_000)
     solver = Connect4Solver(GAME, table_limit=500, native=False)
-    assert solver.solve(GAME.parse("24617524315172127")) == 2
+    assert solver.solve(GAME.parse("24617524315172127")).relative == 2
     assert solver.table_entries <= 500 + 1_000
     assert solver.nodes > 2_000  # so the search went through a checkpoint, where the table is pruned
 
 
 def test_a_small_compiled_table_overwrites_and_stays_exact() -> None:
     solver = Connect4Solver(GAME, table_limit=500, native=True)  # 1,009 slots for about 26,000 nodes
-    assert solver.solve(GAME.parse("24617524315172127")) == 2
+    assert solver.solve(GAME.parse("24617524315172127")).relative == 2
     assert solver.table_entries <= 1_009
 
 
@@ -224,7 +230,7 @@ def test_the_compiled_kernel_visits_the_python_kernel_s_nodes() -> None:
         state = GAME.parse(moves)
         for solver in (compiled, python):
             solver.reset()
-            assert solver.solve(state) == score, moves
+            assert solver.solve(state).relative == score, moves
         assert compiled.nodes == python.nodes, moves
 
 
@@ -273,10 +279,12 @@ def test_a_run_scores_every_root_move_and_follows_a_best_line_to_the_end(index: 
     result = searcher.run(Limit())
     assert result.finished
     expected = Connect4Solver(GAME).move_scores(state)
-    assert {child.move: child.score for child in searcher.root.kids()} == {m: -s for m, s in expected.items()}
+    assert {child.move: child.score for child in searcher.root.kids()} == {
+        m: s.pov(-state.player) for m, s in expected.items()
+    }  # a child's score is for the player to move there
     assert searcher.root.score == score
-    assert result.value == state.player * score
-    assert expected[result.best_move] == score  # type: ignore[index]
+    assert result.value.first() == state.player * score
+    assert expected[result.best_move].pov(state.player) == score  # type: ignore[index]
     line = list(result.principal_variation)
     assert line[0] == result.best_move
     end = follow(state, line)
@@ -375,7 +383,7 @@ def test_steps_on_small_budgets_reach_the_same_scores_and_line() -> None:
         stopped += "the budget is spent" in step.note
     assert stepped.finished and stopped > 0
     assert stepped.principal_variation() == whole.principal_variation()
-    assert stepped.value() == whole.value()
+    assert stepped.value().first() == whole.value().first()
     assert [(n.moves(), n.numbers()) for n in stepped.walk()] == [(n.moves(), n.numbers()) for n in whole.walk()]
 
 
@@ -425,7 +433,7 @@ def test_a_score_search_cut_in_slices_finds_the_score_and_keeps_true_bounds(nati
         while not search.done:
             spent += search.advance(300)
             assert search.lower <= score <= search.upper
-        assert search.score == score == search.lower == search.upper, moves
+        assert search.score == PovScore(score, state.player) and score == search.lower == search.upper, moves
         assert spent == search.nodes == solver.nodes
         assert search.probe is None and search.probe_nodes == 0
         assert search.advance(300) == 0
@@ -441,7 +449,7 @@ def test_the_twin_kernels_cut_in_slices_visit_the_same_nodes() -> None:
             search = ScoreSearch(solver, GAME.parse(moves))
             while not search.done:
                 search.advance(37)
-            assert search.score == score, moves
+            assert search.score is not None and search.score.relative == score, moves
             counts.append(solver.nodes)
         assert counts[0] == counts[1], moves
 
@@ -459,7 +467,7 @@ def test_one_probe_at_a_time() -> None:
     while not search.done:
         search.advance(probes=1)
         probes += 1
-    assert search.score == 2 and probes >= 3
+    assert search.score == PovScore(2, state.player) and probes >= 3
 
 
 def test_a_probe_cut_short_goes_on_at_the_next_advance() -> None:
@@ -477,11 +485,11 @@ def test_a_probe_cut_short_goes_on_at_the_next_advance() -> None:
 def test_positions_the_kernel_must_not_see_are_settled_at_once() -> None:
     solver = Connect4Solver(GAME)
     won = ScoreSearch(solver, GAME.parse("1212121"))  # the second player to move has lost to the first's 4th stone
-    assert (won.done, won.score) == (True, -18)
+    assert (won.done, won.score) == (True, PovScore(-18, -1))
     wins = ScoreSearch(solver, GAME.parse("121212"))  # the first player can complete four in column 1
-    assert (wins.done, wins.score) == (True, 18)
+    assert (wins.done, wins.score) == (True, PovScore(18, 1))
     drawn = ScoreSearch(Connect4Solver(Connect4(4, 4)), Connect4(4, 4).parse("1234123443214321"))
-    assert (drawn.done, drawn.score) == (True, 0)
+    assert (drawn.done, drawn.score) == (True, PovScore(0, 1))
     assert solver.nodes == 0 and won.advance() == wins.advance() == 0
 
 
@@ -506,9 +514,13 @@ def test_a_solution_gives_every_move_its_exact_score_for_the_player_who_plays_it
         state = GAME.parse(moves)
         solution = solve_position(state)
         expected = Connect4Solver(GAME).move_scores(state)
-        assert solution.finished and solution.score == score and solution.score_bounds == (score, score)
+        mover = state.player
+        assert solution.finished and solution.score == PovScore(score, mover)
+        assert solution.score_bounds.pov(mover) == (score, score)
         assert solution.moves == {state.move_label(column): expected[column] for column in sorted(expected)}
-        assert solution.best_moves == [label for label, move_score in solution.moves.items() if move_score == score]
+        assert solution.best_moves == [
+            label for label, move_score in solution.moves.items() if move_score == PovScore(score, mover)
+        ]
 
 
 def test_a_node_budget_stops_a_solve_and_the_next_run_goes_on() -> None:
@@ -525,7 +537,11 @@ def test_a_node_budget_stops_a_solve_and_the_next_run_goes_on() -> None:
     assert ticks > 0
     partial = solving.solution()
     assert partial.nodes == 100_000 and not partial.finished and partial.score is None
-    assert all(low <= exact.bounds[label][0] <= high for label, (low, high) in partial.bounds.items())
+    mover = state.player
+    assert all(
+        low <= exact.bounds[label].pov(mover)[0] <= high
+        for label, (low, high) in ((label, b.pov(mover)) for label, b in partial.bounds.items())
+    )
     assert solving.run(nodes=0) is Stop.NODES and solving.nodes == 100_000
     assert solving.run(seconds=0) is Stop.SECONDS and solving.nodes == 100_000
     assert solving.run() is Stop.FINISHED
@@ -534,15 +550,25 @@ def test_a_node_budget_stops_a_solve_and_the_next_run_goes_on() -> None:
 
 
 def test_what_a_solution_knows_from_bounds_alone() -> None:
-    partial = Solution("connect4", "4453", 1, {"3": (2, 2), "4": (-5, 2), "5": (-3, -1)}, 10, 0.5)
-    assert partial.score == 2 and not partial.finished  # no move can beat 2: the position's score is known
-    assert partial.moves == {"3": 2, "4": None, "5": None}
+    known = {"3": (2, 2), "4": (-5, 2), "5": (-3, -1)}
+    partial = Solution("connect4", "4453", 1, {label: PovBounds(*pair, 1) for label, pair in known.items()}, 10, 0.5)
+    assert partial.score == PovScore(2, 1) and not partial.finished  # no move can beat 2: the score is known
+    assert partial.moves == {"3": PovScore(2, 1), "4": None, "5": None}
     assert partial.best_moves == ["3"]
     report = partial.as_json()
     assert (report["score"], report["finished"], report["score_bounds"]) == (2, False, [2, 2])
     assert report["bounds"] == {"3": [2, 2], "4": [-5, 2], "5": [-3, -1]}
-    unsure = Solution("connect4", "", 1, {"3": (-1, 4), "4": (-5, 2)}, 10, 0.5)
-    assert (unsure.score, unsure.score_bounds, unsure.best_moves) == (None, (-1, 4), [])
+    unsure = Solution("connect4", "", 1, {"3": PovBounds(-1, 4, 1), "4": PovBounds(-5, 2, 1)}, 10, 0.5)
+    assert (unsure.score, unsure.score_bounds.first(), unsure.best_moves) == (None, (-1, 4), [])
+
+
+def test_a_solution_for_the_second_player_keeps_its_numbers_for_them() -> None:
+    """The second player to move: the JSON's numbers are theirs, the ``PovScore`` reads either way."""
+    solution = Solution("connect4", "4", -1, {"3": PovBounds(-2, -2, -1), "4": PovBounds(-5, 1, 1)}, 10, 0.5)
+    assert solution.bounds["4"].pov(-1) == (-1, 5)
+    assert solution.score_bounds.pov(-1) == (-1, 5) and solution.score_bounds.first() == (-5, 1)
+    report = solution.as_json()
+    assert (report["player"], report["score_bounds"], report["bounds"]) == (-1, [-1, 5], {"3": [-2, -2], "4": [-1, 5]})
 
 
 def test_a_finished_game_has_nothing_to_solve() -> None:
@@ -610,8 +636,9 @@ def test_misere_nim_follows_boutons_rule() -> None:
 
 def test_a_nim_solution_scores_every_move_for_its_player() -> None:
     solution = solve_position(GRUNDY.parse("8"))
-    assert solution.score == 1
-    assert solution.moves == {"8=7+1": 1, "8=6+2": -1, "8=5+3": -1}
+    mover = GRUNDY.parse("8").player
+    assert solution.score == PovScore(1, mover)
+    assert solution.moves == {"8=7+1": PovScore(1, mover), "8=6+2": PovScore(-1, mover), "8=5+3": PovScore(-1, mover)}
     assert solution.best_moves == ["8=7+1"]
     with pytest.raises(PositionError, match="already over"):
         solve_position(GRUNDY.parse("2,1"))
@@ -625,7 +652,9 @@ def test_the_root_value_is_given_as_bounds_until_they_meet() -> None:
     searcher = make_searcher("solver", state)
     searcher.step()
     bounds = searcher.value_bounds()
-    assert bounds is not None and bounds[0] < bounds[1]
-    assert bounds[0] <= exact <= bounds[1]
+    assert bounds is not None
+    lowest, highest = bounds.first()
+    assert lowest < highest
+    assert lowest <= exact <= highest
     searcher.run(Limit())
-    assert searcher.finished and searcher.value_bounds() is None and searcher.value() == exact
+    assert searcher.finished and searcher.value_bounds() is None and searcher.value().first() == exact

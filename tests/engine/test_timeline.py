@@ -29,7 +29,7 @@ def picture(searcher: Searcher[Node]) -> list[object]:
     """Everything a person sees of a search: every node's moves and numbers, the stats, the line and the value."""
     nodes = [(tuple(node.moves()), repr(searcher.numbers(node))) for node in searcher.walk()]
     stats = searcher.stats
-    value = searcher.value()
+    value = searcher.value().first()
     return [
         nodes,
         stats.moves,
@@ -80,7 +80,7 @@ def test_the_timeline_keeps_each_steps_node_best_move_and_value() -> None:
     for _ in range(40):
         step = searcher.step()
         assert step is not None
-        timeline.record(step, searcher.best_move(), searcher.value())
+        timeline.record(step, searcher.best_move(), searcher.value().first())
         bests.append(searcher.best_move())
         last = step
     assert len(timeline) == 40
@@ -88,7 +88,7 @@ def test_the_timeline_keeps_each_steps_node_best_move_and_value() -> None:
     assert event.step == 40
     assert event.path == tuple(last.node.moves())
     assert event.added == len(last.added) and event.changed == len(last.changed)
-    assert event.value == searcher.value() and timeline.best(40) == searcher.best_move()
+    assert event.value == searcher.value().first() and timeline.best(40) == searcher.best_move()
     assert timeline.best(0) is None and timeline.value(0) is None
     changes = timeline.best_changes()
     assert changes[0] == 1

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         "position": state.text(),
         "seed": args.seed,
         "best_move": None if result.best_move is None else state.move_label(result.best_move),
-        "value": result.value,
+        "value": result.value.first(),
         "value_for": VALUE_FOR,
         "pv": line_labels(state, result),
         "moves": result.stats.moves,

@@ -122,7 +122,7 @@ def known(solution: Solution) -> str:
     """``3 of 7 moves scored exactly; the score lies between -2 and +5`` (the position's, for the player to move)."""
     moves = solution.moves
     exact = sum(score is not None for score in moves.values())
-    lowest, highest = solution.score_bounds
+    lowest, highest = solution.score_bounds.pov(solution.player)
     score = f"the score is {lowest:+d}" if lowest == highest else f"the score lies between {lowest:+d} and {highest:+d}"
     return f"{exact} of {len(moves)} moves scored exactly; {score} for the player to move"
 
@@ -156,7 +156,7 @@ class ProgressLine:
         exact = sum(score is not None for score in solution.moves.values())
         text = (
             f"solving: {now - self.started:.0f} s, {solution.nodes:,} nodes, {exact} of {len(solution.moves)} "
-            f"moves exact, score {written(*solution.score_bounds)}"
+            f"moves exact, score {written(*solution.score_bounds.pov(solution.player))}"
         )
         if not self.console.is_terminal:
             print(f"plyscope solve: {text}", file=sys.stderr, flush=True)
@@ -177,7 +177,7 @@ def print_table(solution: Solution, state: State) -> None:
     mover = "the player to move"
     if connect4:
         mover = "first player (X) to move" if solution.player == 1 else "second player (O) to move"
-    lowest, highest = solution.score_bounds
+    lowest, highest = solution.score_bounds.pov(solution.player)
     cost = f"{solution.nodes:,} node{'' if solution.nodes == 1 else 's'} in {solution.seconds:.3f} s"
     board = (state.ply, state.game.cells) if isinstance(state.game, Connect4) else None
     table = Table(
@@ -198,7 +198,8 @@ def print_table(solution: Solution, state: State) -> None:
     table.add_column("for the player who plays it")
     table.add_column("best", justify="center")
     best = set(solution.best_moves)
-    for label, (low, high) in solution.bounds.items():
+    for label, bounds in solution.bounds.items():
+        low, high = bounds.pov(solution.player)  # the player to move plays every move
         table.add_row(label, written(low, high), meaning(low, high, board), "★" if label in best else "")
     Console().print(table)
 

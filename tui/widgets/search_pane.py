@@ -45,10 +45,11 @@ def value_text(searcher: Searcher[Node]) -> Text:
     verdict = searcher.proven()
     if verdict is not None:
         return Text(f"{verdict_words(*verdict)}, proven", "bold")
-    value = searcher.value()
+    value = searcher.value().first()
     bounds = searcher.value_bounds()
     if bounds is not None:
-        return Text(f"value {format_value(bounds[0])}..{format_value(bounds[1])} (first player)")
+        lowest, highest = bounds.first()
+        return Text(f"value {format_value(lowest)}..{format_value(highest)} (first player)")
     scale = positive_scale(searcher)
     if scale is not None:
         return Text(
