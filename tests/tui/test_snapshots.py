@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.worker import WorkerState
 
 from engine.agents import Agent
 from engine.game_record import PlayedGame
@@ -122,7 +123,10 @@ def test_compare_a_match_played_out(snap_compare: SnapCompare) -> None:
         await pilot.press("m")
 
         def over() -> bool:
-            return screen.runner is not None and screen.runner.played.is_over() and not screen.searching
+            """The match over and every thread of the screen ended (the searches', and the analysis stopped at
+            the match's start: its last message can still repaint the panes)."""
+            settled = all(worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) for worker in screen.workers)
+            return screen.runner is not None and screen.runner.played.is_over() and settled
 
         await wait_until(pilot, over, "the match's end")
         await repainted(pilot)
