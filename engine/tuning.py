@@ -13,9 +13,12 @@ random move instead with probability ``SELFPLAY_RANDOM``), cut the same way.  Po
 game is over are drawn again.  Everything is drawn from one seeded numpy generator, so the
 same seed gives the same positions.
 
-**Labels.**  ``solver``: the exact result with perfect play from the position (Pons' solver:
-``engine.search.solver``); ``games`` (self-play only): the result of the self-play game the
-position was cut from, the classic Texel label.
+**Labels.**  ``solver``: the exact result with perfect play from the position (Pons' solver,
+``engine.solver``: a weak solve, two null-window probes at most, at 0 and -1); ``games``
+(self-play only): the result of the self-play game the position was cut from, the classic
+Texel label.  A position the solver cannot settle within ``label_nodes(game)`` nodes (early
+positions can take it minutes) is skipped and another drawn; more skipped than kept means
+the plies are too early, and the sample is refused with a message saying so.
 """
 
 from __future__ import annotations
@@ -31,11 +34,18 @@ from engine.errors import UserError
 from engine.games import Connect4, Connect4State
 from engine.games.evaluators import FEATURE_NAMES, FEATURE_SCALE, HAND_SET_WEIGHTS, FeatureEvaluator
 from engine.numbers import NumberError, parse_int, shown
-from engine.solver import Connect4Solver
+from engine.pov import PovScore
+from engine.solver import Connect4Solver, ScoreSearch, native_fits
 
 SOURCES = ("random", "selfplay")
 LABELS = ("solver", "games")
 SELFPLAY_RANDOM = 0.2
+LABEL_NODES = 10_000_000
+"""Solver nodes a label may take with the compiled kernel (some 1.5 s); positions that need more are skipped."""
+LABEL_PYTHON_NODES = 300_000
+"""The same for boards the compiled kernel does not fit, searched in pure Python (some 1 s)."""
+MIN_REFUSAL_DRAWS = 10
+"""Skipped positions before a sample can be refused as too early (see ``sample_positions``)."""
 """Probability that a self-play move is uniformly random rather than the evaluator's choice."""
 DEFAULT_L2 = 1e-4
 """The ridge penalty: keeps the weights finite where the data separate (e.g. ``win_next`` decides most games)."""
@@ -64,10 +74,34 @@ def parse_plies(text: str, game: Connect4) -> tuple[int, int]:
     return first, last
 
 
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """Labelled positions, and how many were skipped for taking the solver too long."""
+
+    positions: list[LabelledPosition]
+    skipped: int
+
+
+def label_nodes(game: Connect4) -> int:
+    """Solver nodes a solver label may take on ``game``'s board."""
+    return LABEL_NODES if native_fits(game) else LABEL_PYTHON_NODES
+
+
 def sample_positions(
-    game: Connect4, count: int, plies: tuple[int, int], seed: int, *, source: str = "selfplay", labels: str = "solver"
-) -> list[LabelledPosition]:
-    """``count`` open positions cut at plies in ``plies`` from games of ``source``, with ``labels`` results."""
+    game: Connect4,
+    count: int,
+    plies: tuple[int, int],
+    seed: int,
+    *,
+    source: str = "selfplay",
+    labels: str = "solver",
+    nodes: int | None = None,
+) -> Sample:
+    """``count`` open positions cut at plies in ``plies`` from games of ``source``, with ``labels`` results.
+
+    Solver labels: a position that takes more than ``nodes`` solver nodes (``None``: ``label_nodes(game)``) is
+    skipped; raises ``UserError`` once more positions were skipped than kept (and at least ``MIN_REFUSAL_DRAWS``).
+    """
     if source not in SOURCES:
         raise UserError(f"source '{source}' is not one of {', '.join(SOURCES)}")
     if labels not in LABELS:
@@ -77,7 +111,9 @@ def sample_positions(
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     evaluator = FeatureEvaluator(game)
     solver = Connect4Solver(game) if labels == "solver" else None
+    budget = label_nodes(game) if nodes is None else nodes
     found: list[LabelledPosition] = []
+    skipped = 0
     while len(found) < count:
         cut = int(rng.integers(plies[0], plies[1] + 1))
         state = game.start()
@@ -86,13 +122,23 @@ def sample_positions(
         if state.is_terminal():
             continue
         if solver is not None:
-            found.append(LabelledPosition(state, solved_result(solver, state)))
+            result = solved_result(solver, state, budget)
+            if result is not None:
+                found.append(LabelledPosition(state, result))
+                continue
+            skipped += 1
+            if skipped >= MIN_REFUSAL_DRAWS and skipped > len(found):
+                raise UserError(
+                    f"--plies {plies[0]}-{plies[1]}: {skipped} of the {skipped + len(found)} positions drawn took the "
+                    f"solver more than {budget:,} nodes each (early positions can take it minutes); use later "
+                    "plies, e.g. 12-34, or --labels games"
+                )
             continue
         end = state
         while not end.is_terminal():
             end = end.play(_next_move(end, source, rng, evaluator))
         found.append(LabelledPosition(state, (end.utility() + 1) / 2))
-    return found
+    return Sample(found, skipped)
 
 
 def _next_move(state: Connect4State, source: str, rng: np.random.Generator, evaluator: FeatureEvaluator) -> int:
@@ -104,10 +150,25 @@ def _next_move(state: Connect4State, source: str, rng: np.random.Generator, eval
     return max(moves, key=lambda move: sign * evaluator(state.play(move)))
 
 
-def solved_result(solver: Connect4Solver, state: Connect4State) -> float:
-    """The first player's result with perfect play from the open ``state``: 1 win, 0.5 draw, 0 loss."""
-    score = solver.solve(state).first()  # Pons' score, for the first player
-    return 0.5 if score == 0 else (1.0 if score > 0 else 0.0)
+def solved_result(solver: Connect4Solver, state: Connect4State, nodes: int | None = None) -> float | None:
+    """The first player's result with perfect play from the open ``state``: 1 win, 0.5 draw, 0 loss; ``None``
+    if the solver needs more than ``nodes`` nodes (``None``: no bound) to tell.
+
+    A weak solve: a null-window probe at 0 says whether the player to move wins; if not, one at -1 whether
+    they draw or lose.  The solver's table lasts from one position to the next, as in the column analysis.
+    """
+    spent = 0
+    for threshold in (0, -1):
+        search = ScoreSearch(solver, state, threshold=threshold)
+        spent += search.advance(None if nodes is None else nodes - spent)
+        if not search.done:
+            return None
+        if search.lower > threshold:  # the mover scores above the threshold: a win, or (at -1) a draw
+            outcome = PovScore(1 if threshold == 0 else 0, state.player)
+            break
+    else:
+        outcome = PovScore(-1, state.player)
+    return (outcome.first() + 1) / 2
 
 
 def feature_matrix(states: Sequence[Connect4State], game: Connect4) -> Matrix:

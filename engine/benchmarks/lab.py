@@ -137,7 +137,7 @@ def _star1(quick: bool) -> BenchTable:
 def _tuned() -> BenchTable:
     game = Connect4()
     started = time.perf_counter()
-    positions = sample_positions(game, 1000, (12, 34), 0, source="selfplay")
+    positions = sample_positions(game, 1000, (12, 34), 0, source="selfplay").positions
     report = tune(positions, game)
     fitted = time.perf_counter() - started
     table = BenchTable(

@@ -21,6 +21,7 @@ from engine.games.evaluators import (
 from engine.solver import Connect4Solver
 from engine.tuning import fit_logistic, parse_plies, quality, sample_positions, solved_result, tune
 from tests.engine.test_connect4 import random_game
+from tests.pons import pons_positions
 
 SMALL = Connect4(5, 4)
 TRUE_BETA = np.array([0.3, -0.2, 0.1, 0.5, 0.05, 0.2, 2.0, 0.1])
@@ -85,9 +86,9 @@ def test_quality_of_the_true_weights_beats_the_hand_set_ones_on_their_own_data()
 
 @pytest.mark.parametrize(("source", "labels"), [("random", "solver"), ("selfplay", "solver"), ("selfplay", "games")])
 def test_positions_are_reproducible_open_and_labelled(source: str, labels: str) -> None:
-    first = sample_positions(SMALL, 40, (4, 10), 9, source=source, labels=labels)
-    again = sample_positions(SMALL, 40, (4, 10), 9, source=source, labels=labels)
-    other = sample_positions(SMALL, 40, (4, 10), 10, source=source, labels=labels)
+    first = sample_positions(SMALL, 40, (4, 10), 9, source=source, labels=labels).positions
+    again = sample_positions(SMALL, 40, (4, 10), 9, source=source, labels=labels).positions
+    other = sample_positions(SMALL, 40, (4, 10), 10, source=source, labels=labels).positions
     assert [(p.state.text(), p.result) for p in first] == [(p.state.text(), p.result) for p in again]
     assert [p.state.text() for p in first] != [p.state.text() for p in other]
     assert all(not p.state.is_terminal() and 4 <= p.state.ply <= 10 for p in first)
@@ -108,8 +109,25 @@ def test_solved_results_are_for_the_first_player() -> None:
     assert solved_result(solver, game.parse("2252576253462244111563365343671351441")) == 1.0  # Pons' -1 for O
 
 
+def test_a_solver_label_agrees_with_the_exact_score_and_gives_up_past_its_budget() -> None:
+    game = Connect4()
+    solver = Connect4Solver(game)
+    for moves, _ in pons_positions("Test_L2_R1", 30):
+        state = game.parse(moves)
+        first = solver.solve(state).first()
+        assert solved_result(solver, state) == (1.0 if first > 0 else 0.5 if first == 0 else 0.0), moves
+    assert solved_result(Connect4Solver(game), game.parse("4453"), 1_000) is None
+
+
+def test_positions_too_early_for_the_solver_are_skipped_then_refused() -> None:
+    sample = sample_positions(SMALL, 20, (4, 10), 9, nodes=2_000)
+    assert len(sample.positions) == 20 and sample.skipped > 0
+    with pytest.raises(UserError, match=r"^--plies 0-2: \d+ of the \d+ positions drawn took the solver more than 50 "):
+        sample_positions(Connect4(), 5, (0, 2), 0, nodes=50)
+
+
 def test_tune_end_to_end_writes_weights_the_evaluator_reads(tmp_path: Path) -> None:
-    positions = sample_positions(SMALL, 150, (4, 12), 1)
+    positions = sample_positions(SMALL, 150, (4, 12), 1).positions
     report = tune(positions, SMALL)
     assert report.positions == 150 == report.wins + report.draws + report.losses
     assert report.fit.converged and report.tuned.cross_entropy <= report.hand_set.cross_entropy

@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     console = make_console()
     started = time.perf_counter()
     with console.status(f"drawing and labelling {args.positions:,} positions ({args.source}, {args.labels})..."):
-        positions = sample_positions(game, args.positions, plies, seed, source=args.source, labels=args.labels)
+        sample = sample_positions(game, args.positions, plies, seed, source=args.source, labels=args.labels)
+    positions = sample.positions
     labelled_in = time.perf_counter() - started
     report = tune(positions, game, l2=args.l2)
     about: dict[str, object] = {
@@ -62,12 +63,13 @@ def run(args: argparse.Namespace) -> int:
         "source": args.source,
         "labels": args.labels,
         "plies": list(plies),
+        "skipped": sample.skipped,
         "l2": args.l2,
         "fit": report.as_dict(),
     }
     save(out, report, about)
     if not args.json:
-        print_fit(console, report, labelled_in, args)
+        print_fit(console, report, labelled_in, args, sample.skipped)
         console.print(f"weights written to {out}", highlight=False)
     outcome: RunOutcome | None = None
     match: Tally | None = None
@@ -126,12 +128,13 @@ def save(path: Path, report: TuneReport, about: dict[str, object]) -> None:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
 
-def print_fit(console: Console, report: TuneReport, seconds: float, args: argparse.Namespace) -> None:
+def print_fit(console: Console, report: TuneReport, seconds: float, args: argparse.Namespace, skipped: int) -> None:
     """The data, the weights side by side, and how each set predicts the results."""
+    slow = f" ({skipped:,} more skipped: the solver could not settle them within its node budget)" if skipped else ""
     console.print(
         f"{report.positions:,} positions ({args.source}, plies {args.plies}, labels: {args.labels}) in "
         f"{seconds:.1f} s: {report.wins:,} first-player wins, {report.draws:,} draws, {report.losses:,} second-player "
-        "wins",
+        f"wins{slow}",
         highlight=False,
     )
     weights = Table(
