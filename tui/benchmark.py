@@ -194,8 +194,9 @@ TIMELINE_TARGETS = {
 
 
 def timeline_figures(quick: bool) -> BenchTable:
-    """Moving along a search's timeline: one step back and a jump from the newest step, the timeline's memory
-    against the tree's (``AlgorithmInfo.node_bytes`` per node), and a saved search read back and rebuilt."""
+    """Moving along a search's timeline: one step back and a jump from the newest step, the timeline's memory (with
+    the searcher's undo journal) against the tree's (``AlgorithmInfo.node_bytes`` per node), and a saved search read
+    back and rebuilt."""
     steps = 10_000 if quick else 100_000
     table = BenchTable(
         f"timeline of a {steps:,}-step search (engine side: the rebuild in the search thread)",
@@ -218,7 +219,7 @@ def timeline_figures(quick: bool) -> BenchTable:
             figures["jump to the middle (ms)"] = (time.perf_counter() - started) * 1000
             session.go_to(steps)
             tree = session.searcher.stats.nodes * session.info.node_bytes
-            figures["timeline / tree memory"] = session.timeline.nbytes() / tree
+            figures["timeline / tree memory"] = (session.timeline.nbytes() + session.searcher.journal_nbytes()) / tree
             path = Path(folder) / f"{name}.json"
             session.write(path)
             started = time.perf_counter()
@@ -228,9 +229,10 @@ def timeline_figures(quick: bool) -> BenchTable:
                 target = TIMELINE_TARGETS[figure]
                 table.rows.append([name, figure, round(value, 3), target, "yes" if value <= target else "no"])
     table.notes.append(
-        "Rivest and best-first take steps back in place (Searcher.undo: about a step's cost each); "
+        "Rivest, best-first and MCTS take steps back in place (Searcher.undo: about a step's cost each); "
         "the others, and a step nearer the start than the one shown, are rebuilt by replaying the "
         "search from its start (the searchers are deterministic), in proportion to the step reached; "
+        "timeline memory: its events plus what the searcher keeps only to undo (Searcher.journal_nbytes); "
         "replay ready: the file read, the search rebuilt and its tree checked against the saved one"
     )
     return table

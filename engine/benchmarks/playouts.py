@@ -7,17 +7,15 @@ decided), written here so that the bench needs no data files.
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass
-
-import numpy as np
 
 from engine.benchmarks import BenchTable
 from engine.games import Connect4, Connect4State
 from engine.search.base import Limit
 from engine.search.mcts import MonteCarloTreeSearch
 from engine.search.playouts import connect4_batch, connect4_playout
+from engine.search.stream import RandomStream
 
 POSITIONS = ("32751571231557", "335662333565", "2416615552", "274552224131661", "5455174361263362")
 """Pons move strings (Begin-Medium lines 1-3, Middle-Medium lines 1-2)."""
@@ -57,7 +55,7 @@ class Rate:
 
 def plain_playouts(seconds: float) -> Rate:
     """Plain-Python bitboard playouts, cycling through the positions for about ``seconds``."""
-    rng = random.Random(SEED)
+    stream = RandomStream(SEED)
     states = positions()
     playouts = moves = 0
     started, cpu_started = time.perf_counter(), time.process_time()
@@ -65,14 +63,14 @@ def plain_playouts(seconds: float) -> Rate:
     while time.perf_counter() < deadline:
         for state in states:
             for _ in range(20):
-                moves += connect4_playout(state, rng)[1]
+                moves += connect4_playout(state, stream)[1]
             playouts += 20
     return Rate(time.perf_counter() - started, time.process_time() - cpu_started, playouts, moves)
 
 
 def batched_playouts(size: int, seconds: float) -> Rate:
     """Numpy batches of ``size`` playouts, cycling through the positions for about ``seconds``."""
-    generator = np.random.default_rng(SEED)
+    stream = RandomStream(SEED)
     states = positions()
     batch = connect4_batch(states[0].game)
     playouts = moves = 0
@@ -80,7 +78,7 @@ def batched_playouts(size: int, seconds: float) -> Rate:
     deadline = started + seconds
     while time.perf_counter() < deadline:
         for state in states:
-            moves += batch.run(state, size, generator).moves
+            moves += batch.run(state, size, stream).moves
             playouts += size
     return Rate(time.perf_counter() - started, time.process_time() - cpu_started, playouts, moves)
 

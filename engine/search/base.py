@@ -18,6 +18,7 @@ number it keeps.
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -284,6 +285,12 @@ class Searcher(ABC, Generic[N]):
         (the timeline then rebuilds the past by replay instead).
         """
         return False
+
+    def journal_nbytes(self) -> int:
+        """The memory this searcher keeps only so that ``undo`` can take steps back, in bytes (the timeline's
+        memory counts it too): here the record of the steps that went deeper (``_deeper``)."""
+        depths = self._depths
+        return sys.getsizeof(depths) + sum(sys.getsizeof(entry) + sys.getsizeof(entry[0]) for entry in depths)
 
     def node_at(self, path: Sequence[Move]) -> N:
         """The node reached from the root by the moves ``path`` (every one of them in the tree)."""

@@ -32,20 +32,36 @@ of the last move into it.  Nodes keep no positions (a node costs about 230 bytes
 iteration replays its path from the root position, and the other replays are not charged.
 So a moves bound is an iteration bound, and one can never run on for free (UCT keeps
 choosing a won finished game, and a complete tree has nothing left to expand).
+
+Every random number (tree choices, plain playouts and numpy batches alike) is drawn from one
+``RandomStream`` (``engine.search.stream``), whose whole state is a position in a seeded
+sequence.  That is what lets ``undo`` take a step back exactly: the search keeps, per step,
+only how many draws it made (two bytes, usually), winds the stream back by as many, and finds
+everything else the step did from the tree and from the stream itself (see ``undo``).
 """
 
 from __future__ import annotations
 
 import math
-import random
+from array import array
 from collections.abc import Sequence
-
-import numpy as np
 
 from engine.games.base import Move, Player, State, is_chance
 from engine.pov import PovScore
-from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken, Verdict
+from engine.search.base import (
+    NO_CHILDREN,
+    TAKEN,
+    AlgorithmInfo,
+    Node,
+    Param,
+    Searcher,
+    SearchError,
+    Step,
+    Taken,
+    Verdict,
+)
 from engine.search.playouts import Playouts
+from engine.search.stream import RandomStream
 
 WIN = 1
 LOSS = -1
@@ -129,10 +145,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         k: int = 1,
         partial: bool = False,
         solver: bool = False,
-        rng: random.Random | None = None,
-        generator: np.random.Generator | None = None,
+        stream: RandomStream | None = None,
     ) -> None:
-        """``rng`` (tree choices and plain playouts) and ``generator`` (numpy batches) default to ``seed``."""
+        """``stream`` (every random number: tree choices, plain playouts, numpy batches) defaults to ``seed``'s."""
         super().__init__(state)
         self.c = c
         self.k = k
@@ -140,11 +155,20 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self.solver = solver
         if solver and not state.is_terminal() and is_chance(state.play(state.legal_moves()[0])):
             raise SearchError("solver=true (MCTS-Solver) proves wins and losses of games without chance only")
-        self.rng = rng if rng is not None else random.Random(seed)
-        self.playouts = Playouts(self.rng, generator if generator is not None else np.random.default_rng(seed))
+        self.stream = stream if stream is not None else RandomStream(seed)
+        self.playouts = Playouts(self.stream)
         self.root = MctsNode(None, None)
         self.stats.nodes = 1
         self.finished = state.is_terminal()
+        self._draws = array("H")
+        """For ``undo``: the draws each step took from the stream, in order (widened to ``Q`` if one takes more
+        than 65,535)."""
+        self._drawn = self.stream.position
+        """The stream's position after the last step: where the next one starts drawing."""
+        self._proof_steps = array("Q")
+        """For ``undo``: the steps whose ``_prove`` proved nodes (MCTS-Solver), in order..."""
+        self._proof_counts = array("I")
+        """...and how many each proved: the leaf's parent and that many - 1 of its ancestors."""
 
     def _shown_c(self) -> float | None:
         """The exploration constant the tree's nodes show their UCB with (``None``: no UCB to show)."""
@@ -174,8 +198,17 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         reward = self._simulate(state, movers[-1])
         self._back_up(path, movers, reward)
         if self.solver and state.is_terminal():
-            self._prove(path)
+            proved = self._prove(path)
+            if proved:
+                self._proof_steps.append(self.stats.iterations)
+                self._proof_counts.append(proved)
             self.finished = self.root.proven != 0
+        start, self._drawn = self._drawn, self.stream.position
+        try:
+            self._draws.append(self._drawn - start)
+        except OverflowError:
+            self._draws = array("Q", self._draws)
+            self._draws.append(self._drawn - start)
         if not record:
             return TAKEN
         changed = [self.root]
@@ -207,7 +240,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         sqrt = math.sqrt
         while True:
             if is_chance(state):
-                outcome = state.outcome_for(self.rng.random())
+                outcome = state.outcome_for(self.stream.draw())
                 drawn = next((child for child in node.children if child.move == outcome), None)
                 if drawn is None:
                     return path, movers, state, True, outcome
@@ -245,7 +278,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             untried = node.untried
             if untried is None:
                 untried = node.untried = list(state.legal_moves())
-            index = int(self.rng.random() * len(untried))
+            index = int(self.stream.draw() * len(untried))
             untried[index], untried[-1] = untried[-1], untried[index]
             move = untried.pop()
         else:
@@ -256,7 +289,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         node.add_child(child)
         stats.nodes += 1
         if child.depth > stats.max_depth:
-            stats.max_depth = child.depth
+            self._deeper(child.depth)
         if self.solver and state.is_terminal() and state.utility():
             child.proven = WIN if state.utility() == -state.player else LOSS
         return child, state
@@ -292,8 +325,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             if index and movers[index - 1] != movers[index]:
                 reward = k - reward
 
-    def _prove(self, path: Sequence[MctsNode]) -> None:
-        """MCTS-Solver, after reaching a finished game: pass proofs up ``path`` while they change.
+    def _prove(self, path: Sequence[MctsNode]) -> int:
+        """MCTS-Solver, after reaching a finished game: pass proofs up ``path`` while they change; how many
+        nodes it proved (the leaf's parent first, then each one above it).
 
         For the player who moved into the parent: a child proven won by its mover (the
         player to move at the parent) makes the parent a proven loss; a fully expanded
@@ -302,13 +336,14 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         for index in range(len(path) - 1, 0, -1):
             child, parent = path[index], path[index - 1]
             if parent.proven or not child.proven:
-                return
+                return len(path) - 1 - index
             if child.proven == WIN:
                 parent.proven = LOSS
             elif parent.untried == [] and all(sibling.proven == LOSS for sibling in parent.children):
                 parent.proven = WIN
             else:
-                return
+                return len(path) - 1 - index
+        return len(path) - 1
 
     def _note(self, path: Sequence[MctsNode], state: State, reward: float) -> str:
         leaf = path[-1]
@@ -327,6 +362,177 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             labels.append(state.move_label(node.move))
             state = state.play(node.move)
         return " ".join(labels) or "root"
+
+    # --- taking a step back ---
+
+    def undo(self, path: Sequence[Move]) -> bool:
+        """Take back the last step, which ended at the node at ``path`` (its leaf), exactly.
+
+        The journal holds only the number of draws each step took from the stream; the rest is found:
+
+        * whether the step added the leaf: a new leaf has exactly ``k`` visits (the step's own) and is its
+          parent's last child; a leaf reached again (a finished game; a root child in flat Monte Carlo) has more;
+        * where its draws start: the stream wound back by the step's draws.  The tree's draws come first
+          (``_tree_draws``: one per chance position on the path, one for the choice of the untried move), so
+          the untried move's place in its parent's list is found by reading that draw again;
+        * the result backed up and the playout moves: the leaf's playouts replayed from their place in the
+          stream (they draw the very same numbers), checked against what the step left (the stream's position,
+          and a new leaf's total);
+        * proofs (MCTS-Solver): the steps that proved nodes, and how many, are kept apart (few steps prove).
+
+        Totals are sums of halves, so taking the result off gives back the very floats there were.  Last, the
+        selection is run again on the tree taken back, from the stream wound back: it must choose this step
+        again, or everything is put back as it was and the answer is ``False`` (the timeline then replays):
+        so a ``path`` that is not the last step's is refused, with nothing changed.
+        """
+        if not self._draws:
+            return False
+        nodes = [self.root]
+        states = [self.root_state]
+        for move in path:
+            child = next((child for child in nodes[-1].children if child.move == move), None)
+            if child is None:
+                return False
+            nodes.append(child)
+            states.append(states[-1].play(move))
+        leaf, k = nodes[-1], self.k
+        parent = leaf.parent
+        grown = parent is not None and leaf.visits == k and not leaf.children and parent.children[-1] is leaf
+        if not grown and leaf.visits < 2 * k:  # a leaf reached again had a step of its own before
+            return False
+        movers = [-self.root_state.player]
+        for before in states[:-1]:
+            movers.append(movers[-1] if is_chance(before) else before.player)
+        stream, stats = self.stream, self.stats
+        end = self._drawn
+        start = end - self._draws[-1]
+        tree_draws = self._tree_draws(states, grown)
+        playouts, playout_moves = stats.playouts, stats.playout_moves
+        stream.seek(start + tree_draws)
+        reward = self._simulate(states[-1], movers[-1])
+        played = stats.playouts - playouts, stats.playout_moves - playout_moves
+        stats.playouts, stats.playout_moves = playouts, playout_moves
+        if stream.position != end or (grown and reward != leaf.total):
+            stream.seek(end)
+            return False
+        proofs = self._proof_counts[-1] if self._proof_steps and self._proof_steps[-1] == stats.iterations - 1 else 0
+        if not self._proved_by(nodes, proofs, grown):
+            stream.seek(end)
+            return False
+        index = -1  # where the untried move was in its parent's list (-1: no list, or a chance outcome)
+        if grown and len(nodes[-2].children) > 1 and not is_chance(states[-2]):
+            index = int(stream.at(start + tree_draws - 1) * (len(nodes[-2].untried or ()) + 1))
+        taken = self._take_back(nodes, movers, reward, grown, index, proofs)
+        stream.seek(start)
+        chosen, _, _, grow, outcome = self._select()
+        expected = nodes[:-1] if grown else nodes
+        if grow != grown or chosen != expected or (outcome is not None and outcome != leaf.move):
+            self._put_back(nodes, movers, reward, grown, index, taken)
+            stream.seek(end)
+            return False
+        stream.seek(start)
+        self._drawn = start
+        self._draws.pop()
+        if proofs:
+            self._proof_steps.pop()
+            self._proof_counts.pop()
+        stats.playouts -= played[0]
+        stats.playout_moves -= played[1]
+        stats.moves -= 1
+        if grown:
+            stats.nodes -= 1
+        self.finished = self.root.proven != 0
+        self._undone()
+        return True
+
+    def _proved_by(self, nodes: Sequence[MctsNode], proofs: int, grown: bool) -> bool:
+        """Whether ``_prove`` can have proved the ``proofs`` nodes above the leaf of ``nodes`` in one step: each from
+        the proven child below it, a win only once all its moves are tried, and (the leaf's parent) a win by that
+        leaf only if the step added it: the tree taken back then has no node whose children are all lost unproven."""
+        for above in range(2, 2 + proofs):
+            node, child = nodes[-above], nodes[1 - above]
+            if not child.proven or node.proven != (LOSS if child.proven == WIN else WIN):
+                return False
+            if node.proven == WIN and ((above == 2 and not grown) or node.untried != []):
+                return False
+        return True
+
+    def _take_back(
+        self, nodes: list[MctsNode], movers: list[Player], reward: float, grown: bool, index: int, proofs: int
+    ) -> tuple[list[int], list[Move] | None]:
+        """Take a step's numbers off ``nodes`` (root to leaf), and the leaf off the tree if the step ``grown`` it,
+        its move back in the untried list at ``index``; clear the ``proofs`` it made.  For ``_put_back``: the proofs
+        cleared, and the untried list dropped (the step had made it: its parent's first expansion)."""
+        k = self.k
+        proven = []
+        dropped = None
+        for above in range(2, 2 + proofs):  # the leaf's parent, and the nodes above it
+            proven.append(nodes[-above].proven)
+            nodes[-above].proven = 0
+        for at in range(len(nodes) - 1, -1, -1):
+            node = nodes[at]
+            node.visits -= k
+            node.total -= reward
+            if at and movers[at - 1] != movers[at]:
+                reward = k - reward
+        if grown:
+            leaf, parent = nodes[-1], nodes[-2]
+            assert isinstance(parent.children, list)
+            parent.children.pop()
+            if not parent.children:
+                parent.children = NO_CHILDREN
+                dropped, parent.untried = parent.untried, None  # the first expansion made it; the next makes it anew
+            elif index >= 0:
+                untried = parent.untried
+                assert untried is not None
+                if index == len(untried):
+                    untried.append(leaf.move)
+                else:  # the move chosen had swapped places with the last one: swap them back
+                    untried.append(untried[index])
+                    untried[index] = leaf.move
+        return proven, dropped
+
+    def _put_back(
+        self,
+        nodes: list[MctsNode],
+        movers: list[Player],
+        reward: float,
+        grown: bool,
+        index: int,
+        taken: tuple[list[int], list[Move] | None],
+    ) -> None:
+        """Undo ``_take_back`` (given what it returned): the tree as the step left it."""
+        k = self.k
+        proven, dropped = taken
+        if grown:
+            leaf, parent = nodes[-1], nodes[-2]
+            if dropped is not None:
+                parent.untried = dropped
+            elif index >= 0:
+                untried = parent.untried
+                assert untried is not None
+                untried[index], untried[-1] = untried[-1], untried[index]
+                untried.pop()
+            parent.add_child(leaf)
+        for at in range(len(nodes) - 1, -1, -1):
+            node = nodes[at]
+            node.visits += k
+            node.total += reward
+            if at and movers[at - 1] != movers[at]:
+                reward = k - reward
+        for above, flag in enumerate(proven, 2):
+            nodes[-above].proven = flag
+
+    def _tree_draws(self, states: Sequence[State], grown: bool) -> int:
+        """The draws a step takes before its playouts, from the positions on its path (root first) and whether it
+        added the last one: one at each chance position it passed, and one to choose the untried move."""
+        draws = sum(1 for state in states[:-1] if is_chance(state))
+        return draws + 1 if grown and not is_chance(states[-2]) else draws
+
+    def journal_nbytes(self) -> int:
+        """What the search keeps only to take steps back: draws per step and the steps that proved nodes."""
+        journal = (self._draws, self._proof_steps, self._proof_counts)
+        return sum(len(a) * a.itemsize for a in journal) + super().journal_nbytes()
 
     # --- answers ---
 
@@ -381,13 +587,16 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
         *,
         seed: int = 0,
         k: int = 1,
-        rng: random.Random | None = None,
-        generator: np.random.Generator | None = None,
+        stream: RandomStream | None = None,
     ) -> None:
-        super().__init__(state, seed=seed, k=k, rng=rng, generator=generator)
+        super().__init__(state, seed=seed, k=k, stream=stream)
 
     def _shown_c(self) -> float | None:
         return None
+
+    def _tree_draws(self, states: Sequence[State], grown: bool) -> int:
+        """One draw, for the untried move, in a step that added a root child; none in one that did not."""
+        return 1 if grown else 0
 
     def _select(self) -> tuple[list[MctsNode], list[Player], State, bool, Move | None]:
         """A new root child while root moves are untried; then the least visited child (round robin)."""

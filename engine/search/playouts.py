@@ -4,11 +4,14 @@ A playout plays uniformly random legal moves from a position to the end of the g
 Every result here is a **winner from the first player's point of view**: ``+1`` the
 first player won, ``-1`` the second, ``0`` a draw.
 
+All of them draw from a ``RandomStream`` (``engine.search.stream``): a seeded sequence of
+floats that can be wound back, so that a search can take a step back exactly.
+
 * ``connect4_playout`` plays on the two raw Python-int bitboards of a Connect Four
   position (no ``State`` objects), any board size.
 * ``state_playout`` plays through the ``State`` interface (Nim, and any other game).
-  Both draw one ``rng.random()`` per move and pick ``legal_moves()[int(r * count)]``, so
-  on Connect Four they play the same game from the same generator state.
+  Both use one draw ``r`` per move and pick ``legal_moves()[int(r * count)]``, so
+  on Connect Four they play the same game from the same stream position.
 * ``Connect4Batch`` plays ``count`` games at once as numpy ``uint64`` arrays in Pons'
   layout, every unfinished board advancing one random legal move per numpy step.
   One ``uint64`` holds ``width * (height + 1)`` bits, so it serves boards up to 64 bits
@@ -18,9 +21,9 @@ first player won, ``-1`` the second, ``0`` a draw.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from functools import cache
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +31,13 @@ import numpy.typing as npt
 from engine.games.base import Player, State, is_chance
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
+from engine.search.stream import RandomStream
+
+
+class Uniform(Protocol):
+    """Where a batch draws its floats: a ``RandomStream``, or a ``numpy.random.Generator``."""
+
+    def random(self, shape: int | tuple[int, ...], /) -> npt.NDArray[np.float64]: ...
 
 
 @cache
@@ -40,30 +50,42 @@ def _legal_columns(game: Connect4) -> dict[Bitboard, tuple[int, ...]]:
     return table
 
 
+@cache
+def _legal_bottoms(game: Connect4) -> dict[Bitboard, tuple[Bitboard, ...]]:
+    """``_legal_columns`` with each open column given as its bottom cell (``Connect4.bottom``), what a move adds."""
+    return {full: tuple(game.bottom[c] for c in columns) for full, columns in _legal_columns(game).items()}
+
+
 def connect4_playout(
-    state: Connect4State, rng: random.Random, chance: Connect4Chance | None = None
+    state: Connect4State, stream: RandomStream, chance: Connect4Chance | None = None
 ) -> tuple[Player, int]:
-    """One random game from ``state`` on raw bitboards: (winner, moves played).
+    """One random game from ``state`` on raw bitboards: (winner, moves played); one draw per move.
 
     With ``chance`` (Connect Four with chance), each disc lands where ``chance.landing`` puts it for one
     more draw; moves played count the discs dropped."""
     if state.is_terminal():
         return state.utility(), 0
     game = state.game
-    legal = _legal_columns(game)
-    bottom = game.bottom
     top_row = game.top_row
     s1, s2, s3, s4 = game.shifts
     d1, d2, d3, d4 = 2 * s1, 2 * s2, 2 * s3, 2 * s4
-    draw = rng.random
     current, mask, ply = state.current, state.mask, state.ply
     start = ply
-    while ply < game.cells:
-        moves = legal[mask & top_row]
-        column = moves[int(draw() * len(moves))]
-        if chance is not None:
-            column = chance.landing(mask, column, draw())
-        new_mask = mask | (mask + bottom[column])
+    cells = game.cells
+    if stream.left() < 2 * cells:
+        stream.reserve(2 * cells)  # every draw this game can take (two a move with chance)
+    draw = stream.next
+    legal = _legal_columns(game)
+    bottoms = _legal_bottoms(game)
+    bottom = game.bottom
+    while ply < cells:
+        if chance is None:
+            moves = bottoms[mask & top_row]
+            new_mask = mask | (mask + moves[int(draw() * len(moves))])
+        else:
+            columns = legal[mask & top_row]
+            column = chance.landing(mask, columns[int(draw() * len(columns))], draw())
+            new_mask = mask | (mask + bottom[column])
         mover = current | (new_mask ^ mask)
         ply += 1
         pairs = mover & (mover >> s1)
@@ -85,11 +107,11 @@ def connect4_playout(
     return (1 if ply % 2 == 1 else -1), ply - start
 
 
-def state_playout(state: State, rng: random.Random) -> tuple[Player, int]:
-    """One random game from ``state`` through ``State.play``: (winner, moves played).
+def state_playout(state: State, stream: RandomStream) -> tuple[Player, int]:
+    """One random game from ``state`` through ``State.play``: (winner, moves played); one draw per move.
 
     At a chance node the outcome is drawn with its probability (``outcome_for``), one draw too."""
-    draw = rng.random
+    draw = stream.draw
     played = 0
     while not state.is_terminal():
         if is_chance(state):
@@ -139,10 +161,9 @@ class Connect4Batch:
         self.shifts = np.array(game.shifts, dtype=np.uint64)[:, np.newaxis]
         self.double_shifts = 2 * self.shifts
 
-    def run(
-        self, state: Connect4State, count: int, generator: np.random.Generator, *, record: bool = False
-    ) -> BatchResult:
-        """``count`` random games from ``state``; with ``record``, the columns each game played."""
+    def run(self, state: Connect4State, count: int, generator: Uniform, *, record: bool = False) -> BatchResult:
+        """``count`` random games from ``state``, drawing from ``generator`` (``len(boards) * width`` floats a
+        numpy step, row by row); with ``record``, the columns each game played."""
         game = self.game
         winners = np.zeros(count, dtype=np.int8)
         steps = game.cells - state.ply
@@ -200,32 +221,28 @@ class Tally:
 
 
 class Playouts:
-    """Random playouts for one game, drawing on injected seeded generators.
+    """Random playouts for one game, drawing on an injected seeded ``RandomStream`` (plain-Python playouts and
+    numpy batches alike)."""
 
-    ``rng`` drives the plain-Python playouts (one game at a time), ``generator`` the
-    numpy batches.
-    """
-
-    def __init__(self, rng: random.Random, generator: np.random.Generator) -> None:
-        self.rng = rng
-        self.generator = generator
+    def __init__(self, stream: RandomStream) -> None:
+        self.stream = stream
 
     def one(self, state: State) -> tuple[Player, int]:
         """One plain-Python playout from ``state``: (winner, moves played)."""
         if isinstance(state, Connect4State):
-            return connect4_playout(state, self.rng)
+            return connect4_playout(state, self.stream)
         if isinstance(state, Connect4ChanceState):
-            return connect4_playout(state.board, self.rng, state.game)
+            return connect4_playout(state.board, self.stream, state.game)
         if isinstance(state, ChanceDrop):  # a disc in the air: let it land, then play on
-            landed = state.play(state.outcome_for(self.rng.random()))
-            winner, played = connect4_playout(landed.board, self.rng, state.game)
+            landed = state.play(state.outcome_for(self.stream.draw()))
+            winner, played = connect4_playout(landed.board, self.stream, state.game)
             return winner, played + 1
-        return state_playout(state, self.rng)
+        return state_playout(state, self.stream)
 
     def many(self, state: State, count: int, player: Player) -> Tally:
         """``count`` playouts from ``state``, counted for ``player``: one numpy batch where the board fits."""
         if isinstance(state, Connect4State) and count > 1 and batch_fits(state.game):
-            batch = connect4_batch(state.game).run(state, count, self.generator)
+            batch = connect4_batch(state.game).run(state, count, self.stream)
             wins = int(np.count_nonzero(batch.winners == player))
             draws = int(np.count_nonzero(batch.winners == 0))
             return Tally(wins, draws, count - wins - draws, batch.moves)

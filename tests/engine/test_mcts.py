@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Iterator
 
 import pytest
@@ -22,6 +21,7 @@ from engine.search.mcts import (
 )
 from engine.search.playouts import state_playout
 from engine.search.registry import AgentSpec, make_searcher
+from engine.search.stream import RandomStream
 
 GRUNDY = Nim("grundy")
 NIM = Nim("classic")
@@ -124,11 +124,12 @@ class ReferenceNode:
 
 
 def reference_uct(state: State, iterations: int, c: float, seed: int) -> ReferenceNode:
-    """Textbook UCT through ``State`` alone, drawing random numbers in the order ``MonteCarloTreeSearch`` does.
+    """Textbook UCT through ``State`` alone, drawing random numbers from the stream in the order
+    ``MonteCarloTreeSearch`` does.
 
     Totals are for the player who moved into each node (win 1, draw 0.5, loss 0).
     """
-    rng = random.Random(seed)
+    stream = RandomStream(seed)
     root = ReferenceNode(None)
     for _ in range(iterations):
         node, position, path = root, state, [root]
@@ -140,13 +141,13 @@ def reference_uct(state: State, iterations: int, c: float, seed: int) -> Referen
         if not position.is_terminal():
             if node.untried is None:
                 node.untried = list(position.legal_moves())
-            index = int(rng.random() * len(node.untried))
+            index = int(stream.draw() * len(node.untried))
             node.untried[index], node.untried[-1] = node.untried[-1], node.untried[index]
             child = ReferenceNode(node.untried.pop())
             node.children.append(child)
             position = position.play(child.move)
             path.append(child)
-        winner, _ = state_playout(position, rng)
+        winner, _ = state_playout(position, stream)
         reward = 1.0 if winner == -position.player else 0.5 if winner == 0 else 0.0
         for visited in reversed(path):
             visited.visits += 1

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
@@ -17,6 +15,7 @@ from engine.search.playouts import (
     connect4_playout,
     state_playout,
 )
+from engine.search.stream import RandomStream
 
 MIDGAME = "4453322"
 
@@ -104,36 +103,37 @@ def test_same_generator_seed_gives_the_same_batch() -> None:
 
 @pytest.mark.parametrize("game", [Connect4(), Connect4(10, 10), Connect4(5, 4)])
 def test_bitboard_playout_plays_the_rules_game_of_the_same_generator(game: Connect4) -> None:
-    """``connect4_playout`` and ``state_playout`` draw alike, so they must play the very same game."""
+    """``connect4_playout`` and ``state_playout`` draw alike, so they must play the very same game from the same
+    stream."""
     start = game.parse("1" if game.width < 7 else MIDGAME)
     for seed in range(60):
-        assert connect4_playout(start, random.Random(seed)) == state_playout(start, random.Random(seed))
+        assert connect4_playout(start, RandomStream(seed)) == state_playout(start, RandomStream(seed))
 
 
 def test_playouts_from_a_finished_game_play_nothing() -> None:
     won = Connect4().parse("1212121")
-    assert connect4_playout(won, random.Random(0)) == (1, 0)
-    assert state_playout(won, random.Random(0)) == (1, 0)
+    assert connect4_playout(won, RandomStream(0)) == (1, 0)
+    assert state_playout(won, RandomStream(0)) == (1, 0)
 
 
 def test_grundy_three_has_one_game() -> None:
     """3 = 2 + 1 is the only move, after which (2, 1) has none: the first player always wins."""
     state = Nim("grundy").parse("3")
-    assert state_playout(state, random.Random(4)) == (1, 1)
-    tally = Playouts(random.Random(4), np.random.default_rng(4)).many(state, 10, player=-1)
+    assert state_playout(state, RandomStream(4)) == (1, 1)
+    tally = Playouts(RandomStream(4)).many(state, 10, player=-1)
     assert tally == Tally(wins=0, draws=0, losses=10, moves=10)
 
 
 def test_classic_nim_playouts_end_with_the_last_token_taken() -> None:
     state = Nim("classic").parse("3,4,5")
     for seed in range(40):
-        winner, moves = state_playout(state, random.Random(seed))
+        winner, moves = state_playout(state, RandomStream(seed))
         assert 3 <= moves <= 12
         assert winner == (1 if moves % 2 == 1 else -1)  # whoever took the last token won
 
 
 def test_many_counts_every_playout_for_the_player() -> None:
-    playouts = Playouts(random.Random(2), np.random.default_rng(2))
+    playouts = Playouts(RandomStream(2))
     big = Connect4(10, 10).parse("55")
     for state in (Connect4().parse(MIDGAME), big):
         tally = playouts.many(state, 48, player=1)

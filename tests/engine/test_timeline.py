@@ -151,3 +151,111 @@ def test_undo_refuses_the_full_width_phase_of_best_first() -> None:
     assert step is not None
     assert not searcher.undo(tuple(step.node.moves()))
     assert searcher.stats.iterations == 1
+
+
+# --- MCTS and flat Monte Carlo: undo winds the random stream back ---
+
+MONTE_CARLO: tuple[tuple[str, str, dict[str, object]], ...] = (
+    ("mcts", "connect4:5x4", {}),
+    ("mcts", "connect4:5x4", {"k": 4}),
+    ("mcts", "connect4", {"k": 16}),
+    ("mcts", "connect4:5x4", {"solver": True}),
+    ("mcts", "connect4:5x4", {"partial": True, "solver": True, "k": 3}),
+    ("mcts", "connect4:10x10", {"k": 2}),
+    ("mcts", "nim:3,4,5", {}),
+    ("mcts", "nim:3,4,5", {"k": 3, "partial": True}),
+    ("mcts", "nim:1,2,3", {"solver": True}),
+    ("mcts", "connect4-chance", {}),
+    ("mcts", "connect4-chance", {"k": 4}),
+    ("flat-mc", "connect4", {}),
+    ("flat-mc", "connect4", {"k": 8}),
+    ("flat-mc", "nim:3,4,5", {"k": 2}),
+    ("flat-mc", "connect4-chance", {"k": 2}),
+)
+"""Searcher, game (``nim:PILES`` for a Nim position) and parameters: k = 1 (plain playouts), k > 1 (numpy batches
+on Connect Four up to 64 bits, plain ones on 10x10, Nim and with chance), partial expansion, MCTS-Solver."""
+
+
+def monte_carlo_start(game: str) -> State:
+    name, _, piles = game.partition(":") if game.startswith("nim") else (game, "", "")
+    return make_game(name).parse(piles) if piles else make_game(name).start()
+
+
+def full_picture(searcher: Searcher[Node]) -> list[object]:
+    """``picture``, and what it does not show of a Monte Carlo tree: each node's untried moves in their order and
+    its proof, and the position of the random stream (where the next step draws from)."""
+    extra = []
+    for node in searcher.walk():
+        untried = getattr(node, "untried", None)
+        extra.append((tuple(node.moves()), None if untried is None else tuple(untried), getattr(node, "proven", None)))
+    stream = getattr(searcher, "stream", None)
+    return [*picture(searcher), extra, None if stream is None else stream.position]
+
+
+@pytest.mark.parametrize(("name", "game", "params"), MONTE_CARLO, ids=lambda p: str(p))
+def test_undo_takes_a_monte_carlo_search_back_to_the_tree_a_fresh_search_has(
+    name: str, game: str, params: dict[str, object]
+) -> None:
+    """After N steps, undo back to each step k gives what a fresh search stepped k times has, node for node and
+    number for number (untried moves' order, proofs and the random stream's position included); stepping forward
+    again then gives the original search back."""
+    state = monte_carlo_start(game)
+    searcher = make_searcher(name, state, params, seed=7)
+    pictures = [full_picture(searcher)]
+    paths: list[tuple[object, ...]] = []
+    while len(paths) < 120 and (step := searcher.step()) is not None:
+        paths.append(tuple(step.node.moves()))
+        pictures.append(full_picture(searcher))
+    total = len(paths)
+    assert total > 20
+    if params.get("solver") and game.startswith("nim"):
+        assert searcher.finished and total < 120, "the root is proven: undo must clear finished"
+    for k in range(total, 0, -1):
+        assert searcher.undo(paths[k - 1]), f"undo of step {k}"
+        assert full_picture(searcher) == pictures[k - 1], f"back to step {k - 1}"
+        if k - 1 in (total - 1, total // 2, 1):
+            fresh = make_searcher(name, state, params, seed=7)
+            fresh.run(Limit(iterations=k - 1))
+            assert full_picture(fresh) == pictures[k - 1], f"a fresh search of {k - 1} steps"
+        if k - 1 == total // 2:  # forward again from the middle, then back down as before
+            for j in range(k, total + 1):
+                assert searcher.step() is not None
+                assert full_picture(searcher) == pictures[j], f"forward again to step {j}"
+            for j in range(total, k - 1, -1):
+                assert searcher.undo(paths[j - 1])
+    assert not searcher.undo(())  # nothing left to take back
+    searcher.run(Limit(iterations=total))
+    assert full_picture(searcher) == pictures[-1]
+
+
+@pytest.mark.parametrize("name", ["mcts", "flat-mc"])
+def test_monte_carlo_undo_refuses_what_cannot_be_the_last_step_with_nothing_changed(name: str) -> None:
+    """A node not in the tree, the root, a node with children: refused.  Another leaf is refused whenever the
+    checks tell it apart (its playouts replayed, the selection run again); whatever the answer, a refusal changes
+    nothing."""
+    state = make_game("connect4").start()
+    searcher = make_searcher(name, state, {"k": 2}, seed=3)
+    taken = [step for _ in range(60) if (step := searcher.step()) is not None]
+    before = full_picture(searcher)
+    last = tuple(taken[-1].node.moves())
+    for path in [(99,), (), (taken[0].node.moves()[0], 99)]:
+        assert not searcher.undo(path), path
+        assert full_picture(searcher) == before
+    refused = 0
+    for path in {tuple(step.node.moves()) for step in taken[:-1]} - {last}:
+        if not searcher.undo(path):
+            refused += 1
+            assert full_picture(searcher) == before
+        else:  # told apart from the last step by nothing the search keeps: put the search back as it was
+            searcher = make_searcher(name, state, {"k": 2}, seed=3)
+            searcher.run(Limit(iterations=len(taken)))
+    assert refused >= 4
+    assert searcher.undo(last)
+
+
+def test_monte_carlo_undo_keeps_a_few_bytes_a_step() -> None:
+    """The journal is the stream's draws per step (two bytes) and the rare proof: far below a node's bytes."""
+    searcher = make_searcher("mcts", make_game("connect4").start(), {"solver": True}, seed=1)
+    searcher.run(Limit(iterations=3000))
+    assert searcher.journal_nbytes() <= 2 * 3000 + 2000
+    assert make_searcher("rivest", make_game("connect4").start()).journal_nbytes() < 200

@@ -249,9 +249,7 @@ def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algor
     newest = picture(session.searcher)
     shown = session.searcher
     session.go_to(150)
-    in_place = algorithm != "mcts"  # MCTS cannot undo a step: it replays
-    assert (session.searcher is shown) == in_place
-    assert session.newest is (None if in_place else shown)
+    assert session.searcher is shown and session.newest is None  # taken back in place
     assert picture(session.searcher) == fresh(session, 150)
     session.go_to(10)  # nearer the start than the step shown: replayed from the start
     assert session.searcher is not shown and picture(session.searcher) == fresh(session, 10)

@@ -1,0 +1,146 @@
+"""A random stream that can be wound back: uniform floats numbered 0, 1, 2... from one seeded PCG64 sequence.
+
+Python's Mersenne Twister (``random.Random``) carries 2.5 kB of state and cannot be wound
+back, so a search that draws from it can only be taken back a step by replaying it from its
+start.  A ``RandomStream`` is a pure function of its seed and a position: draw ``p`` is the
+``p``-th float of PCG64 seeded with ``seed`` (one 64-bit output each, as
+``numpy.random.Generator.random`` makes it), and PCG64 jumps to any position in a few
+multiplications (``advance``).  So the whole state is ``position``, and ``seek`` sets it back.
+
+Draws are read two ways, both giving the same floats for the same positions:
+
+* one at a time from a window of the sequence kept as a Python list (``buffer``), through an
+  iterator over it: ``draw``, or, in a playout's inner loop, ``reserve`` then ``next`` called
+  directly (a C call per draw, as cheap as ``random.Random.random``);
+* as numpy arrays (``random``, the method ``numpy.random.Generator`` has), for the batched
+  playouts.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, cast
+
+import numpy as np
+import numpy.typing as npt
+
+BLOCK = 2048
+"""The most draws one refill of the window makes (the window then costs about 64 kB of Python floats)."""
+FIRST_BLOCK = 32
+"""The first refill after a jump; each refill in sequence makes twice as many, up to ``BLOCK``."""
+_PERIOD = 1 << 128
+"""PCG64's period: advancing by ``_PERIOD - d`` goes back ``d`` draws."""
+
+
+class _Reader(Protocol):
+    """A list's iterator, as the stream uses it: the next item, the items left, and a jump to an index."""
+
+    def __next__(self) -> float: ...
+
+    def __length_hint__(self) -> int: ...
+
+    def __setstate__(self, index: int, /) -> None: ...
+
+
+class RandomStream:
+    """Uniform floats in [0, 1) at positions 0, 1, 2...; ``position`` is the next one drawn, ``seek`` moves it."""
+
+    __slots__ = ("_base", "_bits", "_fill", "_generator", "_made", "_source", "buffer", "next", "seed")
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._bits = np.random.PCG64(seed % _PERIOD)
+        self._generator = np.random.Generator(self._bits)
+        self._made = 0
+        """The position of the bit generator: the next float it makes."""
+        self.buffer: list[float] = []
+        """Draws ``_base``, ``_base + 1``... as Python floats: a window on the sequence."""
+        self._base = 0
+        self._source = cast(_Reader, iter(self.buffer))
+        """Where the window is read: the next draw is the one this iterator gives next."""
+        self.next = self._source.__next__
+        """The next draw, with no check that the window holds one (``StopIteration`` if not): for a loop that has
+        ``reserve``d all it takes.  Use ``draw`` otherwise."""
+        self._fill = FIRST_BLOCK
+
+    @property
+    def position(self) -> int:
+        """The number of the next draw (draws made so far, less any wound back)."""
+        return self._base + len(self.buffer) - self._source.__length_hint__()
+
+    def left(self) -> int:
+        """Draws the window holds from ``position`` on (what ``next`` can give)."""
+        return self._source.__length_hint__()
+
+    def seek(self, position: int) -> None:
+        """Make draw ``position`` the next one (back or forward: the stream then draws as it did from there)."""
+        offset = position - self._base
+        if not 0 <= offset <= len(self.buffer):
+            self._base = position
+            self.buffer = []
+            self._fill = FIRST_BLOCK
+            offset = 0
+        self._read_from(offset)
+
+    def reserve(self, count: int) -> None:
+        """Make the window hold at least ``count`` draws from ``position`` on (refilled from the sequence if not),
+        so that ``next`` can be called that many times."""
+        if self._source.__length_hint__() < count:
+            self._refill(count)
+
+    def draw(self) -> float:
+        """The next draw."""
+        try:
+            return self.next()
+        except StopIteration:
+            self._refill(1)
+            return self.next()
+
+    def at(self, position: int) -> float:
+        """Draw ``position``, read without moving ``position``."""
+        offset = position - self._base
+        if 0 <= offset < len(self.buffer):
+            return self.buffer[offset]
+        self._go(position)
+        self._made += 1
+        return float(self._generator.random())
+
+    def random(self, shape: int | tuple[int, ...]) -> npt.NDArray[np.float64]:
+        """The next draws as a numpy array of ``shape`` (row by row), as ``numpy.random.Generator.random`` gives
+        them; ``position`` moves past them."""
+        position = self.position
+        self._go(position)
+        values = self._generator.random(shape)
+        self._made += values.size
+        self.seek(position + values.size)
+        return values
+
+    def _refill(self, count: int) -> None:
+        """A new window from ``position`` on: the draws left in the old one, then at least ``count`` in all."""
+        left = self._source.__length_hint__()
+        kept = self.buffer[len(self.buffer) - left :]
+        position = self._base + len(self.buffer) - left
+        fill = max(count - left, self._fill)
+        self._fill = min(2 * self._fill, BLOCK)
+        self._go(position + left)
+        kept += self._generator.random(fill).tolist()
+        self._made += fill
+        self.buffer = kept
+        self._base = position
+        self._read_from(0)
+
+    def _read_from(self, offset: int) -> None:
+        """Point the reading iterator at ``buffer[offset]``."""
+        source = cast(_Reader, iter(self.buffer))
+        source.__setstate__(offset)
+        self._source = source
+        self.next = source.__next__
+
+    def _go(self, position: int) -> None:
+        """Move the bit generator to ``position`` (forward or back, in a few multiplications)."""
+        if position != self._made:
+            self._bits.advance((position - self._made) % _PERIOD)
+            self._made = position
+
+    def nbytes(self) -> int:
+        """The memory the window takes, in bytes (a list slot and a Python float per draw)."""
+        return 32 * len(self.buffer)
