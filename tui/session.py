@@ -390,10 +390,10 @@ class Session:
         came first.  Runs in a search thread.
 
         Back: the searcher shown takes its steps back in place (``Searcher.undo``) when it can and the step is
-        nearer to it than to the start; otherwise a fresh searcher is run for ``step`` steps (the searchers are
-        deterministic), outside the lock, and swapped in, the newest search kept so that going to the newest step
-        is instant.  Forward: the searcher shown is run on (it retraces the recorded steps), a chunk at a time
-        under the lock.
+        nearer to it than to the start (a step undone counted as ``Searcher.undo_cost`` steps replayed); otherwise
+        a fresh searcher is run for ``step`` steps (the searchers are deterministic), outside the lock, and swapped
+        in, the newest search kept so that going to the newest step is instant.  Forward: the searcher shown is run
+        on (it retraces the recorded steps), a chunk at a time under the lock.
         """
         step = max(0, min(step, self.steps_taken))
         shown = self.step_shown
@@ -433,7 +433,7 @@ class Session:
     def _undo_to(self, step: int, stop: threading.Event | None) -> bool | None:
         """Take the searcher shown back to ``step`` in place, a chunk of steps at a time under the lock; ``False``
         if it cannot (or replaying from the start is quicker), ``None`` if ``stop`` came first."""
-        if self.step_shown - step > step:  # a step undone costs about what a step replayed does
+        if (self.step_shown - step) * self.searcher.undo_cost > step:  # replaying from the start is quicker
             return False
         while self.step_shown > step:
             if stop is not None and stop.is_set():

@@ -219,6 +219,9 @@ class Searcher(ABC, Generic[N]):
     """The static evaluation whose scale ``value()`` is on (``None``: the searcher has its own, as MCTS)."""
     finished: bool = False
     """True when there is nothing left to do: the tree is complete or the root is proven."""
+    undo_cost: ClassVar[float] = 1.0
+    """What ``undo`` costs against a step taken on ``run``'s fast path (about): the timeline takes steps back in
+    place only while that is quicker than replaying the search from its start."""
 
     def __init__(self, state: State) -> None:
         self.root_state = state

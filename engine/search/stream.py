@@ -74,7 +74,15 @@ class RandomStream:
     def seek(self, position: int) -> None:
         """Make draw ``position`` the next one (back or forward: the stream then draws as it did from there)."""
         offset = position - self._base
-        if not 0 <= offset <= len(self.buffer):
+        if offset < 0 and self.buffer:  # wound back past the window: a new one around it, for the steps back to come
+            base = max(0, position - BLOCK // 2)
+            self._go(base)
+            self.buffer = self._generator.random(BLOCK).tolist()
+            self._made += BLOCK
+            self._base = base
+            self._fill = BLOCK
+            offset = position - base
+        elif not 0 <= offset <= len(self.buffer):
             self._base = position
             self.buffer = []
             self._fill = FIRST_BLOCK
