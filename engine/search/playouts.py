@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -32,12 +31,6 @@ from engine.games.base import Player, State, is_chance
 from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState
 from engine.games.connect4 import Bitboard, Connect4, Connect4State
 from engine.search.stream import RandomStream
-
-
-class Uniform(Protocol):
-    """Where a batch draws its floats: a ``RandomStream``, or a ``numpy.random.Generator``."""
-
-    def random(self, shape: int | tuple[int, ...], /) -> npt.NDArray[np.float64]: ...
 
 
 @cache
@@ -75,8 +68,8 @@ def connect4_playout(
     if stream.left() < 2 * cells:
         stream.reserve(2 * cells)  # every draw this game can take (two a move with chance)
     draw = stream.next
-    legal = _legal_columns(game)
     bottoms = _legal_bottoms(game)
+    legal = bottoms if chance is None else _legal_columns(game)  # (the columns are read only with chance)
     bottom = game.bottom
     while ply < cells:
         if chance is None:
@@ -161,9 +154,16 @@ class Connect4Batch:
         self.shifts = np.array(game.shifts, dtype=np.uint64)[:, np.newaxis]
         self.double_shifts = 2 * self.shifts
 
-    def run(self, state: Connect4State, count: int, generator: Uniform, *, record: bool = False) -> BatchResult:
+    def run(
+        self, state: Connect4State, count: int, generator: np.random.Generator | RandomStream, *, record: bool = False
+    ) -> BatchResult:
         """``count`` random games from ``state``, drawing from ``generator`` (``len(boards) * width`` floats a
-        numpy step, row by row); with ``record``, the columns each game played."""
+        numpy step, row by row; from a stream, straight from its numpy generator, then skipped); with ``record``,
+        the columns each game played."""
+        if isinstance(generator, RandomStream):
+            result = self.run(state, count, generator.numpy(), record=record)
+            generator.skip(result.moves * self.game.width)  # every move took a row of ``width`` floats
+            return result
         game = self.game
         winners = np.zeros(count, dtype=np.int8)
         steps = game.cells - state.ply

@@ -12,12 +12,13 @@ Draws are read two ways, both giving the same floats for the same positions:
 * one at a time from a window of the sequence kept as a Python list (``buffer``), through an
   iterator over it: ``draw``, or, in a playout's inner loop, ``reserve`` then ``next`` called
   directly (a C call per draw, as cheap as ``random.Random.random``);
-* as numpy arrays (``random``, the method ``numpy.random.Generator`` has), for the batched
-  playouts.
+* as numpy arrays, for the batched playouts: ``random`` (the method ``numpy.random.Generator``
+  has), or straight from ``numpy()``'s generator, then ``skip``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, cast
 
 import numpy as np
@@ -44,7 +45,7 @@ class _Reader(Protocol):
 class RandomStream:
     """Uniform floats in [0, 1) at positions 0, 1, 2...; ``position`` is the next one drawn, ``seek`` moves it."""
 
-    __slots__ = ("_base", "_bits", "_fill", "_generator", "_made", "_source", "buffer", "next", "seed")
+    __slots__ = ("_base", "_bits", "_end", "_fill", "_generator", "_made", "buffer", "left", "next", "seed")
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -52,47 +53,42 @@ class RandomStream:
         self._generator = np.random.Generator(self._bits)
         self._made = 0
         """The position of the bit generator: the next float it makes."""
+        self._fill = FIRST_BLOCK
+        """How many draws the next refill of the window makes (at least)."""
         self.buffer: list[float] = []
-        """Draws ``_base``, ``_base + 1``... as Python floats: a window on the sequence."""
-        self._base = 0
-        self._source = cast(_Reader, iter(self.buffer))
-        """Where the window is read: the next draw is the one this iterator gives next."""
-        self.next = self._source.__next__
+        """Draws ``_base`` to ``_end - 1`` as Python floats: a window on the sequence, read through ``next``."""
+        self._base = self._end = 0
+        self.next: Callable[[], float] = float
         """The next draw, with no check that the window holds one (``StopIteration`` if not): for a loop that has
         ``reserve``d all it takes.  Use ``draw`` otherwise."""
-        self._fill = FIRST_BLOCK
+        self.left: Callable[[], int] = int
+        """How many draws the window holds from ``position`` on (how many times ``next`` can be called)."""
+        self._window(0, [], 0)
 
     @property
     def position(self) -> int:
         """The number of the next draw (draws made so far, less any wound back)."""
-        return self._base + len(self.buffer) - self._source.__length_hint__()
-
-    def left(self) -> int:
-        """Draws the window holds from ``position`` on (what ``next`` can give)."""
-        return self._source.__length_hint__()
+        return self._end - self.left()
 
     def seek(self, position: int) -> None:
         """Make draw ``position`` the next one (back or forward: the stream then draws as it did from there)."""
         offset = position - self._base
-        if offset < 0 and self.buffer:  # wound back past the window: a new one around it, for the steps back to come
+        if 0 <= offset <= len(self.buffer):
+            self._window(self._base, self.buffer, offset)
+        elif offset < 0 and self.buffer:  # wound back past the window: a new one around it, for the steps back to come
             base = max(0, position - BLOCK // 2)
             self._go(base)
-            self.buffer = self._generator.random(BLOCK).tolist()
             self._made += BLOCK
-            self._base = base
             self._fill = BLOCK
-            offset = position - base
-        elif not 0 <= offset <= len(self.buffer):
-            self._base = position
-            self.buffer = []
+            self._window(base, self._generator.random(BLOCK).tolist(), position - base)
+        else:
             self._fill = FIRST_BLOCK
-            offset = 0
-        self._read_from(offset)
+            self._window(position, [], 0)
 
     def reserve(self, count: int) -> None:
         """Make the window hold at least ``count`` draws from ``position`` on (refilled from the sequence if not),
         so that ``next`` can be called that many times."""
-        if self._source.__length_hint__() < count:
+        if self.left() < count:
             self._refill(count)
 
     def draw(self) -> float:
@@ -115,40 +111,50 @@ class RandomStream:
     def random(self, shape: int | tuple[int, ...]) -> npt.NDArray[np.float64]:
         """The next draws as a numpy array of ``shape`` (row by row), as ``numpy.random.Generator.random`` gives
         them; ``position`` moves past them."""
-        position = self.position
-        self._go(position)
-        values = self._generator.random(shape)
-        self._made += values.size
-        self.seek(position + values.size)
+        values = self.numpy().random(shape)
+        self.skip(values.size)
         return values
+
+    def numpy(self) -> np.random.Generator:
+        """A numpy generator that gives the draws from ``position`` on, for a loop of numpy draws to call
+        straight; it must then ``skip`` the draws it made (a float of ``random`` is one draw).  Nothing else may
+        draw from the stream in between."""
+        position = self.position
+        if self.buffer:  # the window is left behind: the next single draw starts a new one after the numpy draws
+            self._fill = FIRST_BLOCK
+            self._window(position, [], 0)
+        self._go(position)
+        return self._generator
+
+    def skip(self, count: int) -> None:
+        """Move past the ``count`` draws just made from ``numpy()``'s generator (the window is empty)."""
+        self._made += count
+        self._base += count
+        self._end += count
 
     def _refill(self, count: int) -> None:
         """A new window from ``position`` on: the draws left in the old one, then at least ``count`` in all."""
-        left = self._source.__length_hint__()
+        left = self.left()
         kept = self.buffer[len(self.buffer) - left :]
-        position = self._base + len(self.buffer) - left
         fill = max(count - left, self._fill)
         self._fill = min(2 * self._fill, BLOCK)
-        self._go(position + left)
+        self._go(self._end)
         kept += self._generator.random(fill).tolist()
         self._made += fill
-        self.buffer = kept
-        self._base = position
-        self._read_from(0)
+        self._window(self._end - left, kept, 0)
 
-    def _read_from(self, offset: int) -> None:
-        """Point the reading iterator at ``buffer[offset]``."""
-        source = cast(_Reader, iter(self.buffer))
+    def _window(self, base: int, buffer: list[float], offset: int) -> None:
+        """Make ``buffer`` the window, holding draws ``base`` on, and ``buffer[offset]`` the next draw."""
+        self._base = base
+        self._end = base + len(buffer)
+        self.buffer = buffer
+        source = cast(_Reader, iter(buffer))
         source.__setstate__(offset)
-        self._source = source
         self.next = source.__next__
+        self.left = source.__length_hint__
 
     def _go(self, position: int) -> None:
         """Move the bit generator to ``position`` (forward or back, in a few multiplications)."""
         if position != self._made:
             self._bits.advance((position - self._made) % _PERIOD)
             self._made = position
-
-    def nbytes(self) -> int:
-        """The memory the window takes, in bytes (a list slot and a Python float per draw)."""
-        return 32 * len(self.buffer)

@@ -140,3 +140,17 @@ def test_many_counts_every_playout_for_the_player() -> None:
         assert tally.wins + tally.draws + tally.losses == 48
         assert tally.moves > 0
     assert Tally(wins=3, draws=2, losses=5, moves=0).score() == 4.0
+
+
+def test_a_batch_from_a_stream_draws_what_numpy_draws_and_moves_past_it() -> None:
+    state = Connect4().parse(MIDGAME)
+    stream = RandomStream(9)
+    generator = np.random.Generator(np.random.PCG64(9))
+    assert stream.draw() == generator.random()  # a single draw first: the batch starts after it
+    from_stream = connect4_batch(state.game).run(state, 64, stream, record=True)
+    from_numpy = connect4_batch(state.game).run(state, 64, generator, record=True)
+    assert from_stream.columns is not None and from_numpy.columns is not None
+    assert np.array_equal(from_stream.columns, from_numpy.columns)
+    assert np.array_equal(from_stream.winners, from_numpy.winners)
+    assert stream.position == 1 + from_stream.moves * state.game.width  # a row of floats for every move
+    assert stream.draw() == generator.random()
