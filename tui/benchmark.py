@@ -183,7 +183,7 @@ def measure(quick: bool) -> list[BenchTable]:
     return [steps, keys, quits, timeline_figures(quick)]
 
 
-TIMELINE_ALGORITHMS = ("rivest", "bestfirst", "mcts", "alphabeta")
+TIMELINE_ALGORITHMS = ("rivest", "bestfirst", "mcts", "alphabeta", "pns")
 TIMELINE_TARGETS = {
     "one step back (ms)": 50.0,
     "1,000 steps back (ms)": 300.0,
@@ -229,10 +229,13 @@ def timeline_figures(quick: bool) -> BenchTable:
                 target = TIMELINE_TARGETS[figure]
                 table.rows.append([name, figure, round(value, 3), target, "yes" if value <= target else "no"])
     table.notes.append(
-        "Rivest, best-first and MCTS take steps back in place (Searcher.undo: about a step's cost each); "
-        "the others, and a step nearer the start than the one shown, are rebuilt by replaying the "
+        "Rivest, best-first and MCTS take steps back in place one at a time (Searcher.undo: about a "
+        "step's cost each); proof-number search many at once (Searcher.rewind); alpha-beta from a "
+        "checkpoint of its frame stack, replaying at most 1,024 steps (Searcher.rewind); the others, and "
+        "a step nearer the start than the one shown when that is quicker, are rebuilt by replaying the "
         "search from its start (the searchers are deterministic), in proportion to the step reached; "
-        "timeline memory: its events plus what the searcher keeps only to undo (Searcher.journal_nbytes); "
+        "timeline memory: its events plus what the searcher keeps only to go back (Searcher.journal_nbytes: "
+        "journals, checkpoints); "
         "replay ready: the file read, the search rebuilt and its tree checked against the saved one"
     )
     return table

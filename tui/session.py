@@ -389,11 +389,12 @@ class Session:
         """Make ``searcher`` the search as it was after ``step`` (clamped to the timeline); ``None`` if ``stop``
         came first.  Runs in a search thread.
 
-        Back: the searcher shown takes its steps back in place (``Searcher.undo``) when it can and the step is
-        nearer to it than to the start (a step undone counted as ``Searcher.undo_cost`` steps replayed); otherwise
-        a fresh searcher is run for ``step`` steps (the searchers are deterministic), outside the lock, and swapped
-        in, the newest search kept so that going to the newest step is instant.  Forward: the searcher shown is run
-        on (it retraces the recorded steps), a chunk at a time under the lock.
+        Back: the searcher shown takes its steps back in place (``Searcher.rewind``, or ``Searcher.undo`` step by
+        step) when it can and that is quicker than a replay from the start (``Searcher.rewind_cost``; for ``undo``,
+        a step undone counted as ``Searcher.undo_cost`` steps replayed); otherwise a fresh searcher is run for
+        ``step`` steps (the searchers are deterministic), outside the lock, and swapped in, the newest search kept
+        so that going to the newest step is instant.  Forward: the searcher shown is run on (it retraces the
+        recorded steps), a chunk at a time under the lock.
         """
         step = max(0, min(step, self.steps_taken))
         shown = self.step_shown
@@ -432,7 +433,20 @@ class Session:
 
     def _undo_to(self, step: int, stop: threading.Event | None) -> bool | None:
         """Take the searcher shown back to ``step`` in place, a chunk of steps at a time under the lock; ``False``
-        if it cannot (or replaying from the start is quicker), ``None`` if ``stop`` came first."""
+        if it cannot (or replaying from the start is quicker), ``None`` if ``stop`` came first.
+
+        A searcher that rewinds (``Searcher.rewind``: several steps at once) does so, a slice at a time under the
+        lock, unless its ``rewind_cost`` is more than a replay from the start; the others undo one step at a time."""
+        cost = self.searcher.rewind_cost(step)
+        if cost is not None:
+            if cost > step:
+                return False
+            while self.step_shown > step:
+                if stop is not None and stop.is_set():
+                    return None
+                with self.lock:
+                    self.searcher.rewind(step)
+            return True
         if (self.step_shown - step) * self.searcher.undo_cost > step:  # replaying from the start is quicker
             return False
         while self.step_shown > step:

@@ -49,11 +49,51 @@ earlier iterations, one ply shallower, still give the best move to try first.
 
 ``run()`` takes the same steps through the same code with ``record=False``, so it builds
 the same trees as stepping; it only skips building the ``AlphaBetaStep`` records.
+
+Going back (``undo``, ``rewind``): checkpoints and a short replay, not a full journal.  A
+step back must give back the frame stack (each open node's children to try, its window,
+its best move so far, its horizon flag), the values and windows of the open nodes, the
+tree as it was (the nodes visited since removed), the iteration's bookkeeping, and the
+table's and the history's contents.  A journal of all that for every step costs tens of
+bytes a step, while a visit makes one node of 192: with the timeline's own 30-40 bytes a
+step that is past the timeline's budget of a quarter of the tree's memory.  Instead:
+
+* every ``CHECKPOINT_STEPS`` steps (and at each iteration's first step) the search notes
+  its frame stack in flat arrays: per open node its next child, horizon flag, best move
+  so far, value, alpha and beta (48 bytes), and the stats; nothing else, since the open
+  nodes are a chain (each is the last child of the one below) and a node, once complete,
+  never changes again;
+* the table's and the history's writes are journalled (only when they are on): a table
+  write notes the entry it replaces (its key kept, the rest in arrays), a history credit
+  its move and amount;
+* going back to step ``k`` starts from the last checkpoint at or before it: the open
+  nodes get back their numbers there, lose the children visited since, the frames closed
+  since are made again from their nodes (their children's moves in order, the count
+  pruned, the positions replayed from their parents'), the journals are rolled back, and
+  the search is replayed on the fast path for the fewer than ``CHECKPOINT_STEPS`` steps up
+  to ``k`` (the searcher is deterministic, so they are the steps it took).
+
+One step back (or a thousand) therefore costs at most ``CHECKPOINT_STEPS`` steps replayed
+(about 5 ms for alpha-beta, 10 for ``ab-rivest``) whatever the length of the search, for
+about 0.5 KB per checkpoint: with 1,024 steps between checkpoints, well under 1% of the
+tree's memory; halving the interval would halve the replay and double that.
+
+Earlier iterations: a new iteration's tree replaces the last complete one, and when it
+completes the one before is let go.  That tree is kept only along its principal variation
+(each node there with its best child alone: what ``best_move``, ``value`` and
+``principal_path`` read of the last complete iteration while the next one runs), so a
+step back into the iteration still running finds it as it was for those.  A step in an
+iteration whose tree is no longer whole is reached by going back to that iteration's
+start and replaying it (so its cost is at most that iteration's length, a fraction of the
+whole search since iterations grow geometrically).
 """
 
 from __future__ import annotations
 
 import math
+import sys
+from array import array
+from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -66,6 +106,7 @@ from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
+    Limit,
     Node,
     Param,
     Searcher,
@@ -94,6 +135,17 @@ STATIC_ORDERINGS = {"static": 2, "static-all": 1}
 
 TableEntry = tuple[int, float, str, Move | None, bool]
 """``(remaining depth, value, bound, best move, horizon reached)``; value from the first player's view."""
+
+BOUNDS = (EXACT, LOWER, UPPER)
+"""The bounds by code, in the journals."""
+
+CHECKPOINT_STEPS = 1024
+"""Steps between two checkpoints of the frame stack: going back replays fewer than this many steps."""
+RESTORE_COST = 64
+"""What restoring a checkpoint costs (frames made again from their nodes), in steps replayed, roughly."""
+_CP = 8
+"""Numbers per checkpoint in ``AlphaBeta._checkpoints``: step, iteration (index in ``_rounds``), moves, nodes,
+max depth, table journal length, history journal length, end of its frames in the frame arrays."""
 
 
 class AlphaBetaNode(Node):
@@ -214,6 +266,47 @@ class _Frame:
         """The move to the child that gave ``node.value``."""
 
 
+class _Round:
+    """One iteration, for going back: the search as it was just before its first step, and the tree it builds."""
+
+    __slots__ = (
+        "checkpoints",
+        "completed",
+        "completed_nodes",
+        "depth",
+        "history",
+        "max_depth",
+        "moves",
+        "nodes",
+        "root",
+        "start",
+        "table",
+        "whole",
+    )
+
+    def __init__(self, searcher: AlphaBeta, root: AlphaBetaNode) -> None:
+        stats = searcher.stats
+        self.start = stats.iterations + 1
+        """The number of its first step (the one that opens its root)."""
+        self.depth = searcher.iteration
+        self.moves = stats.moves
+        self.nodes = stats.nodes
+        self.max_depth = stats.max_depth
+        """The stats before its first step."""
+        self.table = len(searcher._table_keys)
+        self.history = len(searcher._credit_amounts)
+        """The journals' lengths before its first step."""
+        self.checkpoints = len(searcher._checkpoints) // _CP
+        """The number of checkpoints taken before it."""
+        self.completed = searcher.completed_root
+        self.completed_nodes = searcher._completed_nodes
+        """The last complete iteration's root (and its nodes) while this one runs."""
+        self.root = root
+        """The root of the tree it builds."""
+        self.whole = True
+        """False once the tree is kept only along its principal variation (two iterations later)."""
+
+
 class AlphaBeta(Searcher[AlphaBetaNode]):
     """Iterative-deepening fail-soft alpha-beta, first player MAX, one node visit per step."""
 
@@ -265,6 +358,33 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
         """Per player to move, a score per move: the sum of remaining-depth squared where it was best."""
         self._stack: list[_Frame] = []
+        # For going back (see the module's docstring): the iterations, the checkpoints, the journals.
+        self._rounds: list[_Round] = []
+        self._checkpoints = array("q")
+        """``_CP`` numbers per checkpoint, in step order."""
+        self._frame_next = array("I")
+        self._frame_horizon = array("b")
+        self._frame_best = array("i")
+        """Per frame of a checkpoint: its next child, its horizon flag, its best move's code (-1: none yet)..."""
+        self._frame_numbers = array("d")
+        """... and its node's value (0 while ``None``), alpha and beta."""
+        self._next_checkpoint = 0
+        """The step after which the next checkpoint is due."""
+        self._table_keys: array[int] | list[Hashable] = array("Q")
+        """The key of every table write, in order (in an array while the keys are integers of 64 bits, as
+        Connect Four's are; a list otherwise)."""
+        self._table_depths = array("h")
+        self._table_flags = array("B")
+        self._table_moves = array("i")
+        self._table_values = array("d")
+        """Per table write, the entry it replaced: its remaining depth (-1: there was none), bound code + 4 x
+        horizon flag, best move's code and value."""
+        self._credit_players = array("b")
+        self._credit_moves = array("i")
+        self._credit_amounts = array("I")
+        """Per history credit: the player, the move's code, the amount."""
+        self._codes: dict[Move, int] = {}
+        self._moves_by_code: list[Move] = []
         self.root = AlphaBetaNode(None, None, state.player, start_depth, -INF, INF)
         self.stats.nodes = 1
         if state.is_terminal():
@@ -287,6 +407,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             if self.finished:
                 return None
             return self._start_iteration(record, moves_left)
+        if self.stats.iterations >= self._next_checkpoint:
+            self._checkpoint()
         frame = stack[-1]
         index = frame.next
         states = frame.states
@@ -467,12 +589,19 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         else:
             bound = EXACT
         node.bound = bound
-        if self._table is not None:
-            self._table[frame.key] = (frame.remaining, value, bound, frame.best_move, frame.horizon)
+        table = self._table
+        if table is not None:
+            key = frame.key
+            self._note_table_write(key, table.get(key))
+            table[key] = (frame.remaining, value, bound, frame.best_move, frame.horizon)
         if self.ordering == "history" and bound != (UPPER if node.player > 0 else LOWER):
             # Credit the move that was best here, unless every move failed low for the player to move.
             scores = self._history[node.player]
-            scores[frame.best_move] = scores.get(frame.best_move, 0) + frame.remaining * frame.remaining
+            credit = frame.remaining * frame.remaining
+            scores[frame.best_move] = scores.get(frame.best_move, 0) + credit
+            self._credit_players.append(node.player)
+            self._credit_moves.append(self._code(frame.best_move))
+            self._credit_amounts.append(credit)
 
     def _open(self, node: AlphaBetaNode, state: State, remaining: int, key: Hashable, first: Move | None) -> _Frame:
         """A frame for ``node`` with its children in search order; ``first`` (a table move) goes first.
@@ -514,6 +643,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         root = self.root
         if root.bound is not None or root.children:
             root = self.root = AlphaBetaNode(None, None, state.player, depth, -INF, INF)
+        self._rounds.append(_Round(self, root))
+        self._next_checkpoint = self.stats.iterations + 1  # a checkpoint once the root is open
         self.stats.moves += cost
         self.stats.nodes = self._completed_nodes + 1
         key: Hashable = None
@@ -537,7 +668,13 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         )
 
     def _complete_iteration(self, root_frame: _Frame) -> None:
-        """The root is complete: keep its tree as the last complete iteration, and deepen or finish."""
+        """The root is complete: keep its tree as the last complete iteration, and deepen or finish.
+
+        The tree of the iteration before is let go, but for its principal variation (for going back)."""
+        rounds = self._rounds
+        if len(rounds) > 1 and rounds[-2].whole:
+            rounds[-2].whole = False
+            _keep_principal_line(rounds[-2].root)
         self.completed_root = root_frame.node
         self.stats.nodes -= self._completed_nodes  # the previous complete tree is let go
         self._completed_nodes = self.stats.nodes
@@ -557,6 +694,299 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         move = "none" if best is None else self.root_state.move_label(best)
         solved = " (solved)" if self.solved else ""
         return f"{root.iteration} complete: value {_num(root.value)}{solved}, best move {move}"
+
+    # --- going back ----------------------------------------------------------------------
+
+    def _code(self, move: Move) -> int:
+        """A small number for ``move``, for the arrays of the checkpoints and journals."""
+        code = self._codes.get(move)
+        if code is None:
+            code = self._codes[move] = len(self._moves_by_code)
+            self._moves_by_code.append(move)
+        return code
+
+    def _note_table_write(self, key: Hashable, old: TableEntry | None) -> None:
+        """Journal a table write at ``key`` over ``old`` (``None``: no entry there yet)."""
+        keys = self._table_keys
+        try:
+            keys.append(key)  # type: ignore[arg-type]  # an int of 64 bits into the array, or into the list
+        except (OverflowError, TypeError):
+            keys = self._table_keys = list(keys)
+            keys.append(key)
+        if old is None:
+            self._table_depths.append(-1)
+            self._table_flags.append(0)
+            self._table_moves.append(-1)
+            self._table_values.append(0.0)
+        else:
+            move = old[3]
+            self._table_depths.append(old[0])
+            self._table_flags.append(BOUNDS.index(old[2]) + 4 * old[4])
+            self._table_moves.append(-1 if move is None else self._code(move))
+            self._table_values.append(old[1])
+
+    def _checkpoint(self) -> None:
+        """Note the frame stack, the open nodes' numbers and the stats, as they are after the steps taken."""
+        numbers = self._frame_numbers
+        for frame in self._stack:
+            node = frame.node
+            best = frame.best_move
+            self._frame_next.append(frame.next)
+            self._frame_horizon.append(frame.horizon)
+            self._frame_best.append(-1 if best is None else self._code(best))
+            value = node.value
+            numbers.extend((0.0 if value is None else value, node.alpha, node.beta))
+        stats = self.stats
+        self._checkpoints.extend(
+            (
+                stats.iterations,
+                len(self._rounds) - 1,
+                stats.moves,
+                stats.nodes,
+                stats.max_depth,
+                len(self._table_keys),
+                len(self._credit_amounts),
+                len(self._frame_next),
+            )
+        )
+        self._next_checkpoint = stats.iterations + CHECKPOINT_STEPS
+
+    def _round_of(self, step: int) -> int:
+        """The index in ``_rounds`` of the iteration whose tree is the root after ``step`` (-1 for step 0)."""
+        rounds = self._rounds
+        index = len(rounds) - 1
+        while index >= 0 and rounds[index].start > step:
+            index -= 1
+        return index
+
+    def _checkpoint_before(self, step: int) -> int:
+        """The index of the last checkpoint taken at or before ``step``."""
+        checkpoints = self._checkpoints
+        return bisect_right(range(len(checkpoints) // _CP), step, key=lambda index: checkpoints[_CP * index]) - 1
+
+    def undo(self, path: Sequence[Move]) -> bool:
+        """Take back the last step (whose node is at ``path``): see ``rewind``."""
+        if self.stats.iterations == 0:
+            return False
+        self.rewind(self.stats.iterations - 1)
+        return True
+
+    def rewind_cost(self, step: int) -> float | None:
+        if step >= self.stats.iterations:
+            return 0.0
+        index = self._round_of(step)
+        if index < 0:
+            return 0.0
+        round_ = self._rounds[index]
+        if not round_.whole:
+            return RESTORE_COST + step - (round_.start - 1)
+        return RESTORE_COST + step - self._checkpoints[_CP * self._checkpoint_before(step)]
+
+    def rewind(self, step: int) -> int:
+        """Go back to the search as it was after ``step``, in one call: from the last checkpoint at or before it
+        in an iteration whose tree is whole (the running one, or the last complete one), else from the start of
+        the iteration, replaying the steps in between (see the module's docstring)."""
+        stats = self.stats
+        if step >= stats.iterations:
+            return stats.iterations
+        seconds = stats.seconds
+        index = self._round_of(max(step, 0))
+        if index < 0:
+            self._restore_round_start(0)
+        elif self._rounds[index].whole:
+            self._restore_checkpoint(self._checkpoint_before(step))
+        else:
+            self._restore_round_start(index)
+        if stats.iterations < step:
+            self.run(Limit(iterations=step - stats.iterations))
+        stats.seconds = seconds
+        return stats.iterations
+
+    def _restore_round_start(self, index: int) -> None:
+        """Put the search back as it was before the first step of the iteration ``_rounds[index]``.
+
+        The root is then the last complete iteration's (kept only along its principal variation, perhaps: the
+        next step replaces it, and only its line is read before that), or a new root for the first iteration."""
+        round_ = self._rounds[index]
+        if round_.completed is None:
+            self.root = AlphaBetaNode(None, None, self.root_state.player, round_.depth, -INF, INF)
+        else:
+            self.root = round_.completed
+        self.completed_root = round_.completed
+        self._completed_nodes = round_.completed_nodes
+        self.iteration = round_.depth
+        self.solved = self.finished = False
+        self._stack = []
+        stats = self.stats
+        stats.iterations = round_.start - 1
+        stats.moves = round_.moves
+        stats.nodes = round_.nodes
+        stats.max_depth = round_.max_depth
+        self._roll_back(round_.table, round_.history)
+        self._drop_checkpoints(round_.checkpoints)
+        del self._rounds[index:]
+        self._next_checkpoint = 0
+
+    def _restore_checkpoint(self, index: int) -> None:
+        """Put the search back as it was at checkpoint ``index``, in place: its iteration's tree must be whole."""
+        checkpoints = self._checkpoints
+        at = _CP * index
+        step, round_index, moves, nodes, max_depth, table_length, history_length, end = checkpoints[at : at + _CP]
+        begin = checkpoints[at - 1] if index else 0
+        round_ = self._rounds[round_index]
+        assert round_.whole
+        nexts = self._frame_next
+        numbers = self._frame_numbers
+        # First the frames, from the tree as it is (a frame closed since is made again from its node's children).
+        old = self._stack
+        frames: list[_Frame] = []
+        node = round_.root
+        state = self.root_state
+        alpha_in, beta_in = -INF, INF
+        for depth in range(end - begin):
+            frame = old[depth] if depth < len(old) and old[depth].node is node else None
+            if frame is None:
+                frame = self._reopened(node, state, alpha_in, beta_in)
+            frames.append(frame)
+            f = 3 * (begin + depth)
+            alpha_in, beta_in = numbers[f + 1], numbers[f + 2]
+            if depth + 1 < end - begin:
+                child = nexts[begin + depth] - 1  # the open child: the last one visited
+                states = frame.states
+                node = node.children[child]
+                state = frame.state.play(node.move) if states is None else states[child]
+        # Then the open nodes' numbers, and their children as they were.
+        decode = self._moves_by_code
+        for depth, frame in enumerate(frames, begin):
+            visited = nexts[depth]
+            best = self._frame_best[depth]
+            frame.next = visited
+            frame.horizon = bool(self._frame_horizon[depth])
+            frame.best_move = None if best < 0 else decode[best]
+            node = frame.node
+            f = 3 * depth
+            node.value = None if best < 0 else numbers[f]
+            node.alpha = numbers[f + 1]
+            node.beta = numbers[f + 2]
+            node.bound = None
+            node.pruned = 0
+            children = node.children
+            if len(children) > visited:
+                node.children = list(children[:visited]) if visited else NO_CHILDREN
+        self._stack = frames
+        self.root = round_.root
+        self.completed_root = round_.completed
+        self._completed_nodes = round_.completed_nodes
+        self.iteration = round_.depth
+        self.solved = self.finished = False
+        stats = self.stats
+        stats.iterations = step
+        stats.moves = moves
+        stats.nodes = nodes
+        stats.max_depth = max_depth
+        self._roll_back(table_length, history_length)
+        self._drop_checkpoints(index + 1)
+        del self._rounds[round_index + 1 :]
+        self._next_checkpoint = step + CHECKPOINT_STEPS
+
+    def _reopened(self, node: AlphaBetaNode, state: State, alpha_in: float, beta_in: float) -> _Frame:
+        """The frame that the complete ``node`` (at ``state``, entered with the window ``alpha_in, beta_in``) had
+        while open: its visited children's moves in their order, then as many placeholders as it pruned (never
+        visited again: going forward from the past, the node is complete again at the same step)."""
+        remaining = node.iteration - node.depth
+        key = state.key() if self._table is not None else None
+        moves: list[Move] = [child.move for child in node.children]
+        states: list[State] | None = None
+        evals: list[float] | None = None
+        if self._sort_from and remaining >= self._sort_from:
+            states = [state.play(move) for move in moves]
+            evaluator = self.evaluator
+            evals = [evaluator(child) for child in states]
+            states += [state] * node.pruned
+            evals += [0.0] * node.pruned
+        moves += [moves[-1]] * node.pruned
+        frame = _Frame(node, state, remaining, key, moves, states, evals)
+        frame.alpha_in = alpha_in
+        frame.beta_in = beta_in
+        return frame
+
+    def _roll_back(self, table_length: int, history_length: int) -> None:
+        """Undo the table writes and the history credits journalled after the first ``table_length`` and
+        ``history_length`` of them, newest first."""
+        decode = self._moves_by_code
+        table = self._table
+        keys = self._table_keys
+        if table is not None and len(keys) > table_length:
+            depths = self._table_depths
+            flags = self._table_flags
+            moves = self._table_moves
+            values = self._table_values
+            for index in range(len(keys) - 1, table_length - 1, -1):
+                remaining = depths[index]
+                if remaining < 0:
+                    del table[keys[index]]
+                else:
+                    move = moves[index]
+                    best = None if move < 0 else decode[move]
+                    flag = flags[index]
+                    table[keys[index]] = (remaining, values[index], BOUNDS[flag & 3], best, bool(flag >> 2))
+            for journal in (keys, depths, flags, moves, values):
+                del journal[table_length:]
+        amounts = self._credit_amounts
+        if len(amounts) > history_length:
+            players = self._credit_players
+            codes = self._credit_moves
+            for index in range(len(amounts) - 1, history_length - 1, -1):
+                scores = self._history[players[index]]
+                credited = decode[codes[index]]
+                left = scores[credited] - amounts[index]
+                if left:
+                    scores[credited] = left
+                else:
+                    del scores[credited]
+            for credits in (players, codes, amounts):
+                del credits[history_length:]
+
+    def _drop_checkpoints(self, count: int) -> None:
+        """Keep only the first ``count`` checkpoints (those of the steps still taken)."""
+        checkpoints = self._checkpoints
+        end = checkpoints[_CP * count - 1] if count else 0
+        del checkpoints[_CP * count :]
+        for frames in (self._frame_next, self._frame_horizon, self._frame_best):
+            del frames[end:]
+        del self._frame_numbers[3 * end :]
+
+    def journal_nbytes(self) -> int:
+        """The checkpoints and journals, the iterations' records and the principal lines kept of earlier trees."""
+        arrays: list[array[int] | array[float]] = [
+            self._checkpoints,
+            self._frame_next,
+            self._frame_horizon,
+            self._frame_best,
+            self._frame_numbers,
+            self._table_depths,
+            self._table_flags,
+            self._table_moves,
+            self._table_values,
+            self._credit_players,
+            self._credit_moves,
+            self._credit_amounts,
+        ]
+        keys = self._table_keys
+        size = 0
+        if isinstance(keys, array):
+            arrays.append(keys)
+        else:  # every key counted whole, as if none were shared with the table
+            size = sys.getsizeof(keys) + sum(sys.getsizeof(key) for key in keys)
+        size += sum(len(a) * a.itemsize for a in arrays)
+        for round_ in self._rounds:
+            size += 160
+            if not round_.whole:
+                node: AlphaBetaNode | None = round_.root
+                while node is not None:
+                    size += 200
+                    node = node.children[0] if node.children else None
+        return size
 
     # --- what the search says ------------------------------------------------------------
 
@@ -603,6 +1033,16 @@ class _Trace:
         self.completed: list[AlphaBetaNode] = []
         self.cutoffs: list[AlphaBetaNode] = []
         self.iteration_done = False
+
+
+def _keep_principal_line(root: AlphaBetaNode) -> None:
+    """Cut the complete tree under ``root`` down to its principal variation: each node there keeps its best
+    child alone (``_best_child`` then still finds it), and the rest of the tree is let go."""
+    node = root
+    while (best := _best_child(node)) is not None:
+        if len(node.children) > 1:
+            node.children = [best]
+        node = best
 
 
 def _best_child(node: AlphaBetaNode) -> AlphaBetaNode | None:

@@ -289,6 +289,25 @@ class Searcher(ABC, Generic[N]):
         """
         return False
 
+    def rewind_cost(self, step: int) -> float | None:
+        """About how long ``rewind`` back to ``step`` would take, in steps of this search replayed on the fast path;
+        ``None`` from a searcher that cannot rewind (the timeline then undoes step by step, or replays).
+
+        The timeline compares it with ``step``, the cost of replaying the search from its start, and takes the
+        cheaper way.
+        """
+        return None
+
+    def rewind(self, step: int) -> int:
+        """Take the search back toward the tree it had after ``step`` (fewer steps than taken), in place, several
+        steps at once; returns the step now shown.
+
+        It may stop short of ``step`` after a bounded slice of work (so that a caller holding the tree's lock can
+        let it go between slices): call it again until ``step`` is reached.  Every step it passes is taken back
+        exactly as ``undo`` takes it back.  Only for a searcher whose ``rewind_cost`` is not ``None``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot rewind")
+
     def journal_nbytes(self) -> int:
         """The memory this searcher keeps only so that ``undo`` can take steps back, in bytes (the timeline's
         memory counts it too): here the record of the steps that went deeper (``_deeper``)."""
@@ -314,6 +333,14 @@ class Searcher(ABC, Generic[N]):
         stats.iterations -= 1
         depths = self._depths
         if depths and depths[-1][0] == stats.iterations:
+            stats.max_depth = depths.pop()[1]
+
+    def _undone_to(self, step: int) -> None:
+        """Stats after a ``rewind`` back to ``step``: its number of steps, and the depth reached by then."""
+        stats = self.stats
+        stats.iterations = step
+        depths = self._depths
+        while depths and depths[-1][0] >= step:
             stats.max_depth = depths.pop()[1]
 
     def state_at(self, node: Node) -> State:
