@@ -109,8 +109,12 @@ UNDOING: tuple[tuple[str, dict[str, object]], ...] = (
     ("rivest", {"mode": "mean"}),
     ("rivest", {"accounting": False}),
     ("bestfirst", {}),
+    ("pns", {}),
+    ("alphabeta", {}),
+    ("alphabeta", {"ordering": "history", "tt": True}),
 )
-"""Searchers that take steps back in place (``Searcher.undo``), with parameters that change what a step does."""
+"""Searchers that take steps back in place (``Searcher.undo``), with parameters that change what a step does
+(``tests/engine/test_rewind.py`` takes proof-number search and alpha-beta further)."""
 
 
 @pytest.mark.parametrize(("name", "params"), UNDOING, ids=lambda p: str(p))

@@ -257,6 +257,22 @@ def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algor
     assert picture(session.searcher) == newest and session.newest is None
 
 
+@pytest.mark.parametrize("algorithm", ["pns", "alphabeta"])
+def test_the_session_rewinds_in_place_unless_a_replay_from_the_start_is_quicker(algorithm: str) -> None:
+    session = Session.create(SearchConfig(algorithm=algorithm, position="4453", seed=5))
+    session.take(3000)
+    newest = picture(session.searcher)
+    shown = session.searcher
+    for step in (2999, 2000, 1500):  # one step back, then jumps: taken back in place (Searcher.rewind)
+        session.go_to(step)
+        assert session.searcher is shown and session.newest is None
+        assert picture(session.searcher) == fresh(session, step)
+    session.go_to(10)  # a replay of 10 steps is quicker
+    assert session.searcher is not shown and picture(session.searcher) == fresh(session, 10)
+    session.go_to(3000)
+    assert picture(session.searcher) == newest
+
+
 @run_async
 async def test_w_refuses_where_the_app_may_touch_no_file() -> None:
     """A served session (``plyscope serve`` without ``--allow-files``): ``w`` asks for no file and says why."""
