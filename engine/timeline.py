@@ -6,8 +6,9 @@ steps.  A ``Timeline`` therefore keeps no copy of any tree: only what the UI nee
 the timeline without a rebuild (each step's best move and root value, for the markers
 where the best move changed and for the root value's sparkline) and what a saved search
 shows of each step (the node acted on, as its moves from the root; how many children it
-added and how many nodes it changed).  A step costs about 30 bytes here, against hundreds
-to thousands of bytes of tree.
+added and how many nodes it changed).  A step costs about 20 bytes here (a byte per move of
+its path, more only in games of more than 256 moves), against hundreds to thousands of
+bytes of tree.
 
 Step numbers count steps taken: step 0 is the fresh searcher, step ``k`` the tree after ``k``
 steps; event ``i`` (0-based) describes step ``i + 1``.
@@ -24,6 +25,19 @@ from engine.search.base import Limit, Node, Searcher, Step
 
 REBUILD_CHUNK = 1024
 """Steps a rebuild takes between two looks at its stop event."""
+
+_WIDER = {"B": "H", "H": "I", "I": "Q", "b": "h", "h": "i", "i": "q"}
+"""The next wider typecode of an integer array."""
+
+
+def _appended(values: array[int], value: int) -> array[int]:
+    """``values`` with ``value`` appended: the same array, or a copy in a wider type when it did not fit."""
+    while True:
+        try:
+            values.append(value)
+            return values
+        except OverflowError:
+            values = array(_WIDER[values.typecode], values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +65,14 @@ class Timeline:
         self._moves: list[Hashable] = []
         """Every distinct move seen, by code (a few dozen at most: a game's moves)."""
         self._codes: dict[Hashable, int] = {}
-        self._path_codes = array("H")
-        """Every event's path, move codes end to end."""
+        self._path_codes = array("B")
+        """Every event's path, move codes end to end (one byte each until a game has more than 256 moves)."""
         self._path_ends = array("I")
         """Where each event's path ends in ``_path_codes``."""
-        self._added = array("I")
-        self._changed = array("I")
-        self._best = array("h")
+        self._added = array("B")
+        self._changed = array("B")
+        """Children added and nodes changed by each step (arrays made wider when a count does not fit)."""
+        self._best = array("b")
         """Each step's best move, as a code (-1: none)."""
         self._values = array("d")
         self._changes: list[int] = []
@@ -87,11 +102,17 @@ class Timeline:
 
     def append(self, event: Event) -> None:
         """Add ``event`` as the next step (its ``step`` number is not checked)."""
-        self._path_codes.extend(self._code(move) for move in event.path)
-        self._path_ends.append(len(self._path_codes))
-        self._added.append(event.added)
-        self._changed.append(event.changed)
+        codes = [self._code(move) for move in event.path]
         code = self._code(event.best)
+        known = len(self._moves)  # codes past what a byte holds: wider arrays
+        if known > 0x80 and self._best.typecode == "b":
+            self._best = array("h", self._best)
+        if known > 0x100 and self._path_codes.typecode == "B":
+            self._path_codes = array("H", self._path_codes)
+        self._path_codes.extend(codes)
+        self._path_ends.append(len(self._path_codes))
+        self._added = _appended(self._added, event.added)
+        self._changed = _appended(self._changed, event.changed)
         if code >= 0 and code != (self._best[-1] if self._best else -1):
             self._changes.append(len(self._best) + 1)
         self._best.append(code)

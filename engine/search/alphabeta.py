@@ -63,9 +63,9 @@ step that is past the timeline's budget of a quarter of the tree's memory.  Inst
   so far, value, alpha and beta (48 bytes), and the stats; nothing else, since the open
   nodes are a chain (each is the last child of the one below) and a node, once complete,
   never changes again;
-* the table's and the history's writes are journalled (only when they are on): a table
-  write notes the entry it replaces (its key kept, the rest in arrays), a history credit
-  its move and amount;
+* the table's writes are journalled (only with the table): a write notes the entry it
+  replaces, its key and the rest in arrays (about 23 bytes); the history's scores (a
+  score per player and move: a few dozen numbers) are copied into each checkpoint;
 * going back to step ``k`` starts from the last checkpoint at or before it: the open
   nodes get back their numbers there, lose the children visited since, the frames closed
   since are made again from their nodes (their children's moves in order, the count
@@ -145,7 +145,7 @@ RESTORE_COST = 64
 """What restoring a checkpoint costs (frames made again from their nodes), in steps replayed, roughly."""
 _CP = 8
 """Numbers per checkpoint in ``AlphaBeta._checkpoints``: step, iteration (index in ``_rounds``), moves, nodes,
-max depth, table journal length, history journal length, end of its frames in the frame arrays."""
+max depth, table journal length, end of its history scores and of its frames in the arrays that keep them."""
 
 
 class AlphaBetaNode(Node):
@@ -294,8 +294,9 @@ class _Round:
         self.max_depth = stats.max_depth
         """The stats before its first step."""
         self.table = len(searcher._table_keys)
-        self.history = len(searcher._credit_amounts)
-        """The journals' lengths before its first step."""
+        """The table journal's length before its first step."""
+        self.history = {player: dict(scores) for player, scores in searcher._history.items()}
+        """The history's scores before its first step."""
         self.checkpoints = len(searcher._checkpoints) // _CP
         """The number of checkpoints taken before it."""
         self.completed = searcher.completed_root
@@ -379,10 +380,11 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._table_values = array("d")
         """Per table write, the entry it replaced: its remaining depth (-1: there was none), bound code + 4 x
         horizon flag, best move's code and value."""
-        self._credit_players = array("b")
-        self._credit_moves = array("i")
-        self._credit_amounts = array("I")
-        """Per history credit: the player, the move's code, the amount."""
+        self._saved_players = array("b")
+        self._saved_moves = array("i")
+        self._saved_scores = array("q")
+        """The history's scores at each checkpoint: player, move's code, score (a checkpoint's run of them ends
+        where its ``_CP`` numbers say)."""
         self._codes: dict[Move, int] = {}
         self._moves_by_code: list[Move] = []
         self.root = AlphaBetaNode(None, None, state.player, start_depth, -INF, INF)
@@ -599,9 +601,6 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             scores = self._history[node.player]
             credit = frame.remaining * frame.remaining
             scores[frame.best_move] = scores.get(frame.best_move, 0) + credit
-            self._credit_players.append(node.player)
-            self._credit_moves.append(self._code(frame.best_move))
-            self._credit_amounts.append(credit)
 
     def _open(self, node: AlphaBetaNode, state: State, remaining: int, key: Hashable, first: Move | None) -> _Frame:
         """A frame for ``node`` with its children in search order; ``first`` (a table move) goes first.
@@ -727,6 +726,11 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
     def _checkpoint(self) -> None:
         """Note the frame stack, the open nodes' numbers and the stats, as they are after the steps taken."""
+        for player, scores in self._history.items():
+            for move, score in scores.items():
+                self._saved_players.append(player)
+                self._saved_moves.append(self._code(move))
+                self._saved_scores.append(score)
         numbers = self._frame_numbers
         for frame in self._stack:
             node = frame.node
@@ -745,7 +749,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                 stats.nodes,
                 stats.max_depth,
                 len(self._table_keys),
-                len(self._credit_amounts),
+                len(self._saved_scores),
                 len(self._frame_next),
             )
         )
@@ -822,7 +826,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         stats.moves = round_.moves
         stats.nodes = round_.nodes
         stats.max_depth = round_.max_depth
-        self._roll_back(round_.table, round_.history)
+        self._roll_back(round_.table)
+        self._history = {player: dict(scores) for player, scores in round_.history.items()}
         self._drop_checkpoints(round_.checkpoints)
         del self._rounds[index:]
         self._next_checkpoint = 0
@@ -831,8 +836,9 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """Put the search back as it was at checkpoint ``index``, in place: its iteration's tree must be whole."""
         checkpoints = self._checkpoints
         at = _CP * index
-        step, round_index, moves, nodes, max_depth, table_length, history_length, end = checkpoints[at : at + _CP]
+        step, round_index, moves, nodes, max_depth, table_length, scores_end, end = checkpoints[at : at + _CP]
         begin = checkpoints[at - 1] if index else 0
+        scores_begin = checkpoints[at - 2] if index else 0
         round_ = self._rounds[round_index]
         assert round_.whole
         nexts = self._frame_next
@@ -884,7 +890,11 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         stats.moves = moves
         stats.nodes = nodes
         stats.max_depth = max_depth
-        self._roll_back(table_length, history_length)
+        self._roll_back(table_length)
+        history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
+        for saved in range(scores_begin, scores_end):
+            history[self._saved_players[saved]][decode[self._saved_moves[saved]]] = self._saved_scores[saved]
+        self._history = history
         self._drop_checkpoints(index + 1)
         del self._rounds[round_index + 1 :]
         self._next_checkpoint = step + CHECKPOINT_STEPS
@@ -910,9 +920,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         frame.beta_in = beta_in
         return frame
 
-    def _roll_back(self, table_length: int, history_length: int) -> None:
-        """Undo the table writes and the history credits journalled after the first ``table_length`` and
-        ``history_length`` of them, newest first."""
+    def _roll_back(self, table_length: int) -> None:
+        """Undo the table writes journalled after the first ``table_length`` of them, newest first."""
         decode = self._moves_by_code
         table = self._table
         keys = self._table_keys
@@ -932,29 +941,18 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                     table[keys[index]] = (remaining, values[index], BOUNDS[flag & 3], best, bool(flag >> 2))
             for journal in (keys, depths, flags, moves, values):
                 del journal[table_length:]
-        amounts = self._credit_amounts
-        if len(amounts) > history_length:
-            players = self._credit_players
-            codes = self._credit_moves
-            for index in range(len(amounts) - 1, history_length - 1, -1):
-                scores = self._history[players[index]]
-                credited = decode[codes[index]]
-                left = scores[credited] - amounts[index]
-                if left:
-                    scores[credited] = left
-                else:
-                    del scores[credited]
-            for credits in (players, codes, amounts):
-                del credits[history_length:]
 
     def _drop_checkpoints(self, count: int) -> None:
         """Keep only the first ``count`` checkpoints (those of the steps still taken)."""
         checkpoints = self._checkpoints
         end = checkpoints[_CP * count - 1] if count else 0
+        saved = checkpoints[_CP * count - 2] if count else 0
         del checkpoints[_CP * count :]
         for frames in (self._frame_next, self._frame_horizon, self._frame_best):
             del frames[end:]
         del self._frame_numbers[3 * end :]
+        for scores in (self._saved_players, self._saved_moves, self._saved_scores):
+            del scores[saved:]
 
     def journal_nbytes(self) -> int:
         """The checkpoints and journals, the iterations' records and the principal lines kept of earlier trees."""
@@ -968,9 +966,9 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             self._table_flags,
             self._table_moves,
             self._table_values,
-            self._credit_players,
-            self._credit_moves,
-            self._credit_amounts,
+            self._saved_players,
+            self._saved_moves,
+            self._saved_scores,
         ]
         keys = self._table_keys
         size = 0
