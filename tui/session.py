@@ -436,16 +436,18 @@ class Session:
         if it cannot (or replaying from the start is quicker), ``None`` if ``stop`` came first.
 
         A searcher that rewinds (``Searcher.rewind``: several steps at once) does so, a slice at a time under the
-        lock, unless its ``rewind_cost`` is more than a replay from the start; the others undo one step at a time."""
+        lock, unless its ``rewind_cost`` is more than a replay from the start (it may stop below ``step``: the
+        caller runs it on); the others undo one step at a time."""
         cost = self.searcher.rewind_cost(step)
         if cost is not None:
             if cost > step:
                 return False
-            while self.step_shown > step:
+            reached = self.step_shown
+            while reached > step:
                 if stop is not None and stop.is_set():
                     return None
                 with self.lock:
-                    self.searcher.rewind(step)
+                    reached = self.searcher.rewind(step)
             return True
         if (self.step_shown - step) * self.searcher.undo_cost > step:  # replaying from the start is quicker
             return False

@@ -63,9 +63,9 @@ step that is past the timeline's budget of a quarter of the tree's memory.  Inst
   so far, value, alpha and beta (48 bytes), and the stats; nothing else, since the open
   nodes are a chain (each is the last child of the one below) and a node, once complete,
   never changes again;
-* the table's writes are journalled (only with the table): a write notes the entry it
-  replaces, its key and the rest in arrays (about 23 bytes); the history's scores (a
-  score per player and move: a few dozen numbers) are copied into each checkpoint;
+* the table's writes are journalled (only with the table): a write notes its key and the
+  entry it replaces, in arrays (10 bytes, 22 when it replaces one); the history's scores
+  (a score per player and move: a few dozen numbers) are copied into each checkpoint;
 * going back to step ``k`` starts from the last checkpoint at or before it: the open
   nodes get back their numbers there, lose the children visited since, the frames closed
   since are made again from their nodes (their children's moves in order, the count
@@ -141,6 +141,8 @@ BOUNDS = (EXACT, LOWER, UPPER)
 
 CHECKPOINT_STEPS = 1024
 """Steps between two checkpoints of the frame stack: going back replays fewer than this many steps."""
+REPLAY_SLICE = 4 * CHECKPOINT_STEPS
+"""The most steps ``rewind`` replays in one call (about 20-40 ms)."""
 RESTORE_COST = 64
 """What restoring a checkpoint costs (frames made again from their nodes), in steps replayed, roughly."""
 _CP = 8
@@ -374,12 +376,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._table_keys: array[int] | list[Hashable] = array("Q")
         """The key of every table write, in order (in an array while the keys are integers of 64 bits, as
         Connect Four's are; a list otherwise)."""
-        self._table_depths = array("h")
-        self._table_flags = array("B")
+        self._table_olds = array("H")
+        """Per table write, the entry it replaced: 0 if there was none, else its remaining depth + 1 times 8, plus
+        its bound's code, plus 4 if it reached the horizon..."""
         self._table_moves = array("i")
         self._table_values = array("d")
-        """Per table write, the entry it replaced: its remaining depth (-1: there was none), bound code + 4 x
-        horizon flag, best move's code and value."""
+        """... and, for each write that replaced an entry (most are new), that entry's best move (code) and value."""
         self._saved_players = array("b")
         self._saved_moves = array("i")
         self._saved_scores = array("q")
@@ -713,14 +715,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             keys = self._table_keys = list(keys)
             keys.append(key)
         if old is None:
-            self._table_depths.append(-1)
-            self._table_flags.append(0)
-            self._table_moves.append(-1)
-            self._table_values.append(0.0)
+            self._table_olds.append(0)
         else:
             move = old[3]
-            self._table_depths.append(old[0])
-            self._table_flags.append(BOUNDS.index(old[2]) + 4 * old[4])
+            self._table_olds.append(8 * (old[0] + 1) + BOUNDS.index(old[2]) + 4 * old[4])
             self._table_moves.append(-1 if move is None else self._code(move))
             self._table_values.append(old[1])
 
@@ -770,9 +768,15 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
     def undo(self, path: Sequence[Move]) -> bool:
         """Take back the last step (whose node is at ``path``): see ``rewind``."""
-        if self.stats.iterations == 0:
+        stats = self.stats
+        step = stats.iterations - 1
+        if step < 0:
             return False
-        self.rewind(self.stats.iterations - 1)
+        self.rewind(step)
+        if stats.iterations < step:  # (only when an earlier iteration is replayed from its start)
+            seconds = stats.seconds
+            self.run(Limit(iterations=step - stats.iterations))
+            stats.seconds = seconds
         return True
 
     def rewind_cost(self, step: int) -> float | None:
@@ -787,9 +791,13 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         return RESTORE_COST + step - self._checkpoints[_CP * self._checkpoint_before(step)]
 
     def rewind(self, step: int) -> int:
-        """Go back to the search as it was after ``step``, in one call: from the last checkpoint at or before it
-        in an iteration whose tree is whole (the running one, or the last complete one), else from the start of
-        the iteration, replaying the steps in between (see the module's docstring)."""
+        """Go back to the search as it was after ``step``: from the last checkpoint at or before it in an
+        iteration whose tree is whole (the running one, or the last complete one), else from the start of the
+        iteration, replaying the steps in between (see the module's docstring).
+
+        From a checkpoint the replay is short and ``step`` is reached in one call.  From an iteration's start at
+        most ``REPLAY_SLICE`` steps are replayed: the step returned is then below ``step``, and the caller runs
+        the search on to it (as the timeline does going forward, a chunk at a time)."""
         stats = self.stats
         if step >= stats.iterations:
             return stats.iterations
@@ -802,7 +810,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         else:
             self._restore_round_start(index)
         if stats.iterations < step:
-            self.run(Limit(iterations=step - stats.iterations))
+            self.run(Limit(iterations=min(step - stats.iterations, REPLAY_SLICE)))
         stats.seconds = seconds
         return stats.iterations
 
@@ -926,21 +934,23 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         table = self._table
         keys = self._table_keys
         if table is not None and len(keys) > table_length:
-            depths = self._table_depths
-            flags = self._table_flags
+            olds = self._table_olds
             moves = self._table_moves
             values = self._table_values
+            replaced = len(values)
             for index in range(len(keys) - 1, table_length - 1, -1):
-                remaining = depths[index]
-                if remaining < 0:
+                old = olds[index]
+                if not old:
                     del table[keys[index]]
-                else:
-                    move = moves[index]
-                    best = None if move < 0 else decode[move]
-                    flag = flags[index]
-                    table[keys[index]] = (remaining, values[index], BOUNDS[flag & 3], best, bool(flag >> 2))
-            for journal in (keys, depths, flags, moves, values):
-                del journal[table_length:]
+                    continue
+                replaced -= 1
+                move = moves[replaced]
+                best = None if move < 0 else decode[move]
+                table[keys[index]] = (old // 8 - 1, values[replaced], BOUNDS[old & 3], best, bool(old & 4))
+            del keys[table_length:]
+            del olds[table_length:]
+            del moves[replaced:]
+            del values[replaced:]
 
     def _drop_checkpoints(self, count: int) -> None:
         """Keep only the first ``count`` checkpoints (those of the steps still taken)."""
@@ -962,8 +972,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             self._frame_horizon,
             self._frame_best,
             self._frame_numbers,
-            self._table_depths,
-            self._table_flags,
+            self._table_olds,
             self._table_moves,
             self._table_values,
             self._saved_players,

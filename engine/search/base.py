@@ -302,9 +302,10 @@ class Searcher(ABC, Generic[N]):
         """Take the search back toward the tree it had after ``step`` (fewer steps than taken), in place, several
         steps at once; returns the step now shown.
 
-        It may stop short of ``step`` after a bounded slice of work (so that a caller holding the tree's lock can
-        let it go between slices): call it again until ``step`` is reached.  Every step it passes is taken back
-        exactly as ``undo`` takes it back.  Only for a searcher whose ``rewind_cost`` is not ``None``.
+        It may stop after a bounded slice of work (so that a caller holding the tree's lock can let it go between
+        slices): above ``step``, call it again; below ``step`` (a searcher that went further back to replay from
+        there), run the search on to ``step``.  Every step it passes is as ``undo`` would leave it.  Only for a
+        searcher whose ``rewind_cost`` is not ``None``.
         """
         raise NotImplementedError(f"{type(self).__name__} cannot rewind")
 

@@ -50,8 +50,10 @@ def cases() -> list[tuple[str, dict[str, object], str, str]]:
 
 @pytest.fixture
 def short_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Alpha-beta's checkpoints every 5 steps, so that a few hundred steps go through many of them."""
+    """Alpha-beta's checkpoints every 5 steps, so that a few hundred steps go through many of them, and its
+    replays from an iteration's start 20 steps at a time."""
     monkeypatch.setattr(alphabeta, "CHECKPOINT_STEPS", 5)
+    monkeypatch.setattr(alphabeta, "REPLAY_SLICE", 20)
 
 
 def recorded(
@@ -70,8 +72,10 @@ def finished(searcher: Searcher[Node]) -> bool:
 
 
 def rewound(searcher: Searcher[Node], step: int) -> None:
+    """``searcher`` taken back to ``step`` as the timeline does: rewound in slices, then run on if it replays."""
     while searcher.stats.iterations > step:
         searcher.rewind(step)
+    searcher.run(Limit(iterations=step - searcher.stats.iterations))
 
 
 @pytest.mark.usefixtures("short_checkpoints")

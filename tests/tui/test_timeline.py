@@ -273,6 +273,31 @@ def test_the_session_rewinds_in_place_unless_a_replay_from_the_start_is_quicker(
     assert picture(session.searcher) == newest
 
 
+def test_the_session_rewinds_alphabeta_into_an_earlier_iteration_a_slice_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A step in an iteration whose tree was cut to its principal variation: the searcher goes back to that
+    iteration's start and replays a slice, and the session runs it on to the step, in place."""
+    from engine.search import alphabeta
+
+    monkeypatch.setattr(alphabeta, "CHECKPOINT_STEPS", 16)
+    monkeypatch.setattr(alphabeta, "REPLAY_SLICE", 50)
+    session = Session.create(SearchConfig(algorithm="alphabeta", position="4453"))
+    session.take(12_000)
+    shown = session.searcher
+    assert isinstance(shown, alphabeta.AlphaBeta)
+    rounds = shown._rounds
+    cut = [index for index, r in enumerate(rounds) if not r.whole]
+    assert cut
+    target = rounds[cut[-1] + 1].start - 2  # near the end of the last cut iteration: quicker than from step 0
+    assert shown.rewind_cost(target) < target  # type: ignore[operator]
+    session.go_to(target)
+    assert session.searcher is shown and session.step_shown == target
+    assert picture(session.searcher) == fresh(session, target)
+    session.go_to(12_000)
+    assert picture(session.searcher) == fresh(session, 12_000)
+
+
 @run_async
 async def test_w_refuses_where_the_app_may_touch_no_file() -> None:
     """A served session (``plyscope serve`` without ``--allow-files``): ``w`` asks for no file and says why."""
