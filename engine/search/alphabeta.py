@@ -54,29 +54,32 @@ Going back (``undo``, ``rewind``): checkpoints and a short replay, not a full jo
 step back must give back the frame stack (each open node's children to try, its window,
 its best move so far, its horizon flag), the values and windows of the open nodes, the
 tree as it was (the nodes visited since removed), the iteration's bookkeeping, and the
-table's and the history's contents.  A journal of all that for every step costs tens of
-bytes a step, while a visit makes one node of 192: with the timeline's own 30-40 bytes a
-step that is past the timeline's budget of a quarter of the tree's memory.  Instead:
+table's and the history's contents.  A journal of all that costs tens of bytes a step
+(the old numbers of every node a step completes, the frames it closes), while a step makes
+one node of 192 bytes: with the timeline's own 20 or so bytes a step, past the timeline's
+budget of a quarter of the tree's memory.  The trade-off taken instead: a little memory,
+and at most ``CHECKPOINT_STEPS`` steps replayed per step back.
 
-* every ``CHECKPOINT_STEPS`` steps (and at each iteration's first step) the search notes
-  its frame stack in flat arrays: per open node its next child, horizon flag, best move
-  so far, value, alpha and beta (48 bytes), and the stats; nothing else, since the open
-  nodes are a chain (each is the last child of the one below) and a node, once complete,
-  never changes again;
-* the table's writes are journalled (only with the table): a write notes its key and the
-  entry it replaces, in arrays (10 bytes, 22 when it replaces one); the history's scores
-  (a score per player and move: a few dozen numbers) are copied into each checkpoint;
-* going back to step ``k`` starts from the last checkpoint at or before it: the open
-  nodes get back their numbers there, lose the children visited since, the frames closed
-  since are made again from their nodes (their children's moves in order, the count
-  pruned, the positions replayed from their parents'), the journals are rolled back, and
-  the search is replayed on the fast path for the fewer than ``CHECKPOINT_STEPS`` steps up
-  to ``k`` (the searcher is deterministic, so they are the steps it took).
+* After each iteration's first step, and then at the first visit of an inner node once
+  ``CHECKPOINT_STEPS`` steps have passed, the search notes its frame stack in flat arrays:
+  per open node its next child, horizon flag, best move so far, value, alpha and beta
+  (33 bytes), and the stats.  Nothing else is needed: the open nodes are a chain (each
+  is the last child visited of the one below), and a node, once complete, never changes.
+* The table's writes are journalled (only with the table): a write notes its key and the
+  entry it replaces, in arrays (10 bytes, 22 when it replaces one).  The history's scores
+  (a score per player and move: a few dozen numbers) are copied into each checkpoint.
+* Going back to step ``k`` starts from the last checkpoint at or before it: the open
+  nodes get back their numbers there and lose the children visited since, the frames
+  closed since are made again from their nodes (their children's moves in order, then
+  the count pruned; the positions replayed from their parents'), the table's journal is
+  rolled back, and the search is replayed on the fast path for the steps from the
+  checkpoint to ``k`` (the searcher is deterministic, so they are the steps it took).
 
-One step back (or a thousand) therefore costs at most ``CHECKPOINT_STEPS`` steps replayed
-(about 5 ms for alpha-beta, 10 for ``ab-rivest``) whatever the length of the search, for
-about 0.5 KB per checkpoint: with 1,024 steps between checkpoints, well under 1% of the
-tree's memory; halving the interval would halve the replay and double that.
+One step back (or a thousand) therefore costs a restore and about ``CHECKPOINT_STEPS``
+steps replayed at most (5-10 ms for alpha-beta, 10-20 for ``ab-rivest``) whatever the
+length of the search, for about 0.3 KB a checkpoint: with 1,024 steps between them, well
+under 1% of the tree's memory.  Halving the interval would halve the replay and double
+that; a full journal would make a step back cost one step but take 10-20% of the tree.
 
 Earlier iterations: a new iteration's tree replaces the last complete one, and when it
 completes the one before is let go.  That tree is kept only along its principal variation
@@ -84,8 +87,8 @@ completes the one before is let go.  That tree is kept only along its principal 
 ``principal_path`` read of the last complete iteration while the next one runs), so a
 step back into the iteration still running finds it as it was for those.  A step in an
 iteration whose tree is no longer whole is reached by going back to that iteration's
-start and replaying it (so its cost is at most that iteration's length, a fraction of the
-whole search since iterations grow geometrically).
+start and replaying it, ``REPLAY_SLICE`` steps a call (its cost is at most that
+iteration's length, a fraction of the whole search since iterations grow geometrically).
 """
 
 from __future__ import annotations
@@ -140,7 +143,8 @@ BOUNDS = (EXACT, LOWER, UPPER)
 """The bounds by code, in the journals."""
 
 CHECKPOINT_STEPS = 1024
-"""Steps between two checkpoints of the frame stack: going back replays fewer than this many steps."""
+"""Steps between two checkpoints of the frame stack (a few more: one is taken when an inner node is visited):
+going back replays about this many steps at most."""
 REPLAY_SLICE = 4 * CHECKPOINT_STEPS
 """The most steps ``rewind`` replays in one call (about 20-40 ms)."""
 RESTORE_COST = 64
@@ -295,11 +299,11 @@ class _Round:
         self.nodes = stats.nodes
         self.max_depth = stats.max_depth
         """The stats before its first step."""
-        self.table = len(searcher._table_keys)
+        self.table = len(searcher._past.table_keys)
         """The table journal's length before its first step."""
         self.history = {player: dict(scores) for player, scores in searcher._history.items()}
         """The history's scores before its first step."""
-        self.checkpoints = len(searcher._checkpoints) // _CP
+        self.checkpoints = len(searcher._past.checkpoints) // _CP
         """The number of checkpoints taken before it."""
         self.completed = searcher.completed_root
         self.completed_nodes = searcher._completed_nodes
@@ -308,6 +312,55 @@ class _Round:
         """The root of the tree it builds."""
         self.whole = True
         """False once the tree is kept only along its principal variation (two iterations later)."""
+
+
+class _Past:
+    """What an ``AlphaBeta`` keeps for going back: its iterations, its checkpoints and its table's journal."""
+
+    __slots__ = (
+        "checkpoints",
+        "codes",
+        "frame_best",
+        "frame_horizon",
+        "frame_next",
+        "frame_numbers",
+        "moves_by_code",
+        "rounds",
+        "saved_moves",
+        "saved_players",
+        "saved_scores",
+        "table_keys",
+        "table_moves",
+        "table_olds",
+        "table_values",
+    )
+
+    def __init__(self) -> None:
+        self.rounds: list[_Round] = []
+        self.checkpoints = array("q")
+        """``_CP`` numbers per checkpoint, in step order."""
+        self.frame_next = array("I")
+        self.frame_horizon = array("b")
+        self.frame_best = array("i")
+        """Per frame of a checkpoint: its next child, its horizon flag, its best move's code (-1: none yet)..."""
+        self.frame_numbers = array("d")
+        """... and its node's value (0 while ``None``), alpha and beta."""
+        self.table_keys: array[int] | list[Hashable] = array("Q")
+        """The key of every table write, in order (in an array while the keys are integers of 64 bits, as
+        Connect Four's are; a list otherwise)."""
+        self.table_olds = array("H")
+        """Per table write, the entry it replaced: 0 if there was none, else its remaining depth + 1 times 8, plus
+        its bound's code, plus 4 if it reached the horizon..."""
+        self.table_moves = array("i")
+        self.table_values = array("d")
+        """... and, for each write that replaced an entry (most are new), that entry's best move (code) and value."""
+        self.saved_players = array("b")
+        self.saved_moves = array("i")
+        self.saved_scores = array("q")
+        """The history's scores at each checkpoint: player, move's code, score (a checkpoint's run of them ends
+        where its ``_CP`` numbers say)."""
+        self.codes: dict[Move, int] = {}
+        self.moves_by_code: list[Move] = []
 
 
 class AlphaBeta(Searcher[AlphaBetaNode]):
@@ -361,34 +414,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
         """Per player to move, a score per move: the sum of remaining-depth squared where it was best."""
         self._stack: list[_Frame] = []
-        # For going back (see the module's docstring): the iterations, the checkpoints, the journals.
-        self._rounds: list[_Round] = []
-        self._checkpoints = array("q")
-        """``_CP`` numbers per checkpoint, in step order."""
-        self._frame_next = array("I")
-        self._frame_horizon = array("b")
-        self._frame_best = array("i")
-        """Per frame of a checkpoint: its next child, its horizon flag, its best move's code (-1: none yet)..."""
-        self._frame_numbers = array("d")
-        """... and its node's value (0 while ``None``), alpha and beta."""
+        self._past = _Past()
+        """What going back needs (see the module's docstring), apart: the searcher's own attributes stay few."""
         self._next_checkpoint = 0
         """The step after which the next checkpoint is due."""
-        self._table_keys: array[int] | list[Hashable] = array("Q")
-        """The key of every table write, in order (in an array while the keys are integers of 64 bits, as
-        Connect Four's are; a list otherwise)."""
-        self._table_olds = array("H")
-        """Per table write, the entry it replaced: 0 if there was none, else its remaining depth + 1 times 8, plus
-        its bound's code, plus 4 if it reached the horizon..."""
-        self._table_moves = array("i")
-        self._table_values = array("d")
-        """... and, for each write that replaced an entry (most are new), that entry's best move (code) and value."""
-        self._saved_players = array("b")
-        self._saved_moves = array("i")
-        self._saved_scores = array("q")
-        """The history's scores at each checkpoint: player, move's code, score (a checkpoint's run of them ends
-        where its ``_CP`` numbers say)."""
-        self._codes: dict[Move, int] = {}
-        self._moves_by_code: list[Move] = []
         self.root = AlphaBetaNode(None, None, state.player, start_depth, -INF, INF)
         self.stats.nodes = 1
         if state.is_terminal():
@@ -411,8 +440,6 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             if self.finished:
                 return None
             return self._start_iteration(record, moves_left)
-        if self.stats.iterations >= self._next_checkpoint:
-            self._checkpoint()
         frame = stack[-1]
         index = frame.next
         states = frame.states
@@ -448,6 +475,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     ) -> AlphaBetaStep | Taken | None:
         """Visit the inner node ``state`` (``cost`` moves so far): answer it from the table if an entry
         searched to the same depth settles it in the window, else open it."""
+        if self.stats.iterations >= self._next_checkpoint:  # (here rather than at every step: a little quicker)
+            self._checkpoint(self.stats.iterations)
         key: Hashable = None
         table_move: Move | None = None
         table = self._table
@@ -644,8 +673,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         root = self.root
         if root.bound is not None or root.children:
             root = self.root = AlphaBetaNode(None, None, state.player, depth, -INF, INF)
-        self._rounds.append(_Round(self, root))
-        self._next_checkpoint = self.stats.iterations + 1  # a checkpoint once the root is open
+        self._past.rounds.append(_Round(self, root))
         self.stats.moves += cost
         self.stats.nodes = self._completed_nodes + 1
         key: Hashable = None
@@ -655,6 +683,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             entry = self._table.get(key)
             first = None if entry is None else entry[3]
         self._stack.append(self._open(root, state, depth, key, first))
+        self._checkpoint(self.stats.iterations + 1)  # the search after this step, the iteration's first
         if not record:
             return TAKEN
         ordered = f"; {cost} children generated to order them" if cost else ""
@@ -672,7 +701,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """The root is complete: keep its tree as the last complete iteration, and deepen or finish.
 
         The tree of the iteration before is let go, but for its principal variation (for going back)."""
-        rounds = self._rounds
+        rounds = self._past.rounds
         if len(rounds) > 1 and rounds[-2].whole:
             rounds[-2].whole = False
             _keep_principal_line(rounds[-2].root)
@@ -700,62 +729,63 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
     def _code(self, move: Move) -> int:
         """A small number for ``move``, for the arrays of the checkpoints and journals."""
-        code = self._codes.get(move)
+        code = self._past.codes.get(move)
         if code is None:
-            code = self._codes[move] = len(self._moves_by_code)
-            self._moves_by_code.append(move)
+            code = self._past.codes[move] = len(self._past.moves_by_code)
+            self._past.moves_by_code.append(move)
         return code
 
     def _note_table_write(self, key: Hashable, old: TableEntry | None) -> None:
         """Journal a table write at ``key`` over ``old`` (``None``: no entry there yet)."""
-        keys = self._table_keys
+        keys = self._past.table_keys
         try:
             keys.append(key)  # type: ignore[arg-type]  # an int of 64 bits into the array, or into the list
         except (OverflowError, TypeError):
-            keys = self._table_keys = list(keys)
+            keys = self._past.table_keys = list(keys)
             keys.append(key)
         if old is None:
-            self._table_olds.append(0)
+            self._past.table_olds.append(0)
         else:
             move = old[3]
-            self._table_olds.append(8 * (old[0] + 1) + BOUNDS.index(old[2]) + 4 * old[4])
-            self._table_moves.append(-1 if move is None else self._code(move))
-            self._table_values.append(old[1])
+            self._past.table_olds.append(8 * (old[0] + 1) + BOUNDS.index(old[2]) + 4 * old[4])
+            self._past.table_moves.append(-1 if move is None else self._code(move))
+            self._past.table_values.append(old[1])
 
-    def _checkpoint(self) -> None:
-        """Note the frame stack, the open nodes' numbers and the stats, as they are after the steps taken."""
+    def _checkpoint(self, step: int) -> None:
+        """Note the frame stack, the open nodes' numbers and the stats, as they are after ``step`` steps (at the
+        start of a step that has changed nothing yet, or at the end of one not counted yet)."""
         for player, scores in self._history.items():
             for move, score in scores.items():
-                self._saved_players.append(player)
-                self._saved_moves.append(self._code(move))
-                self._saved_scores.append(score)
-        numbers = self._frame_numbers
+                self._past.saved_players.append(player)
+                self._past.saved_moves.append(self._code(move))
+                self._past.saved_scores.append(score)
+        numbers = self._past.frame_numbers
         for frame in self._stack:
             node = frame.node
             best = frame.best_move
-            self._frame_next.append(frame.next)
-            self._frame_horizon.append(frame.horizon)
-            self._frame_best.append(-1 if best is None else self._code(best))
+            self._past.frame_next.append(frame.next)
+            self._past.frame_horizon.append(frame.horizon)
+            self._past.frame_best.append(-1 if best is None else self._code(best))
             value = node.value
             numbers.extend((0.0 if value is None else value, node.alpha, node.beta))
         stats = self.stats
-        self._checkpoints.extend(
+        self._past.checkpoints.extend(
             (
-                stats.iterations,
-                len(self._rounds) - 1,
+                step,
+                len(self._past.rounds) - 1,
                 stats.moves,
                 stats.nodes,
                 stats.max_depth,
-                len(self._table_keys),
-                len(self._saved_scores),
-                len(self._frame_next),
+                len(self._past.table_keys),
+                len(self._past.saved_scores),
+                len(self._past.frame_next),
             )
         )
-        self._next_checkpoint = stats.iterations + CHECKPOINT_STEPS
+        self._next_checkpoint = step + CHECKPOINT_STEPS
 
     def _round_of(self, step: int) -> int:
         """The index in ``_rounds`` of the iteration whose tree is the root after ``step`` (-1 for step 0)."""
-        rounds = self._rounds
+        rounds = self._past.rounds
         index = len(rounds) - 1
         while index >= 0 and rounds[index].start > step:
             index -= 1
@@ -763,7 +793,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
     def _checkpoint_before(self, step: int) -> int:
         """The index of the last checkpoint taken at or before ``step``."""
-        checkpoints = self._checkpoints
+        checkpoints = self._past.checkpoints
         return bisect_right(range(len(checkpoints) // _CP), step, key=lambda index: checkpoints[_CP * index]) - 1
 
     def undo(self, path: Sequence[Move]) -> bool:
@@ -785,10 +815,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         index = self._round_of(step)
         if index < 0:
             return 0.0
-        round_ = self._rounds[index]
+        round_ = self._past.rounds[index]
         if not round_.whole:
             return RESTORE_COST + step - (round_.start - 1)
-        return RESTORE_COST + step - self._checkpoints[_CP * self._checkpoint_before(step)]
+        return RESTORE_COST + step - self._past.checkpoints[_CP * self._checkpoint_before(step)]
 
     def rewind(self, step: int) -> int:
         """Go back to the search as it was after ``step``: from the last checkpoint at or before it in an
@@ -805,7 +835,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         index = self._round_of(max(step, 0))
         if index < 0:
             self._restore_round_start(0)
-        elif self._rounds[index].whole:
+        elif self._past.rounds[index].whole:
             self._restore_checkpoint(self._checkpoint_before(step))
         else:
             self._restore_round_start(index)
@@ -819,7 +849,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
         The root is then the last complete iteration's (kept only along its principal variation, perhaps: the
         next step replaces it, and only its line is read before that), or a new root for the first iteration."""
-        round_ = self._rounds[index]
+        round_ = self._past.rounds[index]
         if round_.completed is None:
             self.root = AlphaBetaNode(None, None, self.root_state.player, round_.depth, -INF, INF)
         else:
@@ -837,20 +867,20 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._roll_back(round_.table)
         self._history = {player: dict(scores) for player, scores in round_.history.items()}
         self._drop_checkpoints(round_.checkpoints)
-        del self._rounds[index:]
+        del self._past.rounds[index:]
         self._next_checkpoint = 0
 
     def _restore_checkpoint(self, index: int) -> None:
         """Put the search back as it was at checkpoint ``index``, in place: its iteration's tree must be whole."""
-        checkpoints = self._checkpoints
+        checkpoints = self._past.checkpoints
         at = _CP * index
         step, round_index, moves, nodes, max_depth, table_length, scores_end, end = checkpoints[at : at + _CP]
         begin = checkpoints[at - 1] if index else 0
         scores_begin = checkpoints[at - 2] if index else 0
-        round_ = self._rounds[round_index]
+        round_ = self._past.rounds[round_index]
         assert round_.whole
-        nexts = self._frame_next
-        numbers = self._frame_numbers
+        nexts = self._past.frame_next
+        numbers = self._past.frame_numbers
         # First the frames, from the tree as it is (a frame closed since is made again from its node's children).
         old = self._stack
         frames: list[_Frame] = []
@@ -870,12 +900,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                 node = node.children[child]
                 state = frame.state.play(node.move) if states is None else states[child]
         # Then the open nodes' numbers, and their children as they were.
-        decode = self._moves_by_code
+        decode = self._past.moves_by_code
         for depth, frame in enumerate(frames, begin):
             visited = nexts[depth]
-            best = self._frame_best[depth]
+            best = self._past.frame_best[depth]
             frame.next = visited
-            frame.horizon = bool(self._frame_horizon[depth])
+            frame.horizon = bool(self._past.frame_horizon[depth])
             frame.best_move = None if best < 0 else decode[best]
             node = frame.node
             f = 3 * depth
@@ -901,10 +931,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._roll_back(table_length)
         history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
         for saved in range(scores_begin, scores_end):
-            history[self._saved_players[saved]][decode[self._saved_moves[saved]]] = self._saved_scores[saved]
+            history[self._past.saved_players[saved]][decode[self._past.saved_moves[saved]]] = self._past.saved_scores[
+                saved
+            ]
         self._history = history
         self._drop_checkpoints(index + 1)
-        del self._rounds[round_index + 1 :]
+        del self._past.rounds[round_index + 1 :]
         self._next_checkpoint = step + CHECKPOINT_STEPS
 
     def _reopened(self, node: AlphaBetaNode, state: State, alpha_in: float, beta_in: float) -> _Frame:
@@ -930,13 +962,13 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
     def _roll_back(self, table_length: int) -> None:
         """Undo the table writes journalled after the first ``table_length`` of them, newest first."""
-        decode = self._moves_by_code
+        decode = self._past.moves_by_code
         table = self._table
-        keys = self._table_keys
+        keys = self._past.table_keys
         if table is not None and len(keys) > table_length:
-            olds = self._table_olds
-            moves = self._table_moves
-            values = self._table_values
+            olds = self._past.table_olds
+            moves = self._past.table_moves
+            values = self._past.table_values
             replaced = len(values)
             for index in range(len(keys) - 1, table_length - 1, -1):
                 old = olds[index]
@@ -954,39 +986,39 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
 
     def _drop_checkpoints(self, count: int) -> None:
         """Keep only the first ``count`` checkpoints (those of the steps still taken)."""
-        checkpoints = self._checkpoints
+        checkpoints = self._past.checkpoints
         end = checkpoints[_CP * count - 1] if count else 0
         saved = checkpoints[_CP * count - 2] if count else 0
         del checkpoints[_CP * count :]
-        for frames in (self._frame_next, self._frame_horizon, self._frame_best):
+        for frames in (self._past.frame_next, self._past.frame_horizon, self._past.frame_best):
             del frames[end:]
-        del self._frame_numbers[3 * end :]
-        for scores in (self._saved_players, self._saved_moves, self._saved_scores):
+        del self._past.frame_numbers[3 * end :]
+        for scores in (self._past.saved_players, self._past.saved_moves, self._past.saved_scores):
             del scores[saved:]
 
     def journal_nbytes(self) -> int:
         """The checkpoints and journals, the iterations' records and the principal lines kept of earlier trees."""
         arrays: list[array[int] | array[float]] = [
-            self._checkpoints,
-            self._frame_next,
-            self._frame_horizon,
-            self._frame_best,
-            self._frame_numbers,
-            self._table_olds,
-            self._table_moves,
-            self._table_values,
-            self._saved_players,
-            self._saved_moves,
-            self._saved_scores,
+            self._past.checkpoints,
+            self._past.frame_next,
+            self._past.frame_horizon,
+            self._past.frame_best,
+            self._past.frame_numbers,
+            self._past.table_olds,
+            self._past.table_moves,
+            self._past.table_values,
+            self._past.saved_players,
+            self._past.saved_moves,
+            self._past.saved_scores,
         ]
-        keys = self._table_keys
+        keys = self._past.table_keys
         size = 0
         if isinstance(keys, array):
             arrays.append(keys)
         else:  # every key counted whole, as if none were shared with the table
             size = sys.getsizeof(keys) + sum(sys.getsizeof(key) for key in keys)
         size += sum(len(a) * a.itemsize for a in arrays)
-        for round_ in self._rounds:
+        for round_ in self._past.rounds:
             size += 160
             if not round_.whole:
                 node: AlphaBetaNode | None = round_.root

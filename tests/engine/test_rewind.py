@@ -160,9 +160,9 @@ def test_alphabeta_goes_back_across_iterations(params: dict[str, object]) -> Non
     state = start("connect4", "")
     searcher, pictures = recorded("alphabeta", params, state, 1500)
     assert isinstance(searcher, AlphaBeta)
-    rounds = [(r.start, r.depth) for r in searcher._rounds]
+    rounds = [(r.start, r.depth) for r in searcher._past.rounds]
     assert len(rounds) >= 4
-    assert [r.whole for r in searcher._rounds][:-2] == [False] * (len(rounds) - 2)
+    assert [r.whole for r in searcher._past.rounds][:-2] == [False] * (len(rounds) - 2)
     edges = sorted({step + delta for step, _ in rounds for delta in (-1, 0, 1) if step + delta >= 0})
     for back in reversed(edges):  # newest first: each is an iteration further back
         rewound(searcher, back)
@@ -175,7 +175,7 @@ def test_alphabeta_goes_back_across_iterations(params: dict[str, object]) -> Non
     while searcher.stats.iterations < len(pictures) - 1:
         assert searcher.step() is not None
     assert picture(searcher) == pictures[-1]
-    assert [(r.start, r.depth) for r in searcher._rounds] == rounds
+    assert [(r.start, r.depth) for r in searcher._past.rounds] == rounds
 
 
 def test_alphabeta_goes_back_by_at_most_a_checkpoint_interval() -> None:

@@ -286,7 +286,7 @@ def test_the_session_rewinds_alphabeta_into_an_earlier_iteration_a_slice_at_a_ti
     session.take(12_000)
     shown = session.searcher
     assert isinstance(shown, alphabeta.AlphaBeta)
-    rounds = shown._rounds
+    rounds = shown._past.rounds
     cut = [index for index, r in enumerate(rounds) if not r.whole]
     assert cut
     target = rounds[cut[-1] + 1].start - 2  # near the end of the last cut iteration: quicker than from step 0
