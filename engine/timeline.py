@@ -26,17 +26,21 @@ from engine.search.base import Limit, Node, Searcher, Step
 REBUILD_CHUNK = 1024
 """Steps a rebuild takes between two looks at its stop event."""
 
-_WIDER = {"B": "H", "H": "I", "I": "Q", "b": "h", "h": "i", "i": "q"}
-"""The next wider typecode of an integer array."""
+_WIDER = {"B": "H", "H": "I"}
+"""The next wider type of an unsigned integer array, up to ``I`` (4 bytes)."""
 
 
 def _appended(values: array[int], value: int) -> array[int]:
-    """``values`` with ``value`` appended: the same array, or a copy in a wider type when it did not fit."""
+    """``values`` with ``value`` appended: the same array, or a copy in a wider type when it did not fit.
+
+    ``OverflowError`` (as from ``array.append``) for a negative value or one past 4 bytes."""
     while True:
         try:
             values.append(value)
             return values
         except OverflowError:
+            if value < 0 or values.typecode not in _WIDER:
+                raise
             values = array(_WIDER[values.typecode], values)
 
 

@@ -1019,7 +1019,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             size = sys.getsizeof(keys) + sum(sys.getsizeof(key) for key in keys)
         size += sum(len(a) * a.itemsize for a in arrays)
         for round_ in self._past.rounds:
-            size += 160
+            size += 160 + sum(sys.getsizeof(scores) for scores in round_.history.values())
             if not round_.whole:
                 node: AlphaBetaNode | None = round_.root
                 while node is not None:
