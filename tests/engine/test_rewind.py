@@ -184,7 +184,7 @@ def test_alphabeta_goes_back_by_at_most_a_checkpoint_interval() -> None:
     searcher = make_searcher("alphabeta", start("connect4", ""), {})
     searcher.run(Limit(iterations=5000))
     assert 0 < searcher.rewind_cost(4999) <= alphabeta.CHECKPOINT_STEPS + alphabeta.RESTORE_COST  # type: ignore[operator]
-    assert searcher.undo_nbytes() < 0.02 * searcher.stats.nodes * 192
+    assert searcher.journal_nbytes() < 0.02 * searcher.stats.nodes * 192
     assert searcher.undo(())
     assert searcher.stats.iterations == 4999
 
@@ -196,7 +196,7 @@ def test_pns_rewinds_in_slices_and_costs_less_than_a_replay(monkeypatch: pytest.
     searcher.run(Limit(iterations=3000))
     cost = searcher.rewind_cost(1000)
     assert cost is not None and cost < 2000
-    assert searcher.undo_nbytes() < 0.02 * searcher.stats.nodes * 104
+    assert searcher.journal_nbytes() < 0.02 * searcher.stats.nodes * 104
     reached = [searcher.rewind(1000) for _ in range(7)]
     assert reached == [2700, 2400, 2100, 1800, 1500, 1200, 1000]
     fresh = make_searcher("pns", state, {})
