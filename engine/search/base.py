@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from operator import attrgetter
 from typing import ClassVar, Generic, Self, TypeVar
 
 from engine.errors import UserError
@@ -139,6 +140,34 @@ class Node:
 
 N = TypeVar("N", bound=Node, covariant=True)
 C = TypeVar("C", bound=Node)
+_DEPTH = attrgetter("depth")
+REWIND_SLICE = 16_384
+"""Expansions ``take_back_expansions`` is given at most by one ``rewind`` call (some 20 to 100 ms of work), so
+that the timeline can let the tree's lock go between two calls."""
+
+
+def take_back_expansions(
+    expanded: list[C], count: int, make_leaf: Callable[[C], None], rescore: Callable[[C], object]
+) -> None:
+    """Take back the last ``count`` expansions of a search that expands one node a step (``expanded``: those
+    nodes, in order; they are popped): each node is made a leaf again by ``make_leaf``, the newest first, and
+    then every ancestor of theirs still in the tree is rescored from its children once, deepest first.
+
+    Exact for a search whose every number at an inner node is a function of its children's (proof numbers,
+    minimax values, Rivest's values and penalties): each ancestor gets back the numbers it had, whatever its
+    numbers were in between, at the cost of one rescore per ancestor rather than one per step and ancestor.
+    """
+    dirty: set[C] = set()
+    for _ in range(count):
+        node = expanded.pop()
+        make_leaf(node)
+        parent = node.parent
+        while parent is not None and parent not in dirty:
+            dirty.add(parent)
+            parent = parent.parent
+    for node in sorted(dirty, key=_DEPTH, reverse=True):
+        if node.children:  # (not one made a leaf again)
+            rescore(node)
 
 
 def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) -> C | None:

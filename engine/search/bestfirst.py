@@ -25,6 +25,8 @@ ending in a draw proves nothing: it is only as sure as the heuristic values besi
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections import deque
 from collections.abc import Sequence
 from operator import attrgetter
@@ -35,6 +37,7 @@ from engine.games.evaluators import Evaluator
 from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
+    REWIND_SLICE,
     TAKEN,
     AlgorithmInfo,
     Node,
@@ -44,10 +47,13 @@ from engine.search.base import (
     Taken,
     Verdict,
     best_child,
+    take_back_expansions,
 )
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 _VALUE = attrgetter("v")
+REWIND_STEP_COST = 0.2
+"""A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: about 0.1)."""
 
 
 class BestFirstNode(Node):
@@ -104,6 +110,10 @@ class BestFirst(Searcher[BestFirstNode]):
             self._full_width.append(self.root)
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
+        self._expanded: list[BestFirstNode] = []
+        """The leaf each step expanded, in order, for ``undo`` and ``rewind``."""
+        self._static = array("d")
+        """Each expanded leaf's static value, in the same order (a leaf again gets it back unevaluated)."""
         self.finished = state.is_terminal()
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
@@ -120,6 +130,8 @@ class BestFirst(Searcher[BestFirstNode]):
         if moves_left is not None and len(moves) > moves_left:
             return None
         leaf.state = state
+        self._expanded.append(leaf)
+        self._static.append(leaf.v)
         if full_width:
             self._full_width.popleft()
         evaluator = self.evaluator
@@ -165,25 +177,52 @@ class BestFirst(Searcher[BestFirstNode]):
         return changed
 
     def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the expansion of the leaf at ``path``: it is a leaf again (its static value), and the values
-        above it are backed up again.  Not in the full-width phase (``ab_depth``): the timeline replays it."""
-        leaf = self.node_at(path)
-        children = leaf.children
-        if self.ab_depth > 0 or not children or any(child.children for child in children) or leaf.state is None:
+        """Take back the expansion of the leaf at ``path`` (the last step's): see ``rewind``."""
+        expanded = self._expanded
+        if self.ab_depth > 0 or not expanded or tuple(expanded[-1].moves()) != tuple(path):
             return False
+        self.rewind(self.stats.iterations - 1)
+        return True
+
+    def rewind_cost(self, step: int) -> float | None:
+        """Not with ``ab_depth``: its full-width phase is replayed."""
+        return None if self.ab_depth > 0 else REWIND_STEP_COST * max(0, self.stats.iterations - step)
+
+    def rewind(self, step: int) -> int:
+        """Take back the expansions after ``step``, the newest first, at most ``REWIND_SLICE`` of them: each
+        expanded leaf is a leaf again, with its static value; then every ancestor of theirs is backed up from its
+        children once, deepest first, which gives back exactly the values and principal children it had."""
         stats = self.stats
-        stats.moves -= len(children)
-        stats.nodes -= len(children)
-        leaf.v = self.evaluator(leaf.state)
-        leaf.best = None
-        leaf.children = NO_CHILDREN
-        if leaf.parent is not None:
-            leaf.state = None
-            self._back_up(leaf.parent)
+        expanded = self._expanded
+        static = self._static
+        players = self._players
+
+        def make_leaf(leaf: BestFirstNode) -> None:
+            count = len(leaf.children)
+            stats.moves -= count
+            stats.nodes -= count
+            leaf.children = NO_CHILDREN
+            leaf.best = None
+            leaf.v = static.pop()
+            if leaf.parent is not None:
+                leaf.state = None
+
+        def rescore(node: BestFirstNode) -> None:
+            best = best_child(node.children, players[node.depth & 1], _VALUE)
+            assert best is not None  # a node rescored has children
+            node.best = best
+            node.v = best.v
+
+        take_back_expansions(
+            expanded, len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0), make_leaf, rescore
+        )
+        self._undone_to(len(expanded))
         self._principal = self._principal_from_root()
         self.finished = not self._full_width and self._principal[-1].terminal
-        self._undone()
-        return True
+        return stats.iterations
+
+    def journal_nbytes(self) -> int:
+        return super().journal_nbytes() + sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
 
     def player(self, node: BestFirstNode) -> int:
         """The player to move at ``node`` (+1 first player, MAX; -1 second, MIN)."""

@@ -32,12 +32,12 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
-from operator import attrgetter
 
 from engine.games.base import Move, State
 from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
+    REWIND_SLICE,
     TAKEN,
     AlgorithmInfo,
     Node,
@@ -47,6 +47,7 @@ from engine.search.base import (
     Step,
     Taken,
     Verdict,
+    take_back_expansions,
 )
 
 INF = math.inf
@@ -55,12 +56,8 @@ INF = math.inf
 TARGETS = ("win", "draw-or-win")
 """What a proof shows for the root player: a win, or at least a draw."""
 
-REWIND_SLICE = 16_384
-"""Steps ``rewind`` takes back in one call at most (about 20 ms of work)."""
 REWIND_STEP_COST = 0.2
 """A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: under 0.1)."""
-
-_DEPTH = attrgetter("depth")
 
 
 class PnsNode(Node):
@@ -224,22 +221,19 @@ class ProofNumberSearch(Searcher[PnsNode]):
         stats = self.stats
         expanded = self._expanded
         target = max(step, stats.iterations - REWIND_SLICE, 0)
-        dirty: set[PnsNode] = set()
-        while len(expanded) > target:
-            node = expanded.pop()
+        numbers = self._numbers_from_children
+
+        def make_leaf(node: PnsNode) -> None:
             count = len(node.children)
             stats.moves -= count
             stats.nodes -= count
             node.children = NO_CHILDREN  # type: ignore[assignment]  # a leaf again
             node.pn = node.dn = 1
-            parent = node.parent
-            while parent is not None and parent not in dirty:
-                dirty.add(parent)
-                parent = parent.parent
-        numbers = self._numbers_from_children
-        for node in sorted(dirty, key=_DEPTH, reverse=True):
-            if node.children:  # (not one made a leaf again)
-                node.pn, node.dn = numbers(node)
+
+        def rescore(node: PnsNode) -> None:
+            node.pn, node.dn = numbers(node)
+
+        take_back_expansions(expanded, len(expanded) - target, make_leaf, rescore)
         self._undone_to(len(expanded))
         self.finished = self.root.pn == 0 or self.root.dn == 0
         self._outcomes = None

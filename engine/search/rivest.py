@@ -36,6 +36,8 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
+import sys
+from array import array
 from collections.abc import Sequence
 from operator import attrgetter
 from typing import Self
@@ -45,6 +47,7 @@ from engine.games.evaluators import Evaluator
 from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
+    REWIND_SLICE,
     TAKEN,
     AlgorithmInfo,
     Node,
@@ -55,6 +58,7 @@ from engine.search.base import (
     Taken,
     Verdict,
     best_child,
+    take_back_expansions,
 )
 from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
@@ -62,6 +66,8 @@ from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 _V = attrgetter("v")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
 
+REWIND_STEP_COST = 0.2
+"""A step taken back by ``rewind`` costs about this many steps replayed."""
 INF = math.inf
 MODES = ("reverse", "mean", "reverse-derivative")
 FINALS = ("value", "mean")
@@ -158,6 +164,10 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at an even depth, and at an odd one."""
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
+        self._expanded: list[RivestNode] = []
+        """The tip each step expanded, in order, for ``undo`` and ``rewind``."""
+        self._static = array("d")
+        """Each expanded tip's static value (shifted), in the same order (a tip again gets it back unevaluated)."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
         if self.finished:
@@ -175,6 +185,8 @@ class Rivest(Searcher[RivestNode]):
         if moves_left is not None and cost > moves_left:
             return None
         tip.state = state
+        self._expanded.append(tip)
+        self._static.append(tip.v)
         evaluator = self.evaluator
         shift = self.shift
         children = []
@@ -205,29 +217,44 @@ class Rivest(Searcher[RivestNode]):
         return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
     def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the expansion of the tip at ``path``: it is a tip again (its static value, ``pi`` 0), and
-        every node above it is rescored from its children, which gives back exactly the numbers it had."""
-        tip = self.node_at(path)
-        children = tip.children
-        if not children or any(child.children for child in children) or tip.state is None:
+        """Take back the expansion of the tip at ``path`` (the last step's): see ``rewind``."""
+        expanded = self._expanded
+        if not expanded or tuple(expanded[-1].moves()) != tuple(path):
             return False
-        stats = self.stats
-        stats.moves -= len(children) + tip.depth if self.accounting else len(children)
-        stats.nodes -= len(children)
-        tip.v = self.evaluator(tip.state) + self.shift
-        tip.pi = 0.0
-        tip.a = None
-        tip.children = NO_CHILDREN
-        if tip.parent is not None:
-            tip.state = None
-        rescore = self._rescore
-        node = tip.parent
-        while node is not None:
-            rescore(node)
-            node = node.parent
-        self.finished = self.root.pi == INF
-        self._undone()
+        self.rewind(self.stats.iterations - 1)
         return True
+
+    def rewind_cost(self, step: int) -> float | None:
+        return REWIND_STEP_COST * max(0, self.stats.iterations - step)
+
+    def rewind(self, step: int) -> int:
+        """Take back the expansions after ``step``, the newest first, at most ``REWIND_SLICE`` of them: each
+        expanded tip is a tip again (its static value, ``pi`` 0); then every ancestor of theirs is rescored from
+        its children once, deepest first, which gives back exactly the numbers it had."""
+        stats = self.stats
+        static = self._static
+        accounting = self.accounting
+
+        def make_tip(tip: RivestNode) -> None:
+            count = len(tip.children)
+            stats.moves -= count + tip.depth if accounting else count
+            stats.nodes -= count
+            tip.v = static.pop()
+            tip.pi = 0.0
+            tip.a = None
+            tip.children = NO_CHILDREN
+            if tip.parent is not None:
+                tip.state = None
+
+        expanded = self._expanded
+        target = max(step, stats.iterations - REWIND_SLICE, 0)
+        take_back_expansions(expanded, len(expanded) - target, make_tip, self._rescore)
+        self._undone_to(len(expanded))
+        self.finished = self.root.pi == INF
+        return stats.iterations
+
+    def journal_nbytes(self) -> int:
+        return super().journal_nbytes() + sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
 
     def _player(self, node: RivestNode) -> int:
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""

@@ -1,4 +1,5 @@
-"""Going back in place (``Searcher.undo``, ``Searcher.rewind``) for proof-number search and alpha-beta: every step
+"""Going back in place (``Searcher.undo``, ``Searcher.rewind``) for proof-number search, alpha-beta, Rivest's method
+and best-first minimax: every step
 reached equals a fresh search stepped as far, node for node and number for number, and stepping on from it
 retraces the original search."""
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from engine.games import State, make_game
-from engine.search import alphabeta, pns
+from engine.search import alphabeta, bestfirst, pns, rivest
 from engine.search.alphabeta import AlphaBeta
 from engine.search.base import Limit, Node, Searcher
 from engine.search.registry import make_searcher
@@ -26,6 +27,9 @@ REWINDING: tuple[tuple[str, dict[str, object]], ...] = (
     ("alphabeta", {"depth": 3}),
     ("alphabeta", {"start_depth": 2, "ordering": "history"}),
     ("ab-rivest", {}),
+    ("rivest", {}),
+    ("rivest", {"mode": "mean", "accounting": True}),
+    ("bestfirst", {}),
 )
 """Searchers that rewind, with parameters that change what a step does or keeps (tables, history, sorting)."""
 
@@ -39,12 +43,13 @@ def start(game: str, position: str) -> State:
     return made.parse(position) if position else made.start()
 
 
-def cases() -> list[tuple[str, dict[str, object], str, str]]:
+def cases(names: tuple[str, ...] = ()) -> list[tuple[str, dict[str, object], str, str]]:
+    """Every searcher that rewinds (or those of ``names``) on every position it plays."""
     return [
         (name, params, game, position)
         for name, params in REWINDING
         for game, position in POSITIONS
-        if name != "ab-rivest" or game.startswith("connect4")
+        if (name != "ab-rivest" or game.startswith("connect4")) and (not names or name in names)
     ]
 
 
@@ -86,7 +91,7 @@ def test_rewinding_to_any_step_gives_a_fresh_search_of_that_many_steps(
     state = start(game, position)
     searcher, pictures = recorded(name, params, state, 300)
     taken = len(pictures) - 1
-    assert taken > 30
+    assert taken > 20
     draw = random.Random(f"{name}{params}{game}")
     for _ in range(15):
         back = draw.randrange(searcher.stats.iterations + 1)
@@ -113,7 +118,9 @@ def test_rewinding_to_any_step_gives_a_fresh_search_of_that_many_steps(
 
 
 @pytest.mark.usefixtures("short_checkpoints")
-@pytest.mark.parametrize(("name", "params", "game", "position"), cases(), ids=str)
+@pytest.mark.parametrize(
+    ("name", "params", "game", "position"), cases(("pns", "alphabeta", "ab-rivest")), ids=str
+)  # (Rivest's and best-first's undo check the path they are given: tests/engine/test_timeline.py gives it)
 def test_undo_takes_every_step_back_and_stepping_again_goes_beyond(
     name: str, params: dict[str, object], game: str, position: str
 ) -> None:
@@ -202,3 +209,30 @@ def test_pns_rewinds_in_slices_and_costs_less_than_a_replay(monkeypatch: pytest.
     fresh = make_searcher("pns", state, {})
     fresh.run(Limit(iterations=1000))
     assert picture(searcher) == picture(fresh)
+
+
+@pytest.mark.parametrize("name", ["rivest", "bestfirst"])
+@pytest.mark.parametrize(("game", "position"), [("grundy", "9"), ("nim", "2,3")])
+def test_a_finished_minimax_search_goes_back_in_slices_and_finishes_again(
+    name: str, game: str, position: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rivest if name == "rivest" else bestfirst, "REWIND_SLICE", 7)
+    state = start(game, position)
+    searcher, pictures = recorded(name, {}, state, 3000)
+    assert finished(searcher)
+    taken = searcher.stats.iterations
+    cost = searcher.rewind_cost(0)
+    assert cost is not None and cost < taken
+    assert searcher.rewind(0) == max(0, taken - 7)  # one slice at a time
+    rewound(searcher, taken // 3)
+    assert not finished(searcher) and picture(searcher) == pictures[taken // 3]
+    while searcher.step() is not None:
+        pass
+    assert finished(searcher) and searcher.stats.iterations == taken and picture(searcher) == pictures[taken]
+
+
+def test_best_first_with_a_full_width_phase_does_not_rewind() -> None:
+    searcher = make_searcher("bestfirst", start("connect4", ""), {"ab_depth": 2})
+    searcher.run(Limit(iterations=20))
+    assert searcher.rewind_cost(10) is None
+    assert not searcher.undo(())
