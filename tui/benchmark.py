@@ -188,6 +188,7 @@ TIMELINE_TARGETS = {
     "one step back (ms)": 50.0,
     "1,000 steps back (ms)": 300.0,
     "jump to the middle (ms)": 300.0,
+    "then on to the newest (ms)": 300.0,
     "timeline / tree memory": 0.25,
     "replay ready (s)": 2.0,
 }
@@ -217,7 +218,9 @@ def timeline_figures(quick: bool) -> BenchTable:
             started = time.perf_counter()
             session.go_to(steps // 2)
             figures["jump to the middle (ms)"] = (time.perf_counter() - started) * 1000
+            started = time.perf_counter()
             session.go_to(steps)
+            figures["then on to the newest (ms)"] = (time.perf_counter() - started) * 1000
             tree = session.searcher.stats.nodes * session.info.node_bytes
             figures["timeline / tree memory"] = (session.timeline.nbytes() + session.searcher.journal_nbytes()) / tree
             path = Path(folder) / f"{name}.json"

@@ -393,8 +393,9 @@ class Session:
         step) when it can and that is quicker than a replay from the start (``Searcher.rewind_cost``; for ``undo``,
         a step undone counted as ``Searcher.undo_cost`` steps replayed); otherwise a fresh searcher is run for
         ``step`` steps (the searchers are deterministic), outside the lock, and swapped in, the newest search kept
-        so that going to the newest step is instant.  Forward: the searcher shown is run on (it retraces the
-        recorded steps), a chunk at a time under the lock.
+        so that going to the newest step is instant.  Forward: the searcher shown takes again, in place, the steps
+        it took back (``Searcher.redo``) as far as it kept them, and is run on beyond (it retraces the recorded
+        steps), a chunk at a time under the lock.
         """
         step = max(0, min(step, self.steps_taken))
         shown = self.step_shown
@@ -420,7 +421,8 @@ class Session:
                     return None
                 with self.lock:
                     searcher = self.searcher
-                    searcher.run(Limit(iterations=min(REBUILD_CHUNK, step - self.step_shown)))
+                    if searcher.redo(step) is None:
+                        searcher.run(Limit(iterations=min(REBUILD_CHUNK, step - self.step_shown)))
                     if self.step_shown == self.steps_taken:
                         self.newest = None
         with self.lock:

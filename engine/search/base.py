@@ -150,8 +150,9 @@ def take_back_expansions(
     expanded: list[C], count: int, make_leaf: Callable[[C], None], rescore: Callable[[C], object]
 ) -> None:
     """Take back the last ``count`` expansions of a search that expands one node a step (``expanded``: those
-    nodes, in order; they are popped): each node is made a leaf again by ``make_leaf``, the newest first, and
-    then every ancestor of theirs still in the tree is rescored from its children once, deepest first.
+    nodes, in order; they are popped): each node is made a leaf again by ``make_leaf``, the newest first (which
+    keeps what ``take_again_expansions`` needs), and then every ancestor of theirs still in the tree is rescored
+    from its children once, deepest first.
 
     Exact for a search whose every number at an inner node is a function of its children's (proof numbers,
     minimax values, Rivest's values and penalties): each ancestor gets back the numbers it had, whatever its
@@ -168,6 +169,33 @@ def take_back_expansions(
     for node in sorted(dirty, key=_DEPTH, reverse=True):
         if node.children:  # (not one made a leaf again)
             rescore(node)
+
+
+Again = tuple[C, Sequence[C], State | None]
+"""An expansion taken back, kept to be taken again: the node, the children it had, its position."""
+
+
+def take_again_expansions(
+    again: list[Again[C]],
+    count: int,
+    reattach: Callable[[C, Sequence[C], State | None], None],
+    rescore: Callable[[C], object],
+) -> None:
+    """Take again the next ``count`` expansions that ``take_back_expansions`` took back (``again``: the newest
+    last; they are popped), the oldest first: ``reattach`` gives each node its children and position back (the
+    children as they were left: leaves again, with the numbers of leaves), and then each of those nodes and
+    their ancestors is rescored from its children once, deepest first, which gives back exactly the numbers
+    they had after those steps."""
+    dirty: set[C] = set()
+    for _ in range(count):
+        node, children, state = again.pop()
+        reattach(node, children, state)
+        walk: C | None = node
+        while walk is not None and walk not in dirty:
+            dirty.add(walk)
+            walk = walk.parent
+    for node in sorted(dirty, key=_DEPTH, reverse=True):
+        rescore(node)
 
 
 def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) -> C | None:
@@ -337,6 +365,13 @@ class Searcher(ABC, Generic[N]):
         searcher whose ``rewind_cost`` is not ``None``.
         """
         raise NotImplementedError(f"{type(self).__name__} cannot rewind")
+
+    def redo(self, step: int) -> int | None:
+        """Take again, in place, the steps that ``rewind`` or ``undo`` took back, toward ``step`` (at most a slice
+        of them a call); returns the step now shown, or ``None`` if no step taken back is kept to be taken again
+        (the caller runs the search on instead: a step taken anew drops them).  Every step it passes is exactly
+        as stepping would leave it."""
+        return None
 
     def journal_nbytes(self) -> int:
         """The memory this searcher keeps only so that ``undo`` can take steps back, in bytes (the timeline's

@@ -39,6 +39,7 @@ from engine.search.base import (
     NO_CHILDREN,
     REWIND_SLICE,
     TAKEN,
+    Again,
     AlgorithmInfo,
     Node,
     Param,
@@ -47,6 +48,7 @@ from engine.search.base import (
     Taken,
     Verdict,
     best_child,
+    take_again_expansions,
     take_back_expansions,
 )
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
@@ -114,6 +116,8 @@ class BestFirst(Searcher[BestFirstNode]):
         """The leaf each step expanded, in order, for ``undo`` and ``rewind``."""
         self._static = array("d")
         """Each expanded leaf's static value, in the same order (a leaf again gets it back unevaluated)."""
+        self._again: list[Again[BestFirstNode]] = []
+        """The expansions ``rewind`` took back, the newest first, for ``redo`` (a step taken anew drops them)."""
         self.finished = state.is_terminal()
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
@@ -130,6 +134,8 @@ class BestFirst(Searcher[BestFirstNode]):
         if moves_left is not None and len(moves) > moves_left:
             return None
         leaf.state = state
+        if self._again:
+            self._again.clear()
         self._expanded.append(leaf)
         self._static.append(leaf.v)
         if full_width:
@@ -195,9 +201,10 @@ class BestFirst(Searcher[BestFirstNode]):
         stats = self.stats
         expanded = self._expanded
         static = self._static
-        players = self._players
+        again = self._again
 
         def make_leaf(leaf: BestFirstNode) -> None:
+            again.append((leaf, leaf.children, leaf.state))
             count = len(leaf.children)
             stats.moves -= count
             stats.nodes -= count
@@ -207,22 +214,48 @@ class BestFirst(Searcher[BestFirstNode]):
             if leaf.parent is not None:
                 leaf.state = None
 
-        def rescore(node: BestFirstNode) -> None:
-            best = best_child(node.children, players[node.depth & 1], _VALUE)
-            assert best is not None  # a node rescored has children
-            node.best = best
-            node.v = best.v
-
         take_back_expansions(
-            expanded, len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0), make_leaf, rescore
+            expanded, len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0), make_leaf, self._rescore
         )
         self._undone_to(len(expanded))
         self._principal = self._principal_from_root()
         self.finished = not self._full_width and self._principal[-1].terminal
         return stats.iterations
 
+    def redo(self, step: int) -> int | None:
+        again = self._again
+        if not again:
+            return None
+        stats = self.stats
+        expanded = self._expanded
+        static = self._static
+
+        def reattach(leaf: BestFirstNode, children: Sequence[BestFirstNode], state: State | None) -> None:
+            leaf.children = children
+            leaf.state = state
+            expanded.append(leaf)
+            static.append(leaf.v)
+            stats.moves += len(children)
+            stats.nodes += len(children)
+            if leaf.depth + 1 > stats.max_depth:
+                self._deeper(leaf.depth + 1)
+            stats.iterations += 1
+
+        take_again_expansions(again, min(step - stats.iterations, len(again), REWIND_SLICE), reattach, self._rescore)
+        self._principal = self._principal_from_root()
+        self.finished = not self._full_width and self._principal[-1].terminal
+        return stats.iterations
+
+    def _rescore(self, node: BestFirstNode) -> None:
+        """Back up ``node``'s value and principal child from its children."""
+        best = best_child(node.children, self._players[node.depth & 1], _VALUE)
+        assert best is not None  # a node rescored has children
+        node.best = best
+        node.v = best.v
+
     def journal_nbytes(self) -> int:
-        return super().journal_nbytes() + sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
+        kept = sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
+        return super().journal_nbytes() + kept + sys.getsizeof(self._again) + 64 * len(self._again)
 
     def player(self, node: BestFirstNode) -> int:
         """The player to move at ``node`` (+1 first player, MAX; -1 second, MIN)."""

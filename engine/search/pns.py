@@ -39,6 +39,7 @@ from engine.search.base import (
     NO_CHILDREN,
     REWIND_SLICE,
     TAKEN,
+    Again,
     AlgorithmInfo,
     Node,
     Param,
@@ -47,6 +48,7 @@ from engine.search.base import (
     Step,
     Taken,
     Verdict,
+    take_again_expansions,
     take_back_expansions,
 )
 
@@ -103,6 +105,8 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._outcomes: dict[PnsNode, int] | None = None
         self._expanded: list[PnsNode] = []
         """The node each step expanded, in order, for ``undo`` and ``rewind``."""
+        self._again: list[Again[PnsNode]] = []
+        """The expansions ``rewind`` took back, the newest first, for ``redo`` (a step taken anew drops them)."""
         self.root = PnsNode(None, None)
         self.stats.nodes = 1
         if state.is_terminal():
@@ -135,6 +139,8 @@ class ProofNumberSearch(Searcher[PnsNode]):
                 self._settle(child, child_state)
             children.append(child)
         node.children = children
+        if self._again:
+            self._again.clear()
         self._expanded.append(node)
         stats = self.stats
         stats.moves += len(moves)
@@ -222,8 +228,10 @@ class ProofNumberSearch(Searcher[PnsNode]):
         expanded = self._expanded
         target = max(step, stats.iterations - REWIND_SLICE, 0)
         numbers = self._numbers_from_children
+        again = self._again
 
         def make_leaf(node: PnsNode) -> None:
+            again.append((node, node.children, None))
             count = len(node.children)
             stats.moves -= count
             stats.nodes -= count
@@ -239,8 +247,34 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._outcomes = None
         return stats.iterations
 
+    def redo(self, step: int) -> int | None:
+        again = self._again
+        if not again:
+            return None
+        stats = self.stats
+        expanded = self._expanded
+        numbers = self._numbers_from_children
+
+        def reattach(node: PnsNode, children: Sequence[PnsNode], _: State | None) -> None:
+            node.children = children  # type: ignore[assignment]  # the list it had
+            expanded.append(node)
+            stats.moves += len(children)
+            stats.nodes += len(children)
+            if node.depth + 1 > stats.max_depth:
+                self._deeper(node.depth + 1)
+            stats.iterations += 1
+
+        def rescore(node: PnsNode) -> None:
+            node.pn, node.dn = numbers(node)
+
+        take_again_expansions(again, min(step - stats.iterations, len(again), REWIND_SLICE), reattach, rescore)
+        self.finished = self.root.pn == 0 or self.root.dn == 0
+        self._outcomes = None
+        return stats.iterations
+
     def journal_nbytes(self) -> int:
-        return super().journal_nbytes() + sys.getsizeof(self._expanded)
+        again = sys.getsizeof(self._again) + 64 * len(self._again)
+        return super().journal_nbytes() + sys.getsizeof(self._expanded) + again
 
     def _outcome_table(self) -> dict[PnsNode, int]:
         """For each node of the finished proof (or disproof) tree, a bound on its value for the root player.

@@ -49,6 +49,7 @@ from engine.search.base import (
     NO_CHILDREN,
     REWIND_SLICE,
     TAKEN,
+    Again,
     AlgorithmInfo,
     Node,
     Param,
@@ -58,6 +59,7 @@ from engine.search.base import (
     Taken,
     Verdict,
     best_child,
+    take_again_expansions,
     take_back_expansions,
 )
 from engine.search.genmean import log_generalized_mean
@@ -168,6 +170,8 @@ class Rivest(Searcher[RivestNode]):
         """The tip each step expanded, in order, for ``undo`` and ``rewind``."""
         self._static = array("d")
         """Each expanded tip's static value (shifted), in the same order (a tip again gets it back unevaluated)."""
+        self._again: list[Again[RivestNode]] = []
+        """The expansions ``rewind`` took back, the newest first, for ``redo`` (a step taken anew drops them)."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
         if self.finished:
@@ -185,6 +189,8 @@ class Rivest(Searcher[RivestNode]):
         if moves_left is not None and cost > moves_left:
             return None
         tip.state = state
+        if self._again:
+            self._again.clear()
         self._expanded.append(tip)
         self._static.append(tip.v)
         evaluator = self.evaluator
@@ -234,8 +240,10 @@ class Rivest(Searcher[RivestNode]):
         stats = self.stats
         static = self._static
         accounting = self.accounting
+        again = self._again
 
         def make_tip(tip: RivestNode) -> None:
+            again.append((tip, tip.children, tip.state))
             count = len(tip.children)
             stats.moves -= count + tip.depth if accounting else count
             stats.nodes -= count
@@ -253,8 +261,34 @@ class Rivest(Searcher[RivestNode]):
         self.finished = self.root.pi == INF
         return stats.iterations
 
+    def redo(self, step: int) -> int | None:
+        again = self._again
+        if not again:
+            return None
+        stats = self.stats
+        expanded = self._expanded
+        static = self._static
+        accounting = self.accounting
+
+        def reattach(tip: RivestNode, children: Sequence[RivestNode], state: State | None) -> None:
+            tip.children = children
+            tip.state = state
+            expanded.append(tip)
+            static.append(tip.v)
+            count = len(children)
+            stats.moves += count + tip.depth if accounting else count
+            stats.nodes += count
+            if tip.depth + 1 > stats.max_depth:
+                self._deeper(tip.depth + 1)
+            stats.iterations += 1
+
+        take_again_expansions(again, min(step - stats.iterations, len(again), REWIND_SLICE), reattach, self._rescore)
+        self.finished = self.root.pi == INF
+        return stats.iterations
+
     def journal_nbytes(self) -> int:
-        return super().journal_nbytes() + sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
+        kept = sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
+        return super().journal_nbytes() + kept + sys.getsizeof(self._again) + 64 * len(self._again)
 
     def _player(self, node: RivestNode) -> int:
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""

@@ -236,3 +236,29 @@ def test_best_first_with_a_full_width_phase_does_not_rewind() -> None:
     searcher.run(Limit(iterations=20))
     assert searcher.rewind_cost(10) is None
     assert not searcher.undo(())
+
+
+@pytest.mark.parametrize(("name", "params", "game", "position"), cases(("pns", "rivest", "bestfirst")), ids=str)
+def test_steps_taken_back_are_taken_again_in_place(
+    name: str, params: dict[str, object], game: str, position: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``redo`` after ``rewind``: every step reached equals the recorded search, in slices, and a step taken anew
+    drops what was kept."""
+    monkeypatch.setattr({"pns": pns, "rivest": rivest, "bestfirst": bestfirst}[name], "REWIND_SLICE", 13)
+    state = start(game, position)
+    searcher, pictures = recorded(name, params, state, 200)
+    taken = len(pictures) - 1
+    draw = random.Random(f"again {name}{params}{game}")
+    for _ in range(8):
+        back = draw.randrange(searcher.stats.iterations)  # back from where it is: every step beyond stays kept
+        rewound(searcher, back)
+        ahead = draw.randrange(back + 1, taken + 1)
+        while searcher.stats.iterations < ahead:
+            reached = searcher.redo(ahead)
+            assert reached is not None and reached <= ahead
+        assert picture(searcher) == pictures[ahead], f"from step {back} again to {ahead}"
+    rewound(searcher, taken // 2)
+    assert searcher.step() is not None  # taken anew: what was taken back is dropped
+    assert searcher.redo(taken) is None and picture(searcher) == pictures[taken // 2 + 1]
+    searcher.run(Limit(iterations=taken - searcher.stats.iterations))
+    assert picture(searcher) == pictures[taken]

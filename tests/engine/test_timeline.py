@@ -262,4 +262,4 @@ def test_monte_carlo_undo_keeps_a_few_bytes_a_step() -> None:
     searcher = make_searcher("mcts", make_game("connect4").start(), {"solver": True}, seed=1)
     searcher.run(Limit(iterations=3000))
     assert searcher.journal_nbytes() <= 2 * 3000 + 2000
-    assert make_searcher("rivest", make_game("connect4").start()).journal_nbytes() < 200
+    assert make_searcher("rivest", make_game("connect4").start()).journal_nbytes() < 400  # empty lists
