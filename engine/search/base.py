@@ -21,12 +21,13 @@ import gc
 import sys
 import time
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from operator import attrgetter
-from typing import ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from engine.errors import UserError
 from engine.games.base import Move, Player, State
@@ -142,60 +143,122 @@ N = TypeVar("N", bound=Node, covariant=True)
 C = TypeVar("C", bound=Node)
 _DEPTH = attrgetter("depth")
 REWIND_SLICE = 16_384
-"""Expansions ``take_back_expansions`` is given at most by one ``rewind`` call (some 20 to 100 ms of work), so
+"""Expansions ``Expansions.back`` and ``forth`` take at most in one call (some 20 to 100 ms of work), so
 that the timeline can let the tree's lock go between two calls."""
 
 
-def take_back_expansions(
-    expanded: list[C], count: int, make_leaf: Callable[[C], None], rescore: Callable[[C], object]
-) -> None:
-    """Take back the last ``count`` expansions of a search that expands one node a step (``expanded``: those
-    nodes, in order; they are popped): each node is made a leaf again by ``make_leaf``, the newest first (which
-    keeps what ``take_again_expansions`` needs), and then every ancestor of theirs still in the tree is rescored
-    from its children once, deepest first.
+def _one_move_a_child(node: Node, children: int) -> int:
+    return children
 
+
+class Expansions(Generic[C]):
+    """The journal of a search that expands one node a step, to go back and forth along its timeline in place.
+
+    It keeps the node each step expanded and, for searches whose leaves have a value (``leaf_values``), that
+    node's value as a leaf (a float a step).  Going back (``back``) makes the newest expanded nodes leaves
+    again and keeps each with the children it had (the newest tree's own nodes: no memory beyond it), to be
+    taken again (``forth``); a step taken anew (``record``) drops what was kept.  After either, every node
+    whose children changed and every ancestor of theirs is rescored from its children once, deepest first.
     Exact for a search whose every number at an inner node is a function of its children's (proof numbers,
-    minimax values, Rivest's values and penalties): each ancestor gets back the numbers it had, whatever its
-    numbers were in between, at the cost of one rescore per ancestor rather than one per step and ancestor.
+    minimax values, Rivest's values and penalties): each node gets back the numbers it had, at the cost of
+    one rescore per node rather than one per step and ancestor.
     """
-    dirty: set[C] = set()
-    for _ in range(count):
-        node = expanded.pop()
-        make_leaf(node)
-        parent = node.parent
-        while parent is not None and parent not in dirty:
-            dirty.add(parent)
-            parent = parent.parent
-    for node in sorted(dirty, key=_DEPTH, reverse=True):
-        if node.children:  # (not one made a leaf again)
-            rescore(node)
 
+    __slots__ = ("expanded", "values", "again", "_make_leaf", "_reattach", "_rescore", "_cost", "_leaf_values")
 
-Again = tuple[C, Sequence[C], State | None]
-"""An expansion taken back, kept to be taken again: the node, the children it had, its position."""
+    def __init__(
+        self,
+        make_leaf: Callable[[C, float], State | None],
+        reattach: Callable[[C, State | None], None],
+        rescore: Callable[[C], object],
+        cost: Callable[[C, int], int] | None = None,
+        *,
+        leaf_values: bool = True,
+    ) -> None:
+        """``make_leaf(node, value)``: the node's own numbers as a leaf of that value (its children are taken
+        by the journal); returns the position it no longer keeps.  ``reattach(node, position)``: the node
+        expanded again (its children are given back), its position given back.  ``rescore(node)``: its numbers
+        from its children.  ``cost(node, children)``: the moves its expansion cost (``None``: one per child)."""
+        self.expanded: list[C] = []
+        """The node each step expanded, in order."""
+        self.values = array("d")
+        """Each expanded node's value as a leaf, in the same order (empty without ``leaf_values``: 0 is given)."""
+        self.again: list[tuple[C, Sequence[C], State | None, float]] = []
+        """The expansions taken back, the newest first: node, children, position, value as a leaf."""
+        self._make_leaf = make_leaf
+        self._reattach = reattach
+        self._rescore = rescore
+        self._cost = cost if cost is not None else _one_move_a_child
+        self._leaf_values = leaf_values
 
+    def record(self, node: C, value: float) -> None:
+        """A step expanded ``node``, a leaf of ``value`` until then (and dropped what was taken back)."""
+        if self.again:
+            self.again.clear()
+        self.expanded.append(node)
+        if self._leaf_values:
+            self.values.append(value)
 
-def take_again_expansions(
-    again: list[Again[C]],
-    count: int,
-    reattach: Callable[[C, Sequence[C], State | None], None],
-    rescore: Callable[[C], object],
-) -> None:
-    """Take again the next ``count`` expansions that ``take_back_expansions`` took back (``again``: the newest
-    last; they are popped), the oldest first: ``reattach`` gives each node its children and position back (the
-    children as they were left: leaves again, with the numbers of leaves), and then each of those nodes and
-    their ancestors is rescored from its children once, deepest first, which gives back exactly the numbers
-    they had after those steps."""
-    dirty: set[C] = set()
-    for _ in range(count):
-        node, children, state = again.pop()
-        reattach(node, children, state)
-        walk: C | None = node
-        while walk is not None and walk not in dirty:
-            dirty.add(walk)
-            walk = walk.parent
-    for node in sorted(dirty, key=_DEPTH, reverse=True):
-        rescore(node)
+    def back(self, searcher: Searcher[Any], step: int) -> None:
+        """Take ``searcher``'s expansions after ``step`` back, the newest first, at most ``REWIND_SLICE``."""
+        stats = searcher.stats
+        expanded, values, again = self.expanded, self.values, self.again
+        make_leaf, cost = self._make_leaf, self._cost
+        dirty: set[C] = set()
+        for _ in range(len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0)):
+            node = expanded.pop()
+            children = node.children
+            stats.moves -= cost(node, len(children))
+            stats.nodes -= len(children)
+            node.children = NO_CHILDREN
+            value = values.pop() if values else 0.0
+            again.append((node, children, make_leaf(node, value), value))
+            parent = node.parent
+            while parent is not None and parent not in dirty:
+                dirty.add(parent)
+                parent = parent.parent
+        self._rescored(dirty)
+        searcher._undone_to(len(expanded))
+
+    def forth(self, searcher: Searcher[Any], step: int) -> bool:
+        """Take the expansions taken back again toward ``step``, the oldest first, at most ``REWIND_SLICE``;
+        ``False`` if none is kept."""
+        again = self.again
+        if not again:
+            return False
+        stats = searcher.stats
+        expanded, values = self.expanded, self.values
+        reattach, cost = self._reattach, self._cost
+        dirty: set[C] = set()
+        for _ in range(min(step - stats.iterations, len(again), REWIND_SLICE)):
+            node, children, state, value = again.pop()
+            node.children = children
+            reattach(node, state)
+            expanded.append(node)
+            if self._leaf_values:
+                values.append(value)
+            stats.moves += cost(node, len(children))
+            stats.nodes += len(children)
+            if node.depth + 1 > stats.max_depth:
+                searcher._deeper(node.depth + 1)
+            stats.iterations += 1
+            walk: C | None = node
+            while walk is not None and walk not in dirty:
+                dirty.add(walk)
+                walk = walk.parent
+        self._rescored(dirty)
+        return True
+
+    def _rescored(self, dirty: set[C]) -> None:
+        rescore = self._rescore
+        for node in sorted(dirty, key=_DEPTH, reverse=True):
+            if node.children:  # (not one made a leaf again)
+                rescore(node)
+
+    def nbytes(self) -> int:
+        """What the journal holds beyond the tree, in bytes."""
+        lists = sys.getsizeof(self.expanded) + sys.getsizeof(self.values) + sys.getsizeof(self.again)
+        return lists + 72 * len(self.again)  # a tuple of four a step kept
 
 
 def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) -> C | None:

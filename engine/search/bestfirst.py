@@ -25,8 +25,6 @@ ending in a draw proves nothing: it is only as sure as the heuristic values besi
 
 from __future__ import annotations
 
-import sys
-from array import array
 from collections import deque
 from collections.abc import Sequence
 from operator import attrgetter
@@ -37,10 +35,9 @@ from engine.games.evaluators import Evaluator
 from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
-    REWIND_SLICE,
     TAKEN,
-    Again,
     AlgorithmInfo,
+    Expansions,
     Node,
     Param,
     Searcher,
@@ -48,8 +45,6 @@ from engine.search.base import (
     Taken,
     Verdict,
     best_child,
-    take_again_expansions,
-    take_back_expansions,
 )
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
@@ -112,13 +107,8 @@ class BestFirst(Searcher[BestFirstNode]):
             self._full_width.append(self.root)
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
-        self._expanded: list[BestFirstNode] = []
-        """The leaf each step expanded, in order, for ``undo`` and ``rewind``."""
-        self._static = array("d")
-        """Each expanded leaf's static value, in the same order (a leaf again gets it back unevaluated)."""
-        self._again: list[Again[BestFirstNode]] = []
-        """The expansions ``rewind`` took back, the newest first, for ``redo`` (a step taken anew drops them)."""
-        self.finished = state.is_terminal()
+        self._expansions = Expansions(self._leaf_again, self._reattach, self._rescore)
+        """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
         if self.finished:
@@ -134,10 +124,7 @@ class BestFirst(Searcher[BestFirstNode]):
         if moves_left is not None and len(moves) > moves_left:
             return None
         leaf.state = state
-        if self._again:
-            self._again.clear()
-        self._expanded.append(leaf)
-        self._static.append(leaf.v)
+        self._expansions.record(leaf, leaf.v)
         if full_width:
             self._full_width.popleft()
         evaluator = self.evaluator
@@ -184,7 +171,7 @@ class BestFirst(Searcher[BestFirstNode]):
 
     def undo(self, path: Sequence[Move]) -> bool:
         """Take back the expansion of the leaf at ``path`` (the last step's): see ``rewind``."""
-        expanded = self._expanded
+        expanded = self._expansions.expanded
         if self.ab_depth > 0 or not expanded or tuple(expanded[-1].moves()) != tuple(path):
             return False
         self.rewind(self.stats.iterations - 1)
@@ -195,56 +182,36 @@ class BestFirst(Searcher[BestFirstNode]):
         return None if self.ab_depth > 0 else REWIND_STEP_COST * max(0, self.stats.iterations - step)
 
     def rewind(self, step: int) -> int:
-        """Take back the expansions after ``step``, the newest first, at most ``REWIND_SLICE`` of them: each
-        expanded leaf is a leaf again, with its static value; then every ancestor of theirs is backed up from its
-        children once, deepest first, which gives back exactly the values and principal children it had."""
-        stats = self.stats
-        expanded = self._expanded
-        static = self._static
-        again = self._again
-
-        def make_leaf(leaf: BestFirstNode) -> None:
-            again.append((leaf, leaf.children, leaf.state))
-            count = len(leaf.children)
-            stats.moves -= count
-            stats.nodes -= count
-            leaf.children = NO_CHILDREN
-            leaf.best = None
-            leaf.v = static.pop()
-            if leaf.parent is not None:
-                leaf.state = None
-
-        take_back_expansions(
-            expanded, len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0), make_leaf, self._rescore
-        )
-        self._undone_to(len(expanded))
-        self._principal = self._principal_from_root()
-        self.finished = not self._full_width and self._principal[-1].terminal
-        return stats.iterations
+        """Take back the expansions after ``step`` (``Expansions.back``): each expanded leaf is a leaf again,
+        with its static value, and the values and principal children above are backed up again."""
+        self._expansions.back(self, step)
+        self._moved()
+        return self.stats.iterations
 
     def redo(self, step: int) -> int | None:
-        again = self._again
-        if not again:
+        if not self._expansions.forth(self, step):
             return None
-        stats = self.stats
-        expanded = self._expanded
-        static = self._static
+        self._moved()
+        return self.stats.iterations
 
-        def reattach(leaf: BestFirstNode, children: Sequence[BestFirstNode], state: State | None) -> None:
-            leaf.children = children
-            leaf.state = state
-            expanded.append(leaf)
-            static.append(leaf.v)
-            stats.moves += len(children)
-            stats.nodes += len(children)
-            if leaf.depth + 1 > stats.max_depth:
-                self._deeper(leaf.depth + 1)
-            stats.iterations += 1
-
-        take_again_expansions(again, min(step - stats.iterations, len(again), REWIND_SLICE), reattach, self._rescore)
+    def _moved(self) -> None:
+        """The principal variation and ``finished`` after the tree went back or forth along the timeline."""
         self._principal = self._principal_from_root()
         self.finished = not self._full_width and self._principal[-1].terminal
-        return stats.iterations
+
+    @staticmethod
+    def _leaf_again(leaf: BestFirstNode, value: float) -> State | None:
+        """``leaf`` a leaf of its static ``value`` again; the position it no longer keeps (none at the root)."""
+        leaf.best = None
+        leaf.v = value
+        state = leaf.state
+        if leaf.parent is not None:
+            leaf.state = None
+        return state
+
+    @staticmethod
+    def _reattach(leaf: BestFirstNode, state: State | None) -> None:
+        leaf.state = state
 
     def _rescore(self, node: BestFirstNode) -> None:
         """Back up ``node``'s value and principal child from its children."""
@@ -254,8 +221,7 @@ class BestFirst(Searcher[BestFirstNode]):
         node.v = best.v
 
     def journal_nbytes(self) -> int:
-        kept = sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
-        return super().journal_nbytes() + kept + sys.getsizeof(self._again) + 64 * len(self._again)
+        return super().journal_nbytes() + self._expansions.nbytes()
 
     def player(self, node: BestFirstNode) -> int:
         """The player to move at ``node`` (+1 first player, MAX; -1 second, MIN)."""

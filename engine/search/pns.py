@@ -30,17 +30,14 @@ deepest first.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Sequence
 
 from engine.games.base import Move, State
 from engine.pov import PovScore
 from engine.search.base import (
-    NO_CHILDREN,
-    REWIND_SLICE,
     TAKEN,
-    Again,
     AlgorithmInfo,
+    Expansions,
     Node,
     Param,
     Searcher,
@@ -48,8 +45,6 @@ from engine.search.base import (
     Step,
     Taken,
     Verdict,
-    take_again_expansions,
-    take_back_expansions,
 )
 
 INF = math.inf
@@ -60,6 +55,15 @@ TARGETS = ("win", "draw-or-win")
 
 REWIND_STEP_COST = 0.2
 """A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: under 0.1)."""
+
+
+def _unknown_again(node: PnsNode, _: float) -> None:
+    """``node`` an unknown leaf again, ``(1, 1)``."""
+    node.pn = node.dn = 1
+
+
+def _keeps_no_position(node: PnsNode, _: State | None) -> None:
+    """Proof-number nodes keep no position: nothing to give back."""
 
 
 class PnsNode(Node):
@@ -103,10 +107,8 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._threshold = 1 if target == "win" else 0
         """The least terminal utility, from the root player's point of view, that proves the claim."""
         self._outcomes: dict[PnsNode, int] | None = None
-        self._expanded: list[PnsNode] = []
-        """The node each step expanded, in order, for ``undo`` and ``rewind``."""
-        self._again: list[Again[PnsNode]] = []
-        """The expansions ``rewind`` took back, the newest first, for ``redo`` (a step taken anew drops them)."""
+        self._expansions = Expansions(_unknown_again, _keeps_no_position, self._rescore, leaf_values=False)
+        """Every step's expansion, for ``undo``, ``rewind`` and ``redo`` (an unknown leaf has no value to keep)."""
         self.root = PnsNode(None, None)
         self.stats.nodes = 1
         if state.is_terminal():
@@ -139,9 +141,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
                 self._settle(child, child_state)
             children.append(child)
         node.children = children
-        if self._again:
-            self._again.clear()
-        self._expanded.append(node)
+        self._expansions.record(node, 0.0)  # (the value is not kept)
         stats = self.stats
         stats.moves += len(moves)
         stats.nodes += len(moves)
@@ -212,7 +212,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
 
     def undo(self, path: Sequence[Move]) -> bool:
         """Take back the last expansion (of the node at ``path``): see ``rewind``."""
-        if not self._expanded:
+        if not self._expansions.expanded:
             return False
         self.rewind(self.stats.iterations - 1)
         return True
@@ -221,60 +221,28 @@ class ProofNumberSearch(Searcher[PnsNode]):
         return REWIND_STEP_COST * max(0, self.stats.iterations - step)
 
     def rewind(self, step: int) -> int:
-        """Take back the expansions after ``step``, the newest first, at most ``REWIND_SLICE`` of them: each
-        expanded node is a leaf again, unknown ``(1, 1)``; then every ancestor of those nodes is recomputed from
-        its children once, deepest first, which gives back exactly the numbers it had."""
-        stats = self.stats
-        expanded = self._expanded
-        target = max(step, stats.iterations - REWIND_SLICE, 0)
-        numbers = self._numbers_from_children
-        again = self._again
-
-        def make_leaf(node: PnsNode) -> None:
-            again.append((node, node.children, None))
-            count = len(node.children)
-            stats.moves -= count
-            stats.nodes -= count
-            node.children = NO_CHILDREN  # type: ignore[assignment]  # a leaf again
-            node.pn = node.dn = 1
-
-        def rescore(node: PnsNode) -> None:
-            node.pn, node.dn = numbers(node)
-
-        take_back_expansions(expanded, len(expanded) - target, make_leaf, rescore)
-        self._undone_to(len(expanded))
-        self.finished = self.root.pn == 0 or self.root.dn == 0
-        self._outcomes = None
-        return stats.iterations
+        """Take back the expansions after ``step`` (``Expansions.back``): each expanded node is a leaf again,
+        unknown ``(1, 1)``, and every node above is recomputed from its children."""
+        self._expansions.back(self, step)
+        self._moved()
+        return self.stats.iterations
 
     def redo(self, step: int) -> int | None:
-        again = self._again
-        if not again:
+        if not self._expansions.forth(self, step):
             return None
-        stats = self.stats
-        expanded = self._expanded
-        numbers = self._numbers_from_children
+        self._moved()
+        return self.stats.iterations
 
-        def reattach(node: PnsNode, children: Sequence[PnsNode], _: State | None) -> None:
-            node.children = children  # type: ignore[assignment]  # the list it had
-            expanded.append(node)
-            stats.moves += len(children)
-            stats.nodes += len(children)
-            if node.depth + 1 > stats.max_depth:
-                self._deeper(node.depth + 1)
-            stats.iterations += 1
-
-        def rescore(node: PnsNode) -> None:
-            node.pn, node.dn = numbers(node)
-
-        take_again_expansions(again, min(step - stats.iterations, len(again), REWIND_SLICE), reattach, rescore)
+    def _moved(self) -> None:
+        """``finished`` and the outcomes after the tree went back or forth along the timeline."""
         self.finished = self.root.pn == 0 or self.root.dn == 0
         self._outcomes = None
-        return stats.iterations
+
+    def _rescore(self, node: PnsNode) -> None:
+        node.pn, node.dn = self._numbers_from_children(node)
 
     def journal_nbytes(self) -> int:
-        again = sys.getsizeof(self._again) + 64 * len(self._again)
-        return super().journal_nbytes() + sys.getsizeof(self._expanded) + again
+        return super().journal_nbytes() + self._expansions.nbytes()
 
     def _outcome_table(self) -> dict[PnsNode, int]:
         """For each node of the finished proof (or disproof) tree, a bound on its value for the root player.

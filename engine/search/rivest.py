@@ -36,8 +36,6 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
-import sys
-from array import array
 from collections.abc import Sequence
 from operator import attrgetter
 from typing import Self
@@ -47,10 +45,9 @@ from engine.games.evaluators import Evaluator
 from engine.pov import PovScore
 from engine.search.base import (
     NO_CHILDREN,
-    REWIND_SLICE,
     TAKEN,
-    Again,
     AlgorithmInfo,
+    Expansions,
     Node,
     Param,
     Searcher,
@@ -59,8 +56,6 @@ from engine.search.base import (
     Taken,
     Verdict,
     best_child,
-    take_again_expansions,
-    take_back_expansions,
 )
 from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
@@ -166,12 +161,8 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at an even depth, and at an odd one."""
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
-        self._expanded: list[RivestNode] = []
-        """The tip each step expanded, in order, for ``undo`` and ``rewind``."""
-        self._static = array("d")
-        """Each expanded tip's static value (shifted), in the same order (a tip again gets it back unevaluated)."""
-        self._again: list[Again[RivestNode]] = []
-        """The expansions ``rewind`` took back, the newest first, for ``redo`` (a step taken anew drops them)."""
+        self._expansions = Expansions(self._tip_again, self._reattach, self._rescore, self._expansion_cost)
+        """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
         if self.finished:
@@ -189,10 +180,7 @@ class Rivest(Searcher[RivestNode]):
         if moves_left is not None and cost > moves_left:
             return None
         tip.state = state
-        if self._again:
-            self._again.clear()
-        self._expanded.append(tip)
-        self._static.append(tip.v)
+        self._expansions.record(tip, tip.v)
         evaluator = self.evaluator
         shift = self.shift
         children = []
@@ -224,7 +212,7 @@ class Rivest(Searcher[RivestNode]):
 
     def undo(self, path: Sequence[Move]) -> bool:
         """Take back the expansion of the tip at ``path`` (the last step's): see ``rewind``."""
-        expanded = self._expanded
+        expanded = self._expansions.expanded
         if not expanded or tuple(expanded[-1].moves()) != tuple(path):
             return False
         self.rewind(self.stats.iterations - 1)
@@ -234,61 +222,40 @@ class Rivest(Searcher[RivestNode]):
         return REWIND_STEP_COST * max(0, self.stats.iterations - step)
 
     def rewind(self, step: int) -> int:
-        """Take back the expansions after ``step``, the newest first, at most ``REWIND_SLICE`` of them: each
-        expanded tip is a tip again (its static value, ``pi`` 0); then every ancestor of theirs is rescored from
-        its children once, deepest first, which gives back exactly the numbers it had."""
-        stats = self.stats
-        static = self._static
-        accounting = self.accounting
-        again = self._again
-
-        def make_tip(tip: RivestNode) -> None:
-            again.append((tip, tip.children, tip.state))
-            count = len(tip.children)
-            stats.moves -= count + tip.depth if accounting else count
-            stats.nodes -= count
-            tip.v = static.pop()
-            tip.pi = 0.0
-            tip.a = None
-            tip.children = NO_CHILDREN
-            if tip.parent is not None:
-                tip.state = None
-
-        expanded = self._expanded
-        target = max(step, stats.iterations - REWIND_SLICE, 0)
-        take_back_expansions(expanded, len(expanded) - target, make_tip, self._rescore)
-        self._undone_to(len(expanded))
+        """Take back the expansions after ``step`` (``Expansions.back``): each expanded tip is a tip again (its
+        static value, ``pi`` 0), and every node above is rescored from its children."""
+        self._expansions.back(self, step)
         self.finished = self.root.pi == INF
-        return stats.iterations
+        return self.stats.iterations
 
     def redo(self, step: int) -> int | None:
-        again = self._again
-        if not again:
+        if not self._expansions.forth(self, step):
             return None
-        stats = self.stats
-        expanded = self._expanded
-        static = self._static
-        accounting = self.accounting
-
-        def reattach(tip: RivestNode, children: Sequence[RivestNode], state: State | None) -> None:
-            tip.children = children
-            tip.state = state
-            expanded.append(tip)
-            static.append(tip.v)
-            count = len(children)
-            stats.moves += count + tip.depth if accounting else count
-            stats.nodes += count
-            if tip.depth + 1 > stats.max_depth:
-                self._deeper(tip.depth + 1)
-            stats.iterations += 1
-
-        take_again_expansions(again, min(step - stats.iterations, len(again), REWIND_SLICE), reattach, self._rescore)
         self.finished = self.root.pi == INF
-        return stats.iterations
+        return self.stats.iterations
+
+    @staticmethod
+    def _tip_again(tip: RivestNode, value: float) -> State | None:
+        """``tip`` a tip of its static (shifted) ``value`` again; the position it no longer keeps (none at the
+        root)."""
+        tip.v = value
+        tip.pi = 0.0
+        tip.a = None
+        state = tip.state
+        if tip.parent is not None:
+            tip.state = None
+        return state
+
+    @staticmethod
+    def _reattach(tip: RivestNode, state: State | None) -> None:
+        tip.state = state
+
+    def _expansion_cost(self, tip: RivestNode, children: int) -> int:
+        """An expansion's moves: one per child, and under Rivest's accounting one per edge down from the root."""
+        return children + tip.depth if self.accounting else children
 
     def journal_nbytes(self) -> int:
-        kept = sys.getsizeof(self._expanded) + sys.getsizeof(self._static)
-        return super().journal_nbytes() + kept + sys.getsizeof(self._again) + 64 * len(self._again)
+        return super().journal_nbytes() + self._expansions.nbytes()
 
     def _player(self, node: RivestNode) -> int:
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.games import State, make_game
-from engine.search import alphabeta, bestfirst, pns, rivest
+from engine.search import alphabeta, base
 from engine.search.alphabeta import AlphaBeta
 from engine.search.base import Limit, Node, Searcher
 from engine.search.registry import make_searcher
@@ -197,7 +197,7 @@ def test_alphabeta_goes_back_by_at_most_a_checkpoint_interval() -> None:
 
 
 def test_pns_rewinds_in_slices_and_costs_less_than_a_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pns, "REWIND_SLICE", 300)
+    monkeypatch.setattr(base, "REWIND_SLICE", 300)
     state = start("connect4", "")
     searcher = make_searcher("pns", state, {})
     searcher.run(Limit(iterations=3000))
@@ -216,7 +216,7 @@ def test_pns_rewinds_in_slices_and_costs_less_than_a_replay(monkeypatch: pytest.
 def test_a_finished_minimax_search_goes_back_in_slices_and_finishes_again(
     name: str, game: str, position: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rivest if name == "rivest" else bestfirst, "REWIND_SLICE", 7)
+    monkeypatch.setattr(base, "REWIND_SLICE", 7)
     state = start(game, position)
     searcher, pictures = recorded(name, {}, state, 3000)
     assert finished(searcher)
@@ -244,7 +244,7 @@ def test_steps_taken_back_are_taken_again_in_place(
 ) -> None:
     """``redo`` after ``rewind``: every step reached equals the recorded search, in slices, and a step taken anew
     drops what was kept."""
-    monkeypatch.setattr({"pns": pns, "rivest": rivest, "bestfirst": bestfirst}[name], "REWIND_SLICE", 13)
+    monkeypatch.setattr(base, "REWIND_SLICE", 13)
     state = start(game, position)
     searcher, pictures = recorded(name, params, state, 200)
     taken = len(pictures) - 1
