@@ -74,6 +74,31 @@ async def test_each_step_shows_its_new_node_in_follow_mode() -> None:
 
 
 @run_async
+async def test_the_scroll_bar_thumb_shows_a_scroll_made_while_the_bar_was_hidden() -> None:
+    """The order Textual took in a match (the snapshot that flaked under load): the tree shrank (bar hidden),
+    grew, follow mode scrolled before the bar was shown again; the thumb was left where it had been."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        tree = screen.query_one(SearchTree)
+        paths = [[screen.session.searcher.root]]
+        while paths:  # open every branch: taller than the pane
+            path = paths.pop()
+            tree.reveal(path)
+            paths += [[*path, child] for child in path[-1].children if child.children]
+        await pilot.pause()
+        assert tree.show_vertical_scrollbar and tree.max_scroll_y > 2
+        tree.scroll_y = tree.max_scroll_y
+        tree.show_vertical_scrollbar = False
+        tree.scroll_y = 1  # while hidden, Textual leaves the thumb alone
+        tree.show_vertical_scrollbar = True
+        await pilot.pause()
+        assert tree.vertical_scrollbar.position == tree.scroll_y == 1
+
+
+@run_async
 async def test_run_then_pause_stops_stepping() -> None:
     app = make_app(budget=None)
     async with app.run_test() as pilot:

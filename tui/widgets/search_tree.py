@@ -322,6 +322,15 @@ class SearchTree(Tree[TreeItem]):
         elif isinstance(item, Node):
             self.post_message(self.NodeChosen(item))
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """Put the thumb where the tree is scrolled to when the scroll bar appears.
+
+        Textual moves the thumb only while the bar is shown, so a follow-mode scroll made in the frame
+        where the tree grew past its height (the bar not yet shown) left the thumb where it was last,
+        possibly below the bar: a bar with no thumb until the next scroll."""
+        if shown:
+            self.vertical_scrollbar.position = self.scroll_y
+
     def watch_follow(self, follow: bool) -> None:
         if not follow:
             self._auto_opened.clear()
