@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import errno
-import json
-import math
+import gc
 import os
 import stat
-import sys
 import tempfile
 from pathlib import Path
+
+import orjson
 
 from engine.errors import UserError
 from engine.numbers import shown
@@ -84,38 +84,34 @@ class NotJson(ValueError):
     """Bytes that are not a plain JSON document; the message says why in a few words."""
 
 
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise NotJson(f"the number {text[:20]} is out of range")
-    return value
-
-
-def _no_constant(name: str) -> object:
-    raise NotJson(f"{name} is not a JSON number")
-
-
 def parse_json(data: bytes | str) -> object:
     """The JSON document ``data`` holds (UTF-8); raises ``NotJson`` for anything else.
 
-    Whatever a hostile file holds ends as ``NotJson``, never as another exception: text that is
-    not UTF-8, bad syntax, nesting too deep for Python's parser (``RecursionError``), integers
-    past Python's limit on digits (4,300), ``NaN`` and ``Infinity`` (not JSON), and numbers such
-    as ``1e400`` that are infinite as floats.
+    Read by orjson (a saved search of 100,000 steps is tens of megabytes: about three times faster than the
+    standard library), with the cycle collector held off while it builds the document's objects (each
+    collection would walk them all, for nothing).  Whatever a hostile file holds ends as ``NotJson``,
+    never as another exception: text that is not UTF-8, bad syntax, nesting past 1,024 levels, ``NaN``
+    and ``Infinity`` (not JSON), and numbers such as ``1e400`` that are infinite as floats.  Integers past
+    64 bits are read as floats (the readers then refuse them as numbers of the wrong type).
     """
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-    except NotJson:
-        raise
-    except UnicodeDecodeError:
-        raise NotJson("not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise NotJson(f"line {error.lineno}: {error.msg}") from None
-    except RecursionError:
-        raise NotJson("nested too deeply") from None
-    except ValueError:  # an integer of more digits than Python converts
-        raise NotJson(f"an integer of more than {sys.get_int_max_str_digits():,} digits") from None
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise NotJson(_json_error(error)) from None
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _json_error(error: orjson.JSONDecodeError) -> str:
+    """What is wrong, in a few words, with the line it is on."""
+    if "UTF-8" in error.msg:
+        return "not UTF-8 text"
+    if "depth limit" in error.msg:
+        return "nested too deeply"
+    return f"line {error.lineno}: {error.msg}"
 
 
 def _not_a_file(path: Path | str) -> str | None:

@@ -20,13 +20,15 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from engine.errors import UserError
 from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
 from engine.games import State, make_game
 from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
-from engine.search.base import Node, Searcher
+from engine.search.base import Node, Searcher, Stats, cyclic_gc_paused
 from engine.search.registry import algorithm, make_searcher
-from engine.timeline import Event, Timeline, rebuild
+from engine.timeline import Timeline, rebuild
 
 FORMAT = "plyscope-search"
 VERSION = 1
@@ -115,13 +117,27 @@ def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Ti
         "seed": recipe.seed,
         "budget": recipe.budget,
         "steps": len(timeline),
-        "stats": {"moves": stats.moves, "nodes": stats.nodes, "max_depth": stats.max_depth},
+        "stats": {
+            "moves": stats.moves,
+            "nodes": stats.nodes,
+            "max_depth": stats.max_depth,
+            "playouts": stats.playouts,
+            "playout_moves": stats.playout_moves,
+        },
         "best_move": _move(searcher.best_move()),
         "value": _number(searcher.value().first()),
+        "finished": searcher.finished,
+        "principal_variation": [_move(move) for move in searcher.principal_variation()],
         "event_fields": ["path", "added", "changed", "best", "value"],
         "events": events,
         "tree": tree_rows(searcher),
+        "work": [_work(node.work()) for node in searcher.walk()],
     }
+
+
+def _work(value: float) -> float | int:
+    """A node's measure of work as saved: an integer when it is one (as a count of visits or children)."""
+    return int(value) if value.is_integer() else value if math.isfinite(value) else 0
 
 
 def to_dot(searcher: Searcher[Node], *, children: int = DOT_CHILDREN, nodes: int = DOT_NODES) -> str:
@@ -194,14 +210,26 @@ def write_search(
 
 @dataclass(frozen=True, slots=True)
 class SavedSearch:
-    """A saved search read back: its recipe, steps, timeline and tree."""
+    """A saved search read back: its recipe, steps, timeline and tree, and the search's answers at its last step
+    as the file gives them (what ``engine.saved_tree.SavedTree`` shows until the search is rebuilt)."""
 
     recipe: SearchRecipe
     steps: int
     timeline: Timeline
     tree: list[list[object]]
+    """The rows ``[depth, move, {name: number}]``, depth first, as read (checked only for their depths)."""
+    depths: list[int]
+    """Each row's depth: 0 for the first row only, then at most one more than the row before."""
     saved_by: str
     """The plyscope version that wrote it."""
+    stats: Stats = field(default_factory=Stats)
+    best_move: Hashable | None = None
+    value: float = 0.0
+    """The root value, from the first player's point of view."""
+    finished: bool = False
+    principal_variation: tuple[Hashable, ...] = ()
+    work: list[object] | None = None
+    """Each row's measure of work (``Node.work``); ``None`` in a file written before it was saved."""
 
     def rebuilt(self, stop: threading.Event | None = None) -> Searcher[Node] | None:
         """The search rebuilt to its last step, checked against the saved tree (``None`` if ``stop`` came first)."""
@@ -213,30 +241,38 @@ class SavedSearch:
 
     def check(self, searcher: Searcher[Node]) -> None:
         """Raise ``SearchFileError`` unless ``searcher``'s tree is the saved one, node for node and number for
-        number."""
-        rows = json.loads(json.dumps(tree_rows(searcher), allow_nan=False))
-        if rows != self.tree:
-            first = next(
-                (i for i, (a, b) in enumerate(zip(rows, self.tree, strict=False)) if a != b),
-                min(len(rows), len(self.tree)),
-            )
-            raise SearchFileError(
-                f"the rebuilt tree differs from the saved one at node {first:,} ({len(rows):,} nodes rebuilt, "
-                f"{len(self.tree):,} saved): the file was written by plyscope {self.saved_by}, this is "
-                f"{plyscope_version()}, or it was edited"
-            )
+        number (each node as ``tree_rows`` writes it, and as JSON reads it back: equal numbers compare equal)."""
+        saved = self.tree
+        count = 0
+        for count, node in enumerate(searcher.walk()):
+            row = [node.depth, _move(node.move), {k: _number(v) for k, v in searcher.numbers(node).items()}]
+            if count >= len(saved) or row != saved[count]:
+                self._differs(count, sum(1 for _ in searcher.walk()))
+        if count + 1 != len(saved):
+            self._differs(count + 1, count + 1)
+
+    def _differs(self, first: int, rebuilt: int) -> None:
+        raise SearchFileError(
+            f"the rebuilt tree differs from the saved one at node {first:,} ({rebuilt:,} nodes rebuilt, "
+            f"{len(self.tree):,} saved): the file was written by plyscope {self.saved_by}, this is "
+            f"{plyscope_version()}, or it was edited"
+        )
 
 
 def read_search(path: Path | str) -> SavedSearch:
-    """A saved search from ``path``; a file that is not one, or is damaged, raises a one-line ``UserError``."""
-    try:
-        data = read_regular_file(path, READ_LIMIT, "a saved search")
-        document = parse_json(data)
-    except FileRefused:
-        raise
-    except NotJson as error:
-        raise SearchFileError(f"{path} is not a saved search: not JSON ({error})") from None
-    return parse_document(document, str(path))
+    """A saved search from ``path``; a file that is not one, or is damaged, raises a one-line ``UserError``.
+
+    The cycle collector is held off meanwhile: a big file is millions of small objects, which each
+    collection would walk for nothing (they are all kept)."""
+    with cyclic_gc_paused():
+        try:
+            data = read_regular_file(path, READ_LIMIT, "a saved search")
+            document = parse_json(data)
+        except FileRefused:
+            raise
+        except NotJson as error:
+            raise SearchFileError(f"{path} is not a saved search: not JSON ({error})") from None
+        return parse_document(document, str(path))
 
 
 def parse_document(document: object, where: str) -> SavedSearch:
@@ -280,43 +316,129 @@ def parse_document(document: object, where: str) -> SavedSearch:
     except UserError as error:
         raise SearchFileError(f"{where}: {error}") from None
     root = recipe.state()
-    reached: dict[tuple[Hashable, ...], State] = {(): root}
-    timeline = Timeline()
+    timeline = _timeline(events, root, where)
+    depths = _depths(tree, where)
+    stats = document.get("stats")
+    numbers = (
+        {name: value for name, value in stats.items() if type(value) is int and value >= 0}
+        if isinstance(stats, dict)
+        else {}
+    )
+    work = document.get("work")
+    line = document.get("principal_variation")
+    value: object = document.get("value")
+    value = _SPECIAL.get(value, 0.0) if isinstance(value, str) else value
+    best = _unmove(document.get("best_move"))
+    return SavedSearch(
+        recipe,
+        steps,
+        timeline,
+        tree,
+        depths,
+        str(document.get("plyscope", "unknown")),
+        stats=Stats(
+            moves=numbers.get("moves", 0),
+            iterations=steps,
+            nodes=numbers.get("nodes", len(tree)),
+            max_depth=numbers.get("max_depth", max(depths)),
+            playouts=numbers.get("playouts", 0),
+            playout_moves=numbers.get("playout_moves", 0),
+        ),
+        best_move=best if best is not None and _legal(root, best) else None,
+        value=float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0,
+        finished=document.get("finished") is True,
+        principal_variation=tuple(_unmove(m) for m in line) if isinstance(line, list) else (),
+        work=work if isinstance(work, list) and len(work) == len(tree) else None,
+    )
+
+
+_SPECIAL = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def _timeline(events: list[Any], root: State, where: str) -> Timeline:
+    """The timeline of the file's ``events``, each checked: its path legal from ``root``, its counts and best
+    move, its value a number; ``SearchFileError`` naming the first damaged event."""
+    reached: dict[tuple[Hashable, ...], tuple[State, tuple[Hashable, ...]]] = {(): (root, ())}
+    legal_at_root = set() if root.is_terminal() else set(root.legal_moves())
+    paths: list[tuple[Hashable, ...]] = []
+    added: list[int] = []
+    changed: list[int] = []
+    bests: list[Hashable | None] = []
+    values: list[float] = []
     try:
-        for index, (moves, added, changed, best, value) in enumerate(events):
-            number = float(value) if isinstance(value, str) else value
-            if not (
-                isinstance(moves, list) and type(added) is int and type(changed) is int and type(number) in (int, float)
-            ):
+        for event in events:
+            moves, grown, touched, best, value = event
+            number = _SPECIAL[value] if isinstance(value, str) else value
+            if not (isinstance(moves, list) and type(grown) is int and type(touched) is int):
                 raise ValueError
-            path = tuple(_unmove(m) for m in moves)
-            _walk(reached, path)
-            if best is not None and not _legal(root, _unmove(best)):
+            if type(number) not in (int, float):
                 raise ValueError
-            timeline.append(
-                Event(index + 1, path, added, changed, None if best is None else _unmove(best), float(number))
-            )
-    except (TypeError, ValueError, OverflowError):
-        raise SearchFileError(f"{where}: event {len(timeline) + 1:,} is damaged") from None
-    return SavedSearch(recipe, steps, timeline, tree, str(document.get("plyscope", "unknown")))
+            key = tuple(moves)
+            try:
+                known = reached.get(key)
+            except TypeError:  # moves that are lists (Nim's [pile, take])
+                key = tuple(_unmove(m) for m in moves)
+                known = reached.get(key)
+            path = known[1] if known is not None else _walk(reached, key)
+            if best is not None:
+                best = _unmove(best)
+                if not (_plain(best) and best in legal_at_root):
+                    raise ValueError
+            paths.append(path)
+            added.append(grown)
+            changed.append(touched)
+            bests.append(best)
+            values.append(float(number))
+    except (TypeError, ValueError, OverflowError, KeyError):
+        raise SearchFileError(f"{where}: event {len(paths) + 1:,} is damaged") from None
+    try:
+        return Timeline.from_columns(paths, added, changed, bests, values)
+    except OverflowError:
+        raise SearchFileError(f"{where}: an event's counts are out of range: the file is damaged") from None
+
+
+def _depths(tree: list[object], where: str) -> list[int]:
+    """Each row's depth; ``SearchFileError`` unless the rows are ``[depth, move, {...}]`` with depth 0 first and
+    only there, each at most one deeper than the row before (a tree written depth first)."""
+    try:
+        depths = [row[0] for row in tree]  # type: ignore[index]
+    except (TypeError, IndexError, KeyError):
+        depths = []
+    ints = np.array(depths) if depths else np.zeros(0, dtype=np.int64)
+    if (
+        not depths
+        or ints.dtype.kind != "i"
+        or ints[0] != 0
+        or (len(ints) > 1 and (ints[1:].min() < 1 or np.diff(ints).max() > 1))
+    ):
+        raise SearchFileError(f'{where}: field "tree" is damaged (not the rows of a tree, depth first)')
+    return depths
+
+
+def _plain(move: object) -> bool:
+    """Whether ``move`` is of a type a saved search writes: an int, or a tuple of ints (Nim's ``(pile, take)``)."""
+    return type(move) is int or (type(move) is tuple and all(type(part) is int for part in move))
 
 
 def _legal(state: State, move: Hashable) -> bool:
     """Whether ``move``, as a saved search writes it (an int; a pair of ints in Nim), is a legal move in ``state``."""
-    plain = type(move) is int or (type(move) is tuple and all(type(part) is int for part in move))
-    return plain and not state.is_terminal() and move in state.legal_moves()
+    return _plain(move) and not state.is_terminal() and move in state.legal_moves()
 
 
-def _walk(reached: dict[tuple[Hashable, ...], State], path: tuple[Hashable, ...]) -> None:
-    """Play ``path`` from the root (``reached[()]``), remembering each position reached; ``ValueError`` at the
-    first move that is not legal (an event of a damaged or edited file)."""
+def _walk(
+    reached: dict[tuple[Hashable, ...], tuple[State, tuple[Hashable, ...]]], path: tuple[Hashable, ...]
+) -> tuple[Hashable, ...]:
+    """``path``, its moves played from the root (``reached[()]``), each position reached remembered with the
+    path that leads there as checked (a move read as ``3.0`` finds the ``3`` checked before); ``ValueError`` at
+    the first move that is not legal (an event of a damaged or edited file)."""
     depth = len(path)
     while path[:depth] not in reached:
         depth -= 1
-    state = reached[path[:depth]]
+    state, checked = reached[path[:depth]]
     for move in path[depth:]:
         if not _legal(state, move):
             raise ValueError
         state = state.play(move)
-        depth += 1
-        reached[path[:depth]] = state
+        checked = (*checked, move)
+        reached[checked] = (state, checked)
+    return checked

@@ -135,6 +135,8 @@ def damaged_files(good: str) -> dict[str, str | bytes]:
     edited["tree"][3][2] = {key: 12345 for key in edited["tree"][3][2]}
     bad_algorithm = dict(document, algorithm="nosuch")
     bad_seed = dict(document, seed="7")
+    deeper = json.loads(good)
+    deeper["tree"][5][0] += 2  # a row two deeper than the one before it
     return {
         "truncated": good[: len(good) // 2],
         "empty": "",
@@ -147,6 +149,9 @@ def damaged_files(good: str) -> dict[str, str | bytes]:
         "edited tree": json.dumps(edited),
         "unknown algorithm": json.dumps(bad_algorithm),
         "seed as text": json.dumps(bad_seed),
+        "tree not rows": json.dumps(dict(document, tree=[1, 2, 3])),
+        "tree skips a depth": json.dumps(deeper),
+        "tree with two roots": json.dumps(dict(document, tree=[*document["tree"], [0, None, {}]])),
     }
 
 
@@ -170,5 +175,7 @@ def test_damaged_foreign_and_wrong_files_are_refused_in_one_line(tmp_path: Path)
     assert "the rebuilt tree differs from the saved one at node 3" in said["edited tree"]
     assert "nosuch" in said["unknown algorithm"]
     assert '"seed" is missing or of the wrong type' in said["seed as text"]
+    for label in ("tree not rows", "tree skips a depth", "tree with two roots"):
+        assert 'field "tree" is damaged' in said[label]
     assert "is a folder" in refused(plyscope("replay", str(tmp_path), cwd=tmp_path), "replay")
     assert "cannot read" in refused(plyscope("replay", "nothing.json", cwd=tmp_path), "replay")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.errors import UserError
 from engine.games import Game, State, make_game
+from engine.saved_tree import SavedTree
 from engine.search.base import AlgorithmInfo, Limit, Node, Searcher, Step
 from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
 from engine.search_file import SavedSearch, SearchRecipe, write_search
@@ -190,9 +191,12 @@ class Session:
         return self.info.node_cap if cap is None else cap
 
     def stop_reason(self) -> str:
-        """Why the search cannot go on: ``finished``, ``cap`` (the node cap), ``budget``; ``""`` while it can."""
+        """Why the search cannot go on: ``rebuilding`` (a saved search, shown as saved), ``finished``, ``cap``
+        (the node cap), ``budget``; ``""`` while it can."""
         stats = self.searcher.stats
         budget = self.config.budget
+        if self.as_saved:
+            return "rebuilding"
         if self.searcher.finished:
             return "finished"
         if stats.nodes >= self.node_cap:
@@ -204,6 +208,11 @@ class Session:
     def stop_words(self) -> tuple[str, str]:
         """Why the search cannot go on, for a status line and for a refused step; ``("", "")`` while it can."""
         reason = self.stop_reason()
+        if reason == "rebuilding":
+            return (
+                "■ the saved tree, as saved",
+                "the saved search is being rebuilt (a few seconds): then s and r step it on",
+            )
         if reason == "finished":
             return "■ search finished", "the search is finished: x resets it, e changes it"
         if reason == "cap":
@@ -276,7 +285,10 @@ class Session:
         spent = self.searcher.stats
         budget = self.config.budget
         self.ended = (
-            self.searcher.finished or spent.nodes >= self.node_cap or (budget is not None and spent.moves > budget)
+            self.as_saved
+            or self.searcher.finished
+            or spent.nodes >= self.node_cap
+            or (budget is not None and spent.moves > budget)
         )
 
     def moves_left(self) -> int | None:
@@ -336,7 +348,10 @@ class Session:
 
     @classmethod
     def replaying(cls, saved: SavedSearch) -> Session:
-        """A session at step 0 of ``saved``, holding its whole timeline (``go_to`` rebuilds any step)."""
+        """A session at the last step of ``saved``, holding its whole timeline.
+
+        It shows the saved tree as saved (``SavedTree``: read-only, its nodes made as they are shown) until
+        ``open_saved`` has rebuilt the search and checked it; ``go_to`` rebuilds any other step meanwhile."""
         recipe = saved.recipe
         session = cls.create(
             SearchConfig(
@@ -350,7 +365,16 @@ class Session:
         )
         session.timeline = saved.timeline
         session.saved = saved
+        session.searcher = SavedTree(saved, session.state, session.searcher.evaluator)
+        for value in saved.timeline.values(saved.steps):
+            session.history.add(value)
+        session._recheck()
         return session
+
+    @property
+    def as_saved(self) -> bool:
+        """Whether the tree shown is the saved one, as saved, while ``open_saved`` rebuilds the search."""
+        return isinstance(self.searcher, SavedTree)
 
     def recipe(self) -> SearchRecipe:
         """What rebuilds this session's search, for a saved search."""
@@ -365,20 +389,33 @@ class Session:
         with self.lock:
             return write_search(path, self.recipe(), self.searcher, self.timeline.upto(self.step_shown))
 
-    def open_saved(self, stop: threading.Event) -> tuple[Batch, str] | None:
-        """Rebuild the saved search this session replays to its last step and check its tree against the saved
-        one: the batch to show and what to say (``None`` if ``stop`` came first).  Runs in a search thread."""
+    def open_saved(self, stop: threading.Event) -> tuple[Batch | None, str] | None:
+        """Rebuild the saved search this session replays to its last step, check its tree against the saved one,
+        and put it in the saved tree's place (shown or kept as the newest): the batch to show (``None`` if the
+        step shown is another), and what to say; ``None`` if ``stop`` came first.  Runs in a thread of its
+        own: the rebuilt searcher is private until the swap, made under the lock."""
         saved = self.saved
         assert saved is not None
-        batch = self.go_to(self.steps_taken, stop)
-        if batch is None:
+        rebuilt = rebuild(self.fresh_searcher, saved.steps, stop)
+        if rebuilt is None:
             return None
         try:
-            with self.lock:
-                saved.check(self.searcher)
+            saved.check(rebuilt)
+            said = f"replaying a saved search: {saved.steps:,} steps, rebuilt; the tree matches the saved one"
         except UserError as error:
-            return batch, str(error)
-        return batch, f"replaying a saved search: {saved.steps:,} steps, the tree matches the saved one"
+            said = f"{error}: showing the tree this plyscope rebuilt"
+        with self.lock:
+            if stop.is_set():
+                return None
+            self.saved = None  # its rows (hundreds of MB for a big tree) are let go with the saved tree
+            if self.newest is not None and isinstance(self.newest, SavedTree):
+                self.newest = rebuilt
+                return None, said
+            if not self.as_saved:
+                return None, said
+            self.searcher = rebuilt
+            self._recheck()
+            return Batch(0, None, (), (), self.ended, rebuilt=True), said
 
     def fresh_searcher(self) -> Searcher[Node]:
         """A new searcher of this session's configuration on its root (the same seed: the same steps)."""

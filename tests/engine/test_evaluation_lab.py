@@ -203,7 +203,7 @@ def test_weights_text_and_files(tmp_path: Path) -> None:
         ("threes:x", None, "weights 'threes:x': the weight of threes: 'x' is not a number (from -1,000,000"),
         ("threes:inf", None, "weights 'threes:inf': the weight of threes: 'inf' is not a number"),
         ("missing.json", None, "weights 'missing.json': no such file (weights are a file or NAME:VALUE pairs"),
-        ("w.json", "{not json", "not JSON (line 1: Expecting property name enclosed in double quotes)"),
+        ("w.json", "{not json", "not JSON (line 1: unexpected character, expected a string key)"),
         ("w.json", '{"weights": {}}', 'not a weights file (no "format": "plyscope-weights")'),
         ("w.json", '{"format": "plyscope-weights", "weights": [1, 2]}', '"weights" must map feature names to'),
         ("w.json", '{"format": "plyscope-weights", "weights": {"twos": "many"}}', "twos: 'many' is not a number"),

@@ -11,9 +11,10 @@ from engine.search.base import Node, Searcher
 from engine.search.registry import make_searcher
 from engine.search_file import read_search
 from engine.timeline import rebuild
+from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp
-from tui.session import SearchConfig, Session
+from tui.session import Batch, SearchConfig, Session
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
 from tui.widgets.search_tree import SearchTree
@@ -308,3 +309,76 @@ async def test_w_refuses_where_the_app_may_touch_no_file() -> None:
         await settle(pilot)
         assert not screen.query_one(PromptBar).is_open
         assert "files are off in a served session" in screen.note
+
+
+def test_a_replay_opens_on_the_saved_tree_then_swaps_in_the_rebuilt_search(tmp_path: Path) -> None:
+    """The explorer opens at the last step with the tree as saved (no wait for the rebuild); meanwhile a step is
+    refused with the reason, the timeline still moves (by replay) and comes back to the saved tree; once
+    rebuilt and checked, the search shown is the live one, identical, and steps on."""
+    import asyncio
+    import threading
+
+    from engine.search_file import SearchRecipe, write_search
+    from engine.timeline import recorded
+
+    recipe = SearchRecipe("connect4", "", "rivest", {}, 0, None)
+    original, timeline = recorded(recipe.maker(), 300)
+    path = tmp_path / "r.json"
+    write_search(path, recipe, original, timeline)
+    session = Session.replaying(read_search(path))
+    assert session.as_saved and session.step_shown == session.steps_taken == 300
+    assert picture(session.searcher) == picture(original)
+    release = threading.Event()
+    opening = session.open_saved
+
+    def held(stop: threading.Event) -> tuple[Batch | None, str] | None:
+        release.wait(PATIENCE)
+        return opening(stop)
+
+    session.open_saved = held  # type: ignore[method-assign]  # (held until the test lets it go)
+
+    async def scenario() -> None:
+        app = PlyscopeApp(session, clock=lambda: 0.0)
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            await pilot.pause()
+            assert "rebuilding the saved search of 300 steps to check it" in screen.note
+            last = session.searcher.node_at(session.timeline.event(299).path)
+            assert screen.query_one(SearchTree).view_of(last) is not None  # opened down to the last step's node
+            await pilot.press("s")
+            await pilot.pause()
+            assert "the saved search is being rebuilt" in screen.note and session.step_shown == 300
+            await pilot.press("comma")
+            await wait_until(pilot, lambda: session.step_shown == 299, "step 299")
+            assert not session.as_saved and picture(session.searcher) == fresh(session, 299)
+            await pilot.press("right_curly_bracket")
+            await wait_until(pilot, lambda: session.as_saved, "the saved tree again")
+            release.set()
+            await wait_until(pilot, lambda: not session.as_saved, "the rebuilt search")
+            await settle(pilot)
+            assert "the tree matches the saved one" in screen.note and session.saved is None
+            assert picture(session.searcher) == picture(original)
+            await pilot.press("s")
+            await settle(pilot)
+            assert session.step_shown == 301 == session.steps_taken
+
+    asyncio.run(scenario())
+
+
+def test_a_replay_moved_to_the_past_gets_the_rebuilt_search_as_its_newest(tmp_path: Path) -> None:
+    import threading
+
+    from engine.search_file import SearchRecipe, write_search
+    from engine.timeline import recorded
+
+    recipe = SearchRecipe("connect4", "4453", "mcts", {}, 4, None)
+    original, timeline = recorded(recipe.maker(), 200)
+    path = tmp_path / "m.json"
+    write_search(path, recipe, original, timeline)
+    session = Session.replaying(read_search(path))
+    assert session.stop_words()[1].startswith("the saved search is being rebuilt")
+    assert session.go_to(120) is not None and session.step_shown == 120 and not session.as_saved
+    opened = session.open_saved(threading.Event())
+    assert opened is not None and opened[0] is None and "matches" in opened[1]
+    assert session.go_to(200) is not None and not session.as_saved and session.stop_reason() == ""
+    assert picture(session.searcher) == picture(original)

@@ -225,16 +225,21 @@ class SearchScreen(Screen[None]):
         return False
 
     def open_saved(self, session: Session) -> None:
-        """Rebuild the saved search ``session`` replays to its last step, then check it against the saved tree."""
-        self.say(f"rebuilding the saved search: {session.steps_taken:,} steps…")
+        """Rebuild the saved search ``session`` replays (shown as saved meanwhile) and check it against the saved
+        tree, in a thread of its own group: moving along the timeline does not stop it."""
+        self.workers.cancel_group(self, "replay")
+        self.say(f"rebuilding the saved search of {session.steps_taken:,} steps to check it…")
 
         def job(deliver: Deliver, stop: threading.Event) -> None:
-            rebuilt = session.open_saved(stop)
-            if rebuilt is not None:
-                self.app.call_from_thread(self.say, rebuilt[1])
-                deliver([(session, rebuilt[0])])
+            opened = session.open_saved(stop)
+            if opened is None:
+                return
+            batch, said = opened
+            self.app.call_from_thread(self.say, said)
+            if batch is not None:
+                deliver([(session, batch)])
 
-        self.host(job)
+        self.host(job, group="replay")
 
     # ----------------------------------------------------------------- agents' turns
 

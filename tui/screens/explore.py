@@ -207,8 +207,11 @@ class ExploreScreen(SearchScreen):
         self._show_board()
         self._show_details()
         self.show_status()
-        if session.saved is not None and session.step_shown < session.steps_taken:
-            self.open_saved(session)
+        if session.saved is not None:
+            self.pane.reveal_step()
+            self.call_after_refresh(self.open_saved, session)  # the saved tree on the screen first
+        else:
+            self.workers.cancel_group(self, "replay")
 
     def _try(self, config: SearchConfig) -> bool:
         """Adopt a session built from ``config``; on bad input say why and change nothing."""

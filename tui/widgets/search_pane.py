@@ -158,7 +158,8 @@ class SearchPane(Vertical):
         self.refresh_figures()
 
     def reveal_step(self) -> None:
-        """Open the tree down to the node the step shown acted on (after a move along the timeline)."""
+        """Open the tree down to the node the step shown acted on (a search shown afresh: after a move along the
+        timeline, a saved search)."""
         session = self.session
         if session is None or not session.step_shown or not self.search_tree.follow:
             return
