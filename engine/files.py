@@ -24,6 +24,10 @@ KINDS = {
 """What a path that is not a regular file is, for the message that refuses it."""
 
 
+NUL = "\x00"
+NUL_WORDS = "a file's name cannot hold a NUL character"
+"""Why a path holding NUL is refused (the system calls take none: Python raises ``ValueError``)."""
+
 MOST_SHOWN = 200
 """The most characters of a path a message quotes."""
 
@@ -60,6 +64,8 @@ def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
     """
     _check_files_on()
     named = shown(path, MOST_SHOWN)
+    if NUL in str(path):
+        raise FileRefused(f"cannot read {named}: {NUL_WORDS}")
     try:
         status = os.stat(path)
     except OSError as error:
@@ -173,6 +179,8 @@ def write_atomic(path: Path | str, text: str) -> None:
     a device, a folder) is not replaced: ``OSError`` says what it is.
     """
     _check_files_on()
+    if NUL in str(path):
+        raise OSError(errno.EINVAL, NUL_WORDS, str(path))
     path = Path(path)
     kind = _not_a_file(path)
     if kind is not None:

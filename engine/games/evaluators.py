@@ -409,7 +409,7 @@ def read_weights_file(path: str | Path) -> tuple[float, ...]:
     path = Path(path)
     try:
         stat = path.stat()
-    except OSError:
+    except (OSError, ValueError):  # (ValueError: a NUL in the name)
         raise EvaluatorError(
             f"weights '{path}': no such file (weights are a file or NAME:VALUE pairs such as threes:20,centre:0)"
         ) from None
