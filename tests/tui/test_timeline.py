@@ -258,7 +258,7 @@ def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algor
     assert picture(session.searcher) == newest and session.newest is None
 
 
-@pytest.mark.parametrize("algorithm", ["pns", "alphabeta"])
+@pytest.mark.parametrize("algorithm", ["pns", "alphabeta", "mcts"])
 def test_the_session_rewinds_in_place_unless_a_replay_from_the_start_is_quicker(algorithm: str) -> None:
     session = Session.create(SearchConfig(algorithm=algorithm, position="4453", seed=5))
     session.take(3000)
