@@ -35,9 +35,12 @@ choosing a won finished game, and a complete tree has nothing left to expand).
 
 Every random number (tree choices, plain playouts and numpy batches alike) is drawn from one
 ``RandomStream`` (``engine.search.stream``), whose whole state is a position in a seeded
-sequence.  That is what lets ``undo`` take a step back exactly: the search keeps, per step,
-only how many draws it made (two bytes, usually), winds the stream back by as many, and finds
-everything else the step did from the tree and from the stream itself (see ``undo``).
+sequence.  That is what lets the search go back and forth along its steps in place, exactly
+(``rewind``, ``redo``, ``undo``): it journals, per step, the node it scored, the result it
+backed up (in halves, an integer), whether it added that node and ran playouts, the untried
+move's place, its playout moves and its draws (a reference and about 6 bytes), and from
+these takes many steps back at once: the nodes they added taken off, their sums taken off
+the nodes kept once each, deepest first, the stream sought back (see ``_take_back``).
 """
 
 from __future__ import annotations
@@ -76,9 +79,10 @@ PLAYED = 2
 """Flags of a step in ``MonteCarloTreeSearch._kinds``: it added its leaf; it ran playouts (the leaf's game was not
 over)."""
 
-REWIND_STEP_COST = 0.1
-"""What taking one step back or again in a batch (``rewind``, ``redo``) costs against a step taken: measured at
-0.03-0.06 on Connect Four (a step runs a playout; going back touches a few nodes of its path once)."""
+REWIND_STEP_COST = 0.05
+"""What taking one step back or again in a batch (``rewind``, ``redo``) costs against a step taken on the fast path:
+measured at 0.02-0.035 (1 us against 18-50 us on Connect Four, with chance and Nim; less with k > 1, whose steps run
+more playouts), 0.06 through the explorer's session."""
 
 DEFAULT_C = 1.4
 """UCT's exploration constant; the theory (Auer et al.'s UCB1) says sqrt(2) ~ 1.414."""
@@ -210,8 +214,8 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         """The untried moves of nodes whose first expansion was taken back (``rewind``), as that expansion found
         them, for ``redo`` to take it again."""
 
-    undo_cost = 0.1
-    """An undo is a rewind of one step: a few dictionary updates per node of the step's path."""
+    undo_cost = REWIND_STEP_COST
+    """An undo is a rewind of one step (``_take_back``)."""
 
     def _shown_c(self) -> float | None:
         """The exploration constant the tree's nodes show their UCB with (``None``: no UCB to show)."""
