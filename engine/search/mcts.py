@@ -246,11 +246,11 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             path.append(child)
         stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
         leaf = path[-1]
-        playout_moves = stats.playout_moves
+        playouts, playout_moves = stats.playouts, stats.playout_moves
         reward = self._simulate(state, movers[-1])
         self._back_up(path, movers, reward)
-        over = state.is_terminal()
-        if self.solver and over:
+        played = stats.playouts != playouts  # (none at a finished game)
+        if self.solver and not played:
             proved = self._prove(path)
             if proved:
                 self._proof_steps.append(stats.iterations)
@@ -258,7 +258,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             self.finished = self.root.proven != 0
         start, self._drawn = self._drawn, self.stream.position
         self._leaves.append(leaf)
-        self._kinds.append(int(2 * reward) << 2 | (GROWN if grow else 0) | (0 if over else PLAYED))
+        self._kinds.append(int(2 * reward) << 2 | (GROWN if grow else 0) | (PLAYED if played else 0))
         try:
             self._draws.append(self._drawn - start)
             self._places.append(place)
