@@ -614,6 +614,8 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
                     entry[0] += k
                     entry[1] += kind >> 2
         self._add(sums, 1)
+        if not first:  # (a dict emptied keeps its table)
+            self._first_untried = {}
         for proved, count in self._proofs(now, ahead):
             node = proved
             for _ in range(count):
@@ -675,7 +677,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         cut = bisect_left(self._proof_steps, now)
         del self._proof_steps[cut:]
         del self._proof_counts[cut:]
-        self._first_untried.clear()
+        self._first_untried = {}
 
     def journal_nbytes(self) -> int:
         """What the search keeps only to go back and forth: its journal, a few bytes and a reference a step."""
