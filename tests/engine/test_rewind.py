@@ -427,3 +427,17 @@ def test_monte_carlo_goes_back_and_forth_in_any_order(
             assert exact_picture(searcher) == pictures[step], f"{move} to step {step}"
     finally:
         base.REWIND_SLICE = original
+
+
+@pytest.mark.parametrize(("game", "params", "steps"), [("nim:300,7", {}, 60), ("connect4", {"k": 4000}, 12)], ids=str)
+def test_monte_carlo_journal_widens_what_does_not_fit(game: str, params: dict[str, object], steps: int) -> None:
+    """An untried move's place past 255 (a Nim pile of 300) and playout moves past 65,535 in a step (4,000 playouts):
+    the journal's arrays widen, and going back and forth stays exact."""
+    searcher, pictures = monte_carlo_recorded("mcts", game, params, steps)
+    journal = (searcher._places, searcher._played)  # type: ignore[attr-defined]
+    assert any(values.typecode != start for values, start in zip(journal, "BH", strict=True))
+    for back, ahead in ((steps // 2, steps), (1, steps // 3), (0, steps)):
+        rewound_in_slices(searcher, back)
+        assert exact_picture(searcher) == pictures[back], f"back to step {back}"
+        forward(searcher, ahead, again=True)
+        assert exact_picture(searcher) == pictures[ahead], f"again to step {ahead}"
