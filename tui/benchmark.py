@@ -244,8 +244,8 @@ def timeline_figures(quick: bool) -> BenchTable:
                 met = "–" if target is None else "yes" if value <= target else "no"
                 table.rows.append([name, figure, round(value, 3), "–" if target is None else target, met])
     table.notes.append(
-        "MCTS takes steps back in place one at a time (Searcher.undo: about 1.6 steps' cost each); "
-        "proof-number search, Rivest and best-first many at once (Searcher.rewind); alpha-beta from a "
+        "proof-number search, Rivest, best-first and MCTS take steps back in place many at once "
+        "(Searcher.rewind; MCTS from its per-step journal); alpha-beta from a "
         "checkpoint of its frame stack, replaying at most 1,024 steps (Searcher.rewind); the others, and "
         "a step nearer the start than the one shown when that is quicker, are rebuilt by replaying the "
         "search from its start (the searchers are deterministic), in proportion to the step reached; "

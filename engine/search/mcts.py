@@ -35,19 +35,25 @@ choosing a won finished game, and a complete tree has nothing left to expand).
 
 Every random number (tree choices, plain playouts and numpy batches alike) is drawn from one
 ``RandomStream`` (``engine.search.stream``), whose whole state is a position in a seeded
-sequence.  That is what lets ``undo`` take a step back exactly: the search keeps, per step,
-only how many draws it made (two bytes, usually), winds the stream back by as many, and finds
-everything else the step did from the tree and from the stream itself (see ``undo``).
+sequence.  That is what lets the search go back and forth along its steps in place, exactly
+(``rewind``, ``redo``, ``undo``): it journals, per step, the node it scored, the result it
+backed up (in halves, an integer), whether it added that node and ran playouts, the untried
+move's place, its playout moves and its draws (a reference and about 6 bytes), and from
+these takes many steps back at once: the nodes they added taken off, their sums taken off
+the nodes kept once each, deepest first, the stream sought back (see ``_take_back``).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from engine.games.base import Move, Player, State, is_chance
 from engine.pov import PovScore
+from engine.search import base
 from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
@@ -59,6 +65,7 @@ from engine.search.base import (
     Step,
     Taken,
     Verdict,
+    cyclic_gc_paused,
 )
 from engine.search.playouts import Playouts
 from engine.search.stream import RandomStream
@@ -66,6 +73,16 @@ from engine.search.stream import RandomStream
 WIN = 1
 LOSS = -1
 """Values of ``MctsNode.proven`` (0: not proven), for the player who moved into the node."""
+
+GROWN = 1
+PLAYED = 2
+"""Flags of a step in ``MonteCarloTreeSearch._kinds``: it added its leaf; it ran playouts (the leaf's game was not
+over)."""
+
+REWIND_STEP_COST = 0.05
+"""What taking one step back or again in a batch (``rewind``, ``redo``) costs against a step taken on the fast path:
+measured at 0.02-0.035 (1 us against 18-50 us on Connect Four, with chance and Nim; less with k > 1, whose steps run
+more playouts), 0.06 through the explorer's session."""
 
 DEFAULT_C = 1.4
 """UCT's exploration constant; the theory (Auer et al.'s UCB1) says sqrt(2) ~ 1.414."""
@@ -84,6 +101,20 @@ def expansion_urgency(visits: int, children: int) -> float:
 def secure_value(mean: float, visits: int) -> float:
     """MCTS-Solver's final-move score: mean + 1 / sqrt(n)."""
     return mean + 1 / math.sqrt(visits)
+
+
+_WIDER = {"B": "H", "H": "I", "I": "Q"}
+
+
+def _widened(values: array[int], length: int, value: int) -> array[int]:
+    """``values`` holding ``length`` entries, ``value`` the last: appended if it is not yet, to a copy of wider
+    items if it does not fit."""
+    while len(values) < length:
+        try:
+            values.append(value)
+        except OverflowError:
+            values = array(_WIDER[values.typecode], values)
+    return values
 
 
 class MctsNode(Node):
@@ -161,18 +192,30 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self.stats.nodes = 1
         self.finished = state.is_terminal()
         self._draws = array("H")
-        """For ``undo``: the draws each step took from the stream, in order (widened to ``Q`` if one takes more
-        than 65,535)."""
+        """The journal, one entry a step, in order (``rewind``, ``redo``, ``undo``): the draws each step took from the
+        stream (widened to ``Q`` if one takes more than 65,535)..."""
+        self._leaves: list[MctsNode] = []
+        """...the node each step scored (the one it added, if it added one)..."""
+        most = (2 * k) << 2 | GROWN | PLAYED
+        self._kinds = array("B" if most < 1 << 8 else "H" if most < 1 << 16 else "I")
+        """...twice the result it backed up (for the leaf's mover) shifted left by two, ``| GROWN`` if it added the
+        leaf, ``| PLAYED`` if it ran playouts (the leaf's game was not over)..."""
+        self._places = array("B")
+        """...the index in its parent's untried moves of the move it expanded (0 if none; widened if need be)..."""
+        self._played = array("H")
+        """...and the moves its playouts made (widened if need be)."""
         self._drawn = self.stream.position
         """The stream's position after the last step: where the next one starts drawing."""
         self._proof_steps = array("Q")
-        """For ``undo``: the steps whose ``_prove`` proved nodes (MCTS-Solver), in order..."""
+        """The steps whose ``_prove`` proved nodes (MCTS-Solver), in order..."""
         self._proof_counts = array("I")
         """...and how many each proved: the leaf's parent and that many - 1 of its ancestors."""
+        self._first_untried: dict[MctsNode, list[Move]] = {}
+        """The untried moves of nodes whose first expansion was taken back (``rewind``), as that expansion found
+        them, for ``redo`` to take it again."""
 
-    undo_cost = 1.6
-    """An undo replays the path's moves twice (for the leaf's playouts, and for the selection that checks it) and the
-    leaf's playouts once: measured at 1.5-1.7 times a step."""
+    undo_cost = REWIND_STEP_COST
+    """An undo is a rewind of one step (``_take_back``)."""
 
     def _shown_c(self) -> float | None:
         """The exploration constant the tree's nodes show their UCB with (``None``: no UCB to show)."""
@@ -192,27 +235,40 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
     def _advance(self, record: bool, moves_left: int | None) -> Step[MctsNode] | Taken | None:
         if self.finished or (moves_left is not None and moves_left < 1):
             return None
+        stats = self.stats
+        if len(self._leaves) > stats.iterations:
+            self._forget_undone()
         path, movers, state, grow, outcome = self._select()
+        place = 0
         if grow:
             movers.append(movers[-1] if outcome is not None else state.player)
-            child, state = self._expand(path[-1], state, outcome)
+            child, state, place = self._expand(path[-1], state, outcome)
             path.append(child)
-        self.stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
+        stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
         leaf = path[-1]
+        playouts, playout_moves = stats.playouts, stats.playout_moves
         reward = self._simulate(state, movers[-1])
         self._back_up(path, movers, reward)
-        if self.solver and state.is_terminal():
+        played = stats.playouts != playouts  # (none at a finished game)
+        if self.solver and not played:
             proved = self._prove(path)
             if proved:
-                self._proof_steps.append(self.stats.iterations)
+                self._proof_steps.append(stats.iterations)
                 self._proof_counts.append(proved)
             self.finished = self.root.proven != 0
         start, self._drawn = self._drawn, self.stream.position
+        self._leaves.append(leaf)
+        self._kinds.append(int(2 * reward) << 2 | (GROWN if grow else 0) | (PLAYED if played else 0))
         try:
             self._draws.append(self._drawn - start)
+            self._places.append(place)
+            self._played.append(stats.playout_moves - playout_moves)
         except OverflowError:
-            self._draws = array("Q", self._draws)
-            self._draws.append(self._drawn - start)
+            self._draws, self._places, self._played = (
+                _widened(self._draws, len(self._leaves), self._drawn - start),
+                _widened(self._places, len(self._leaves), place),
+                _widened(self._played, len(self._leaves), stats.playout_moves - playout_moves),
+            )
         if not record:
             return TAKEN
         changed = [self.root]
@@ -275,9 +331,10 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             state = state.play(node.move)
         return path, movers, state, not state.is_terminal(), None
 
-    def _expand(self, node: MctsNode, state: State, outcome: Move | None = None) -> tuple[MctsNode, State]:
+    def _expand(self, node: MctsNode, state: State, outcome: Move | None = None) -> tuple[MctsNode, State, int]:
         """Play ``outcome`` at a chance node, else one untried move of ``node`` (at ``state``) chosen at random:
-        the new child and its position."""
+        the new child, its position, and the index the move had in the untried moves (0 for an outcome)."""
+        index = 0
         if outcome is None:
             untried = node.untried
             if untried is None:
@@ -296,7 +353,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             self._deeper(child.depth)
         if self.solver and state.is_terminal() and state.utility():
             child.proven = WIN if state.utility() == -state.player else LOSS
-        return child, state
+        return child, state, index
 
     def _simulate(self, state: State, mover: Player) -> float:
         """``k`` results from ``state`` summed for ``mover``, the player who moved into it (win 1, draw 0.5, loss 0).
@@ -367,176 +424,266 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             state = state.play(node.move)
         return " ".join(labels) or "root"
 
-    # --- taking a step back ---
+    # --- going back and forth along the timeline ---
+
+    def rewind_cost(self, step: int) -> float | None:
+        """Steps taken back in a batch cost about ``REWIND_STEP_COST`` of a step each."""
+        return max(0, self.stats.iterations - step) * REWIND_STEP_COST
+
+    def rewind(self, step: int) -> int:
+        """Take the steps after ``step`` back, the newest first, at most ``REWIND_SLICE`` a call (``_take_back``);
+        they are kept to be taken again (``redo``) until a step is taken anew."""
+        now = self.stats.iterations
+        back = max(step, now - base.REWIND_SLICE, 0)
+        if back < now:
+            with cyclic_gc_paused():
+                self._take_back(back, now)
+        return min(back, now)
+
+    def redo(self, step: int) -> int | None:
+        """Take the steps taken back again toward ``step``, the oldest first, at most ``REWIND_SLICE`` a call
+        (``_take_again``); ``None`` if none is kept."""
+        now = self.stats.iterations
+        kept = len(self._leaves)
+        if kept <= now:
+            return None
+        ahead = min(step, kept, now + base.REWIND_SLICE)
+        if ahead > now:
+            with cyclic_gc_paused():
+                self._take_again(now, ahead)
+        return max(ahead, now)
 
     def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the last step, which ended at the node at ``path`` (its leaf), exactly.
+        """Take back the last step, if it scored the node at ``path`` (else ``False``, nothing changed): a rewind
+        of one step."""
+        now = self.stats.iterations
+        if not now or self._leaves[now - 1].moves() != list(path):
+            return False
+        self._take_back(now - 1, now)
+        return True
 
-        The journal holds only the number of draws each step took from the stream; the rest is found:
+    def _take_back(self, back: int, now: int) -> None:
+        """Take steps ``back`` to ``now - 1`` (the steps shown since step ``back``) back, exactly, from the journal.
 
-        * whether the step added the leaf: a new leaf has exactly ``k`` visits (the step's own) and is its
-          parent's last child; a leaf reached again (a finished game; a root child in flat Monte Carlo) has more;
-        * where its draws start: the stream wound back by the step's draws.  The tree's draws come first
-          (``_tree_draws``: one per chance position on the path, one for the choice of the untried move), so
-          the untried move's place in its parent's list is found by reading that draw again;
-        * the result backed up and the playout moves: the leaf's playouts replayed from their place in the
-          stream (they draw the very same numbers), checked against what the step left (the stream's position,
-          and a new leaf's total);
-        * proofs (MCTS-Solver): the steps that proved nodes, and how many, are kept apart (few steps prove).
+        The tree first, the newest step first: the leaves the steps added are taken off their parents, each move
+        put back in its place in the untried moves (the swap ``_expand`` made, undone); a node left without
+        children loses its untried list (``_first_untried`` keeps it for ``redo``).  Each leaf taken off has its
+        visits negated, to tell it from the nodes kept (which have visits).
 
-        Totals are sums of halves, so taking the result off gives back the very floats there were.  Last, the
-        selection is run again on the tree taken back, from the stream wound back: it must choose this step
-        again, or everything is put back as it was and the answer is ``False`` (the timeline then replays):
-        so a ``path`` that is not the last step's is refused, with nothing changed.
+        Then the numbers, once a node: a node taken off has, in its numbers, all that the steps gathered in its
+        subtree (it was made by one of them), so the topmost ones pass their numbers on to their parent, which
+        is kept; a kept leaf reached again (a finished game) has its steps' results summed.  These sums are taken
+        off the kept nodes deepest first, each passing its sums on to its parent (``_add``); the nodes taken off
+        are set back to no visits, as their expansion will find them again (``_take_again``).  Results are
+        journaled as integer halves and totals are sums of halves, so every float comes back exactly.
+
+        Last, the proofs the steps made are cleared (a node is proven once, never again), the stream is sought to
+        where step ``back`` left it, and the stats are taken back by the steps' sums.
         """
-        if not self._draws:
-            return False
-        nodes = [self.root]
-        states = [self.root_state]
-        for move in path:
-            child = next((child for child in nodes[-1].children if child.move == move), None)
-            if child is None:
-                return False
-            nodes.append(child)
-            states.append(states[-1].play(move))
-        leaf, k = nodes[-1], self.k
-        parent = leaf.parent
-        grown = parent is not None and leaf.visits == k and not leaf.children and parent.children[-1] is leaf
-        if not grown and leaf.visits < 2 * k:  # a leaf reached again had a step of its own before
-            return False
-        movers = [-self.root_state.player]
-        for before in states[:-1]:
-            movers.append(movers[-1] if is_chance(before) else before.player)
-        stream, stats = self.stream, self.stats
-        end = self._drawn
-        start = end - self._draws[-1]
-        tree_draws = self._tree_draws(states, grown)
-        playouts, playout_moves = stats.playouts, stats.playout_moves
-        stream.seek(start + tree_draws)
-        reward = self._simulate(states[-1], movers[-1])
-        played = stats.playouts - playouts, stats.playout_moves - playout_moves
-        stats.playouts, stats.playout_moves = playouts, playout_moves
-        if stream.position != end or (grown and reward != leaf.total):
-            stream.seek(end)
-            return False
-        proofs = self._proof_counts[-1] if self._proof_steps and self._proof_steps[-1] == stats.iterations - 1 else 0
-        if not self._proved_by(nodes, proofs, grown):
-            stream.seek(end)
-            return False
-        index = -1  # where the untried move was in its parent's list (-1: no list, or a chance outcome)
-        if grown and len(nodes[-2].children) > 1 and not is_chance(states[-2]):
-            index = int(stream.at(start + tree_draws - 1) * (len(nodes[-2].untried or ()) + 1))
-        taken = self._take_back(nodes, movers, reward, grown, index, proofs)
-        stream.seek(start)
-        chosen, _, _, grow, outcome = self._select()
-        expected = nodes[:-1] if grown else nodes
-        if grow != grown or chosen != expected or (outcome is not None and outcome != leaf.move):
-            self._put_back(nodes, movers, reward, grown, index, taken)
-            stream.seek(end)
-            return False
-        stream.seek(start)
-        self._drawn = start
-        self._draws.pop()
-        if proofs:
-            self._proof_steps.pop()
-            self._proof_counts.pop()
-        stats.playouts -= played[0]
-        stats.playout_moves -= played[1]
-        stats.moves -= 1
-        if grown:
-            stats.nodes -= 1
+        k = self.k
+        newest_first = slice(now - 1, back - 1 if back else None, -1)
+        leaves, kinds = self._leaves[newest_first], self._kinds[newest_first]
+        emptied = []
+        grown = played = 0
+        for leaf, kind, place in zip(leaves, kinds, self._places[newest_first], strict=True):
+            played += kind & PLAYED
+            if kind & GROWN:
+                grown += 1
+                leaf.visits = -leaf.visits
+                parent = leaf.parent
+                assert parent is not None
+                children = parent.children
+                assert isinstance(children, list) and children[-1] is leaf
+                children.pop()
+                untried = parent.untried
+                if untried is not None:  # the move back where it was: the swap with the last one undone
+                    if place == len(untried):
+                        untried.append(leaf.move)
+                    else:
+                        untried.append(untried[place])
+                        untried[place] = leaf.move
+                if not children:
+                    emptied.append(parent)
+        sums: dict[MctsNode, list[int]] = {}
+        for leaf, kind in zip(leaves, kinds, strict=True):
+            if kind & GROWN:
+                parent = leaf.parent
+                assert parent is not None
+                if parent.visits > 0:  # kept: it loses what the leaf's subtree gathered
+                    visits = -leaf.visits
+                    half = int(2 * leaf.total)
+                    if parent.untried is not None:  # (not a chance node: the other player's point of view)
+                        half = 2 * visits - half
+                    entry = sums.get(parent)
+                    if entry is None:
+                        sums[parent] = [visits, half]
+                    else:
+                        entry[0] += visits
+                        entry[1] += half
+                leaf.visits = 0
+                leaf.total = 0.0
+            elif leaf.visits > 0:  # a kept finished game reached again
+                entry = sums.get(leaf)
+                if entry is None:
+                    sums[leaf] = [k, kind >> 2]
+                else:
+                    entry[0] += k
+                    entry[1] += kind >> 2
+        self._add(sums, -1)  # (before the nodes emptied lose their untried lists: ``_add`` tells chance nodes by them)
+        first = self._first_untried
+        for parent in emptied:
+            parent.children = NO_CHILDREN
+            if parent.untried is not None:
+                first[parent] = parent.untried
+                parent.untried = None
+        for proved, count in self._proofs(back, now):
+            node: MctsNode | None = proved
+            for _ in range(count):
+                assert node is not None
+                node = node.parent
+                assert node is not None
+                node.proven = 0
+        stats = self.stats
+        stats.moves -= now - back
+        stats.nodes -= grown
+        stats.playouts -= k * (played // PLAYED)
+        stats.playout_moves -= sum(self._played[back:now])
+        self._drawn -= sum(self._draws[back:now])
+        self.stream.seek(self._drawn)
+        self._undone_to(back)
         self.finished = self.root.proven != 0
-        self._undone()
-        return True
 
-    def _proved_by(self, nodes: Sequence[MctsNode], proofs: int, grown: bool) -> bool:
-        """Whether ``_prove`` can have proved the ``proofs`` nodes above the leaf of ``nodes`` in one step: each from
-        the proven child below it, a win only once all its moves are tried, and (the leaf's parent) a win by that
-        leaf only if the step added it: the tree taken back then has no node whose children are all lost unproven."""
-        for above in range(2, 2 + proofs):
-            node, child = nodes[-above], nodes[1 - above]
-            if not child.proven or node.proven != (LOSS if child.proven == WIN else WIN):
-                return False
-            if node.proven == WIN and ((above == 2 and not grown) or node.untried != []):
-                return False
-        return True
-
-    def _take_back(
-        self, nodes: list[MctsNode], movers: list[Player], reward: float, grown: bool, index: int, proofs: int
-    ) -> tuple[list[int], list[Move] | None]:
-        """Take a step's numbers off ``nodes`` (root to leaf), and the leaf off the tree if the step ``grown`` it,
-        its move back in the untried list at ``index``; clear the ``proofs`` it made.  For ``_put_back``: the proofs
-        cleared, and the untried list dropped (the step had made it: its parent's first expansion)."""
+    def _take_again(self, now: int, ahead: int) -> None:
+        """Take the steps ``now`` to ``ahead - 1``, taken back and kept, again, exactly: ``_take_back`` run
+        backwards.  The tree first, the oldest step first (each leaf put back, the same swap made in its parent's
+        untried moves); each leaf put back is marked with -1 visits.  Then the numbers, the newest step first, so
+        that every node put back has all its subtree's sums by the step that made it: gathered in its own numbers
+        (visits negated, from -1) until then, and passed on to its parent from there; the nodes kept gather their
+        sums apart, and ``_add`` adds them."""
         k = self.k
-        proven = []
-        dropped = None
-        for above in range(2, 2 + proofs):  # the leaf's parent, and the nodes above it
-            proven.append(nodes[-above].proven)
-            nodes[-above].proven = 0
-        for at in range(len(nodes) - 1, -1, -1):
-            node = nodes[at]
-            node.visits -= k
-            node.total -= reward
-            if at and movers[at - 1] != movers[at]:
-                reward = k - reward
-        if grown:
-            leaf, parent = nodes[-1], nodes[-2]
-            assert isinstance(parent.children, list)
-            parent.children.pop()
-            if not parent.children:
-                parent.children = NO_CHILDREN
-                dropped, parent.untried = parent.untried, None  # the first expansion made it; the next makes it anew
-            elif index >= 0:
+        stats = self.stats
+        first = self._first_untried
+        journal = slice(now, ahead)
+        leaves, kinds = self._leaves[journal], self._kinds[journal]
+        grown = played = 0
+        for at, (leaf, kind, place) in enumerate(zip(leaves, kinds, self._places[journal], strict=True), now):
+            played += kind & PLAYED
+            if kind & GROWN:
+                grown += 1
+                leaf.visits = -1
+                parent = leaf.parent
+                assert parent is not None
                 untried = parent.untried
-                assert untried is not None
-                if index == len(untried):
-                    untried.append(leaf.move)
-                else:  # the move chosen had swapped places with the last one: swap them back
-                    untried.append(untried[index])
-                    untried[index] = leaf.move
-        return proven, dropped
+                if untried is None and not parent.children:
+                    untried = parent.untried = first.pop(parent, None)  # (None: a chance node)
+                if untried is not None:
+                    untried[place], untried[-1] = untried[-1], untried[place]
+                    untried.pop()
+                parent.add_child(leaf)
+                if leaf.depth > stats.max_depth:
+                    self._depths.append((at, stats.max_depth))
+                    stats.max_depth = leaf.depth
+        sums: dict[MctsNode, list[int]] = {}
+        leaves.reverse()
+        for leaf, kind in zip(leaves, kinds[::-1], strict=True):
+            if kind & GROWN:
+                visits = leaf.visits = k - 1 - leaf.visits
+                total = leaf.total = leaf.total + 0.5 * (kind >> 2)
+                parent = leaf.parent
+                assert parent is not None
+                if parent.untried is not None:  # (not a chance node: the other player's point of view)
+                    total = visits - total
+                if parent.visits < 0:  # put back by an older step
+                    parent.visits -= visits
+                    parent.total += total
+                else:
+                    entry = sums.get(parent)
+                    if entry is None:
+                        sums[parent] = [visits, int(2 * total)]
+                    else:
+                        entry[0] += visits
+                        entry[1] += int(2 * total)
+            elif leaf.visits < 0:  # a finished game put back, reached again
+                leaf.visits -= k
+                leaf.total += 0.5 * (kind >> 2)
+            else:
+                entry = sums.get(leaf)
+                if entry is None:
+                    sums[leaf] = [k, kind >> 2]
+                else:
+                    entry[0] += k
+                    entry[1] += kind >> 2
+        self._add(sums, 1)
+        if not first:  # (a dict emptied keeps its table)
+            self._first_untried = {}
+        for proved, count in self._proofs(now, ahead):
+            node = proved
+            for _ in range(count):
+                parent = node.parent
+                assert parent is not None
+                parent.proven = LOSS if node.proven == WIN else WIN
+                node = parent
+        stats.moves += ahead - now
+        stats.nodes += grown
+        stats.playouts += k * (played // PLAYED)
+        stats.playout_moves += sum(self._played[now:ahead])
+        self._drawn += sum(self._draws[now:ahead])
+        self.stream.seek(self._drawn)
+        stats.iterations = ahead
+        self.finished = self.root.proven != 0
 
-    def _put_back(
-        self,
-        nodes: list[MctsNode],
-        movers: list[Player],
-        reward: float,
-        grown: bool,
-        index: int,
-        taken: tuple[list[int], list[Move] | None],
-    ) -> None:
-        """Undo ``_take_back`` (given what it returned): the tree as the step left it."""
-        k = self.k
-        proven, dropped = taken
-        if grown:
-            leaf, parent = nodes[-1], nodes[-2]
-            if dropped is not None:
-                parent.untried = dropped
-            elif index >= 0:
-                untried = parent.untried
-                assert untried is not None
-                untried[index], untried[-1] = untried[-1], untried[index]
-                untried.pop()
-            parent.add_child(leaf)
-        for at in range(len(nodes) - 1, -1, -1):
-            node = nodes[at]
-            node.visits += k
-            node.total += reward
-            if at and movers[at - 1] != movers[at]:
-                reward = k - reward
-        for above, flag in enumerate(proven, 2):
-            nodes[-above].proven = flag
+    @staticmethod
+    def _add(sums: dict[MctsNode, list[int]], sign: int) -> None:
+        """Add (``sign`` 1) or take off (-1) ``sums`` (visits, and halves of results for each node's mover) at their
+        nodes and at all their ancestors: the deepest first, each node's sums passed on to its parent, seen from
+        the parent's mover (the same below a chance node, whose ``untried`` is ``None``; else the other player's:
+        ``2 v - h`` halves of ``v`` visits)."""
+        if not sums:
+            return
+        levels: list[list[MctsNode]] = [[] for _ in range(1 + max(node.depth for node in sums))]
+        for node in sums:
+            levels[node.depth].append(node)
+        for depth in range(len(levels) - 1, -1, -1):
+            above = levels[depth - 1] if depth else []
+            for node in levels[depth]:
+                count, half = sums[node]
+                node.visits += sign * count
+                node.total += sign * 0.5 * half
+                parent = node.parent
+                if parent is None:
+                    continue
+                if parent.untried is not None:
+                    half = 2 * count - half
+                entry = sums.get(parent)
+                if entry is None:
+                    sums[parent] = [count, half]
+                    above.append(parent)
+                else:
+                    entry[0] += count
+                    entry[1] += half
 
-    def _tree_draws(self, states: Sequence[State], grown: bool) -> int:
-        """The draws a step takes before its playouts, from the positions on its path (root first) and whether it
-        added the last one: one at each chance position it passed, and one to choose the untried move."""
-        draws = sum(1 for state in states[:-1] if is_chance(state))
-        return draws + 1 if grown and not is_chance(states[-2]) else draws
+    def _proofs(self, first: int, last: int) -> list[tuple[MctsNode, int]]:
+        """The leaf of each step from ``first`` to ``last - 1`` that proved nodes, and how many it proved, in order."""
+        steps = self._proof_steps
+        lo, hi = bisect_left(steps, first), bisect_left(steps, last)
+        leaves = self._leaves
+        return [(leaves[steps[at]], self._proof_counts[at]) for at in range(lo, hi)]
+
+    def _forget_undone(self) -> None:
+        """A step taken anew: the steps taken back are no longer kept to be taken again."""
+        now = self.stats.iterations
+        for journal in (self._leaves, self._kinds, self._draws, self._places, self._played):
+            del journal[now:]
+        cut = bisect_left(self._proof_steps, now)
+        del self._proof_steps[cut:]
+        del self._proof_counts[cut:]
+        self._first_untried = {}
 
     def journal_nbytes(self) -> int:
-        """What the search keeps only to take steps back: draws per step and the steps that proved nodes."""
-        journal = (self._draws, self._proof_steps, self._proof_counts)
-        return sum(len(a) * a.itemsize for a in journal) + super().journal_nbytes()
+        """What the search keeps only to go back and forth: its journal, a few bytes and a reference a step."""
+        arrays = (self._draws, self._kinds, self._places, self._played, self._proof_steps, self._proof_counts)
+        kept = sys.getsizeof(self._leaves) + sys.getsizeof(self._first_untried)
+        return sum(len(a) * a.itemsize for a in arrays) + kept + super().journal_nbytes()
 
     # --- answers ---
 
@@ -597,10 +744,6 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
 
     def _shown_c(self) -> float | None:
         return None
-
-    def _tree_draws(self, states: Sequence[State], grown: bool) -> int:
-        """One draw, for the untried move, in a step that added a root child; none in one that did not."""
-        return 1 if grown else 0
 
     def _select(self) -> tuple[list[MctsNode], list[Player], State, bool, Move | None]:
         """A new root child while root moves are untried; then the least visited child (round robin)."""

@@ -1,5 +1,5 @@
-"""Going back in place (``Searcher.undo``, ``Searcher.rewind``) for proof-number search, alpha-beta, Rivest's method
-and best-first minimax: every step
+"""Going back in place (``Searcher.undo``, ``Searcher.rewind``) for proof-number search, alpha-beta, Rivest's method,
+best-first minimax, MCTS and flat Monte Carlo: every step
 reached equals a fresh search stepped as far, node for node and number for number, and stepping on from it
 retraces the original search."""
 
@@ -8,13 +8,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.games import State, make_game
 from engine.search import alphabeta, base
 from engine.search.alphabeta import AlphaBeta
 from engine.search.base import Limit, Node, Searcher
 from engine.search.registry import make_searcher
-from tests.engine.test_timeline import picture
+from tests.engine.test_timeline import full_picture, monte_carlo_start, picture
 
 REWINDING: tuple[tuple[str, dict[str, object]], ...] = (
     ("pns", {}),
@@ -262,3 +264,180 @@ def test_steps_taken_back_are_taken_again_in_place(
     assert searcher.redo(taken) is None and picture(searcher) == pictures[taken // 2 + 1]
     searcher.run(Limit(iterations=taken - searcher.stats.iterations))
     assert picture(searcher) == pictures[taken]
+
+
+# --- MCTS and flat Monte Carlo: many steps back (and again) at once, from the journal ---
+
+MONTE_CARLO: tuple[tuple[str, str, dict[str, object]], ...] = (
+    ("mcts", "connect4:5x4", {}),
+    ("mcts", "connect4:5x4@4335341511345", {}),
+    ("mcts", "connect4", {"k": 4}),
+    ("mcts", "connect4:5x4@4335341511345", {"solver": True}),
+    ("mcts", "connect4:5x4@43353415", {"partial": True, "solver": True, "k": 3}),
+    ("mcts", "nim:3,4,5", {}),
+    ("mcts", "nim:3,4,5", {"k": 3, "partial": True}),
+    ("mcts", "nim:1,2,3", {"solver": True}),
+    ("mcts", "connect4-chance", {}),
+    ("mcts", "connect4-chance:5x4@4433335533441155113344", {}),
+    ("mcts", "connect4-chance:5x4@44333355334411", {"k": 3, "partial": True}),
+    ("flat-mc", "connect4", {}),
+    ("flat-mc", "nim:3,4,5", {"k": 2}),
+    ("flat-mc", "connect4-chance", {}),
+)
+"""Searcher, game (``nim:PILES`` for a Nim position, ``GAME@MOVES`` for a position after ``MOVES``) and parameters:
+k = 1 and k > 1 (numpy batches on Connect Four), partial expansion, MCTS-Solver (proofs; the search of Nim 1,2,3
+proves its root and finishes), chance; near the end of a game, steps that reach a finished game already in the tree
+(and add nothing)."""
+
+
+def mc_start(game: str) -> State:
+    name, at, moves = game.partition("@")
+    return make_game(name).parse(moves) if at else monte_carlo_start(game)
+
+
+def exact_picture(searcher: Searcher[Node]) -> list[object]:
+    """``full_picture`` (every node's numbers, untried moves in order and proof, the stats, the stream's position),
+    and every node's visits and total as they are, and the playout moves."""
+    raw = [(getattr(node, "visits", None), getattr(node, "total", None)) for node in searcher.walk()]
+    return [*full_picture(searcher), raw, searcher.stats.playout_moves]
+
+
+def monte_carlo_recorded(
+    name: str, game: str, params: dict[str, object], steps: int
+) -> tuple[Searcher[Node], list[list[object]]]:
+    searcher = make_searcher(name, mc_start(game), params, seed=11)
+    pictures = [exact_picture(searcher)]
+    while len(pictures) <= steps and searcher.step() is not None:
+        pictures.append(exact_picture(searcher))
+    return searcher, pictures
+
+
+def rewound_in_slices(searcher: Searcher[Node], step: int) -> None:
+    """``searcher`` rewound to ``step``, every call a slice that ends above ``step`` or at it."""
+    while searcher.stats.iterations > step:
+        before = searcher.stats.iterations
+        reached = searcher.rewind(step)
+        assert step <= reached < before and reached == searcher.stats.iterations
+
+
+def forward(searcher: Searcher[Node], step: int, again: bool) -> None:
+    """``searcher`` on to ``step``: the steps taken back taken again in place (``redo``) if ``again``, and as far
+    as they are kept, then stepped."""
+    while searcher.stats.iterations < step:
+        reached = searcher.redo(step) if again else None
+        if reached is None:
+            assert searcher.step() is not None
+        else:
+            assert reached <= step and reached == searcher.stats.iterations
+
+
+@pytest.mark.parametrize(("name", "game", "params"), MONTE_CARLO, ids=str)
+def test_monte_carlo_rewinds_to_any_step_and_goes_on_exactly(
+    name: str, game: str, params: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Back to random steps in slices, then on (again in place, or stepped anew): every step reached is the recorded
+    one; back to a few steps, a fresh search stepped as far; stepping on from there retraces the search."""
+    monkeypatch.setattr(base, "REWIND_SLICE", 23)
+    searcher, pictures = monte_carlo_recorded(name, game, params, 300)
+    taken = len(pictures) - 1
+    assert taken > 40
+    if params.get("solver") and game.startswith("nim"):
+        assert searcher.finished and taken < 300, "the root is proven: rewind must clear finished"
+    draw = random.Random(f"{name}{params}{game}")
+    for round_ in range(12):
+        back = draw.randrange(searcher.stats.iterations + 1)
+        cost = searcher.rewind_cost(back)
+        assert cost is not None and cost < max(1, searcher.stats.iterations - back)
+        rewound_in_slices(searcher, back)
+        assert exact_picture(searcher) == pictures[back], f"back to step {back}"
+        ahead = draw.randrange(back, taken + 1)
+        forward(searcher, ahead, again=round_ % 3 != 2)
+        assert exact_picture(searcher) == pictures[ahead], f"from step {back} on to step {ahead}"
+    for back in sorted({0, 1, taken // 2, taken - 1}):
+        forward(searcher, taken, again=True)
+        rewound_in_slices(searcher, back)
+        fresh = make_searcher(name, mc_start(game), params, seed=11)
+        fresh.run(Limit(iterations=back))
+        assert exact_picture(searcher) == exact_picture(fresh), f"back to step {back}"
+    forward(searcher, taken, again=True)
+    assert exact_picture(searcher) == pictures[taken]
+    rewound_in_slices(searcher, taken // 3)
+    while searcher.step() is not None and searcher.stats.iterations < taken:  # stepped anew: the same steps
+        pass
+    assert exact_picture(searcher) == pictures[taken]
+
+
+@pytest.mark.parametrize("name", ["mcts", "flat-mc"])
+def test_monte_carlo_takes_again_only_what_it_kept(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``redo`` goes no further than the steps taken back; a step taken anew drops them; ``rewind`` at or past the
+    step shown changes nothing; ``undo`` is a rewind of one step, of the last step's path only."""
+    monkeypatch.setattr(base, "REWIND_SLICE", 50)
+    searcher, pictures = monte_carlo_recorded(name, "connect4", {"k": 2}, 200)
+    assert searcher.redo(200) is None
+    assert searcher.rewind(200) == 200 and searcher.rewind(250) == 200
+    rewound_in_slices(searcher, 120)
+    assert searcher.redo(110) == 120, "no further back than the step shown"
+    assert searcher.redo(400) == 170 and searcher.redo(400) == 200 and searcher.redo(400) is None
+    assert exact_picture(searcher) == pictures[200]
+    rewound_in_slices(searcher, 90)
+    assert searcher.redo(100) == 100 and exact_picture(searcher) == pictures[100]
+    assert searcher.step() is not None
+    assert searcher.redo(200) is None and exact_picture(searcher) == pictures[101]
+    leaf = searcher._leaves[-1]  # type: ignore[attr-defined]
+    assert not searcher.undo(())
+    assert searcher.undo(tuple(leaf.moves())) and exact_picture(searcher) == pictures[100]
+    assert searcher.redo(101) == 101 and exact_picture(searcher) == pictures[101]
+
+
+@pytest.fixture(scope="module")
+def solver_search() -> tuple[str, dict[str, object], list[list[object]]]:
+    """A search with partial expansion and proofs near the end of a game, recorded step by step."""
+    params: dict[str, object] = {"solver": True, "partial": True, "k": 2}
+    _, pictures = monte_carlo_recorded("mcts", "connect4:5x4@4335341511345", params, 250)
+    return "connect4:5x4@4335341511345", params, pictures
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    moves=st.lists(st.tuples(st.sampled_from(["back", "again", "step"]), st.floats(0, 1)), min_size=1, max_size=8),
+    slice_steps=st.integers(1, 80),
+)
+def test_monte_carlo_goes_back_and_forth_in_any_order(
+    solver_search: tuple[str, dict[str, object], list[list[object]]],
+    moves: list[tuple[str, float]],
+    slice_steps: int,
+) -> None:
+    """Any sequence of jumps back (``rewind``), forward in place (``redo``) and stepping on, in slices of any size:
+    every step reached is the recorded one."""
+    game, params, pictures = solver_search
+    taken = len(pictures) - 1
+    searcher = make_searcher("mcts", mc_start(game), params, seed=11)
+    searcher.run(Limit(iterations=taken))
+    original = base.REWIND_SLICE
+    base.REWIND_SLICE = slice_steps
+    try:
+        for move, where in moves:
+            shown = searcher.stats.iterations
+            if move == "back":
+                step = int(where * shown)
+                rewound_in_slices(searcher, step)
+            else:
+                step = shown + int(where * (taken - shown))
+                forward(searcher, step, again=move == "again")
+            assert exact_picture(searcher) == pictures[step], f"{move} to step {step}"
+    finally:
+        base.REWIND_SLICE = original
+
+
+@pytest.mark.parametrize(("game", "params", "steps"), [("nim:300,7", {}, 60), ("connect4", {"k": 4000}, 12)], ids=str)
+def test_monte_carlo_journal_widens_what_does_not_fit(game: str, params: dict[str, object], steps: int) -> None:
+    """An untried move's place past 255 (a Nim pile of 300) and playout moves past 65,535 in a step (4,000 playouts):
+    the journal's arrays widen, and going back and forth stays exact."""
+    searcher, pictures = monte_carlo_recorded("mcts", game, params, steps)
+    journal = (searcher._places, searcher._played)  # type: ignore[attr-defined]
+    assert any(values.typecode != start for values, start in zip(journal, "BH", strict=True))
+    for back, ahead in ((steps // 2, steps), (1, steps // 3), (0, steps)):
+        rewound_in_slices(searcher, back)
+        assert exact_picture(searcher) == pictures[back], f"back to step {back}"
+        forward(searcher, ahead, again=True)
+        assert exact_picture(searcher) == pictures[ahead], f"again to step {ahead}"

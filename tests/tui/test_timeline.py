@@ -252,13 +252,13 @@ def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algor
     session.go_to(150)
     assert session.searcher is shown and session.newest is None  # taken back in place
     assert picture(session.searcher) == fresh(session, 150)
-    session.go_to(10)  # nearer the start than the step shown: replayed from the start
-    assert session.searcher is not shown and picture(session.searcher) == fresh(session, 10)
+    session.go_to(5)  # nearer the start than the step shown: replayed from the start
+    assert session.searcher is not shown and picture(session.searcher) == fresh(session, 5)
     session.go_to(200)
     assert picture(session.searcher) == newest and session.newest is None
 
 
-@pytest.mark.parametrize("algorithm", ["pns", "alphabeta"])
+@pytest.mark.parametrize("algorithm", ["pns", "alphabeta", "mcts"])
 def test_the_session_rewinds_in_place_unless_a_replay_from_the_start_is_quicker(algorithm: str) -> None:
     session = Session.create(SearchConfig(algorithm=algorithm, position="4453", seed=5))
     session.take(3000)
