@@ -78,7 +78,7 @@ async def answer_every_bar(make: Callable[[], PlyscopeApp], openers: list[str]) 
     app = make()
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        home: Screen[object] = app.screen
+        home: Screen[None] = app.screen
         bar = home.query_one(PromptBar)
         for opener in openers:
             for answer in ANSWERS:
