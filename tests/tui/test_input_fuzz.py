@@ -16,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.screen import Screen
 
 from tests.tui.contest_helpers import prompt_field
 from tests.tui.test_key_fuzz import compare_app, explorer_app, nim_app, play_app
 from tui.app import PlyscopeApp
+from tui.screens.base import SearchScreen
 from tui.widgets.prompt_bar import PromptBar
 
 ANSWERS = [
@@ -78,7 +78,8 @@ async def answer_every_bar(make: Callable[[], PlyscopeApp], openers: list[str]) 
     app = make()
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        home: Screen[None] = app.screen
+        home = app.screen
+        assert isinstance(home, SearchScreen)
         bar = home.query_one(PromptBar)
         for opener in openers:
             for answer in ANSWERS:
