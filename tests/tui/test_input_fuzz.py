@@ -78,8 +78,9 @@ async def answer_every_bar(make: Callable[[], PlyscopeApp], openers: list[str]) 
     app = make()
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        home = app.screen
-        assert isinstance(home, SearchScreen)
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        home: SearchScreen = screen
         bar = home.query_one(PromptBar)
         for opener in openers:
             for answer in ANSWERS:
