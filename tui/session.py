@@ -173,8 +173,9 @@ class Session:
         """True once a step was refused: finished, out of budget or at the node cap (until that is raised)."""
         self.timeline = Timeline()
         """Every step the search took, up to the newest (``searcher`` may show an earlier one)."""
-        self.newest: Searcher[Node] | None = None
-        """While ``searcher`` shows a past step: the search at its newest step (``None``: ``searcher`` is it)."""
+        self.ahead: Searcher[Node] | None = None
+        """While ``searcher`` shows a past step: a searcher kept further along the timeline, to go forward from
+        (the newest search, or one taken back in place that can take its steps again); ``None``: none."""
         self._start_value = searcher.value().first()
         self.saved: SavedSearch | None = None
         """The saved search this session replays (its timeline is the saved one; its tree is rebuilt)."""
@@ -325,8 +326,8 @@ class Session:
                 self.history.add(value)
                 if searcher.stats.iterations > len(self.timeline):
                     self.timeline.record(step, searcher.best_move(), value)
-                elif searcher.stats.iterations == len(self.timeline):
-                    self.newest = None  # the past retraced up to the newest step: it is the newest now
+                elif self.ahead is not None and searcher.stats.iterations >= self.ahead.stats.iterations:
+                    self.ahead = None  # the past retraced as far as the one kept ahead: no use for it now
                 if (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
                     break
             if searcher.finished:
@@ -391,7 +392,7 @@ class Session:
 
     def open_saved(self, stop: threading.Event) -> tuple[Batch | None, str] | None:
         """Rebuild the saved search this session replays to its last step, check its tree against the saved one,
-        and put it in the saved tree's place (shown or kept as the newest): the batch to show (``None`` if the
+        and put it in the saved tree's place (shown or kept ahead): the batch to show (``None`` if the
         step shown is another), and what to say; ``None`` if ``stop`` came first.  Runs in a thread of its
         own: the rebuilt searcher is private until the swap, made under the lock."""
         saved = self.saved
@@ -408,8 +409,8 @@ class Session:
             if stop.is_set():
                 return None
             self.saved = None  # its rows (hundreds of MB for a big tree) are let go with the saved tree
-            if self.newest is not None and isinstance(self.newest, SavedTree):
-                self.newest = rebuilt
+            if self.ahead is not None and isinstance(self.ahead, SavedTree):
+                self.ahead = rebuilt
                 return None, said
             if not self.as_saved:
                 return None, said
@@ -429,10 +430,11 @@ class Session:
         Back: the searcher shown takes its steps back in place (``Searcher.rewind``, or ``Searcher.undo`` step by
         step) when it can and that is quicker than a replay from the start (``Searcher.rewind_cost``; for ``undo``,
         a step undone counted as ``Searcher.undo_cost`` steps replayed); otherwise a fresh searcher is run for
-        ``step`` steps (the searchers are deterministic), outside the lock, and swapped in, the newest search kept
-        so that going to the newest step is instant.  Forward: the searcher shown takes again, in place, the steps
-        it took back (``Searcher.redo``) as far as it kept them, and is run on beyond (it retraces the recorded
-        steps), a chunk at a time under the lock.
+        ``step`` steps (the searchers are deterministic), outside the lock, and swapped in, the one it replaces
+        kept ``ahead`` if it is further along than the one kept (the newest search: going back to it is a swap).
+        Forward: the searcher kept ahead is swapped in if it is not beyond ``step``; then the searcher shown takes
+        again, in place, the steps it took back (``Searcher.redo``) as far as it kept them, and is run on beyond
+        (it retraces the recorded steps), a chunk at a time under the lock.
         """
         step = max(0, min(step, self.steps_taken))
         shown = self.step_shown
@@ -446,13 +448,14 @@ class Session:
             with self.lock:
                 if stop is not None and stop.is_set():
                     return None
-                if self.newest is None and self.step_shown == self.steps_taken:
-                    self.newest = self.searcher  # (one partly taken back is no longer the newest: dropped)
+                if self.ahead is None or self.step_shown > self.ahead.stats.iterations:
+                    self.ahead = self.searcher
                 self.searcher = past
-        elif step == self.steps_taken and self.newest is not None:
-            with self.lock:
-                self.searcher, self.newest = self.newest, None
         else:
+            ahead = self.ahead
+            if ahead is not None and self.step_shown < ahead.stats.iterations <= step:
+                with self.lock:
+                    self.searcher, self.ahead = ahead, None
             while self.step_shown < step:
                 if stop is not None and stop.is_set():
                     return None
@@ -460,8 +463,8 @@ class Session:
                     searcher = self.searcher
                     if searcher.redo(step) is None:
                         searcher.run(Limit(iterations=min(REBUILD_CHUNK, step - self.step_shown)))
-                    if self.step_shown == self.steps_taken:
-                        self.newest = None
+                    if self.ahead is not None and self.step_shown >= self.ahead.stats.iterations:
+                        self.ahead = None
         with self.lock:
             self.history = ValueHistory()
             self.history.add(self._start_value)

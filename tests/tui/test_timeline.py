@@ -80,7 +80,7 @@ async def test_back_forward_and_jumps_show_the_tree_as_it_was() -> None:
         await pilot.press("right_curly_bracket")
         await settle(pilot)
         assert session.step_shown == 20 and picture(session.searcher) == newest
-        assert session.newest is None and "past" not in head(screen)
+        assert session.ahead is None and "past" not in head(screen)
 
 
 @run_async
@@ -97,7 +97,7 @@ async def test_stepping_from_a_past_step_retraces_the_recorded_future() -> None:
         assert session.step_shown == 7
         await pilot.press("s", "s", "s")
         await settle(pilot)
-        assert session.step_shown == 10 and session.steps_taken == 10 and session.newest is None
+        assert session.step_shown == 10 and session.steps_taken == 10 and session.ahead is None
         assert picture(session.searcher) == newest
         await pilot.press("s")
         await settle(pilot)
@@ -250,12 +250,16 @@ def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algor
     newest = picture(session.searcher)
     shown = session.searcher
     session.go_to(150)
-    assert session.searcher is shown and session.newest is None  # taken back in place
+    assert session.searcher is shown and session.ahead is None  # taken back in place
     assert picture(session.searcher) == fresh(session, 150)
     session.go_to(5)  # nearer the start than the step shown: replayed from the start
     assert session.searcher is not shown and picture(session.searcher) == fresh(session, 5)
-    session.go_to(200)
-    assert picture(session.searcher) == newest and session.newest is None
+    assert session.ahead is shown  # the one taken back in place, kept to go forward from
+    session.go_to(100)  # (not as far as the one kept ahead: the replayed one goes on)
+    assert session.searcher is not shown and session.ahead is shown
+    assert picture(session.searcher) == fresh(session, 100)
+    session.go_to(200)  # the one kept ahead swapped in, and its steps taken again in place
+    assert session.searcher is shown and picture(session.searcher) == newest and session.ahead is None
 
 
 @pytest.mark.parametrize("algorithm", ["pns", "alphabeta", "mcts"])
@@ -266,7 +270,7 @@ def test_the_session_rewinds_in_place_unless_a_replay_from_the_start_is_quicker(
     shown = session.searcher
     for step in (2999, 2000, 1500):  # one step back, then jumps: taken back in place (Searcher.rewind)
         session.go_to(step)
-        assert session.searcher is shown and session.newest is None
+        assert session.searcher is shown and session.ahead is None
         assert picture(session.searcher) == fresh(session, step)
     session.go_to(10)  # a replay of 10 steps is quicker
     assert session.searcher is not shown and picture(session.searcher) == fresh(session, 10)
