@@ -249,17 +249,21 @@ def test_the_session_takes_near_steps_back_in_place_and_far_ones_by_replay(algor
     session.take(200)
     newest = picture(session.searcher)
     shown = session.searcher
+
+    def kept() -> tuple[bool, Searcher[Node] | None]:
+        """Whether the searcher shown is the original one, and the searcher kept ahead."""
+        return session.searcher is shown, session.ahead
+
     session.go_to(150)
-    assert session.searcher is shown and session.ahead is None  # taken back in place
+    assert kept() == (True, None)  # taken back in place
     assert picture(session.searcher) == fresh(session, 150)
     session.go_to(5)  # nearer the start than the step shown: replayed from the start
-    assert session.searcher is not shown and picture(session.searcher) == fresh(session, 5)
-    assert session.ahead is shown  # the one taken back in place, kept to go forward from
+    assert kept() == (False, shown)  # the one taken back in place, kept to go forward from
+    assert picture(session.searcher) == fresh(session, 5)
     session.go_to(100)  # (not as far as the one kept ahead: the replayed one goes on)
-    assert session.searcher is not shown and session.ahead is shown
-    assert picture(session.searcher) == fresh(session, 100)
+    assert kept() == (False, shown) and picture(session.searcher) == fresh(session, 100)
     session.go_to(200)  # the one kept ahead swapped in, and its steps taken again in place
-    assert session.searcher is shown and picture(session.searcher) == newest and session.ahead is None
+    assert kept() == (True, None) and picture(session.searcher) == newest
 
 
 @pytest.mark.parametrize("algorithm", ["pns", "alphabeta", "mcts"])
