@@ -156,35 +156,58 @@ class Expansions(Generic[C]):
 
     It keeps the node each step expanded and, for searches whose leaves have a value (``leaf_values``), that
     node's value as a leaf (a float a step).  Going back (``back``) makes the newest expanded nodes leaves
-    again and keeps each with the children it had (the newest tree's own nodes: no memory beyond it), to be
-    taken again (``forth``); a step taken anew (``record``) drops what was kept.  After either, every node
-    whose children changed and every ancestor of theirs is rescored from its children once, deepest first.
-    Exact for a search whose every number at an inner node is a function of its children's (proof numbers,
-    minimax values, Rivest's values and penalties): each node gets back the numbers it had, at the cost of
-    one rescore per node rather than one per step and ancestor.
+    again and keeps each with the children it had (the newest tree's own nodes: no memory beyond it) and what
+    it no longer keeps as a leaf (its position, its numbers), to be taken again (``forth``); a step taken anew
+    (``record``) drops what was kept.  After either, every node whose children changed and every ancestor of
+    theirs is rescored from its children once, deepest first.  Exact for a search whose every number at an
+    inner node is a function of its children's (proof numbers, minimax values, Rivest's values and
+    penalties): each node gets back the numbers it had, at the cost of one rescore per node rather than one
+    per step and ancestor.
+
+    Going forth to the very step a ``back`` call started from (the steps it took back, as one group) needs no
+    rescore of the nodes taken again: the tree after a step is always the same, so are its numbers, and each
+    node gets back the ones it had when it was taken back (``reattach(..., exact=True)``); only their
+    ancestors taken again earlier, or never taken back, are rescored.  ``forth`` takes a group's steps in one
+    call when it can (a group is at most ``REWIND_SLICE`` steps), and otherwise as many as asked, rescored.
     """
 
-    __slots__ = ("expanded", "values", "again", "_make_leaf", "_reattach", "_rescore", "_cost", "_leaf_values")
+    __slots__ = (
+        "expanded",
+        "values",
+        "again",
+        "_groups",
+        "_make_leaf",
+        "_reattach",
+        "_rescore",
+        "_cost",
+        "_leaf_values",
+    )
 
     def __init__(
         self,
-        make_leaf: Callable[[C, float], State | None],
-        reattach: Callable[[C, State | None], None],
+        make_leaf: Callable[[C, float], object],
+        reattach: Callable[[C, Any, bool], None],
         rescore: Callable[[C], object],
         cost: Callable[[C, int], int] | None = None,
         *,
         leaf_values: bool = True,
     ) -> None:
         """``make_leaf(node, value)``: the node's own numbers as a leaf of that value (its children are taken
-        by the journal); returns the position it no longer keeps.  ``reattach(node, position)``: the node
-        expanded again (its children are given back), its position given back.  ``rescore(node)``: its numbers
-        from its children.  ``cost(node, children)``: the moves its expansion cost (``None``: one per child)."""
+        by the journal); returns what it no longer keeps (its position, and its numbers as an inner node).
+        ``reattach(node, kept, exact)``: the node expanded again (its children are given back), given back what
+        ``make_leaf`` returned: its position, and its numbers too when ``exact`` (the tree is back at the step
+        it was taken back from; otherwise it is rescored).  ``rescore(node)``: its numbers from its children.
+        ``cost(node, children)``: the moves its expansion cost (``None``: one per child)."""
         self.expanded: list[C] = []
         """The node each step expanded, in order."""
         self.values = array("d")
         """Each expanded node's value as a leaf, in the same order (empty without ``leaf_values``: 0 is given)."""
-        self.again: list[tuple[C, Sequence[C], State | None, float]] = []
-        """The expansions taken back, the newest first: node, children, position, value as a leaf."""
+        self.again: list[tuple[C, Sequence[C], Any, float]] = []
+        """The expansions taken back, the newest first: node, children, what it kept (``make_leaf``), value as
+        a leaf."""
+        self._groups: list[int] = []
+        """Where in ``again`` each ``back`` call's expansions begin (the newest of them), oldest call first:
+        taking again every expansion above one brings the tree back to the step that call started from."""
         self._make_leaf = make_leaf
         self._reattach = reattach
         self._rescore = rescore
@@ -195,6 +218,7 @@ class Expansions(Generic[C]):
         """A step expanded ``node``, a leaf of ``value`` until then (and dropped what was taken back)."""
         if self.again:
             self.again.clear()
+            self._groups.clear()
         self.expanded.append(node)
         if self._leaf_values:
             self.values.append(value)
@@ -204,8 +228,11 @@ class Expansions(Generic[C]):
         stats = searcher.stats
         expanded, values, again = self.expanded, self.values, self.again
         make_leaf, cost = self._make_leaf, self._cost
+        count = len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0)
+        if count > 0:
+            self._groups.append(len(again))
         dirty: set[C] = set()
-        for _ in range(len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0)):
+        for _ in range(count):
             node = expanded.pop()
             children = node.children
             stats.moves -= cost(node, len(children))
@@ -221,31 +248,43 @@ class Expansions(Generic[C]):
         searcher._undone_to(len(expanded))
 
     def forth(self, searcher: Searcher[Any], step: int) -> bool:
-        """Take the expansions taken back again toward ``step``, the oldest first, at most ``REWIND_SLICE``;
+        """Take the expansions taken back again toward ``step``, the oldest first: the rest of the newest
+        ``back`` call's if ``step`` is that far (exact numbers given back), else at most ``REWIND_SLICE``;
         ``False`` if none is kept."""
         again = self.again
         if not again:
             return False
         stats = searcher.stats
         expanded, values = self.expanded, self.values
-        reattach, cost = self._reattach, self._cost
+        reattach, cost, leaf_values = self._reattach, self._cost, self._leaf_values
+        groups = self._groups
+        group = len(again) - groups[-1]
+        count = min(step - stats.iterations, len(again), REWIND_SLICE)
+        exact = count >= group
+        if exact:
+            count = group
+            groups.pop()
         dirty: set[C] = set()
-        for _ in range(min(step - stats.iterations, len(again), REWIND_SLICE)):
-            node, children, state, value = again.pop()
+        taken: list[C] = []
+        for _ in range(count):
+            node, children, kept, value = again.pop()
             node.children = children
-            reattach(node, state)
+            reattach(node, kept, exact)
             expanded.append(node)
-            if self._leaf_values:
+            taken.append(node)
+            if leaf_values:
                 values.append(value)
             stats.moves += cost(node, len(children))
             stats.nodes += len(children)
             if node.depth + 1 > stats.max_depth:
                 searcher._deeper(node.depth + 1)
             stats.iterations += 1
-            walk: C | None = node
+            walk: C | None = node.parent if exact else node
             while walk is not None and walk not in dirty:
                 dirty.add(walk)
                 walk = walk.parent
+        if exact:
+            dirty.difference_update(taken)  # (their numbers given back)
         self._rescored(dirty)
         return True
 
@@ -256,9 +295,18 @@ class Expansions(Generic[C]):
                 rescore(node)
 
     def nbytes(self) -> int:
-        """What the journal holds beyond the tree, in bytes."""
-        lists = sys.getsizeof(self.expanded) + sys.getsizeof(self.values) + sys.getsizeof(self.again)
-        return lists + 72 * len(self.again)  # a tuple of four a step kept
+        """What the journal holds beyond the tree, in bytes: its lists, a tuple of four a step kept, and what
+        ``make_leaf`` returned (its numbers, which the node no longer holds)."""
+        again = self.again
+        lists = sys.getsizeof(self.expanded) + sys.getsizeof(self.values) + sys.getsizeof(again)
+        lists += sys.getsizeof(self._groups)
+        if not again:
+            return lists
+        kept = again[-1][2]
+        each = 72
+        if isinstance(kept, tuple):
+            each += sys.getsizeof(kept) + sum(sys.getsizeof(x) for x in kept if isinstance(x, (float, int)))
+        return lists + each * len(again)
 
 
 def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) -> C | None:

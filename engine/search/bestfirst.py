@@ -200,18 +200,23 @@ class BestFirst(Searcher[BestFirstNode]):
         self.finished = not self._full_width and self._principal[-1].terminal
 
     @staticmethod
-    def _leaf_again(leaf: BestFirstNode, value: float) -> State | None:
-        """``leaf`` a leaf of its static ``value`` again; the position it no longer keeps (none at the root)."""
+    def _leaf_again(leaf: BestFirstNode, value: float) -> tuple[State | None, float, BestFirstNode | None]:
+        """``leaf`` a leaf of its static ``value`` again; what it no longer keeps: its position (none at the
+        root), its backed-up value and principal child."""
+        kept = (leaf.state, leaf.v, leaf.best)
         leaf.best = None
         leaf.v = value
-        state = leaf.state
         if leaf.parent is not None:
             leaf.state = None
-        return state
+        return kept
 
     @staticmethod
-    def _reattach(leaf: BestFirstNode, state: State | None) -> None:
-        leaf.state = state
+    def _reattach(leaf: BestFirstNode, kept: tuple[State | None, float, BestFirstNode | None], exact: bool) -> None:
+        """``leaf`` given back its position, and its value and principal child when ``exact``."""
+        if exact:
+            leaf.state, leaf.v, leaf.best = kept
+        else:
+            leaf.state = kept[0]
 
     def _rescore(self, node: BestFirstNode) -> None:
         """Back up ``node``'s value and principal child from its children."""

@@ -247,20 +247,24 @@ class Rivest(Searcher[RivestNode]):
         return self.stats.iterations
 
     @staticmethod
-    def _tip_again(tip: RivestNode, value: float) -> State | None:
-        """``tip`` a tip of its static (shifted) ``value`` again; the position it no longer keeps (none at the
-        root)."""
+    def _tip_again(tip: RivestNode, value: float) -> tuple[State | None, float, float, RivestNode | None]:
+        """``tip`` a tip of its static (shifted) ``value`` again; what it no longer keeps: its position (none at
+        the root), ``v``, ``pi`` and ``a``."""
+        kept = (tip.state, tip.v, tip.pi, tip.a)
         tip.v = value
         tip.pi = 0.0
         tip.a = None
-        state = tip.state
         if tip.parent is not None:
             tip.state = None
-        return state
+        return kept
 
     @staticmethod
-    def _reattach(tip: RivestNode, state: State | None) -> None:
-        tip.state = state
+    def _reattach(tip: RivestNode, kept: tuple[State | None, float, float, RivestNode | None], exact: bool) -> None:
+        """``tip`` given back its position, and its numbers when ``exact``."""
+        if exact:
+            tip.state, tip.v, tip.pi, tip.a = kept
+        else:
+            tip.state = kept[0]
 
     def _expansion_cost(self, tip: RivestNode, children: int) -> int:
         """An expansion's moves: one per child, and under Rivest's accounting one per edge down from the root."""
