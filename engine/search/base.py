@@ -22,10 +22,11 @@ import sys
 import time
 from abc import ABC, abstractmethod
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from itertools import repeat
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -227,23 +228,32 @@ class Expansions(Generic[C]):
         """Take ``searcher``'s expansions after ``step`` back, the newest first, at most ``REWIND_SLICE``."""
         stats = searcher.stats
         expanded, values, again = self.expanded, self.values, self.again
-        make_leaf, cost = self._make_leaf, self._cost
-        count = len(expanded) - max(step, stats.iterations - REWIND_SLICE, 0)
-        if count > 0:
-            self._groups.append(len(again))
+        start = max(step, stats.iterations - REWIND_SLICE, 0)
         dirty: set[C] = set()
-        for _ in range(count):
-            node = expanded.pop()
-            children = node.children
-            stats.moves -= cost(node, len(children))
-            stats.nodes -= len(children)
-            node.children = NO_CHILDREN
-            value = values.pop() if values else 0.0
-            again.append((node, children, make_leaf(node, value), value))
-            parent = node.parent
-            while parent is not None and parent not in dirty:
-                dirty.add(parent)
-                parent = parent.parent
+        if start < len(expanded):
+            self._groups.append(len(again))
+            nodes = expanded[start:]
+            del expanded[start:]
+            if self._leaf_values:
+                leaf_values: Iterable[float] = reversed(values[start:])
+                del values[start:]
+            else:
+                leaf_values = repeat(0.0)
+            make_leaf, cost, push, mark = self._make_leaf, self._cost, again.append, dirty.add
+            one_a_child = cost is _one_move_a_child
+            moves = made = 0
+            for node, value in zip(reversed(nodes), leaf_values, strict=False):  # (repeat(0.0) has no end)
+                children = node.children
+                made += len(children)
+                moves += len(children) if one_a_child else cost(node, len(children))
+                node.children = NO_CHILDREN
+                push((node, children, make_leaf(node, value), value))
+                parent = node.parent
+                while parent is not None and parent not in dirty:
+                    mark(parent)
+                    parent = parent.parent
+            stats.moves -= moves
+            stats.nodes -= made
         self._rescored(dirty)
         searcher._undone_to(len(expanded))
 
@@ -255,8 +265,6 @@ class Expansions(Generic[C]):
         if not again:
             return False
         stats = searcher.stats
-        expanded, values = self.expanded, self.values
-        reattach, cost, leaf_values = self._reattach, self._cost, self._leaf_values
         groups = self._groups
         group = len(again) - groups[-1]
         count = min(step - stats.iterations, len(again), REWIND_SLICE)
@@ -264,25 +272,36 @@ class Expansions(Generic[C]):
         if exact:
             count = group
             groups.pop()
+        entries = again[-count:]
+        del again[-count:]
+        reattach, cost = self._reattach, self._cost
+        one_a_child = cost is _one_move_a_child
         dirty: set[C] = set()
+        mark = dirty.add
         taken: list[C] = []
-        for _ in range(count):
-            node, children, kept, value = again.pop()
+        leaf_values: list[float] = []
+        first = stats.iterations
+        moves = made = 0
+        for index, (node, children, kept, value) in enumerate(reversed(entries)):
             node.children = children
             reattach(node, kept, exact)
-            expanded.append(node)
             taken.append(node)
-            if leaf_values:
-                values.append(value)
-            stats.moves += cost(node, len(children))
-            stats.nodes += len(children)
+            leaf_values.append(value)
+            made += len(children)
+            moves += len(children) if one_a_child else cost(node, len(children))
             if node.depth + 1 > stats.max_depth:
+                stats.iterations = first + index
                 searcher._deeper(node.depth + 1)
-            stats.iterations += 1
             walk: C | None = node.parent if exact else node
             while walk is not None and walk not in dirty:
-                dirty.add(walk)
+                mark(walk)
                 walk = walk.parent
+        stats.iterations = first + count
+        stats.moves += moves
+        stats.nodes += made
+        self.expanded += taken
+        if self._leaf_values:
+            self.values.fromlist(leaf_values)
         if exact:
             dirty.difference_update(taken)  # (their numbers given back)
         self._rescored(dirty)
