@@ -165,11 +165,13 @@ class Expansions(Generic[C]):
     penalties): each node gets back the numbers it had, at the cost of one rescore per node rather than one
     per step and ancestor.
 
-    Going forth to the very step a ``back`` call started from (the steps it took back, as one group) needs no
-    rescore of the nodes taken again: the tree after a step is always the same, so are its numbers, and each
-    node gets back the ones it had when it was taken back (``reattach(..., exact=True)``); only their
-    ancestors taken again earlier, or never taken back, are rescored.  ``forth`` takes a group's steps in one
-    call when it can (a group is at most ``REWIND_SLICE`` steps), and otherwise as many as asked, rescored.
+    The steps one ``back`` call takes back form a group (at most ``REWIND_SLICE`` steps), and the call keeps
+    the numbers the ancestors it rescored had before.  Going forth again to the very step that call started
+    from needs no rescore at all: the tree after a step is always the same, and so are its numbers, so each
+    node taken again gets back the numbers it had when it was taken back, and each of those ancestors the
+    numbers it had then (``reattach(..., exact=True)``); when part of the group was taken again before (a
+    ``forth`` that stopped short of its end), its ancestors are rescored instead.  ``forth`` takes the rest
+    of a group in one call when asked to go that far, and otherwise as many steps as asked, rescored.
     """
 
     __slots__ = (
@@ -177,7 +179,9 @@ class Expansions(Generic[C]):
         "values",
         "again",
         "_groups",
+        "_above",
         "_make_leaf",
+        "_keep",
         "_reattach",
         "_rescore",
         "_cost",
@@ -187,6 +191,7 @@ class Expansions(Generic[C]):
     def __init__(
         self,
         make_leaf: Callable[[C, float], object],
+        keep: Callable[[C], object],
         reattach: Callable[[C, Any, bool], None],
         rescore: Callable[[C], object],
         cost: Callable[[C, int], int] | None = None,
@@ -194,11 +199,11 @@ class Expansions(Generic[C]):
         leaf_values: bool = True,
     ) -> None:
         """``make_leaf(node, value)``: the node's own numbers as a leaf of that value (its children are taken
-        by the journal); returns what it no longer keeps (its position, and its numbers as an inner node).
-        ``reattach(node, kept, exact)``: the node expanded again (its children are given back), given back what
-        ``make_leaf`` returned: its position, and its numbers too when ``exact`` (the tree is back at the step
-        it was taken back from; otherwise it is rescored).  ``rescore(node)``: its numbers from its children.
-        ``cost(node, children)``: the moves its expansion cost (``None``: one per child)."""
+        by the journal); returns what it no longer keeps (its position, and its numbers as an inner node), as
+        ``keep(node)`` does without changing the node.  ``reattach(node, kept, exact)``: the node given back
+        what ``keep`` or ``make_leaf`` returned: its position, and its numbers too when ``exact`` (the tree is
+        back at the step they were kept at; otherwise it is rescored).  ``rescore(node)``: its numbers from
+        its children.  ``cost(node, children)``: the moves its expansion cost (``None``: one per child)."""
         self.expanded: list[C] = []
         """The node each step expanded, in order."""
         self.values = array("d")
@@ -209,7 +214,11 @@ class Expansions(Generic[C]):
         self._groups: list[int] = []
         """Where in ``again`` each ``back`` call's expansions begin (the newest of them), oldest call first:
         taking again every expansion above one brings the tree back to the step that call started from."""
+        self._above: list[list[tuple[C, Any]] | None] = []
+        """For each group, the ancestors that call rescored and what they kept before (``keep``), deepest
+        first; ``None`` once part of the group is taken again."""
         self._make_leaf = make_leaf
+        self._keep = keep
         self._reattach = reattach
         self._rescore = rescore
         self._cost = cost if cost is not None else _one_move_a_child
@@ -220,6 +229,7 @@ class Expansions(Generic[C]):
         if self.again:
             self.again.clear()
             self._groups.clear()
+            self._above.clear()
         self.expanded.append(node)
         if self._leaf_values:
             self.values.append(value)
@@ -229,7 +239,6 @@ class Expansions(Generic[C]):
         stats = searcher.stats
         expanded, values, again = self.expanded, self.values, self.again
         start = max(step, stats.iterations - REWIND_SLICE, 0)
-        dirty: set[C] = set()
         if start < len(expanded):
             self._groups.append(len(again))
             nodes = expanded[start:]
@@ -239,6 +248,7 @@ class Expansions(Generic[C]):
                 del values[start:]
             else:
                 leaf_values = repeat(0.0)
+            dirty: set[C] = set()
             make_leaf, cost, push, mark = self._make_leaf, self._cost, again.append, dirty.add
             one_a_child = cost is _one_move_a_child
             moves = made = 0
@@ -254,13 +264,16 @@ class Expansions(Generic[C]):
                     parent = parent.parent
             stats.moves -= moves
             stats.nodes -= made
-        self._rescored(dirty)
+            above = [node for node in sorted(dirty, key=_DEPTH, reverse=True) if node.children]
+            keep = self._keep
+            self._above.append([(node, keep(node)) for node in above])
+            self._rescored(above)
         searcher._undone_to(len(expanded))
 
     def forth(self, searcher: Searcher[Any], step: int) -> bool:
         """Take the expansions taken back again toward ``step``, the oldest first: the rest of the newest
-        ``back`` call's if ``step`` is that far (exact numbers given back), else at most ``REWIND_SLICE``;
-        ``False`` if none is kept."""
+        group if ``step`` is that far (their numbers given back), else at most ``REWIND_SLICE``; ``False`` if
+        none is kept."""
         again = self.again
         if not again:
             return False
@@ -272,6 +285,9 @@ class Expansions(Generic[C]):
         if exact:
             count = group
             groups.pop()
+            above = self._above.pop()
+        else:
+            self._above[-1] = above = None
         entries = again[-count:]
         del again[-count:]
         reattach, cost = self._reattach, self._cost
@@ -292,40 +308,44 @@ class Expansions(Generic[C]):
             if node.depth + 1 > stats.max_depth:
                 stats.iterations = first + index
                 searcher._deeper(node.depth + 1)
-            walk: C | None = node.parent if exact else node
-            while walk is not None and walk not in dirty:
-                mark(walk)
-                walk = walk.parent
+            if above is None:
+                walk: C | None = node.parent if exact else node
+                while walk is not None and walk not in dirty:
+                    mark(walk)
+                    walk = walk.parent
         stats.iterations = first + count
         stats.moves += moves
         stats.nodes += made
         self.expanded += taken
         if self._leaf_values:
             self.values.fromlist(leaf_values)
-        if exact:
-            dirty.difference_update(taken)  # (their numbers given back)
-        self._rescored(dirty)
+        if above is not None:
+            for node, kept in above:
+                reattach(node, kept, True)
+        else:
+            if exact:
+                dirty.difference_update(taken)  # (their numbers given back)
+            self._rescored([node for node in sorted(dirty, key=_DEPTH, reverse=True) if node.children])
         return True
 
-    def _rescored(self, dirty: set[C]) -> None:
+    def _rescored(self, nodes: list[C]) -> None:
+        """``nodes`` (inner nodes, deepest first) rescored from their children."""
         rescore = self._rescore
-        for node in sorted(dirty, key=_DEPTH, reverse=True):
-            if node.children:  # (not one made a leaf again)
-                rescore(node)
+        for node in nodes:
+            rescore(node)
 
     def nbytes(self) -> int:
-        """What the journal holds beyond the tree, in bytes: its lists, a tuple of four a step kept, and what
-        ``make_leaf`` returned (its numbers, which the node no longer holds)."""
+        """What the journal holds beyond the tree, in bytes: its lists, a tuple of four a step kept and what
+        ``make_leaf`` returned (the numbers the node no longer holds), and the ancestors' numbers kept."""
         again = self.again
         lists = sys.getsizeof(self.expanded) + sys.getsizeof(self.values) + sys.getsizeof(again)
-        lists += sys.getsizeof(self._groups)
+        lists += sys.getsizeof(self._groups) + sys.getsizeof(self._above)
         if not again:
             return lists
         kept = again[-1][2]
-        each = 72
-        if isinstance(kept, tuple):
-            each += sys.getsizeof(kept) + sum(sys.getsizeof(x) for x in kept if isinstance(x, (float, int)))
-        return lists + each * len(again)
+        each = sys.getsizeof(kept) + sum(sys.getsizeof(x) for x in kept if isinstance(x, (float, int)))
+        ancestors = sum(len(above) for above in self._above if above is not None)
+        return lists + (72 + each) * len(again) + (64 + each) * ancestors
 
 
 def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) -> C | None:

@@ -107,7 +107,7 @@ class BestFirst(Searcher[BestFirstNode]):
             self._full_width.append(self.root)
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
-        self._expansions = Expansions(self._leaf_again, self._reattach, self._rescore)
+        self._expansions = Expansions(self._leaf_again, self._kept, self._reattach, self._rescore)
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
@@ -198,6 +198,11 @@ class BestFirst(Searcher[BestFirstNode]):
         """The principal variation and ``finished`` after the tree went back or forth along the timeline."""
         self._principal = self._principal_from_root()
         self.finished = not self._full_width and self._principal[-1].terminal
+
+    @staticmethod
+    def _kept(node: BestFirstNode) -> tuple[State | None, float, BestFirstNode | None]:
+        """What ``_leaf_again`` takes from a node: its position, value and principal child."""
+        return (node.state, node.v, node.best)
 
     @staticmethod
     def _leaf_again(leaf: BestFirstNode, value: float) -> tuple[State | None, float, BestFirstNode | None]:

@@ -64,6 +64,11 @@ def _unknown_again(node: PnsNode, _: float) -> tuple[float, float]:
     return kept
 
 
+def _kept(node: PnsNode) -> tuple[float, float]:
+    """What ``_unknown_again`` takes from a node: its numbers."""
+    return (node.pn, node.dn)
+
+
 def _reattach(node: PnsNode, kept: tuple[float, float], exact: bool) -> None:
     """``node`` given back its numbers when ``exact`` (otherwise rescored)."""
     if exact:
@@ -111,7 +116,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._threshold = 1 if target == "win" else 0
         """The least terminal utility, from the root player's point of view, that proves the claim."""
         self._outcomes: dict[PnsNode, int] | None = None
-        self._expansions = Expansions(_unknown_again, _reattach, self._rescore, leaf_values=False)
+        self._expansions = Expansions(_unknown_again, _kept, _reattach, self._rescore, leaf_values=False)
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo`` (an unknown leaf has no value to keep)."""
         self.root = PnsNode(None, None)
         self.stats.nodes = 1

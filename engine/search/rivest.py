@@ -173,7 +173,7 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at an even depth, and at an odd one."""
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
-        self._expansions = Expansions(self._tip_again, self._reattach, self._rescore, self._expansion_cost)
+        self._expansions = Expansions(self._tip_again, self._kept, self._reattach, self._rescore, self._expansion_cost)
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
@@ -247,6 +247,11 @@ class Rivest(Searcher[RivestNode]):
         return self.stats.iterations
 
     @staticmethod
+    def _kept(node: RivestNode) -> tuple[State | None, float, float, RivestNode | None]:
+        """What ``_tip_again`` takes from a node: its position, ``v``, ``pi`` and ``a``."""
+        return (node.state, node.v, node.pi, node.a)
+
+    @staticmethod
     def _tip_again(tip: RivestNode, value: float) -> tuple[State | None, float, float, RivestNode | None]:
         """``tip`` a tip of its static (shifted) ``value`` again; what it no longer keeps: its position (none at
         the root), ``v``, ``pi`` and ``a``."""
@@ -260,7 +265,8 @@ class Rivest(Searcher[RivestNode]):
 
     @staticmethod
     def _reattach(tip: RivestNode, kept: tuple[State | None, float, float, RivestNode | None], exact: bool) -> None:
-        """``tip`` given back its position, and its numbers when ``exact``."""
+        """``tip`` given back its position, and its numbers when ``exact`` (also an inner node's, kept by
+        ``_kept``)."""
         if exact:
             tip.state, tip.v, tip.pi, tip.a = kept
         else:
