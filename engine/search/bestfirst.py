@@ -107,7 +107,7 @@ class BestFirst(Searcher[BestFirstNode]):
             self._full_width.append(self.root)
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
-        self._expansions = Expansions(self._leaf_again, self._kept, self._reattach, self._rescore)
+        self._expansions = Expansions(self._leaf_again, self._reattach, self._kept, self._given_back, self._rescore)
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
@@ -200,28 +200,29 @@ class BestFirst(Searcher[BestFirstNode]):
         self.finished = not self._full_width and self._principal[-1].terminal
 
     @staticmethod
-    def _kept(node: BestFirstNode) -> tuple[State | None, float, BestFirstNode | None]:
-        """What ``_leaf_again`` takes from a node: its position, value and principal child."""
-        return (node.state, node.v, node.best)
-
-    @staticmethod
-    def _leaf_again(leaf: BestFirstNode, value: float) -> tuple[State | None, float, BestFirstNode | None]:
-        """``leaf`` a leaf of its static ``value`` again; what it no longer keeps: its position (none at the
-        root), its backed-up value and principal child."""
-        kept = (leaf.state, leaf.v, leaf.best)
+    def _leaf_again(leaf: BestFirstNode, value: float) -> State | None:
+        """``leaf`` a leaf of its static ``value`` again; the position it no longer keeps (none at the root)."""
         leaf.best = None
         leaf.v = value
+        state = leaf.state
         if leaf.parent is not None:
             leaf.state = None
-        return kept
+        return state
 
     @staticmethod
-    def _reattach(leaf: BestFirstNode, kept: tuple[State | None, float, BestFirstNode | None], exact: bool) -> None:
-        """``leaf`` given back its position, and its value and principal child when ``exact``."""
-        if exact:
-            leaf.state, leaf.v, leaf.best = kept
-        else:
-            leaf.state = kept[0]
+    def _reattach(leaf: BestFirstNode, state: State | None) -> None:
+        leaf.state = state
+
+    @staticmethod
+    def _kept(node: BestFirstNode) -> tuple[float, int]:
+        """An inner node's numbers, for the journal: its value and the place of its principal child."""
+        return (node.v, node.children.index(node.best))
+
+    @staticmethod
+    def _given_back(node: BestFirstNode, kept: tuple[float | int, ...]) -> None:
+        """``node``'s numbers as ``_kept`` took them."""
+        node.v, place = kept
+        node.best = node.children[int(place)]
 
     def _rescore(self, node: BestFirstNode) -> None:
         """Back up ``node``'s value and principal child from its children."""

@@ -57,22 +57,23 @@ REWIND_STEP_COST = 0.2
 """A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: under 0.1)."""
 
 
-def _unknown_again(node: PnsNode, _: float) -> tuple[float, float]:
-    """``node`` an unknown leaf again, ``(1, 1)``; the numbers it had (proof-number nodes keep no position)."""
-    kept = (node.pn, node.dn)
+def _unknown_again(node: PnsNode, _: float) -> None:
+    """``node`` an unknown leaf again, ``(1, 1)``."""
     node.pn = node.dn = 1
-    return kept
+
+
+def _keeps_no_position(node: PnsNode, _: State | None) -> None:
+    """Proof-number nodes keep no position: nothing to give back."""
 
 
 def _kept(node: PnsNode) -> tuple[float, float]:
-    """What ``_unknown_again`` takes from a node: its numbers."""
+    """An inner node's numbers, for the journal."""
     return (node.pn, node.dn)
 
 
-def _reattach(node: PnsNode, kept: tuple[float, float], exact: bool) -> None:
-    """``node`` given back its numbers when ``exact`` (otherwise rescored)."""
-    if exact:
-        node.pn, node.dn = kept
+def _given_back(node: PnsNode, kept: tuple[float | int, ...]) -> None:
+    """``node``'s numbers as ``_kept`` took them."""
+    node.pn, node.dn = kept
 
 
 class PnsNode(Node):
@@ -116,7 +117,9 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._threshold = 1 if target == "win" else 0
         """The least terminal utility, from the root player's point of view, that proves the claim."""
         self._outcomes: dict[PnsNode, int] | None = None
-        self._expansions = Expansions(_unknown_again, _kept, _reattach, self._rescore, leaf_values=False)
+        self._expansions = Expansions(
+            _unknown_again, _keeps_no_position, _kept, _given_back, self._rescore, leaf_values=False
+        )
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo`` (an unknown leaf has no value to keep)."""
         self.root = PnsNode(None, None)
         self.stats.nodes = 1

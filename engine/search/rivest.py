@@ -173,7 +173,9 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at an even depth, and at an odd one."""
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
-        self._expansions = Expansions(self._tip_again, self._kept, self._reattach, self._rescore, self._expansion_cost)
+        self._expansions = Expansions(
+            self._tip_again, self._reattach, self._kept, self._given_back, self._rescore, self._expansion_cost
+        )
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
@@ -247,30 +249,31 @@ class Rivest(Searcher[RivestNode]):
         return self.stats.iterations
 
     @staticmethod
-    def _kept(node: RivestNode) -> tuple[State | None, float, float, RivestNode | None]:
-        """What ``_tip_again`` takes from a node: its position, ``v``, ``pi`` and ``a``."""
-        return (node.state, node.v, node.pi, node.a)
-
-    @staticmethod
-    def _tip_again(tip: RivestNode, value: float) -> tuple[State | None, float, float, RivestNode | None]:
-        """``tip`` a tip of its static (shifted) ``value`` again; what it no longer keeps: its position (none at
-        the root), ``v``, ``pi`` and ``a``."""
-        kept = (tip.state, tip.v, tip.pi, tip.a)
+    def _tip_again(tip: RivestNode, value: float) -> State | None:
+        """``tip`` a tip of its static (shifted) ``value`` again; the position it no longer keeps (none at the
+        root)."""
         tip.v = value
         tip.pi = 0.0
         tip.a = None
+        state = tip.state
         if tip.parent is not None:
             tip.state = None
-        return kept
+        return state
 
     @staticmethod
-    def _reattach(tip: RivestNode, kept: tuple[State | None, float, float, RivestNode | None], exact: bool) -> None:
-        """``tip`` given back its position, and its numbers when ``exact`` (also an inner node's, kept by
-        ``_kept``)."""
-        if exact:
-            tip.state, tip.v, tip.pi, tip.a = kept
-        else:
-            tip.state = kept[0]
+    def _reattach(tip: RivestNode, state: State | None) -> None:
+        tip.state = state
+
+    @staticmethod
+    def _kept(node: RivestNode) -> tuple[float, float, int]:
+        """An inner node's numbers, for the journal: ``v``, ``pi`` and the place of ``a`` among the children."""
+        return (node.v, node.pi, node.children.index(node.a))
+
+    @staticmethod
+    def _given_back(node: RivestNode, kept: tuple[float | int, ...]) -> None:
+        """``node``'s numbers as ``_kept`` took them."""
+        node.v, node.pi, place = kept
+        node.a = node.children[int(place)]
 
     def _expansion_cost(self, tip: RivestNode, children: int) -> int:
         """An expansion's moves: one per child, and under Rivest's accounting one per edge down from the root."""
