@@ -62,16 +62,6 @@ from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 _V = attrgetter("v")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
-VALUE = 1
-"""What a rescore returns when the node's ``v`` changed (``_rescore_reverse``, ``_rescore_mean``) ..."""
-PENALTY = 2
-"""... and when its ``pi`` did: the numbers its father reads."""
-
-
-def _changed(new: float, old: float) -> int:
-    """``VALUE`` (1) unless ``new`` is ``old`` to the bit (zeros of either sign told apart), else 0."""
-    return 0 if new == old and (new != 0.0 or math.copysign(1.0, new) == math.copysign(1.0, old)) else 1
-
 
 REWIND_STEP_COST = 0.2
 """A step taken back by ``rewind`` costs about this many steps replayed."""
@@ -166,7 +156,7 @@ class Rivest(Searcher[RivestNode]):
         self._slope_one = mode == "reverse"
         """The edge weights' slope is 1 (``reverse`` mode)."""
         self._rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
-        """Backs up one node's value, edge weights, ``a`` and ``pi``; what changed (``VALUE``, ``PENALTY``)."""
+        """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed)."""
         self.root = RivestNode(None, None, self.evaluator(state) + self.shift, state.is_terminal())
         self.root.state = state
         self._players = (state.player, -state.player)
@@ -212,10 +202,10 @@ class Rivest(Searcher[RivestNode]):
         node: RivestNode | None = tip
         came_from: RivestNode | None = None
         while node is not None:
-            changes = rescore(node)
+            value_changed = rescore(node)
             if record:
                 changed.append(node)
-                if changes & VALUE and came_from is not None:
+                if value_changed and came_from is not None:
                     changed.extend(c for c in node.children if c is not came_from)
             came_from = node
             node = node.parent
@@ -286,9 +276,8 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""
         return self._players[node.depth & 1]
 
-    def _rescore_reverse(self, node: RivestNode) -> int:
-        """Back up the true min/max value of ``node``, weigh its edges, choose ``a``: ``VALUE`` if ``v`` changed,
-        ``PENALTY`` if ``pi`` did (both, or 0).
+    def _rescore_reverse(self, node: RivestNode) -> bool:
+        """Back up the true min/max value of ``node``, weigh its edges, choose ``a``; True if ``v`` changed.
 
         The weights are ``base + slope |ln v(c) - ln v(best)|`` (``weight_of``), computed here rather than
         kept: a node is then a value, a penalty and a pointer.  In ``reverse`` mode the slope is 1 and left out
@@ -325,15 +314,14 @@ class Rivest(Searcher[RivestNode]):
                 if cost < least:
                     least = cost
                     chosen = child
-        changed = _changed(best_v, node.v) | (PENALTY if _changed(least, node.pi) else 0)
+        value_changed = best_v != node.v
         node.v = best_v
         node.pi = least
         node.a = chosen
-        return changed
+        return value_changed
 
-    def _rescore_mean(self, node: RivestNode) -> int:
-        """Back up the generalized mean of ``node``'s children, weigh its edges, choose ``a``: what changed, as
-        ``_rescore_reverse``."""
+    def _rescore_mean(self, node: RivestNode) -> bool:
+        """Back up the generalized mean of ``node``'s children, weigh its edges, choose ``a``; True if v changed."""
         children = node.children
         q = self.p * self._players[node.depth & 1]
         log = math.log
@@ -349,11 +337,11 @@ class Rivest(Searcher[RivestNode]):
             if cost < least:
                 least = cost
                 chosen = child
-        changed = _changed(mean, node.v) | (PENALTY if _changed(least, node.pi) else 0)
+        value_changed = mean != node.v
         node.v = mean
         node.pi = least
         node.a = chosen
-        return changed
+        return value_changed
 
     def weight_of(self, node: RivestNode) -> float:
         """The weight of the edge into ``node`` (0 at the root), as the search computes it from the values."""
