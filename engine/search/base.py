@@ -241,11 +241,6 @@ class Expansions(Generic[C]):
         self._cost = cost if cost is not None else _one_move_a_child
         self._leaf_values = leaf_values
 
-    @property
-    def kept(self) -> int:
-        """The expansions taken back and kept, to be taken again."""
-        return len(self._nodes)
-
     def record(self, node: C, value: float) -> None:
         """A step expanded ``node``, a leaf of ``value`` until then (and dropped what was taken back)."""
         if self._nodes:
