@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import threading
+import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -39,6 +40,8 @@ DOT_CHILDREN = 6
 """Children drawn under a node of a DOT picture by default (the principal child always among them)."""
 DOT_NODES = 200
 """Nodes drawn in a DOT picture by default."""
+LET_GO_SLICE = 4096
+"""Rows freed at a time by ``SavedSearch.let_go`` (about a millisecond each)."""
 
 
 class SearchFileError(UserError):
@@ -230,6 +233,18 @@ class SavedSearch:
     principal_variation: tuple[Hashable, ...] = ()
     work: list[object] | None = None
     """Each row's measure of work (``Node.work``); ``None`` in a file written before it was saved."""
+
+    def let_go(self, stop: threading.Event | None = None) -> None:
+        """Empty the rows and the work list a slice at a time, letting other threads run between slices.
+
+        Freeing a big tree's rows (millions of objects, hundreds of MB) in one go would hold the GIL for the
+        whole deallocation, a few hundred milliseconds in which the screen could not answer a key.  Only once
+        nothing reads them any more (a ``SavedTree`` over them is no longer shown).  ``stop`` ends it early
+        (the rest is then freed with this object)."""
+        for items in (self.tree, self.work or []):
+            while items and not (stop is not None and stop.is_set()):
+                del items[-LET_GO_SLICE:]
+                time.sleep(0)
 
     def rebuilt(self, stop: threading.Event | None = None) -> Searcher[Node] | None:
         """The search rebuilt to its last step, checked against the saved tree (``None`` if ``stop`` came first)."""

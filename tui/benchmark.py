@@ -86,8 +86,11 @@ async def step_times(session: Session, repeats: int) -> tuple[list[float], int]:
     return times, lines
 
 
-async def key_times(session: Session, repeats: int, seed: int = 0) -> tuple[list[float], list[float], int]:
-    """Milliseconds from a key press to its action and to the repaint after it, while a run goes flat out."""
+async def key_times(
+    session: Session, repeats: int, seed: int = 0, *, run: bool = True
+) -> tuple[list[float], list[float], int]:
+    """Milliseconds from a key press to its action and to the repaint after it, while a run goes flat out (or,
+    with ``run`` false, while whatever the screen started on its own runs: a saved search's rebuild)."""
     app = PlyscopeApp(session)
     handled: list[float] = []
     painted: list[float] = []
@@ -105,14 +108,18 @@ async def key_times(session: Session, repeats: int, seed: int = 0) -> tuple[list
 
         screen.action_follow = probe  # type: ignore[method-assign]
         screen.speed = None
-        app.post_message(events.Key("r", "r"))
+        if run:
+            app.post_message(events.Key("r", "r"))
         for count in range(1, repeats + 1):
             await asyncio.sleep(pauses.uniform(0.05, 0.15))
             sent = time.perf_counter()
             app.post_message(events.Key("o", "o"))
             await _until(painted, count)
         steps = session.searcher.stats.iterations
-        app.post_message(events.Key("r", "r"))
+        if not run and not session.as_saved:
+            raise AssertionError("the saved search was rebuilt before the last key: measure on a bigger one")
+        if run:
+            app.post_message(events.Key("r", "r"))
         await pilot.pause()
         await app.workers.wait_for_complete()
     return handled, painted, steps
@@ -168,9 +175,15 @@ def measure(quick: bool) -> list[BenchTable]:
         handled, painted, taken = asyncio.run(key_times(session, repeats))
         keys.rows.append([label, *_row("action ran", handled, KEY_TARGET_MS, taken)])
         keys.rows.append([label, *_row("screen repainted", painted, KEY_TARGET_MS, taken)])
+    replayed = 30_000 if quick else 100_000
+    with tempfile.TemporaryDirectory() as folder:
+        handled, painted, taken = asyncio.run(key_times(replay_session(Path(folder), replayed), repeats, run=False))
+    keys.rows.append(["replay", *_row("action ran", handled, KEY_TARGET_MS, taken)])
+    keys.rows.append(["replay", *_row("screen repainted", painted, KEY_TARGET_MS, taken)])
     keys.notes.append(
         f"{repeats} presses of 'o' (follow on/off) at random moments; default: {algorithm} on a tree "
-        f"of {TREES[0][0]:,} nodes; solver: the exact solver on the empty board; "
+        f"of {TREES[0][0]:,} nodes; solver: the exact solver on the empty board; replay: a saved Rivest search of "
+        f"{replayed:,} steps shown as saved while it is rebuilt (search steps: the saved ones); "
         f"{cpu_share():.0%} of a CPU for busy work when measured"
     )
     quits = BenchTable(
@@ -182,6 +195,15 @@ def measure(quick: bool) -> list[BenchTable]:
         quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
     quits.notes.append("from the key sent to the app closed, its search threads stopped")
     return [steps, keys, quits, timeline_figures(quick)]
+
+
+def replay_session(folder: Path, steps: int) -> Session:
+    """A session replaying a saved Rivest search of ``steps`` steps from the start (written in ``folder``)."""
+    session = Session.create(SearchConfig(algorithm="rivest", budget=None))
+    session.take(steps)
+    path = folder / "replayed.json"
+    session.write(path)
+    return Session.replaying(read_search(path))
 
 
 TIMELINE_ALGORITHMS = ("rivest", "bestfirst", "mcts", "alphabeta", "pns")

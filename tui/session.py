@@ -370,6 +370,7 @@ class Session:
         for value in saved.timeline.values(saved.steps):
             session.history.add(value)
         session._recheck()
+        gc.freeze()  # the file's millions of objects stay out of the collector's walks (see the class)
         return session
 
     @property
@@ -405,10 +406,11 @@ class Session:
             said = f"replaying a saved search: {saved.steps:,} steps, rebuilt; the tree matches the saved one"
         except UserError as error:
             said = f"{error}: showing the tree this plyscope rebuilt"
+        gc.freeze()  # the rebuilt tree stays out of the collector's walks (see the class)
         with self.lock:
             if stop.is_set():
                 return None
-            self.saved = None  # its rows (hundreds of MB for a big tree) are let go with the saved tree
+            self.saved = None  # (its rows: ``SavedSearch.let_go`` once the screen no longer shows them)
             if self.ahead is not None and isinstance(self.ahead, SavedTree):
                 self.ahead = rebuilt
                 return None, said
@@ -445,6 +447,7 @@ class Session:
             past = rebuild(self.fresh_searcher, step, stop)
             if past is None:
                 return None
+            gc.freeze()
             with self.lock:
                 if stop is not None and stop.is_set():
                     return None

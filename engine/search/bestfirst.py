@@ -107,7 +107,7 @@ class BestFirst(Searcher[BestFirstNode]):
             self._full_width.append(self.root)
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
-        self._expansions = Expansions(self._leaf_again, self._reattach, self._rescore)
+        self._expansions = Expansions(self._leaf_again, self._reattach, self._kept, self._given_back, self._rescore)
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
@@ -212,6 +212,17 @@ class BestFirst(Searcher[BestFirstNode]):
     @staticmethod
     def _reattach(leaf: BestFirstNode, state: State | None) -> None:
         leaf.state = state
+
+    @staticmethod
+    def _kept(node: BestFirstNode) -> tuple[float, int]:
+        """An inner node's numbers, for the journal: its value and the place of its principal child."""
+        return (node.v, node.children.index(node.best))
+
+    @staticmethod
+    def _given_back(node: BestFirstNode, kept: tuple[float | int, ...]) -> None:
+        """``node``'s numbers as ``_kept`` took them."""
+        node.v, place = kept
+        node.best = node.children[int(place)]
 
     def _rescore(self, node: BestFirstNode) -> None:
         """Back up ``node``'s value and principal child from its children."""

@@ -66,6 +66,16 @@ def _keeps_no_position(node: PnsNode, _: State | None) -> None:
     """Proof-number nodes keep no position: nothing to give back."""
 
 
+def _kept(node: PnsNode) -> tuple[float, float]:
+    """An inner node's numbers, for the journal."""
+    return (node.pn, node.dn)
+
+
+def _given_back(node: PnsNode, kept: tuple[float | int, ...]) -> None:
+    """``node``'s numbers as ``_kept`` took them."""
+    node.pn, node.dn = kept
+
+
 class PnsNode(Node):
     """A node of the proof-number tree; both numbers are for the claim about the **root player**."""
 
@@ -107,7 +117,9 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._threshold = 1 if target == "win" else 0
         """The least terminal utility, from the root player's point of view, that proves the claim."""
         self._outcomes: dict[PnsNode, int] | None = None
-        self._expansions = Expansions(_unknown_again, _keeps_no_position, self._rescore, leaf_values=False)
+        self._expansions = Expansions(
+            _unknown_again, _keeps_no_position, _kept, _given_back, self._rescore, leaf_values=False
+        )
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo`` (an unknown leaf has no value to keep)."""
         self.root = PnsNode(None, None)
         self.stats.nodes = 1

@@ -153,6 +153,8 @@ class Rivest(Searcher[RivestNode]):
         self.weight = weight
         self.accounting = accounting
         self.final = final
+        self._slope_one = mode == "reverse"
+        """The edge weights' slope is 1 (``reverse`` mode)."""
         self._rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
         """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed)."""
         self.root = RivestNode(None, None, self.evaluator(state) + self.shift, state.is_terminal())
@@ -161,7 +163,9 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at an even depth, and at an odd one."""
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
-        self._expansions = Expansions(self._tip_again, self._reattach, self._rescore, self._expansion_cost)
+        self._expansions = Expansions(
+            self._tip_again, self._reattach, self._kept, self._given_back, self._rescore, self._expansion_cost
+        )
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
@@ -250,6 +254,17 @@ class Rivest(Searcher[RivestNode]):
     def _reattach(tip: RivestNode, state: State | None) -> None:
         tip.state = state
 
+    @staticmethod
+    def _kept(node: RivestNode) -> tuple[float, float, int]:
+        """An inner node's numbers, for the journal: ``v``, ``pi`` and the place of ``a`` among the children."""
+        return (node.v, node.pi, node.children.index(node.a))
+
+    @staticmethod
+    def _given_back(node: RivestNode, kept: tuple[float | int, ...]) -> None:
+        """``node``'s numbers as ``_kept`` took them."""
+        node.v, node.pi, place = kept
+        node.a = node.children[int(place)]
+
     def _expansion_cost(self, tip: RivestNode, children: int) -> int:
         """An expansion's moves: one per child, and under Rivest's accounting one per edge down from the root."""
         return children + tip.depth if self.accounting else children
@@ -265,27 +280,42 @@ class Rivest(Searcher[RivestNode]):
         """Back up the true min/max value of ``node``, weigh its edges, choose ``a``; True if ``v`` changed.
 
         The weights are ``base + slope |ln v(c) - ln v(best)|`` (``weight_of``), computed here rather than
-        kept: a node is then a value, a penalty and a pointer.
+        kept: a node is then a value, a penalty and a pointer.  In ``reverse`` mode the slope is 1 and left out
+        (``1.0 * x`` is ``x`` exactly).  Plain loops: this is the search's and the timeline's inner loop.
         """
         children = node.children
-        player = self._player(node)
-        best_v = max(c.v for c in children) if player > 0 else min(c.v for c in children)
-        value_changed = best_v != node.v
-        node.v = best_v
-        if self.mode == "reverse":
-            base = self.weight
-            slope = 1.0
+        first = children[0]
+        best_v = first.v
+        if self._players[node.depth & 1] > 0:
+            for child in children:
+                if child.v > best_v:
+                    best_v = child.v
+            slope = self.p - 1.0
         else:
-            base = math.log(len(children))
-            slope = self.p - player
+            for child in children:
+                if child.v < best_v:
+                    best_v = child.v
+            slope = self.p + 1.0
         log = math.log
         best_log = log(best_v)
         least = INF
-        chosen = children[0]
-        for child in children:
-            cost = child.pi + (base + slope * abs(log(child.v) - best_log))
-            if cost < least:
-                least, chosen = cost, child
+        chosen = first
+        if self._slope_one:
+            base = self.weight
+            for child in children:
+                cost = child.pi + (base + abs(log(child.v) - best_log))
+                if cost < least:
+                    least = cost
+                    chosen = child
+        else:
+            base = log(len(children))
+            for child in children:
+                cost = child.pi + (base + slope * abs(log(child.v) - best_log))
+                if cost < least:
+                    least = cost
+                    chosen = child
+        value_changed = best_v != node.v
+        node.v = best_v
         node.pi = least
         node.a = chosen
         return value_changed
@@ -293,20 +323,22 @@ class Rivest(Searcher[RivestNode]):
     def _rescore_mean(self, node: RivestNode) -> bool:
         """Back up the generalized mean of ``node``'s children, weigh its edges, choose ``a``; True if v changed."""
         children = node.children
-        q = self.p * self._player(node)
-        logs = [math.log(c.v) for c in children]
+        q = self.p * self._players[node.depth & 1]
+        log = math.log
+        logs = [log(c.v) for c in children]
         log_mean = log_generalized_mean(logs, q)
         mean = math.exp(log_mean)
-        value_changed = mean != node.v
-        node.v = mean
-        base = math.log(len(children))
+        base = log(len(children))
         slope = q - 1.0
         least = INF
         chosen = children[0]
         for child, log_v in zip(children, logs, strict=True):
             cost = child.pi + base - slope * (log_v - log_mean)
             if cost < least:
-                least, chosen = cost, child
+                least = cost
+                chosen = child
+        value_changed = mean != node.v
+        node.v = mean
         node.pi = least
         node.a = chosen
         return value_changed

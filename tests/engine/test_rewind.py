@@ -6,6 +6,8 @@ retraces the original search."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +17,10 @@ from engine.games import State, make_game
 from engine.search import alphabeta, base
 from engine.search.alphabeta import AlphaBeta
 from engine.search.base import Limit, Node, Searcher
+from engine.search.bestfirst import BestFirst
+from engine.search.pns import ProofNumberSearch
 from engine.search.registry import make_searcher
+from engine.search.rivest import Rivest
 from tests.engine.test_timeline import full_picture, monte_carlo_start, picture
 
 REWINDING: tuple[tuple[str, dict[str, object]], ...] = (
@@ -441,3 +446,53 @@ def test_monte_carlo_journal_widens_what_does_not_fit(game: str, params: dict[st
         assert exact_picture(searcher) == pictures[back], f"back to step {back}"
         forward(searcher, ahead, again=True)
         assert exact_picture(searcher) == pictures[ahead], f"again to step {ahead}"
+
+
+@pytest.mark.parametrize(("name", "params", "game", "position"), cases(("rivest", "bestfirst", "pns")), ids=str)
+def test_going_forth_to_where_a_rewind_started_gives_the_numbers_back_without_rescoring(
+    name: str, params: dict[str, object], game: str, position: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``redo`` to the step a ``rewind`` call started from gives every node back its numbers (``Expansions``:
+    the tree after a step is always the same) and rescores none; to a step between, or through a group taken
+    again in part before, it rescores.  Random jumps back and forth, groups within groups, both ways checked
+    against the recorded search."""
+    monkeypatch.setattr(base, "REWIND_SLICE", 17)
+    state = start(game, position)
+    searcher, pictures = recorded(name, params, state, 150)
+    taken = len(pictures) - 1
+    assert isinstance(searcher, (Rivest, BestFirst, ProofNumberSearch))
+    journal = searcher._expansions
+    rescore: Callable[[Any], object] = journal._rescore
+    rescored: list[Node] = []
+
+    def counted(node: Node) -> object:
+        rescored.append(node)
+        return rescore(node)
+
+    monkeypatch.setattr(journal, "_rescore", counted)
+    draw = random.Random(f"exact {name}{params}{game}")
+    starts: list[int] = []
+    """The steps the rewind calls started from, whose groups are still kept."""
+    ways = {"given back": 0, "rescored": 0}
+    for _ in range(30):
+        here = searcher.stats.iterations
+        if here > 0 and (here == taken or draw.random() < 0.5):
+            back = draw.randrange(here)
+            while searcher.stats.iterations > back:
+                starts.append(searcher.stats.iterations)
+                searcher.rewind(back)
+        else:
+            ahead = [s for s in starts if s > here]
+            goal = draw.choice(ahead) if ahead and draw.random() < 0.6 else draw.randrange(here + 1, taken + 1)
+            while searcher.stats.iterations < goal:
+                rescored.clear()
+                reached = searcher.redo(goal)
+                assert reached is not None and reached <= goal
+                if not rescored:
+                    ways["given back"] += 1
+                    assert reached in starts, "numbers given back only at a step a rewind started from"
+                else:
+                    ways["rescored"] += 1
+            starts = [s for s in starts if s > goal]
+        assert picture(searcher) == pictures[searcher.stats.iterations], f"at step {searcher.stats.iterations}"
+    assert ways["given back"] > 0 and ways["rescored"] > 0, ways

@@ -230,6 +230,9 @@ class SearchScreen(Screen[None]):
         self.workers.cancel_group(self, "replay")
         self.say(f"rebuilding the saved search of {session.steps_taken:,} steps to check it…")
 
+        saved = session.saved
+        assert saved is not None
+
         def job(deliver: Deliver, stop: threading.Event) -> None:
             opened = session.open_saved(stop)
             if opened is None:
@@ -238,6 +241,7 @@ class SearchScreen(Screen[None]):
             self.app.call_from_thread(self.say, said)
             if batch is not None:
                 deliver([(session, batch)])
+            saved.let_go(stop)  # the rebuilt tree on the screen: the rows of the saved one are read no more
 
         self.host(job, group="replay")
 
