@@ -102,7 +102,7 @@ class SearchScreen(Screen[None]):
         try:
             panes = list(self.query(SearchPane).results(SearchPane))
             for session, batch in message.batches:
-                if batch.rebuilt and self._goal is not None and self._goal[0] is session:
+                if batch.rebuilt and self._goal == (session, session.step_shown):
                     self._goal = None
                     self.note = f"showing step {session.step_shown:,} of {session.steps_taken:,}"
                 if batch.steps or batch.rebuilt:
