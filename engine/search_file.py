@@ -362,7 +362,7 @@ def parse_document(document: object, where: str) -> SavedSearch:
         best_move=best if best is not None and _legal(root, best) else None,
         value=float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0,
         finished=document.get("finished") is True,
-        principal_variation=tuple(_unmove(m) for m in line) if isinstance(line, list) else (),
+        principal_variation=_legal_line(root, line),
         work=work if isinstance(work, list) and len(work) == len(tree) else None,
     )
 
@@ -428,6 +428,19 @@ def _depths(tree: list[object], where: str) -> list[int]:
     ):
         raise SearchFileError(f'{where}: field "tree" is damaged (not the rows of a tree, depth first)')
     return depths
+
+
+def _legal_line(root: State, line: object) -> tuple[Hashable, ...]:
+    """The moves of ``line`` (a saved principal variation) as far as they are legal from ``root``."""
+    moves: list[Hashable] = []
+    state = root
+    for move in line if isinstance(line, list) else []:
+        move = _unmove(move)
+        if not _legal(state, move):
+            break
+        moves.append(move)
+        state = state.play(move)
+    return tuple(moves)
 
 
 def _plain(move: object) -> bool:

@@ -133,3 +133,28 @@ def test_the_timeline_in_bulk_is_the_one_append_makes(
     assert list(bulk.events()) == list(one_by_one.events())
     assert bulk.best_changes() == one_by_one.best_changes()
     assert bulk.nbytes() == one_by_one.nbytes()
+
+
+def test_hostile_answers_in_a_file_are_left_out_of_the_saved_tree(tmp_path: Path) -> None:
+    recipe = SearchRecipe("connect4", "", "rivest")
+    searcher, timeline = recorded(recipe.maker(), 100)
+    path = tmp_path / "s.json"
+    write_search(path, recipe, searcher, timeline)
+    document = json.loads(path.read_text())
+    line = document["principal_variation"]
+    document.update(
+        principal_variation=[*line[:2], {"x": 1}, 3],
+        best_move=[[1]],
+        work=["many"] * len(document["tree"]),
+        stats={"moves": -5, "nodes": "x", "max_depth": True},
+        finished="yes",
+        value="-inf",
+    )
+    path.write_text(json.dumps(document))
+    saved = read_search(path)
+    view = SavedTree(saved, recipe.state(), searcher.evaluator)
+    assert view.principal_variation() == line[:2] and len(view.principal_path()) == 3
+    assert view.best_move() is None and not view.finished and view.value().first() == float("-inf")
+    assert view.root.work() == len(searcher.root.children)  # (a work that is not a number: the children)
+    assert view.stats.moves == 0 and view.stats.nodes == len(document["tree"])
+    saved.check(searcher)  # the tree itself is intact
