@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Self
 
 import numpy as np
@@ -81,7 +81,7 @@ class SavedTree(Searcher[SavedNode]):
         self._levels: list[list[int]] = [np.flatnonzero(depths == d).tolist() for d in range(int(depths.max()) + 1)]
         """The rows at each depth, in file order (for the children of a row: those one deeper before its end)."""
         self.root = SavedNode(self, 0, None, None)
-        self._path = self._follow(saved.principal_variation)
+        self._path = self.nodes_along(saved.principal_variation)
 
     # ------------------------------------------------------------------ the tree, read lazily
 
@@ -138,22 +138,6 @@ class SavedTree(Searcher[SavedNode]):
             return float(value)
         return float(len(node.children))
 
-    def _follow(self, moves: Sequence[Move]) -> list[SavedNode]:
-        path = [self.root]
-        for move in moves:
-            child = next((c for c in path[-1].children if c.move == move), None)
-            if child is None:
-                break
-            path.append(child)
-        return path
-
-    def walk(self) -> Iterator[SavedNode]:
-        stack: list[SavedNode] = [self.root]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
-
     # ------------------------------------------------------------------ the searcher's answers, as saved
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[SavedNode] | Taken | None:
@@ -172,6 +156,3 @@ class SavedTree(Searcher[SavedNode]):
 
     def principal_variation(self) -> list[Move]:
         return list(self.saved.principal_variation)
-
-    def numbers(self, node: Node) -> dict[str, Number]:
-        return node.numbers()

@@ -571,6 +571,16 @@ class Searcher(ABC, Generic[N]):
         depths = self._depths
         return sys.getsizeof(depths) + sum(sys.getsizeof(entry) + sys.getsizeof(entry[0]) for entry in depths)
 
+    def nodes_along(self, moves: Sequence[Move]) -> list[N]:
+        """The nodes from the root along ``moves``, as far as the tree holds them (the root alone for none)."""
+        path = [self.root]
+        for move in moves:
+            child = next((c for c in path[-1].children if c.move == move), None)
+            if child is None:
+                break
+            path.append(child)
+        return path
+
     def node_at(self, path: Sequence[Move]) -> N:
         """The node reached from the root by the moves ``path`` (every one of them in the tree)."""
         node = self.root

@@ -161,6 +161,17 @@ class MctsNode(Node):
         return {"n": self.visits, "mean": self.mean(), "proven": proven}
 
 
+def _gather(sums: dict[MctsNode, list[int]], node: MctsNode, visits: int, halves: int) -> None:
+    """Add ``visits`` and ``halves`` (a total in halves) to what ``sums`` holds for ``node`` (for a rewind or
+    redo: the numbers to take off or give back once per node)."""
+    entry = sums.get(node)
+    if entry is None:
+        sums[node] = [visits, halves]
+    else:
+        entry[0] += visits
+        entry[1] += halves
+
+
 class MonteCarloTreeSearch(Searcher[MctsNode]):
     """UCT with ``k`` random playouts per new leaf, optional partial expansion and MCTS-Solver."""
 
@@ -514,21 +525,11 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
                     half = int(2 * leaf.total)
                     if parent.untried is not None:  # (not a chance node: the other player's point of view)
                         half = 2 * visits - half
-                    entry = sums.get(parent)
-                    if entry is None:
-                        sums[parent] = [visits, half]
-                    else:
-                        entry[0] += visits
-                        entry[1] += half
+                    _gather(sums, parent, visits, half)
                 leaf.visits = 0
                 leaf.total = 0.0
             elif leaf.visits > 0:  # a kept finished game reached again
-                entry = sums.get(leaf)
-                if entry is None:
-                    sums[leaf] = [k, kind >> 2]
-                else:
-                    entry[0] += k
-                    entry[1] += kind >> 2
+                _gather(sums, leaf, k, kind >> 2)
         self._add(sums, -1)  # (before the nodes emptied lose their untried lists: ``_add`` tells chance nodes by them)
         first = self._first_untried
         for parent in emptied:
@@ -597,22 +598,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
                     parent.visits -= visits
                     parent.total += total
                 else:
-                    entry = sums.get(parent)
-                    if entry is None:
-                        sums[parent] = [visits, int(2 * total)]
-                    else:
-                        entry[0] += visits
-                        entry[1] += int(2 * total)
+                    _gather(sums, parent, visits, int(2 * total))
             elif leaf.visits < 0:  # a finished game put back, reached again
                 leaf.visits -= k
                 leaf.total += 0.5 * (kind >> 2)
             else:
-                entry = sums.get(leaf)
-                if entry is None:
-                    sums[leaf] = [k, kind >> 2]
-                else:
-                    entry[0] += k
-                    entry[1] += kind >> 2
+                _gather(sums, leaf, k, kind >> 2)
         self._add(sums, 1)
         if not first:  # (a dict emptied keeps its table)
             self._first_untried = {}

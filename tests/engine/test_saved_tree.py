@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -27,6 +28,15 @@ def saved_view(tmp_path: Path, recipe: SearchRecipe, steps: int) -> tuple[Search
     write_search(path, recipe, searcher, timeline)
     saved = read_search(path)
     return searcher, SavedTree(saved, recipe.state(), searcher.evaluator)
+
+
+def written(tmp_path: Path, recipe: SearchRecipe, steps: int) -> tuple[Searcher[Node], Path, dict[str, Any]]:
+    """A search of ``recipe`` stepped ``steps`` times, the file it was written to and that file's document (to
+    damage, then write back)."""
+    searcher, timeline = recorded(recipe.maker(), steps)
+    path = tmp_path / "s.json"
+    write_search(path, recipe, searcher, timeline)
+    return searcher, path, json.loads(path.read_text())
 
 
 @pytest.mark.parametrize(
@@ -89,10 +99,7 @@ def test_a_file_from_before_work_and_the_line_were_saved_still_shows_its_tree(tm
 
 def test_damaged_rows_are_left_out_and_the_check_says_the_file_differs(tmp_path: Path) -> None:
     recipe = SearchRecipe("connect4", "4453", "bestfirst")
-    searcher, timeline = recorded(recipe.maker(), 60)
-    path = tmp_path / "s.json"
-    write_search(path, recipe, searcher, timeline)
-    document = json.loads(path.read_text())
+    searcher, path, document = written(tmp_path, recipe, 60)
     rows = document["tree"]
     first_children = [index for index, row in enumerate(rows) if row[0] == 1]
     rows[first_children[0]][1] = 99  # not a column
@@ -137,10 +144,7 @@ def test_the_timeline_in_bulk_is_the_one_append_makes(
 
 def test_hostile_answers_in_a_file_are_left_out_of_the_saved_tree(tmp_path: Path) -> None:
     recipe = SearchRecipe("connect4", "", "rivest")
-    searcher, timeline = recorded(recipe.maker(), 100)
-    path = tmp_path / "s.json"
-    write_search(path, recipe, searcher, timeline)
-    document = json.loads(path.read_text())
+    searcher, path, document = written(tmp_path, recipe, 100)
     line = document["principal_variation"]
     document.update(
         principal_variation=[*line[:2], {"x": 1}, 3],

@@ -248,12 +248,7 @@ class SearchTree(Tree[TreeItem]):
         if searcher is None:
             return 0
         with self._lock:
-            path = [searcher.root]
-            for move in moves:
-                child = next((c for c in path[-1].children if c.move == move), None)
-                if child is None:
-                    break
-                path.append(child)
+            path = searcher.nodes_along(moves)
             self._trail = {id(node) for node in path}
             self._reveal(path, user=True)
         return len(path) - 1
