@@ -223,9 +223,13 @@ def recorded(make: Callable[[], Searcher[Node]], steps: int) -> tuple[Searcher[N
 
 
 def rebuild(
-    make: Callable[[], Searcher[Node]], steps: int, stop: threading.Event | None = None
+    make: Callable[[], Searcher[Node]],
+    steps: int,
+    stop: threading.Event | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Searcher[Node] | None:
-    """A fresh searcher from ``make`` after ``steps`` steps (``None`` if ``stop`` was set first).
+    """A fresh searcher from ``make`` after ``steps`` steps (``None`` if ``stop`` was set first); ``progress`` is
+    told the steps taken after each chunk.
 
     The fast path (``run``) visits exactly what stepping visits, so the tree is the one the
     original search had after that many steps.
@@ -236,6 +240,8 @@ def rebuild(
             return None
         before = searcher.stats.iterations
         searcher.run(Limit(iterations=min(REBUILD_CHUNK, steps - before)))
+        if progress is not None:
+            progress(searcher.stats.iterations)
         if searcher.stats.iterations == before:
             break
     return searcher

@@ -179,6 +179,10 @@ class Session:
         self._start_value = searcher.value().first()
         self.saved: SavedSearch | None = None
         """The saved search this session replays (its timeline is the saved one; its tree is rebuilt)."""
+        self.opening = 0
+        """Steps of the saved search ``open_saved`` has rebuilt so far."""
+        self._opened = threading.Event()
+        """Set once ``open_saved`` has ended (rebuilt and swapped in, or stopped)."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -398,7 +402,16 @@ class Session:
         own: the rebuilt searcher is private until the swap, made under the lock."""
         saved = self.saved
         assert saved is not None
-        rebuilt = rebuild(self.fresh_searcher, saved.steps, stop)
+        try:
+            return self._open_saved(saved, stop)
+        finally:
+            self._opened.set()
+
+    def _open_saved(self, saved: SavedSearch, stop: threading.Event) -> tuple[Batch | None, str] | None:
+        def progress(steps: int) -> None:
+            self.opening = steps
+
+        rebuilt = rebuild(self.fresh_searcher, saved.steps, stop, progress)
         if rebuilt is None:
             return None
         try:
@@ -439,6 +452,8 @@ class Session:
         (it retraces the recorded steps), a chunk at a time under the lock.
         """
         step = max(0, min(step, self.steps_taken))
+        if self.as_saved and step > self.steps_taken - self.opening and not self._await_opening(stop):
+            return None
         shown = self.step_shown
         undone = step < shown and self._undo_to(step, stop)
         if undone is None:
@@ -475,6 +490,15 @@ class Session:
                 self.history.add(value)
             self._recheck()
             return Batch(0, None, (), (), self.ended, rebuilt=True)
+
+    def _await_opening(self, stop: threading.Event | None) -> bool:
+        """Wait for ``open_saved`` to end (``False`` if ``stop`` came first).  A step of a saved search shown as
+        saved, farther from the start than the rebuild under way is from its end, is reached sooner by taking the
+        rebuilt search back in place than by a second replay from the start competing with the first."""
+        while not self._opened.wait(0.05):
+            if stop is not None and stop.is_set():
+                return False
+        return True
 
     def _undo_to(self, step: int, stop: threading.Event | None) -> bool | None:
         """Take the searcher shown back to ``step`` in place, a chunk of steps at a time under the lock; ``False``

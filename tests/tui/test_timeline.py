@@ -390,3 +390,31 @@ def test_a_replay_moved_to_the_past_gets_the_rebuilt_search_as_its_newest(tmp_pa
     assert opened is not None and opened[0] is None and "matches" in opened[1]
     assert session.go_to(200) is not None and not session.as_saved and session.stop_reason() == ""
     assert picture(session.searcher) == picture(original)
+
+
+def test_a_replay_waits_for_its_rebuild_to_reach_a_far_step_and_replays_a_near_one(tmp_path: Path) -> None:
+    import threading
+
+    from engine.search_file import SearchRecipe, write_search
+    from engine.timeline import recorded
+
+    recipe = SearchRecipe("connect4", "", "rivest", {}, 0, None)
+    original, timeline = recorded(recipe.maker(), 300)
+    path = tmp_path / "r.json"
+    write_search(path, recipe, original, timeline)
+    session = Session.replaying(read_search(path))
+    session.opening = 200  # as if the rebuild under way had taken 200 of the 300 steps
+    assert session.go_to(50) is not None and session.step_shown == 50  # nearer the start: replayed at once
+    assert session.go_to(300) is not None and session.as_saved  # (the saved tree, kept ahead, back)
+    done = threading.Event()
+
+    def back() -> None:
+        session.go_to(299)
+        done.set()
+
+    threading.Thread(target=back, daemon=True).start()
+    assert not done.wait(0.3) and session.as_saved  # far from the start: it waits for the rebuild
+    assert session.open_saved(threading.Event()) is not None
+    assert done.wait(PATIENCE) and session.step_shown == 299
+    assert session.ahead is None  # the rebuilt search taken back in place, not a replay
+    assert picture(session.searcher) == fresh(session, 299)
