@@ -673,6 +673,52 @@ class Searcher(ABC, Generic[N]):
         return node.numbers()
 
 
+class ExpandingSearcher(Searcher[N]):
+    """A searcher that expands one node a step and moves along its timeline in place through its ``Expansions``
+    journal (proof-number search, Rivest's method, best-first minimax): ``undo``, ``rewind`` and ``redo`` are
+    the journal's ``back`` and ``forth``, then ``_moved``."""
+
+    _expansions: Expansions[Any]
+    """The journal of the nodes expanded (made in the subclass's ``__init__`` with its leaf and rescore hooks)."""
+    rewind_step_cost: ClassVar[float] = 0.2
+    """A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: about
+    0.1)."""
+
+    undo_checks_path: ClassVar[bool] = True
+    """Whether ``undo`` refuses a ``path`` that is not the last expanded node's (proof-number search takes any)."""
+
+    def undo(self, path: Sequence[Move]) -> bool:
+        """Take back the last expansion, of the node at ``path``: see ``rewind``."""
+        expanded = self._expansions.expanded
+        if not expanded or (self.undo_checks_path and tuple(expanded[-1].moves()) != tuple(path)):
+            return False
+        self.rewind(self.stats.iterations - 1)
+        return True
+
+    def rewind_cost(self, step: int) -> float | None:
+        return self.rewind_step_cost * max(0, self.stats.iterations - step)
+
+    def rewind(self, step: int) -> int:
+        """Take back the expansions after ``step`` (``Expansions.back``): each expanded node a leaf again, and
+        every node above rescored from its children."""
+        self._expansions.back(self, step)
+        self._moved()
+        return self.stats.iterations
+
+    def redo(self, step: int) -> int | None:
+        if not self._expansions.forth(self, step):
+            return None
+        self._moved()
+        return self.stats.iterations
+
+    def _moved(self) -> None:
+        """Bring what the searcher keeps beside its tree (``finished``, a principal variation...) up to date after
+        the tree went back or forth along the timeline."""
+
+    def journal_nbytes(self) -> int:
+        return super().journal_nbytes() + self._expansions.nbytes()
+
+
 @contextmanager
 def cyclic_gc_paused() -> Iterator[None]:
     """Hold off Python's cycle collector while a search grows its tree, then restore it.

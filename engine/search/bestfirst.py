@@ -37,10 +37,10 @@ from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
+    ExpandingSearcher,
     Expansions,
     Node,
     Param,
-    Searcher,
     Step,
     Taken,
     Verdict,
@@ -49,8 +49,6 @@ from engine.search.base import (
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 _VALUE = attrgetter("v")
-REWIND_STEP_COST = 0.2
-"""A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: about 0.1)."""
 
 
 class BestFirstNode(Node):
@@ -84,7 +82,7 @@ class BestFirstNode(Node):
         return {"v": self.v}
 
 
-class BestFirst(Searcher[BestFirstNode]):
+class BestFirst(ExpandingSearcher[BestFirstNode]):
     """Best-first minimax: always expand the leaf at the end of the principal variation."""
 
     evaluator: Evaluator
@@ -170,29 +168,12 @@ class BestFirst(Searcher[BestFirstNode]):
         return changed
 
     def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the expansion of the leaf at ``path`` (the last step's): see ``rewind``."""
-        expanded = self._expansions.expanded
-        if self.ab_depth > 0 or not expanded or tuple(expanded[-1].moves()) != tuple(path):
-            return False
-        self.rewind(self.stats.iterations - 1)
-        return True
+        """Not with ``ab_depth``: its full-width phase is replayed."""
+        return self.ab_depth == 0 and super().undo(path)
 
     def rewind_cost(self, step: int) -> float | None:
         """Not with ``ab_depth``: its full-width phase is replayed."""
-        return None if self.ab_depth > 0 else REWIND_STEP_COST * max(0, self.stats.iterations - step)
-
-    def rewind(self, step: int) -> int:
-        """Take back the expansions after ``step`` (``Expansions.back``): each expanded leaf is a leaf again,
-        with its static value, and the values and principal children above are backed up again."""
-        self._expansions.back(self, step)
-        self._moved()
-        return self.stats.iterations
-
-    def redo(self, step: int) -> int | None:
-        if not self._expansions.forth(self, step):
-            return None
-        self._moved()
-        return self.stats.iterations
+        return None if self.ab_depth > 0 else super().rewind_cost(step)
 
     def _moved(self) -> None:
         """The principal variation and ``finished`` after the tree went back or forth along the timeline."""
@@ -230,9 +211,6 @@ class BestFirst(Searcher[BestFirstNode]):
         assert best is not None  # a node rescored has children
         node.best = best
         node.v = best.v
-
-    def journal_nbytes(self) -> int:
-        return super().journal_nbytes() + self._expansions.nbytes()
 
     def player(self, node: BestFirstNode) -> int:
         """The player to move at ``node`` (+1 first player, MAX; -1 second, MIN)."""

@@ -30,17 +30,16 @@ deepest first.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from engine.games.base import Move, State
 from engine.pov import PovScore
 from engine.search.base import (
     TAKEN,
     AlgorithmInfo,
+    ExpandingSearcher,
     Expansions,
     Node,
     Param,
-    Searcher,
     SearchError,
     Step,
     Taken,
@@ -52,9 +51,6 @@ INF = math.inf
 
 TARGETS = ("win", "draw-or-win")
 """What a proof shows for the root player: a win, or at least a draw."""
-
-REWIND_STEP_COST = 0.2
-"""A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: under 0.1)."""
 
 
 def _unknown_again(node: PnsNode, _: float) -> None:
@@ -101,9 +97,10 @@ class PnsNode(Node):
         return {"pn": self.pn, "dn": self.dn}
 
 
-class ProofNumberSearch(Searcher[PnsNode]):
+class ProofNumberSearch(ExpandingSearcher[PnsNode]):
     """Proof-number search on a tree (no transposition table), one expansion per step."""
 
+    undo_checks_path = False
     name = "pns"
     description = "proof-number search (Allis): proves or disproves a win (or a draw) for the player to move"
 
@@ -222,29 +219,6 @@ class ProofNumberSearch(Searcher[PnsNode]):
                 changed.append(node)
             node = node.parent
 
-    def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the last expansion (of the node at ``path``): see ``rewind``."""
-        if not self._expansions.expanded:
-            return False
-        self.rewind(self.stats.iterations - 1)
-        return True
-
-    def rewind_cost(self, step: int) -> float | None:
-        return REWIND_STEP_COST * max(0, self.stats.iterations - step)
-
-    def rewind(self, step: int) -> int:
-        """Take back the expansions after ``step`` (``Expansions.back``): each expanded node is a leaf again,
-        unknown ``(1, 1)``, and every node above is recomputed from its children."""
-        self._expansions.back(self, step)
-        self._moved()
-        return self.stats.iterations
-
-    def redo(self, step: int) -> int | None:
-        if not self._expansions.forth(self, step):
-            return None
-        self._moved()
-        return self.stats.iterations
-
     def _moved(self) -> None:
         """``finished`` and the outcomes after the tree went back or forth along the timeline."""
         self.finished = self.root.pn == 0 or self.root.dn == 0
@@ -252,9 +226,6 @@ class ProofNumberSearch(Searcher[PnsNode]):
 
     def _rescore(self, node: PnsNode) -> None:
         node.pn, node.dn = self._numbers_from_children(node)
-
-    def journal_nbytes(self) -> int:
-        return super().journal_nbytes() + self._expansions.nbytes()
 
     def _outcome_table(self) -> dict[PnsNode, int]:
         """For each node of the finished proof (or disproof) tree, a bound on its value for the root player.

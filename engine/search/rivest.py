@@ -36,7 +36,6 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from operator import attrgetter
 from typing import Self
 
@@ -47,10 +46,10 @@ from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
+    ExpandingSearcher,
     Expansions,
     Node,
     Param,
-    Searcher,
     SearchError,
     Step,
     Taken,
@@ -63,8 +62,6 @@ from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 _V = attrgetter("v")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
 
-REWIND_STEP_COST = 0.2
-"""A step taken back by ``rewind`` costs about this many steps replayed."""
 INF = math.inf
 MODES = ("reverse", "mean", "reverse-derivative")
 FINALS = ("value", "mean")
@@ -121,7 +118,7 @@ class RivestNode(Node):
         return {"v": self.v, "pi": self.pi}
 
 
-class Rivest(Searcher[RivestNode]):
+class Rivest(ExpandingSearcher[RivestNode]):
     """Min/max approximation: expand the tip the root's value is most sensitive to."""
 
     evaluator: Evaluator
@@ -214,29 +211,8 @@ class Rivest(Searcher[RivestNode]):
             return TAKEN
         return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
-    def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the expansion of the tip at ``path`` (the last step's): see ``rewind``."""
-        expanded = self._expansions.expanded
-        if not expanded or tuple(expanded[-1].moves()) != tuple(path):
-            return False
-        self.rewind(self.stats.iterations - 1)
-        return True
-
-    def rewind_cost(self, step: int) -> float | None:
-        return REWIND_STEP_COST * max(0, self.stats.iterations - step)
-
-    def rewind(self, step: int) -> int:
-        """Take back the expansions after ``step`` (``Expansions.back``): each expanded tip is a tip again (its
-        static value, ``pi`` 0), and every node above is rescored from its children."""
-        self._expansions.back(self, step)
+    def _moved(self) -> None:
         self.finished = self.root.pi == INF
-        return self.stats.iterations
-
-    def redo(self, step: int) -> int | None:
-        if not self._expansions.forth(self, step):
-            return None
-        self.finished = self.root.pi == INF
-        return self.stats.iterations
 
     @staticmethod
     def _tip_again(tip: RivestNode, value: float) -> State | None:
@@ -268,9 +244,6 @@ class Rivest(Searcher[RivestNode]):
     def _expansion_cost(self, tip: RivestNode, children: int) -> int:
         """An expansion's moves: one per child, and under Rivest's accounting one per edge down from the root."""
         return children + tip.depth if self.accounting else children
-
-    def journal_nbytes(self) -> int:
-        return super().journal_nbytes() + self._expansions.nbytes()
 
     def _player(self, node: RivestNode) -> int:
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""
