@@ -9,8 +9,8 @@ import pytest
 
 from engine.search.base import Node, Searcher
 from engine.search.registry import make_searcher
-from engine.search_file import read_search
-from engine.timeline import rebuild
+from engine.search_file import SearchRecipe, read_search, write_search
+from engine.timeline import rebuild, recorded
 from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp
@@ -50,6 +50,14 @@ def head(pilot_screen: object) -> str:
 
     assert isinstance(pilot_screen, ExploreScreen)
     return str(pilot_screen.pane.query_one("#head", Static).render())
+
+
+def replaying(tmp_path: Path, recipe: SearchRecipe, steps: int) -> tuple[Searcher[Node], Session]:
+    """A search of ``recipe`` stepped ``steps`` times, written to a file, and a session replaying that file."""
+    original, timeline = recorded(recipe.maker(), steps)
+    path = tmp_path / "saved.json"
+    write_search(path, recipe, original, timeline)
+    return original, Session.replaying(read_search(path))
 
 
 @run_async
@@ -326,14 +334,7 @@ def test_a_replay_opens_on_the_saved_tree_then_swaps_in_the_rebuilt_search(tmp_p
     import asyncio
     import threading
 
-    from engine.search_file import SearchRecipe, write_search
-    from engine.timeline import recorded
-
-    recipe = SearchRecipe("connect4", "", "rivest", {}, 0, None)
-    original, timeline = recorded(recipe.maker(), 300)
-    path = tmp_path / "r.json"
-    write_search(path, recipe, original, timeline)
-    session = Session.replaying(read_search(path))
+    original, session = replaying(tmp_path, SearchRecipe("connect4", "", "rivest", {}, 0, None), 300)
     assert session.as_saved and session.step_shown == session.steps_taken == 300
     assert picture(session.searcher) == picture(original)
     release = threading.Event()
@@ -376,14 +377,7 @@ def test_a_replay_opens_on_the_saved_tree_then_swaps_in_the_rebuilt_search(tmp_p
 def test_a_replay_moved_to_the_past_gets_the_rebuilt_search_as_its_newest(tmp_path: Path) -> None:
     import threading
 
-    from engine.search_file import SearchRecipe, write_search
-    from engine.timeline import recorded
-
-    recipe = SearchRecipe("connect4", "4453", "mcts", {}, 4, None)
-    original, timeline = recorded(recipe.maker(), 200)
-    path = tmp_path / "m.json"
-    write_search(path, recipe, original, timeline)
-    session = Session.replaying(read_search(path))
+    original, session = replaying(tmp_path, SearchRecipe("connect4", "4453", "mcts", {}, 4, None), 200)
     assert session.stop_words()[1].startswith("the saved search is being rebuilt")
     assert session.go_to(120) is not None and session.step_shown == 120 and not session.as_saved
     opened = session.open_saved(threading.Event())
@@ -395,14 +389,7 @@ def test_a_replay_moved_to_the_past_gets_the_rebuilt_search_as_its_newest(tmp_pa
 def test_a_replay_waits_for_its_rebuild_to_reach_a_far_step_and_replays_a_near_one(tmp_path: Path) -> None:
     import threading
 
-    from engine.search_file import SearchRecipe, write_search
-    from engine.timeline import recorded
-
-    recipe = SearchRecipe("connect4", "", "rivest", {}, 0, None)
-    original, timeline = recorded(recipe.maker(), 300)
-    path = tmp_path / "r.json"
-    write_search(path, recipe, original, timeline)
-    session = Session.replaying(read_search(path))
+    _, session = replaying(tmp_path, SearchRecipe("connect4", "", "rivest", {}, 0, None), 300)
     session.opening = 200  # as if the rebuild under way had taken 200 of the 300 steps
     assert session.go_to(50) is not None and session.step_shown == 50  # nearer the start: replayed at once
     assert session.go_to(300) is not None and session.as_saved  # (the saved tree, kept ahead, back)
