@@ -2,8 +2,8 @@
 
 Every command module has ``run(args) -> int``; user mistakes (a bad position, an unknown
 algorithm, a parameter out of range) are reported as one line on stderr with exit status 2, and
-a Ctrl-C (while the command line is read, the command's modules load or it runs) as one line with
-exit status 130 (``tui.entry``, the console script, answers one while this module loads).
+a Ctrl-C as one line with exit status 130 (``tui.entry``, the console script, answers one at once
+until the command's module is loaded; then the command keeps what it has and ``run_command`` says so).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from engine.games import GAME_NAMES
 from engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 from engine.stats import Sprt, parse_sprt
 from tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
-from tui.entry import interrupted
+from tui.entry import interrupted, interruptible
 
 T = TypeVar("T")
 
@@ -472,6 +472,7 @@ def run_command(command: str, args: argparse.Namespace, output: WatchedOutput) -
     line and status 130, a crash one line and status 1."""
     try:
         module = importlib.import_module(COMMANDS[command])
+        interruptible()  # (the console script ended the process at once on a Ctrl-C until now)
         return int(module.run(args))
     except UserError as error:
         print(f"plyscope {command}: {one_line(error)}", file=sys.stderr)

@@ -1,13 +1,15 @@
 """The ``plyscope`` console script: ``tui.cli.main``, with Ctrl-C answered at any moment, loading included.
 
-Loading the command line and then a command's modules (numpy, numba, Rich, Textual...) takes up to a second;
-a Ctrl-C then raises ``KeyboardInterrupt`` inside an import, where nothing of ``tui.cli`` can catch it yet
-(Python printed a traceback of 20 to 40 lines and died of the signal).  This module imports nothing but the
-standard library's ``os``, ``signal`` and ``sys`` before its ``try``: from there on a Ctrl-C is one line on
-stderr and exit status 130, as ``tui.cli.main`` answers one during a command.  Once the command is over, a
-Ctrl-C while the interpreter shuts down (joining threads, ending worker processes) ends it at once, saying so
-in one line, rather than with a traceback.  Only Python's own start-up (some tens of milliseconds, before any
-line of plyscope runs) is out of reach.
+Loading the command line and then a command's modules (numpy, numba, Rich, Textual...) takes up to a second.
+A Ctrl-C then raised ``KeyboardInterrupt`` inside an import, where nothing of ``tui.cli`` could catch it yet
+(Python printed a traceback of 20 to 40 lines and died of the signal), or inside a callback of the import
+machinery, which only prints it ("Exception ignored") and goes on, so that the command ran regardless.  Here
+a Ctrl-C ends the process at once (``leave_now``: one line on stderr, exit status 130) until the command's
+module is loaded; then ``interruptible`` gives the command ``KeyboardInterrupt`` back, which ``tui.cli``
+answers the same way once a command has kept what it must (an arena its finished games).  Once the command
+is over, a Ctrl-C while the interpreter shuts down (joining threads, ending worker processes) ends it at once
+too.  This module imports nothing but the standard library, so only Python's own start-up, before any line
+of plyscope runs, is out of reach.
 """
 
 from __future__ import annotations
@@ -27,23 +29,33 @@ def interrupted(command: str) -> int:
     return INTERRUPTED_EXIT_STATUS
 
 
+def leave_now(signum: int, frame: FrameType | None) -> None:
+    """SIGINT's handler while nothing is to be kept (modules loading, the interpreter shutting down): end the
+    process at once, in one line."""
+    os.write(2, b"plyscope: interrupted\n")
+    os._exit(INTERRUPTED_EXIT_STATUS)
+
+
+def interruptible() -> None:
+    """From now on a Ctrl-C raises ``KeyboardInterrupt`` (the command runs: it keeps what it has, says so and
+    ends with 130), where the console script had it end the process at once; elsewhere (``tui.cli.main`` called
+    by a test) nothing changes."""
+    if signal.getsignal(signal.SIGINT) is leave_now:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main() -> int:
     """Run the command line (``tui.cli.main``) and return its exit status; 130 on a Ctrl-C at any moment."""
+    signal.signal(signal.SIGINT, leave_now)
     try:
         try:
             from tui.cli import main as command_line
 
             return command_line()
         finally:  # before anything else: a Ctrl-C from now on, even while the one below is said, ends at once
-            signal.signal(signal.SIGINT, _leave_now)
-    except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, leave_now)
+    except KeyboardInterrupt:  # (one that came just as the command ended)
         return interrupted("")
-
-
-def _leave_now(signum: int, frame: FrameType | None) -> None:
-    """A Ctrl-C once the command is over: end the process at once (its output is written), in one line."""
-    os.write(2, b"plyscope: interrupted\n")
-    os._exit(INTERRUPTED_EXIT_STATUS)
 
 
 if __name__ == "__main__":
