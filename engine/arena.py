@@ -72,7 +72,7 @@ from engine.games import Connect4, Connect4State, Game, Move, NimState, Position
 from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
 from engine.solve import nim_score
-from engine.solver import Connect4Solver, ScoreSearch, native_fits
+from engine.solver import NATIVE_MAX_BITS, Connect4Solver, ScoreSearch, native_fits
 from engine.stats import Z95, EloEstimate, Pentanomial, RatingList, Sprt, Trinomial, elo_from_score, rating_list
 
 SEED_MASK = (1 << 63) - 1
@@ -110,9 +110,6 @@ def _turn(state: State, move: Move) -> tuple[tuple[Move, ...], State]:
 
 OPENINGS_HELP = "use all2, a number from 1 to {n}, balanced:N or a file of move strings"
 """What ``--openings`` takes, for its refusals."""
-BALANCED_PYTHON_NODES = 3_000_000
-"""The same for a board the compiled solver does not play (over 62 bits: 9x7, 10x10...), whose pure Python
-kernel spends some 6 s on them (at ``BALANCED_NODES`` it took over a minute and a half to refuse 10x10)."""
 MAX_OPENINGS_BYTES = 1 << 20
 """The largest file of openings read (a few bytes a line)."""
 BALANCED_NODES = 50_000_000
@@ -212,7 +209,7 @@ def read_openings(game: Game, path: str) -> list[tuple[Move, ...]]:
     """
     data = read_regular_file(path, MAX_OPENINGS_BYTES, "a file of openings")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # (a byte order mark at the start is no part of the text)
     except UnicodeDecodeError:
         raise UserError(f"--openings {path}: not UTF-8 text") from None
     start = game.start()
@@ -270,10 +267,22 @@ def balanced_openings(game: Game, every: Sequence[tuple[Move, ...]], count: int,
 def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int]:
     """The exact score of each opening for the player to move after it: Pons' score on Connect Four (0 a
     draw, larger for quicker wins), +1 or -1 in the Nim games.  Raises ``UserError`` for a game without an
-    exact solver, or a board whose openings take the solver more than ``BALANCED_NODES`` nodes each."""
+    exact solver, or a board whose openings take the solver more than ``BALANCED_NODES`` nodes each.
+
+    A board the compiled solver does not play (over ``NATIVE_MAX_BITS`` bits: 54 cells or more) is refused at
+    once, its openings out of reach: three openings of 7x6 (42 cells) tried each took the compiled solver over
+    ``BALANCED_NODES`` nodes, and the pure Python one spent 19 s of CPU on 3,000,000 nodes of a 10x10 opening
+    without settling it."""
     start = game.start()
     if isinstance(game, Connect4) and (game.width, game.height) == (7, 6):
         return [OPENING_SCORES[spell(start, opening)] for opening in openings]
+    if isinstance(game, Connect4) and not native_fits(game):
+        raise UserError(
+            f"--openings balanced: the openings of {game.name} are out of the exact solver's reach (its compiled "
+            f"kernel plays boards of at most {NATIVE_MAX_BITS} bits, width x (height + 1), this one has "
+            f"{game.width * game.column_bits}; in pure Python it would take far too long); use a number of "
+            f"openings or a file instead"
+        )
     positions = []
     for opening in openings:
         state = start
@@ -282,17 +291,16 @@ def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int
         positions.append(state)
     if isinstance(game, Connect4):
         solver = Connect4Solver(game)
-        budget = BALANCED_NODES if native_fits(game) else BALANCED_PYTHON_NODES
         scores = []
         for position in positions:
             assert isinstance(position, Connect4State)
             search = ScoreSearch(solver, position)
-            search.advance(budget)
+            search.advance(BALANCED_NODES)
             score = search.score
             if score is None:
                 raise UserError(
                     f"--openings balanced: the openings of {game.name} take the solver more than "
-                    f"{budget:,} nodes each; use a number of openings or a file instead"
+                    f"{BALANCED_NODES:,} nodes each; use a number of openings or a file instead"
                 )
             scores.append(score.pov(position.player))
         return scores
@@ -1120,6 +1128,9 @@ def results_document(
 
 MAX_RESULTS_BYTES = 1 << 30
 """The largest results file ``--resume`` reads (a game takes a few hundred bytes)."""
+RESULTS_NESTING = 5
+"""The deepest nesting of a results file: the document, ``games``, a game, its ``stats``, a side's (the summary
+goes to 4); a file nested deeper is refused as it is read."""
 
 
 def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTask]) -> list[GameRecord]:
@@ -1131,9 +1142,9 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
         return []
     data = read_regular_file(path, MAX_RESULTS_BYTES, "a results file")
     try:
-        document = parse_json(data)
+        document = parse_json(data, RESULTS_NESTING)
     except NotJson as error:
-        raise UserError(f"--resume {path}: not a results file (not JSON: {error})") from None
+        raise UserError(f"--resume {path}: {error}, so not a results file") from None
     if not isinstance(document, dict) or not isinstance(document.get("games"), list):
         raise UserError(f"--resume {path}: not a results file (no list of games)")
     for key, value in meta.items():

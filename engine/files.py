@@ -87,23 +87,57 @@ def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
 
 
 class NotJson(ValueError):
-    """Bytes that are not a plain JSON document; the message says why in a few words."""
+    """Bytes that are not a JSON document of the kind asked for; the message says why in a few words (``not JSON
+    (line 3: ...)``, ``not UTF-8 text``, ``nested more than 5 levels deep``)."""
 
 
-def parse_json(data: bytes | str) -> object:
-    """The JSON document ``data`` holds (UTF-8); raises ``NotJson`` for anything else.
+ORJSON_NESTING = 1024
+"""The deepest nesting orjson reads (arrays and objects one inside another, the document's own counted; deeper is
+its ``depth limit exceeded``, since orjson 3.9.15)."""
+
+BOM = "\ufeff"
+"""The byte order mark some editors put at the start of a UTF-8 file (``EF BB BF``): not part of the text."""
+
+
+def parse_json(data: bytes | str, nesting: int) -> object:
+    """The JSON document ``data`` holds (UTF-8, a byte order mark at its start left out), nested at most
+    ``nesting`` levels deep (the document itself is level 1: the deepest its format goes); raises ``NotJson`` for
+    anything else.
 
     Read by orjson (a saved search of 100,000 steps is tens of megabytes: about three times faster than the
     standard library), with the cycle collector held off while it builds the document's objects (each
-    collection would walk them all, for nothing).  Whatever a hostile file holds ends as ``NotJson``,
-    never as another exception: text that is not UTF-8, bad syntax, nesting past 1,024 levels, ``NaN``
-    and ``Infinity`` (not JSON), and numbers such as ``1e400`` that are infinite as floats.  Integers past
-    64 bits are read as floats (the readers then refuse them as numbers of the wrong type).
+    collection would walk them all, for nothing).  The nesting is checked by orjson itself, for nothing: the
+    text is read as the innermost item of ``ORJSON_NESTING - nesting`` arrays, so that it passes orjson's limit
+    exactly when it is deeper than ``nesting`` (no walk over the document, which would cost about as much as
+    reading it, and nothing nested deeper than its format reaches code that recurses over it).  Whatever a
+    hostile file holds ends as ``NotJson``, never as another exception: text that is not UTF-8, bad syntax,
+    nesting deeper than ``nesting``, ``NaN`` and ``Infinity`` (not JSON), and numbers such as ``1e400`` that
+    are infinite as floats.  Integers past 64 bits are read as floats (the readers then refuse them as numbers
+    of the wrong type).
     """
+    assert 1 <= nesting < ORJSON_NESTING
+    padding = ORJSON_NESTING - nesting
+    unpadded: bytes | str
+    if isinstance(data, str):
+        unpadded = data.removeprefix(BOM)
+        padded: bytes | str = "".join(("[" * padding, unpadded, "]" * padding))
+    else:
+        unpadded = data.removeprefix(BOM.encode())
+        padded = b"".join((b"[" * padding, unpadded, b"]" * padding))
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return orjson.loads(data)
+        try:
+            document = orjson.loads(padded)
+        except orjson.JSONDecodeError as error:
+            if "depth limit" not in error.msg:
+                orjson.loads(unpadded)  # raises, saying what is wrong with the text itself ("[1," ends early)
+            raise NotJson(f"nested more than {nesting} levels deep, deeper than the format goes") from None
+        for _ in range(padding):
+            if type(document) is not list or len(document) != 1:  # not one document ("", "1, 2"): orjson says so
+                orjson.loads(unpadded)
+            document = document[0]
+        return document
     except orjson.JSONDecodeError as error:
         raise NotJson(_json_error(error)) from None
     finally:
@@ -115,9 +149,7 @@ def _json_error(error: orjson.JSONDecodeError) -> str:
     """What is wrong, in a few words, with the line it is on."""
     if "UTF-8" in error.msg:
         return "not UTF-8 text"
-    if "depth limit" in error.msg:
-        return "nested too deeply"
-    return f"line {error.lineno}: {error.msg}"
+    return f"not JSON (line {error.lineno}: {error.msg})"
 
 
 def _not_a_file(path: Path | str) -> str | None:

@@ -288,7 +288,7 @@ class PlayedGame:
         except FileRefused as error:
             raise GameFileError(str(error)) from None
         try:
-            text = data.decode("utf-8")
+            text = data.decode("utf-8-sig")  # (a byte order mark at the start is no part of the text)
         except UnicodeDecodeError:
             raise GameFileError(f"{path}: not a text file, so not a saved game") from None
         try:

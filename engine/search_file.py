@@ -21,12 +21,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from engine.errors import UserError
 from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
 from engine.games import State, make_game
-from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
+from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed, shown
 from engine.search.base import Node, Searcher, Stats, cyclic_gc_paused
 from engine.search.registry import algorithm, make_searcher
 from engine.timeline import Timeline, rebuild
@@ -36,6 +34,9 @@ VERSION = 1
 """The file format's version: a reader refuses any other."""
 READ_LIMIT = 1 << 30
 """The largest saved search read back, in bytes."""
+NESTING = 5
+"""The deepest nesting of a saved search: the document, ``events``, an event, its path, a Nim move (the tree
+goes to 4: ``tree``, a row, its move or its numbers); a file nested deeper is refused as it is read."""
 DOT_CHILDREN = 6
 """Children drawn under a node of a DOT picture by default (the principal child always among them)."""
 DOT_NODES = 200
@@ -247,12 +248,32 @@ class SavedSearch:
                 time.sleep(0)
 
     def rebuilt(self, stop: threading.Event | None = None) -> Searcher[Node] | None:
-        """The search rebuilt to its last step, checked against the saved tree (``None`` if ``stop`` came first)."""
-        searcher = rebuild(self.recipe.maker(), self.steps, stop)
+        """The search rebuilt to its last step, checked against the saved events as it goes (``check_step`` after
+        every chunk of steps: a file whose events are not its search's is refused within a chunk, not after
+        the whole rebuild) and then against the saved tree (``None`` if ``stop`` came first)."""
+        searcher = rebuild(self.recipe.maker(), self.steps, stop, self.check_step)
         if searcher is None:
             return None
+        if searcher.stats.iterations != self.steps:
+            raise SearchFileError(
+                f"the rebuilt search ends after {searcher.stats.iterations:,} steps, the file has {self.steps:,}: "
+                f"{self._written_by()}"
+            )
         self.check(searcher)
         return searcher
+
+    def check_step(self, searcher: Searcher[Node]) -> None:
+        """Raise ``SearchFileError`` unless ``searcher``'s best move and root value are those of the saved event of
+        its last step."""
+        step = searcher.stats.iterations
+        if step == 0:
+            return
+        value, saved = searcher.value().first(), self.timeline.value(step)  # (the saved values are all numbers)
+        if searcher.best_move() != self.timeline.best(step) or value != saved:
+            raise SearchFileError(
+                f"the rebuilt search differs from the saved one at step {step:,} (its best move or root value): "
+                f"{self._written_by()}"
+            )
 
     def check(self, searcher: Searcher[Node]) -> None:
         """Raise ``SearchFileError`` unless ``searcher``'s tree is the saved one, node for node and number for
@@ -269,9 +290,11 @@ class SavedSearch:
     def _differs(self, first: int, rebuilt: int) -> None:
         raise SearchFileError(
             f"the rebuilt tree differs from the saved one at node {first:,} ({rebuilt:,} nodes rebuilt, "
-            f"{len(self.tree):,} saved): the file was written by plyscope {self.saved_by}, this is "
-            f"{plyscope_version()}, or it was edited"
+            f"{len(self.tree):,} saved): {self._written_by()}"
         )
+
+    def _written_by(self) -> str:
+        return f"the file was written by plyscope {self.saved_by}, this is {plyscope_version()}, or it was edited"
 
 
 def read_search(path: Path | str) -> SavedSearch:
@@ -282,11 +305,11 @@ def read_search(path: Path | str) -> SavedSearch:
     with cyclic_gc_paused():
         try:
             data = read_regular_file(path, READ_LIMIT, "a saved search")
-            document = parse_json(data)
+            document = parse_json(data, NESTING)
         except FileRefused:
             raise
         except NotJson as error:
-            raise SearchFileError(f"{path} is not a saved search: not JSON ({error})") from None
+            raise SearchFileError(f"{path} is not a saved search: {error}") from None
         return parse_document(document, str(path))
 
 
@@ -327,11 +350,11 @@ def parse_document(document: object, where: str) -> SavedSearch:
     if steps < 0 or len(events) != steps:
         raise SearchFileError(f"{where}: {len(events):,} events for {steps:,} steps: the file is damaged")
     try:
-        recipe.maker()
+        scale = _Scale(recipe.algorithm, *recipe.maker()().value_scale())
     except UserError as error:
         raise SearchFileError(f"{where}: {error}") from None
     root = recipe.state()
-    timeline = _timeline(events, root, where)
+    timeline = _timeline(events, root, where, scale=scale)
     depths = _depths(tree, where)
     stats = document.get("stats")
     numbers = (
@@ -341,8 +364,7 @@ def parse_document(document: object, where: str) -> SavedSearch:
     )
     work = document.get("work")
     line = document.get("principal_variation")
-    value: object = document.get("value")
-    value = _SPECIAL.get(value, 0.0) if isinstance(value, str) else value
+    value = scale.check(document.get("value"), 'field "value"', where)
     best = _unmove(document.get("best_move"))
     return SavedSearch(
         recipe,
@@ -360,19 +382,50 @@ def parse_document(document: object, where: str) -> SavedSearch:
             playout_moves=numbers.get("playout_moves", 0),
         ),
         best_move=best if best is not None and _legal(root, best) else None,
-        value=float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0,
+        value=value,
         finished=document.get("finished") is True,
         principal_variation=_legal_line(root, line),
         work=work if isinstance(work, list) and len(work) == len(tree) else None,
     )
 
 
-_SPECIAL = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+_INTS = frozenset({int})
+"""The type of every move of a Connect Four path (a set, to check a path's moves' types in one call)."""
 
 
-def _timeline(events: list[Any], root: State, where: str) -> Timeline:
-    """The timeline of the file's ``events``, each checked: its path legal from ``root``, its counts and best
-    move, its value a number; ``SearchFileError`` naming the first damaged event."""
+@dataclass(frozen=True, slots=True)
+class _Scale:
+    """The root values a saved search's algorithm gives (``Searcher.value_scale``, first player's point of view)."""
+
+    algorithm: str
+    lo: float
+    hi: float
+
+    def check(self, value: object, field: str, where: str) -> float:
+        """``value`` as a float if it is a number on this scale (give or take a rounding: a billionth of the
+        scale), else ``SearchFileError`` naming ``field`` (infinite and undefined values are off every scale)."""
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise SearchFileError(f"{where}: {field} is {_kind(value)}, not a number")
+        slack = 1e-9 * (self.hi - self.lo)
+        if not self.lo - slack <= value <= self.hi + slack:
+            raise SearchFileError(
+                f"{where}: {field} is {value:g}, off the scale of {self.algorithm}'s values "
+                f"({self.lo:g} to {self.hi:g})"
+            )
+        return float(value)
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in a word or two (``"inf"`` and the like quoted: a saved search writes no such value)."""
+    if isinstance(value, str):
+        return f"'{shown(value, 20)}'"
+    return {bool: "true or false", list: "a list", dict: "an object", type(None): "null"}.get(type(value), "?")
+
+
+def _timeline(events: list[Any], root: State, where: str, *, scale: _Scale) -> Timeline:
+    """The timeline of the file's ``events``, each checked as it is read: its path legal from ``root`` (its moves
+    integers, or pairs of them in Nim: ``3.0`` is not ``3``), its counts whole numbers, its best move legal at the
+    root, its value a number on ``scale``; ``SearchFileError`` naming the first damaged event."""
     reached: dict[tuple[Hashable, ...], tuple[State, tuple[Hashable, ...]]] = {(): (root, ())}
     legal_at_root = set() if root.is_terminal() else set(root.legal_moves())
     paths: list[tuple[Hashable, ...]] = []
@@ -383,17 +436,16 @@ def _timeline(events: list[Any], root: State, where: str) -> Timeline:
     try:
         for event in events:
             moves, grown, touched, best, value = event
-            number = _SPECIAL[value] if isinstance(value, str) else value
-            if not (isinstance(moves, list) and type(grown) is int and type(touched) is int):
+            if not (type(moves) is list and type(grown) is int and type(touched) is int):
                 raise ValueError
-            if type(number) not in (int, float):
-                raise ValueError
-            key = tuple(moves)
-            try:
-                known = reached.get(key)
-            except TypeError:  # moves that are lists (Nim's [pile, take])
+            values.append(scale.check(value, f'event {len(paths) + 1:,}\'s "value"', where))
+            if _INTS.issuperset(map(type, moves)):
+                key = tuple(moves)
+            else:  # Nim's [pile, take]
                 key = tuple(_unmove(m) for m in moves)
-                known = reached.get(key)
+                if not all(map(_plain, key)):
+                    raise ValueError
+            known = reached.get(key)
             path = known[1] if known is not None else _walk(reached, key)
             if best is not None:
                 best = _unmove(best)
@@ -403,7 +455,8 @@ def _timeline(events: list[Any], root: State, where: str) -> Timeline:
             added.append(grown)
             changed.append(touched)
             bests.append(best)
-            values.append(float(number))
+    except SearchFileError:
+        raise
     except (TypeError, ValueError, OverflowError, KeyError):
         raise SearchFileError(f"{where}: event {len(paths) + 1:,} is damaged") from None
     try:
@@ -413,19 +466,25 @@ def _timeline(events: list[Any], root: State, where: str) -> Timeline:
 
 
 def _depths(tree: list[object], where: str) -> list[int]:
-    """Each row's depth; ``SearchFileError`` unless the rows are ``[depth, move, {...}]`` with depth 0 first and
-    only there, each at most one deeper than the row before (a tree written depth first)."""
-    try:
-        depths = [row[0] for row in tree]  # type: ignore[index]
-    except (TypeError, IndexError, KeyError):
-        depths = []
-    ints = np.array(depths) if depths else np.zeros(0, dtype=np.int64)
-    if (
-        not depths
-        or ints.dtype.kind != "i"
-        or ints[0] != 0
-        or (len(ints) > 1 and (ints[1:].min() < 1 or np.diff(ints).max() > 1))
-    ):
+    """Each row's depth; ``SearchFileError`` unless the rows are ``[depth, move, {...}]`` with depth 0 and move
+    ``null`` first and only there, then each row at most one deeper than the row before (a tree written depth
+    first), its depth a whole number and its move as a saved search writes one (an integer, or a pair of them in
+    Nim: ``0.0`` and ``true`` are none)."""
+    depths: list[int] = []
+    previous = -1
+    for row in tree:
+        if type(row) is not list or len(row) != 3 or type(row[0]) is not int or type(row[2]) is not dict:
+            break
+        depth, move = row[0], row[1]
+        if not (
+            (depth == 0 and move is None)
+            if previous < 0
+            else 1 <= depth <= previous + 1 and (type(move) is int or _plain(_unmove(move)))
+        ):
+            break
+        depths.append(depth)
+        previous = depth
+    if not depths or len(depths) != len(tree):
         raise SearchFileError(f'{where}: field "tree" is damaged (not the rows of a tree, depth first)')
     return depths
 

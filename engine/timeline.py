@@ -226,10 +226,11 @@ def rebuild(
     make: Callable[[], Searcher[Node]],
     steps: int,
     stop: threading.Event | None = None,
-    progress: Callable[[int], None] | None = None,
+    after_chunk: Callable[[Searcher[Node]], None] | None = None,
 ) -> Searcher[Node] | None:
-    """A fresh searcher from ``make`` after ``steps`` steps (``None`` if ``stop`` was set first); ``progress`` is
-    told the steps taken after each chunk.
+    """A fresh searcher from ``make`` after ``steps`` steps (``None`` if ``stop`` was set first); ``after_chunk`` is
+    given the searcher after each chunk of steps (to say how far it is, or to check it: an exception it raises
+    ends the rebuild).
 
     The fast path (``run``) visits exactly what stepping visits, so the tree is the one the
     original search had after that many steps.
@@ -240,8 +241,8 @@ def rebuild(
             return None
         before = searcher.stats.iterations
         searcher.run(Limit(iterations=min(REBUILD_CHUNK, steps - before)))
-        if progress is not None:
-            progress(searcher.stats.iterations)
+        if after_chunk is not None:
+            after_chunk(searcher)
         if searcher.stats.iterations == before:
             break
     return searcher

@@ -455,8 +455,8 @@ def test_parse_json_turns_every_failure_into_not_json() -> None:
     bad: list[str | bytes] = [text for name, text in HOSTILE_JSON.items() if name != "400-digit-weight"]
     for text in [*bad, b"\xff\xfe", "", "[1,", '{"a": Infinity}', '{"a": -Infinity}']:
         with pytest.raises(NotJson):
-            parse_json(text)
-    assert parse_json('{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
+            parse_json(text, 5)
+    assert parse_json('{"a": [1, 2.5, "x", null, true]}', 2) == {"a": [1, 2.5, "x", None, True]}
 
 
 def test_numbers_refuse_python_ints_too_large_for_a_float() -> None:
@@ -921,11 +921,13 @@ def test_a_corrupt_file_of_pons_positions_is_one_line(content: bytes, tmp_path: 
 
 
 @pytest.mark.parametrize(
-    ("name", "python"), [("connect4:10x10", True), ("connect4:9x7", True), ("connect4:6x5", False)]
+    ("name", "compiled"), [("connect4:10x10", False), ("connect4:9x6", False), ("connect4:6x5", True)]
 )
-def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_get_a_budget_it_spends_in_seconds(
-    name: str, python: bool, monkeypatch: pytest.MonkeyPatch
+def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_are_refused_before_any_search(
+    name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """10x10 was refused after 21 s of CPU: the pure Python solver spent 3,000,000 nodes on its first opening, and
+    no opening of a board of 54 cells or more is settled in that many."""
     import engine.arena as arena
     from engine.errors import UserError
     from engine.solver import ScoreSearch
@@ -937,10 +939,9 @@ def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_get_a_bu
 
     monkeypatch.setattr(ScoreSearch, "advance", advance)
     game = make_game(name)
-    with pytest.raises(UserError, match="take the solver more than"):
+    with pytest.raises(UserError, match="more than 50,000,000" if compiled else "out of the exact solver's reach"):
         arena.opening_scores(game, arena.two_move_openings(game)[:1])
-    assert budgets == [arena.BALANCED_PYTHON_NODES if python else arena.BALANCED_NODES]
-    assert arena.BALANCED_PYTHON_NODES <= 3_000_000  # the pure Python kernel's 480k nodes/s: some 6 s
+    assert budgets == ([arena.BALANCED_NODES] if compiled else [])
 
 
 @pytest.mark.parametrize("host", ["x" * 100_000, "a" * 64, "a..b"])

@@ -1,7 +1,9 @@
 """The ``plyscope`` command line: the explorer by default, and the batch commands.
 
 Every command module has ``run(args) -> int``; user mistakes (a bad position, an unknown
-algorithm, a parameter out of range) are reported as one line on stderr with exit status 2.
+algorithm, a parameter out of range) are reported as one line on stderr with exit status 2, and
+a Ctrl-C as one line with exit status 130 (``tui.entry``, the console script, answers one at once
+until the command's module is loaded; then the command keeps what it has and ``run_command`` says so).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from engine.games import GAME_NAMES
 from engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 from engine.stats import Sprt, parse_sprt
 from tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
+from tui.entry import interrupted, interruptible
 
 T = TypeVar("T")
 
@@ -455,6 +458,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError:
         if output.failed is None:
             raise
+    except KeyboardInterrupt:  # while the command line is read (one during the command: run_command says so)
+        status = interrupted(command)
     finally:
         sys.stdout = output.stream
     if output.failed is not None:  # raised, or swallowed on the way (argparse ignores a --help it cannot write)
@@ -463,16 +468,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_command(command: str, args: argparse.Namespace, output: WatchedOutput) -> int:
-    """Run ``command``: its exit status; bad input is one line and status 2, a crash one line and status 1."""
-    module = importlib.import_module(COMMANDS[command])
+    """Run ``command`` (its module loaded here): its exit status; bad input is one line and status 2, a Ctrl-C one
+    line and status 130, a crash one line and status 1."""
     try:
+        module = importlib.import_module(COMMANDS[command])
+        interruptible()  # (the console script ended the process at once on a Ctrl-C until now)
         return int(module.run(args))
     except UserError as error:
         print(f"plyscope {command}: {one_line(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"plyscope {command}: interrupted", file=sys.stderr)
-        return 130
+        return interrupted(command)
     except Exception as error:  # a crash: never a traceback on the screen, never exit status 0
         if isinstance(error, OSError) and output.failed is not None:
             raise  # the output cannot be written (a full disk, a closed pipe): not a crash of ours; main says so

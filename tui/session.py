@@ -408,8 +408,8 @@ class Session:
             self._opened.set()
 
     def _open_saved(self, saved: SavedSearch, stop: threading.Event) -> tuple[Batch | None, str] | None:
-        def progress(steps: int) -> None:
-            self.opening = steps
+        def progress(searcher: Searcher[Node]) -> None:
+            self.opening = searcher.stats.iterations
 
         rebuilt = rebuild(self.fresh_searcher, saved.steps, stop, progress)
         if rebuilt is None:

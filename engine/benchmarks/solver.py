@@ -91,7 +91,7 @@ def read_set(path: Path, limit: int) -> list[tuple[str, int]]:
     that is not one (not text, a line not ``MOVES SCORE``, a position that cannot be played) raises ``UserError``
     naming it and the line."""
     try:
-        text = read_regular_file(path, MAX_SET_BYTES, "one of Pons' sets").decode("utf-8")
+        text = read_regular_file(path, MAX_SET_BYTES, "one of Pons' sets").decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(f"{path}: not text, so not one of Pons' sets (${DATA_VARIABLE} names their folder)") from None
     positions: list[tuple[str, int]] = []

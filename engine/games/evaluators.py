@@ -357,6 +357,9 @@ def feature_terms(state: State, weights: str = "") -> list[FeatureTerm]:
 WEIGHTS_FORMAT = "plyscope-weights"
 """The ``format`` field of a weights file."""
 MAX_WEIGHTS_FILE_BYTES = 1 << 20
+WEIGHTS_NESTING = 3
+"""The deepest nesting of a weights file: the document, ``weights`` (or what ``plyscope tune`` records: ``fit``,
+``match``), a list in those (an interval); a file nested deeper is refused as it is read."""
 
 
 class EvaluatorError(UserError):
@@ -422,11 +425,11 @@ def _read_weights(path: Path, mtime_ns: int, size: int) -> tuple[float, ...]:
     builds a searcher every turn)."""
     where = f"weights file {path}"
     try:
-        document = parse_json(read_regular_file(path, MAX_WEIGHTS_FILE_BYTES, "a weights file"))
+        document = parse_json(read_regular_file(path, MAX_WEIGHTS_FILE_BYTES, "a weights file"), WEIGHTS_NESTING)
     except FileRefused as error:
         raise EvaluatorError(str(error)) from None
     except NotJson as error:
-        raise EvaluatorError(f"{where}: not JSON ({error}), so not a weights file") from None
+        raise EvaluatorError(f"{where}: {error}, so not a weights file") from None
     if not isinstance(document, dict) or document.get("format") != WEIGHTS_FORMAT:
         raise EvaluatorError(f'{where}: not a weights file (no "format": "{WEIGHTS_FORMAT}")')
     weights = document.get("weights")

@@ -500,6 +500,13 @@ class Searcher(ABC, Generic[N]):
         ``value()`` is the search's own estimate, or exact."""
         return None
 
+    def value_scale(self) -> tuple[float, float]:
+        """The least and the greatest root value this search gives (``value().first()``, the timeline's values):
+        its evaluator's range; -1 to 1 without one (MCTS's and flat Monte Carlo's mean rewards, the result
+        proof-number search proves)."""
+        evaluator = self.evaluator
+        return (-1.0, 1.0) if evaluator is None else (evaluator.lo, evaluator.hi)
+
     def scored(self, value: float, player: Player = FIRST) -> PovScore[float]:
         """``value``, from ``player``'s point of view, as a score on this search's scale: even at the middle of
         its evaluator's range (512 on Rivest's 1..1023), at 0 without an evaluator."""

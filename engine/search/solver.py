@@ -248,6 +248,11 @@ class SolverSearcher(Searcher[SolverNode]):
         root = self.root
         return self.scored(float(root.lower), root.state.player)
 
+    def value_scale(self) -> tuple[float, float]:
+        """Pons' scores on this board: at most ``(cells + 1) // 2`` either way (a win with the first stone)."""
+        most = (self.solver.game.cells + 1) // 2
+        return (-most, most)
+
     def value_bounds(self) -> PovBounds[float] | None:
         """The root's score bounds for its player to move, until they meet."""
         root = self.root

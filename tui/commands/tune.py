@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
             "budget": {"moves": agents[0].limit.moves},
             "openings": len(openings),
             **match.as_dict(),
+            "games_planned": len(tasks),
+            "interrupted": outcome.interrupted,
         }
         save(out, report, about)
         if not args.json:

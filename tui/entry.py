@@ -1,0 +1,62 @@
+"""The ``plyscope`` console script: ``tui.cli.main``, with Ctrl-C answered at any moment, loading included.
+
+Loading the command line and then a command's modules (numpy, numba, Rich, Textual...) takes up to a second.
+A Ctrl-C then raised ``KeyboardInterrupt`` inside an import, where nothing of ``tui.cli`` could catch it yet
+(Python printed a traceback of 20 to 40 lines and died of the signal), or inside a callback of the import
+machinery, which only prints it ("Exception ignored") and goes on, so that the command ran regardless.  Here
+a Ctrl-C ends the process at once (``leave_now``: one line on stderr, exit status 130) until the command's
+module is loaded; then ``interruptible`` gives the command ``KeyboardInterrupt`` back, which ``tui.cli``
+answers the same way once a command has kept what it must (an arena its finished games).  Once the command
+is over, a Ctrl-C while the interpreter shuts down (joining threads, ending worker processes) ends it at once
+too.  This module imports nothing but the standard library, so only Python's own start-up, before any line
+of plyscope runs, is out of reach.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from types import FrameType
+
+INTERRUPTED_EXIT_STATUS = 130
+"""The exit status after a Ctrl-C (128 + SIGINT, as a shell reports a program the signal ended)."""
+
+
+def interrupted(command: str) -> int:
+    """Say on stderr that ``command`` (``""``: before it was known) was interrupted; the exit status to end with."""
+    print(f"plyscope {command}: interrupted" if command else "plyscope: interrupted", file=sys.stderr)
+    return INTERRUPTED_EXIT_STATUS
+
+
+def leave_now(signum: int, frame: FrameType | None) -> None:
+    """SIGINT's handler while nothing is to be kept (modules loading, the interpreter shutting down): end the
+    process at once, in one line."""
+    os.write(2, b"plyscope: interrupted\n")
+    os._exit(INTERRUPTED_EXIT_STATUS)
+
+
+def interruptible() -> None:
+    """From now on a Ctrl-C raises ``KeyboardInterrupt`` (the command runs: it keeps what it has, says so and
+    ends with 130), where the console script had it end the process at once; elsewhere (``tui.cli.main`` called
+    by a test) nothing changes."""
+    if signal.getsignal(signal.SIGINT) is leave_now:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def main() -> int:
+    """Run the command line (``tui.cli.main``) and return its exit status; 130 on a Ctrl-C at any moment."""
+    signal.signal(signal.SIGINT, leave_now)
+    try:
+        try:
+            from tui.cli import main as command_line
+
+            return command_line()
+        finally:  # before anything else: a Ctrl-C from now on, even while the one below is said, ends at once
+            signal.signal(signal.SIGINT, leave_now)
+    except KeyboardInterrupt:  # (one that came just as the command ended)
+        return interrupted("")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
