@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 from textual.widgets.tree import TreeNode
@@ -424,3 +425,22 @@ def test_every_registered_algorithm_is_shown_without_ui_changes(game: str, name:
                     assert format_numbers(searcher.numbers(child)) in str(view.label)
 
     explore()
+
+
+@run_async
+async def test_the_sparkline_draws_nothing_until_a_step_gives_it_values() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 36)) as pilot:
+        label = explorer(pilot).query_one("#value-label", Static)
+
+        def drawn() -> str:
+            """What the screen shows in the sparkline's two rows, under its label."""
+            region = Region(label.region.x, label.region.bottom, label.region.width, 2)
+            lines = app.screen._compositor.render_strips()[region.y : region.bottom]
+            return "".join(line.crop(region.x, region.right).text for line in lines).strip()
+
+        await pilot.pause()
+        assert label.region.width > 10 and drawn() == ""
+        await pilot.press("s")
+        await settle(pilot)
+        assert drawn() != "" and set(drawn()) <= set(" ▁▂▃▄▅▆▇█")

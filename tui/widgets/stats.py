@@ -107,4 +107,6 @@ class StatsPanel(Widget):
             shown = format_value if figures.signed else format_number
             label += f" {shown(values[-1])} ({shown(min(values))}..{shown(max(values))})"
         self.query_one("#value-label", Static).update(label, layout=False)
-        self.query_one("#values", Sparkline).data = list(values)
+        sparkline = self.query_one("#values", Sparkline)
+        sparkline.visible = len(values) > 1  # the start's value alone is no line (Textual draws it as a solid bar)
+        sparkline.data = list(values)
