@@ -17,6 +17,7 @@ from tui.screens.setup import SetupScreen
 from tui.widgets.board import Board
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
+from tui.widgets.stats import sparkline_rows
 
 
 def is_open(view: TreeNode[TreeItem]) -> bool:
@@ -444,3 +445,12 @@ async def test_the_sparkline_draws_nothing_until_a_step_gives_it_values() -> Non
         await pilot.press("s")
         await settle(pilot)
         assert drawn() != "" and set(drawn()) <= set(" ▁▂▃▄▅▆▇█")
+
+
+def test_sparkline_rows_run_from_an_eighth_of_a_row_for_the_least_value_to_full_height_for_the_most() -> None:
+    assert sparkline_rows([0, 7], 2, 1) == ["▁█"]
+    assert sparkline_rows([0, 15], 2, 2) == [" █", "▁█"]
+    assert sparkline_rows([1, 2, 3, 4], 2, 1) == ["▃█"]  # each cell the most of the values it covers
+    assert sparkline_rows([0, 1], 4, 1) == ["▁▁██"]  # fewer values than cells: each spread over two
+    assert sparkline_rows([5, 5], 2, 1) == ["▁▁"]
+    assert sparkline_rows([], 3, 2) == ["   ", "   "]

@@ -21,8 +21,10 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -144,6 +146,9 @@ class SearchTree(Tree[TreeItem]):
         """Nodes that follow mode opened (and will close when the path moves away)."""
         self._limits: dict[int, int] = {}
         """Children to show under a node, where "… N more" was chosen."""
+        self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        """Drawn lines by what they show (``_render_line``): Textual's own cache is emptied whenever a branch opens,
+        closes or grows, which in follow mode is every step."""
 
     # ----------------------------------------------------------------- public API
 
@@ -372,6 +377,41 @@ class SearchTree(Tree[TreeItem]):
             at = text.plain.rfind(CHANGED_MARK)
             text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
         return text
+
+    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        """Tree line ``y``, drawn again only if something it shows changed since it was last drawn at ``y``."""
+        lines = self._tree_lines
+        if y >= len(lines):
+            return super()._render_line(y, x1, x2, base_style)
+        line = lines[y]
+        node = line.node
+        item = id(node.data)
+        width = max(self.virtual_size.width, self.size.width)
+        key = (
+            y,  # the line's mouse metadata holds it
+            width,
+            base_style,
+            self._pseudo_class_state,
+            self.has_focus,
+            self.cursor_line == y,
+            self.hover_line == y,
+            line.last,
+            tuple((step, step.is_last, step._hover, step._selected) for step in line.path),  # the guides
+            node._updates,  # its label, set or restyled
+            node.is_expanded,
+            item in self._pv,
+            item in self._marked,
+            item in self._cut,
+            self._parts.get(item),
+        )
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._strips[key] = super()._render_line(y, 0, width, base_style)
+        return strip.crop(x1, x2)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
 
     # ----------------------------------------------------------------- internals
 
