@@ -6,6 +6,7 @@ import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets.tree import TreeNode
 
 from engine.search.minimax import MinimaxNode
@@ -454,3 +455,20 @@ def test_sparkline_rows_run_from_an_eighth_of_a_row_for_the_least_value_to_full_
     assert sparkline_rows([0, 1], 4, 1) == ["▁▁██"]  # fewer values than cells: each spread over two
     assert sparkline_rows([5, 5], 2, 1) == ["▁▁"]
     assert sparkline_rows([], 3, 2) == ["   ", "   "]
+
+
+@run_async
+async def test_a_change_of_focus_that_leaves_the_keys_shown_as_they_were_keeps_the_footer() -> None:
+    """Textual's footer mounted all its keys again at every change of focus (a third of its cost, in a browser)."""
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        assert [key.description for key in keys][:3] == ["Back", "Fwd", "Step"]
+        explorer(pilot).query_one(Board).focus()
+        await pilot.pause()
+        app.app_focus = False
+        await pilot.pause()
+        app.app_focus = True
+        await pilot.pause()
+        assert list(app.screen.query(FooterKey)) == keys

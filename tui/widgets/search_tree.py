@@ -148,7 +148,8 @@ class SearchTree(Tree[TreeItem]):
         """Children to show under a node, where "… N more" was chosen."""
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         """Drawn lines by what they show (``_render_line``): Textual's own cache is emptied whenever a branch opens,
-        closes or grows, which in follow mode is every step."""
+        closes or grows, which in follow mode is every step, and whenever the screen is styled again (a focus
+        change)."""
 
     # ----------------------------------------------------------------- public API
 
@@ -390,6 +391,7 @@ class SearchTree(Tree[TreeItem]):
         key = (
             y,  # the line's mouse metadata holds it
             width,
+            self.app.theme,
             base_style,
             self._pseudo_class_state,
             self.has_focus,
@@ -408,10 +410,6 @@ class SearchTree(Tree[TreeItem]):
         if strip is None:
             strip = self._strips[key] = super()._render_line(y, 0, width, base_style)
         return strip.crop(x1, x2)
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
 
     # ----------------------------------------------------------------- internals
 
