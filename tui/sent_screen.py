@@ -58,8 +58,11 @@ class SentScreen:
                         continue
                     _forget(row, x, end)
                     row[x] = (end, text)
-                else:  # written in part: what was there is no longer known
+                elif x < x2:  # written in part: what was there is no longer known
                     _forget(row, x, x2)
+                else:  # a chop starting where the span ends: nothing of it would be written
+                    line[x] = None
+                    continue
                 writes = True
             if writes:
                 spans.append((y, x1, x2))
