@@ -472,3 +472,25 @@ async def test_a_change_of_focus_that_leaves_the_keys_shown_as_they_were_keeps_t
         app.app_focus = True
         await pilot.pause()
         assert list(app.screen.query(FooterKey)) == keys
+
+
+@run_async
+async def test_every_tree_line_tells_the_mouse_its_own_line_after_follow_mode_moved_them() -> None:
+    """Lines are kept once drawn and moved where the tree puts them next; the mouse finds a line by its number."""
+    app = make_app(algorithm="rivest")
+    async with app.run_test(size=(100, 36)) as pilot:
+        tree = explorer(pilot).query_one(SearchTree)
+        for _ in range(6):
+            await pilot.press("s")
+            await settle(pilot)
+            top = tree.styles.gutter.top  # the border above the tree's lines
+            strips = tree.render_lines(Region(0, 0, tree.outer_size.width, tree.outer_size.height))[top:]
+            numbers = [
+                {segment.style.meta.get("line") for segment in strip if segment.style and segment.style.meta} - {None}
+                for strip in strips[: len(tree._tree_lines) - tree.scroll_offset.y]
+            ]
+            assert numbers == [{tree.scroll_offset.y + y} for y in range(len(numbers))]
+        await pilot.click(SearchTree, offset=(6, top + 2))
+        await pilot.pause()
+        line = tree._tree_lines[tree.scroll_offset.y + 2]
+        assert tree.cursor_line == tree.scroll_offset.y + 2 and tree.cursor_node is line.node
