@@ -6,20 +6,25 @@ import asyncio
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
+from rich.console import RenderableType
+from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
+from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.worker import WorkerFailed
 
+from tui.contrast import LegibleText
 from tui.crash import crash_line, save_crash
 from tui.screens.explore import ExploreScreen
 from tui.screens.help import HelpScreen, help_sections
+from tui.sent_screen import SentScreen
 from tui.session import Session
 
 SWITCH_INTERVAL = 0.001
@@ -68,6 +73,10 @@ class PlyscopeApp(App[None]):
         """Where the traceback of a crash was saved (``None``: no crash, or it could not be saved)."""
         self.crash_message = ""
         """The one line said about a crash (``""``: none)."""
+        self._sent = SentScreen()
+        """What the terminal shows, so that an update writes only what changed (``tui.sent_screen``)."""
+        self._legible: dict[int, LegibleText] = {}
+        """The contrast floor's filter for each ANSI palette (by ``id``; the palette follows the theme)."""
 
     def on_mount(self) -> None:
         # The search runs in a thread: with the interpreter's default 5 ms switch interval the
@@ -80,6 +89,24 @@ class PlyscopeApp(App[None]):
 
     def on_unmount(self) -> None:
         sys.setswitchinterval(self._switch_interval)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the contrast floor (``tui.contrast``): text at least 4.5:1 in every theme."""
+        palette = self.ansi_theme
+        legible = self._legible.setdefault(id(palette), LegibleText(palette))
+        return [*super().get_line_filters(), legible]
+
+    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
+        """Textual's, with the parts of an update that the terminal already shows left out."""
+        written = self._running and not self._closed and not self.is_headless and not self._batch_count
+        if renderable is not None and written and self._driver is not None:
+            if isinstance(renderable, ChopsUpdate):
+                renderable = self._sent.changed(renderable, self.console)
+            elif isinstance(renderable, LayoutUpdate):
+                self._sent.whole(renderable, self.console)
+            else:
+                self._sent.forget()
+        super()._display(screen, renderable)
 
     def _handle_exception(self, error: Exception) -> None:
         """A crash: save the traceback to a file and say so in one line (``run_app``) instead of the traceback.

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets.tree import TreeNode
 
 from engine.search.minimax import MinimaxNode
@@ -16,6 +18,7 @@ from tui.screens.setup import SetupScreen
 from tui.widgets.board import Board
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
+from tui.widgets.stats import sparkline_rows
 
 
 def is_open(view: TreeNode[TreeItem]) -> bool:
@@ -424,3 +427,70 @@ def test_every_registered_algorithm_is_shown_without_ui_changes(game: str, name:
                     assert format_numbers(searcher.numbers(child)) in str(view.label)
 
     explore()
+
+
+@run_async
+async def test_the_sparkline_draws_nothing_until_a_step_gives_it_values() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 36)) as pilot:
+        label = explorer(pilot).query_one("#value-label", Static)
+
+        def drawn() -> str:
+            """What the screen shows in the sparkline's two rows, under its label."""
+            region = Region(label.region.x, label.region.bottom, label.region.width, 2)
+            lines = app.screen._compositor.render_strips()[region.y : region.bottom]
+            return "".join(line.crop(region.x, region.right).text for line in lines).strip()
+
+        await pilot.pause()
+        assert label.region.width > 10 and drawn() == ""
+        await pilot.press("s")
+        await settle(pilot)
+        assert drawn() != "" and set(drawn()) <= set(" ▁▂▃▄▅▆▇█")
+
+
+def test_sparkline_rows_run_from_an_eighth_of_a_row_for_the_least_value_to_full_height_for_the_most() -> None:
+    assert sparkline_rows([0, 7], 2, 1) == ["▁█"]
+    assert sparkline_rows([0, 15], 2, 2) == [" █", "▁█"]
+    assert sparkline_rows([1, 2, 3, 4], 2, 1) == ["▃█"]  # each cell the most of the values it covers
+    assert sparkline_rows([0, 1], 4, 1) == ["▁▁██"]  # fewer values than cells: each spread over two
+    assert sparkline_rows([5, 5], 2, 1) == ["▁▁"]
+    assert sparkline_rows([], 3, 2) == ["   ", "   "]
+
+
+@run_async
+async def test_a_change_of_focus_that_leaves_the_keys_shown_as_they_were_keeps_the_footer() -> None:
+    """Textual's footer mounted all its keys again at every change of focus (a third of its cost, in a browser)."""
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        assert [key.description for key in keys][:3] == ["Back", "Fwd", "Step"]
+        explorer(pilot).query_one(Board).focus()
+        await pilot.pause()
+        app.app_focus = False
+        await pilot.pause()
+        app.app_focus = True
+        await pilot.pause()
+        assert list(app.screen.query(FooterKey)) == keys
+
+
+@run_async
+async def test_every_tree_line_tells_the_mouse_its_own_line_after_follow_mode_moved_them() -> None:
+    """Lines are kept once drawn and moved where the tree puts them next; the mouse finds a line by its number."""
+    app = make_app(algorithm="rivest")
+    async with app.run_test(size=(100, 36)) as pilot:
+        tree = explorer(pilot).query_one(SearchTree)
+        for _ in range(6):
+            await pilot.press("s")
+            await settle(pilot)
+            top = tree.styles.gutter.top  # the border above the tree's lines
+            strips = tree.render_lines(Region(0, 0, tree.outer_size.width, tree.outer_size.height))[top:]
+            numbers = [
+                {segment.style.meta.get("line") for segment in strip if segment.style and segment.style.meta} - {None}
+                for strip in strips[: len(tree._tree_lines) - tree.scroll_offset.y]
+            ]
+            assert numbers == [{tree.scroll_offset.y + y} for y in range(len(numbers))]
+        await pilot.click(SearchTree, offset=(6, top + 2))
+        await pilot.pause()
+        line = tree._tree_lines[tree.scroll_offset.y + 2]
+        assert tree.cursor_line == tree.scroll_offset.y + 2 and tree.cursor_node is line.node

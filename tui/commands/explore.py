@@ -40,11 +40,17 @@ def config_from_args(args: argparse.Namespace) -> SearchConfig:
     )
 
 
+def session_for(args: argparse.Namespace) -> Session:
+    """The search ``plyscope explore`` opens on; bad input fails here (without loading Textual: ``plyscope serve``
+    checks its explorer arguments with it before serving)."""
+    return Session.create(config_from_args(args))  # a weights file the command line names is read here
+
+
 def app_for(args: argparse.Namespace) -> PlyscopeApp:
     """The app ``plyscope explore`` runs; bad input fails here, before the screen is taken over."""
     from tui.app import PlyscopeApp
 
-    session = Session.create(config_from_args(args))  # a weights file the command line names is read here
+    session = session_for(args)
     files = not getattr(args, "no_files", False)
     if not files:  # from now on no file a user names is read or written (the setup form's weights=, w, o)
         set_files_off(NO_FILES)

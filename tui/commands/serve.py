@@ -45,7 +45,7 @@ def check_public_url(url: str | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_public_url(args.public_url)
-    explore.app_for(args)  # a bad position, algorithm or parameter is refused here, not in the browser
+    explore.session_for(args)  # a bad position, algorithm or parameter is refused here, not in the browser
     try:
         from tui.web.server import PlyscopeServer, exposure_warning
     except ImportError:

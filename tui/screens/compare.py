@@ -23,7 +23,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from engine.agents import Agent, Decision
@@ -41,6 +41,7 @@ from tui.screens.base import Deliver, SearchScreen
 from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Session
 from tui.widgets.board import Board
 from tui.widgets.compare_summary import LETTERS, CompareSummary, Row, summary_rows
+from tui.widgets.footer import KeyFooter
 from tui.widgets.move_list import moves_text
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
@@ -111,7 +112,7 @@ class CompareScreen(SearchScreen):
                 yield CompareSummary(id="summary")
             yield Container(id="panes")
         yield PromptBar()
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         self.query_one(CompareSummary).border_title = "summary"

@@ -19,7 +19,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import SimpleCommand
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from engine.agents import Agent, turn_limit
@@ -36,6 +36,7 @@ from tui.screens.play import PlayScreen
 from tui.screens.setup import SetupScreen
 from tui.session import Batch, SearchConfig, Session
 from tui.widgets.board import Board
+from tui.widgets.footer import KeyFooter
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.reading_guide import ReadingGuide
 from tui.widgets.search_pane import SearchPane
@@ -106,7 +107,7 @@ class ExploreScreen(SearchScreen):
                 yield ReadingGuide(id="details")
             yield SearchPane(clock=self.clock, id="pane")
         yield PromptBar()
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(ReadingGuide).border_title = "reading the tree"

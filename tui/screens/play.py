@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine.agents import Agent, Decision, turn_limit
 from engine.analysis import NODE_BUDGET, ScoresSnapshot
@@ -34,6 +34,7 @@ from tui.messages import Analysed
 from tui.screens.base import SearchScreen
 from tui.session import Session, default_algorithm
 from tui.widgets.board import Board, scores_caption
+from tui.widgets.footer import KeyFooter
 from tui.widgets.move_list import MoveList
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
@@ -112,7 +113,7 @@ class PlayScreen(SearchScreen):
                 yield MoveList(id="history")
             yield SearchPane(placeholder=NO_SEARCH, clock=self.clock, id="pane")
         yield PromptBar()
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(MoveList).border_title = "moves"

@@ -5,7 +5,8 @@
   started beforehand and not counted);
 * from a key press in the page (``s``, typed into xterm.js as a key is) to the first frame
   painted with the step counter moved (target 150 ms), timed inside the page; a session's first
-  step is shown apart (the explorer's first tree repaint costs more, in a terminal too);
+  step is shown apart (the explorer's first tree repaint costs more, in a terminal too); and to
+  the first websocket message from the server, and the bytes the page was sent for the step;
 * the resident memory of each session's app process (``/proc``), and of the server itself.
 """
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from engine.benchmarks import BenchTable
 from engine.errors import UserError
-from tui.web.browser import Browser, Served, browser_problem, rss_bytes, wait_for
+from tui.web.browser import Browser, KeyAnswer, Served, browser_problem, cpu_seconds, rss_bytes, wait_for
 
 FIRST_FRAME_TARGET_S = 3.0
 KEY_TARGET_MS = 150.0
@@ -49,6 +50,7 @@ def measure(quick: bool) -> list[BenchTable]:
     with tempfile.TemporaryDirectory() as folder, Browser(Path(folder) / "profile") as browser:
         first_frames: list[float] = []
         addresses: list[float] = []
+        starts: list[float] = []
         tab = browser.open("about:blank")
         for _ in range(runs):
             started = time.monotonic()
@@ -57,9 +59,20 @@ def measure(quick: bool) -> list[BenchTable]:
                 tab.load(served.url)
                 tab.wait_app()
                 first_frames.append(time.monotonic() - started)
+                starts += [cpu_seconds(pid) for pid in served.session_pids()]
                 tab.load("about:blank")
         speed.rows.append(_row("serve started to address printed (s)", addresses, FIRST_FRAME_TARGET_S))
         speed.rows.append(_row("serve started to first frame in the page (s)", first_frames, FIRST_FRAME_TARGET_S))
+        speed.rows.append(
+            [
+                "a session's CPU time to its first frame (s)",
+                len(starts),
+                round(statistics.median(starts), 2),
+                round(max(starts), 2),
+                "",
+                "",
+            ]
+        )
 
         with Served("--max-sessions", str(sessions)) as served:
             tabs = [browser.open(served.url) for _ in range(sessions)]
@@ -67,15 +80,31 @@ def measure(quick: bool) -> list[BenchTable]:
                 tab.wait_app()
             tabs[0].focus()  # as a person clicks into the page before typing
             time.sleep(0.5)
-            keys: list[float] = []
+            answers: list[KeyAnswer] = []
             for _ in range(presses + 1):
                 time.sleep(0.05)
-                taken = tabs[0].key_to_repaint_ms("s")
-                if taken is None:
+                answer = tabs[0].key_answer("s")
+                if answer is None:
                     raise RuntimeError("a key press in the page was not answered within 5 s")
-                keys.append(taken)
+                answers.append(answer)
+            keys = [answer.repaint_ms for answer in answers]
             speed.rows.append(_row("key press to repaint: a session's first s (ms)", keys[:1], KEY_TARGET_MS))
             speed.rows.append(_row("key press to repaint: s after the first (ms)", keys[1:], KEY_TARGET_MS))
+            firsts = [answer.first_message_ms for answer in answers[1:] if answer.first_message_ms is not None]
+            speed.rows.append(
+                _row("key press to the server's first message: s after the first (ms)", firsts, KEY_TARGET_MS)
+            )
+            sent = [answer.received_bytes for answer in answers[1:]]
+            speed.rows.append(
+                [
+                    "bytes the page received for a step: s after the first",
+                    len(sent),
+                    statistics.median(sent),
+                    max(sent),
+                    "",
+                    "",
+                ]
+            )
             for tab in tabs:
                 tab.press("f")  # a hundred steps: a small tree, as a class would start
             pids = wait_for(lambda: len(found := served.session_pids()) == sessions and found, 30, "sessions")

@@ -66,9 +66,22 @@ Object.defineProperty(Object.prototype, "terminal", {
     Object.defineProperty(this, "terminal", {value, writable: true, configurable: true, enumerable: true});
   },
 });
+window.plyscopeReceived = [];
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      const data = event.data;
+      const size = data.byteLength ?? data.size ?? new TextEncoder().encode(data).length;
+      window.plyscopeReceived.push([performance.now(), size]);
+    });
+  }
+};
 """
 """Run before the page's own scripts: keeps each xterm Terminal the page makes (to read its screen), and the
-page's client that made it (to connect a page opened with ``?delay=1``, which waits for its Start button)."""
+page's client that made it (to connect a page opened with ``?delay=1``, which waits for its Start button); notes
+the time and size in bytes of each websocket message the page receives."""
 
 SCREEN_LINES = """
 const screenLines = (term) => {
@@ -108,15 +121,25 @@ const read = () => {
   const found = screenLines(term).join("\\n").match(pattern);
   return found ? found[1] : null;
 };
-const before = read(), start = performance.now();
+const before = read(), start = performance.now(), received = window.plyscopeReceived.length;
 const timer = setTimeout(() => { watch.dispose(); done(null); }, 5000);
 const watch = term.onRender(() => {
-  if (read() !== before) { clearTimeout(timer); watch.dispose(); done(performance.now() - start); }
+  if (read() !== before) {
+    const painted = performance.now();
+    clearTimeout(timer);
+    watch.dispose();
+    setTimeout(() => {  // the rest of the frame's messages, if it came in several
+      const messages = window.plyscopeReceived.slice(received);
+      const bytes = messages.reduce((sum, [, size]) => sum + size, 0);
+      done([painted - start, messages.length ? messages[0][0] - start : null, bytes]);
+    }, 100);
+  }
 });
 term.input(key, true);
 """
 )
-"""Type ``key`` as xterm does a key press; the milliseconds until a frame painted shows ``pattern`` changed."""
+"""Type ``key`` as xterm does a key press; the milliseconds until a frame painted shows ``pattern`` changed, until
+the first websocket message came, and the bytes of the messages that came until 100 ms after that frame."""
 
 STEP = re.compile(r"\bstep (\d+)")
 """The explorer's step counter, under the tree."""
@@ -255,6 +278,15 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used so far, user and system (0 once it has gone)."""
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_bytes(pid: int) -> int:
     """The resident memory of process ``pid`` (0 once it has gone)."""
     try:
@@ -292,6 +324,18 @@ class Screen:
             if text in line:
                 return line.index(text), row
         return None
+
+
+@dataclass(frozen=True)
+class KeyAnswer:
+    """A key typed in the page, timed inside it (milliseconds from the key press)."""
+
+    repaint_ms: float
+    """Until xterm.js painted a frame with the step counter (or the pattern watched) changed."""
+    first_message_ms: float | None
+    """Until the first websocket message from the server came."""
+    received_bytes: int
+    """What the server sent from the key until 100 ms after that frame: the frame and anything else it sent."""
 
 
 class Tab:
@@ -397,9 +441,17 @@ class Tab:
 
     def key_to_repaint_ms(self, key: str = "s", pattern: str = STEP.pattern) -> float | None:
         """Milliseconds from typing ``key`` in the page to the first frame painted with ``pattern`` changed."""
+        answer = self.key_answer(key, pattern)
+        return None if answer is None else answer.repaint_ms
+
+    def key_answer(self, key: str = "s", pattern: str = STEP.pattern) -> KeyAnswer | None:
+        """How the page answered ``key`` (``None``: no frame with ``pattern`` changed within 5 s)."""
         self.activate().driver.set_script_timeout(10)
         result = self.driver.execute_async_script(KEY_TO_REPAINT, key, pattern)
-        return None if result is None else float(result)
+        if result is None:
+            return None
+        repaint, first, received = result
+        return KeyAnswer(float(repaint), None if first is None else float(first), int(received))
 
     def screenshot(self, path: Path) -> Path:
         self.activate().driver.save_screenshot(str(path))

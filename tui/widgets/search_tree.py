@@ -18,11 +18,14 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import ClassVar
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -144,6 +147,10 @@ class SearchTree(Tree[TreeItem]):
         """Nodes that follow mode opened (and will close when the path moves away)."""
         self._limits: dict[int, int] = {}
         """Children to show under a node, where "… N more" was chosen."""
+        self._strips: LRUCache[tuple[object, ...], tuple[int, Strip]] = LRUCache(1024)
+        """Drawn lines by what they show, and the line each was drawn at (``_render_line``): Textual's own cache
+        is emptied whenever a branch opens, closes or grows, which in follow mode is every step, and whenever the
+        screen is styled again (a focus change)."""
 
     # ----------------------------------------------------------------- public API
 
@@ -372,6 +379,47 @@ class SearchTree(Tree[TreeItem]):
             at = text.plain.rfind(CHANGED_MARK)
             text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
         return text
+
+    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        """Tree line ``y``, drawn again only if something it shows changed since it was last drawn (at any line:
+        a line drawn before at another ``y`` is moved there, which is a tenth of the cost of drawing it)."""
+        lines = self._tree_lines
+        if y >= len(lines):
+            return super()._render_line(y, x1, x2, base_style)
+        line = lines[y]
+        node = line.node
+        item = id(node.data)
+        width = max(self.virtual_size.width, self.size.width)
+        key = (
+            width,
+            self.app.theme,
+            base_style,
+            self._pseudo_class_state,
+            self.has_focus,
+            self.cursor_line == y,
+            self.hover_line == y,
+            line.last,
+            tuple((step, step.is_last, step._hover, step._selected) for step in line.path),  # the guides
+            node._updates,  # its label, set or restyled
+            node.is_expanded,
+            item in self._pv,
+            item in self._marked,
+            item in self._cut,
+            self._parts.get(item),
+        )
+        drawn = self._strips.get(key)
+        if drawn is None:
+            strip = super()._render_line(y, 0, width, base_style)
+        elif drawn[0] != y:  # the mouse finds a line by the number in its styles' metadata
+            moved = Style(meta={"line": y})
+            strip = Strip(
+                [Segment(text, style + moved if style else style, control) for text, style, control in drawn[1]],
+                drawn[1].cell_length,
+            )
+        else:
+            strip = drawn[1]
+        self._strips[key] = (y, strip)
+        return strip.crop(x1, x2)
 
     # ----------------------------------------------------------------- internals
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.widget import Widget
@@ -74,6 +75,49 @@ class FigureGrid(Widget):
         return text
 
 
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline_rows(values: Sequence[float], width: int, height: int) -> list[str]:
+    """``values`` as bars ``width`` cells wide and ``height`` rows high (top row first), from the smallest
+    value (one eighth of a row) to the largest (full height): each cell the largest of the values it covers,
+    a value spread over several cells when there are fewer values than cells (as Textual's ``Sparkline``)."""
+    if not values or width <= 0 or height <= 0:
+        return [" " * max(0, width)] * max(0, height)
+    count = len(values)
+    lowest = min(values)
+    extent = max(values) - lowest or 1
+    top = len(BARS) * height - 1
+    levels = []
+    for column in range(width):
+        start = column * count // width
+        window = values[start : max(start + 1, (column + 1) * count // width)]
+        levels.append(int((max(window) - lowest) / extent * top))
+    rows = []
+    for row in reversed(range(height)):
+        floor = row * len(BARS)
+        rows.append(
+            "".join(
+                " " if level < floor else "█" if level >= floor + len(BARS) else BARS[level - floor] for level in levels
+            )
+        )
+    return rows
+
+
+class ValueSparkline(Sparkline):
+    """Textual's sparkline drawn in one colour (``sparkline--max-color``): the heights carry the values.
+
+    With a colour for each bar, every cell was sent to the terminal with a colour of its own, about 35
+    bytes a cell (7 KB of the 24 KB a served session was sent for each step); one colour is one run a row.
+    """
+
+    def render(self) -> RenderResult:
+        _, background = self.background_colors
+        colour = background + self.get_component_styles("sparkline--max-color").color
+        rows = sparkline_rows(self.data or [], self.size.width, self.size.height)
+        return Text("\n".join(rows), Style(color=colour.rich_color))
+
+
 class StatsPanel(Widget):
     """Moves generated, nodes (and the node cap), maximum depth, steps, steps per second; the root value's sparkline."""
 
@@ -86,7 +130,7 @@ class StatsPanel(Widget):
     def compose(self) -> ComposeResult:
         yield FigureGrid(id="figures")
         yield Static(id="value-label")
-        yield Sparkline([], id="values")
+        yield ValueSparkline([], id="values")
 
     def show(self, figures: Figures, values: Sequence[float]) -> None:
         """Show ``figures`` and the root values (first player's point of view) over the steps."""
@@ -107,4 +151,6 @@ class StatsPanel(Widget):
             shown = format_value if figures.signed else format_number
             label += f" {shown(values[-1])} ({shown(min(values))}..{shown(max(values))})"
         self.query_one("#value-label", Static).update(label, layout=False)
-        self.query_one("#values", Sparkline).data = list(values)
+        sparkline = self.query_one("#values", ValueSparkline)
+        sparkline.visible = len(values) > 1  # the start's value alone is no line (Textual draws it as a solid bar)
+        sparkline.data = list(values)
