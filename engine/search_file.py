@@ -146,11 +146,12 @@ def _work(value: float) -> float | int:
 def to_dot(searcher: Searcher[Node], *, children: int = DOT_CHILDREN, nodes: int = DOT_NODES) -> str:
     """Graphviz DOT of the tree: the principal variation in bold, each node's numbers as its label.
 
-    The whole principal variation is drawn, then breadth first from the root at most ``children``
-    children per node (the most searched first) and ``nodes`` nodes in all; what is left out is
-    counted in a "+N more" box under its parent.
+    The whole principal variation is drawn, as far as the tree holds its moves (alpha-beta's line is
+    its last complete iteration's, in a tree of its own, while the tree drawn is the iteration under
+    way), then breadth first from the root at most ``children`` children per node (the most searched
+    first) and ``nodes`` nodes in all; what is left out is counted in a "+N more" box under its parent.
     """
-    line = searcher.principal_path()
+    line = searcher.nodes_along(searcher.principal_variation())
     principal = {id(node) for node in line}
     lines = ["digraph search {", '  node [shape=box, fontname="monospace", fontsize=10];', "  edge [fontsize=10];"]
     ids = {id(node): f"n{index}" for index, node in enumerate(line)}
