@@ -106,9 +106,8 @@ def tree_rows(searcher: Searcher[Node]) -> list[list[object]]:
 def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Timeline) -> dict[str, object]:
     """The JSON document of a search after ``len(timeline)`` steps."""
     stats = searcher.stats
-    events = [
-        [list(map(_move, e.path)), e.added, e.changed, _move(e.best), _number(e.value)] for e in timeline.events()
-    ]
+    steps = list(timeline.events())
+    events = [[list(map(_move, e.path)), e.added, e.changed, _move(e.best), _number(e.value)] for e in steps]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -133,6 +132,7 @@ def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Ti
         "principal_variation": [_move(move) for move in searcher.principal_variation()],
         "event_fields": ["path", "added", "changed", "best", "value"],
         "events": events,
+        "marks": [e.marks for e in steps],
         "tree": tree_rows(searcher),
         "work": [_work(node.work()) for node in searcher.walk()],
     }
@@ -332,7 +332,7 @@ def parse_document(document: object, where: str) -> SavedSearch:
     except UserError as error:
         raise SearchFileError(f"{where}: {error}") from None
     root = recipe.state()
-    timeline = _timeline(events, root, where)
+    timeline = _timeline(events, root, where, document.get("marks"))
     depths = _depths(tree, where)
     stats = document.get("stats")
     numbers = (
@@ -371,9 +371,10 @@ def parse_document(document: object, where: str) -> SavedSearch:
 _SPECIAL = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
 
 
-def _timeline(events: list[Any], root: State, where: str) -> Timeline:
+def _timeline(events: list[Any], root: State, where: str, marks: object = None) -> Timeline:
     """The timeline of the file's ``events``, each checked: its path legal from ``root``, its counts and best
-    move, its value a number; ``SearchFileError`` naming the first damaged event."""
+    move, its value a number; ``SearchFileError`` naming the first damaged event.  ``marks`` (each step's
+    ``Event.marks``) are taken if they are that, else left out (a file written before they were saved)."""
     reached: dict[tuple[Hashable, ...], tuple[State, tuple[Hashable, ...]]] = {(): (root, ())}
     legal_at_root = set() if root.is_terminal() else set(root.legal_moves())
     paths: list[tuple[Hashable, ...]] = []
@@ -407,8 +408,14 @@ def _timeline(events: list[Any], root: State, where: str) -> Timeline:
             values.append(float(number))
     except (TypeError, ValueError, OverflowError, KeyError):
         raise SearchFileError(f"{where}: event {len(paths) + 1:,} is damaged") from None
+    if not (
+        isinstance(marks, list)
+        and len(marks) == len(paths)
+        and all(type(m) is int and 0 <= m < 1 << 2 * len(path) + 2 for m, path in zip(marks, paths, strict=True))
+    ):
+        marks = None
     try:
-        return Timeline.from_columns(paths, added, changed, bests, values)
+        return Timeline.from_columns(paths, added, changed, bests, values, marks)
     except OverflowError:
         raise SearchFileError(f"{where}: an event's counts are out of range: the file is damaged") from None
 

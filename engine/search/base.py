@@ -124,6 +124,11 @@ class Node:
         """How much search went below this node, in the algorithm's own measure (here: children generated)."""
         return float(len(self.children))
 
+    @property
+    def cut_off(self) -> bool:
+        """Whether a cut-off here left some of its children unsearched (the tree pane marks the node ``✂``)."""
+        return False
+
     def path(self) -> list[Self]:
         """The nodes from the root down to this one."""
         nodes: list[Self] = []

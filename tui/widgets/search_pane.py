@@ -134,7 +134,9 @@ class SearchPane(Vertical):
         if session is None:
             self.search_tree.show_searcher(None)
             return
-        self.search_tree.show_searcher(session.searcher, session.lock)
+        with session.lock:
+            last = session.timeline.marked(session.searcher)
+        self.search_tree.show_searcher(session.searcher, session.lock, last)
         self.refresh_figures()
 
     def apply(self, batch: Batch) -> None:
