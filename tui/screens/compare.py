@@ -3,8 +3,10 @@
 Each agent has a ``SearchPane``.  The searchers move in lockstep on the budget
 (``tui.contest``): ``s`` is one lockstep step, ``r`` runs them all to the budget in equal
 increments; after either, each has spent the same budget (up to one step it could not
-afford).  A summary under the board shows the move each agent would play and, for Connect
-Four, the solver's exact score of that move, so it is plain which agents find a best move.
+afford).  Step keys pressed while steps are being taken add theirs to those (one search
+thread takes them all, in order), as in the explorer.  A summary under the board shows the
+move each agent would play and, for Connect Four, the solver's exact score of that move, so
+it is plain which agents find a best move.
 
 In match mode the first two agents play each other from the position on the shared board,
 each turn a new search shown live in its agent's pane (turns from ``tui.match``, run by
@@ -100,6 +102,12 @@ class CompareScreen(SearchScreen):
         self.turn: Turn | None = None
         """The search of the match's agent to move."""
         self._run_worker: Worker[None] | None = None
+        self._queue = threading.Lock()
+        """Guards ``_steps_asked`` and ``_stepper``, which the UI thread and the stepping thread both change."""
+        self._steps_asked = 0
+        """Lockstep steps asked for by the step keys and not taken yet."""
+        self._stepper: Worker[None] | None = None
+        """The search thread taking the steps asked for (``None`` once none are left); cancelled, it takes no more."""
 
     # ----------------------------------------------------------------- layout
 
@@ -174,40 +182,65 @@ class CompareScreen(SearchScreen):
 
     def _stop(self) -> None:
         self.stop_searches()
+        with self._queue:
+            self._steps_asked = 0
+            self._stepper = None
         self._run_worker = None
         self.turn = None
 
     def action_step(self, count: int) -> None:
-        """``count`` lockstep steps: each time the agent that has spent least steps and the others catch up."""
+        """``count`` lockstep steps (after pausing a run): each time the agent that has spent least steps and the
+        others catch up.  While steps are being taken, the new ones are taken after them."""
         if self.runner is not None:
             self.refuse("a match is on: m leaves it")
             return
-        self._stop()
+        if self._run_worker is not None:
+            self._stop()
         if all(session.ended for session in self.sessions):
             self.refuse("every agent has spent its budget (or finished): x starts again")
             return
+        with self._queue:
+            stepper = self._stepper
+            if stepper is not None and not stepper.is_cancelled:
+                self._steps_asked += count
+            else:  # (held while the thread starts: it reads the queue only once ``_stepper`` is set)
+                self._steps_asked = count
+                self._stepper = self.host(self._take_steps)
+
+    def _take_steps(self, deliver: Deliver, stop: threading.Event) -> None:
+        """The stepping thread: the lockstep steps asked for, one at a time, each frame's batches delivered,
+        until none are left (keys pressed meanwhile add theirs), no agent can step, or ``stop``."""
         sessions = list(self.sessions)
         total = self.total
-
-        def job(deliver: Deliver, stop: threading.Event) -> None:
-            pending: list[list[Batch]] = [[] for _ in sessions]
-            frame_end = time.perf_counter() + FRAME_SECONDS
-            for done in range(1, count + 1):
+        pending: list[list[Batch]] = [[] for _ in sessions]
+        frame_end = time.perf_counter() + FRAME_SECONDS
+        while True:
+            with self._queue:
                 if stop.is_set():
                     return
+                asked = self._steps_asked > 0
+                if asked:
+                    self._steps_asked -= 1
+                elif not any(pending):
+                    self._stepper = None
+                    return
+            finished = False
+            if asked:
                 batches = step_together(sessions, total, stop)
                 for kept, batch in zip(pending, batches, strict=True):
                     kept.append(batch)
                 finished = not any(batch.steps for batch in batches)
-                if finished or done == count or time.perf_counter() >= frame_end:
-                    merged = [merge(kept, session.ended) for kept, session in zip(pending, sessions, strict=True)]
-                    deliver(list(zip(sessions, merged, strict=True)))
-                    pending = [[] for _ in sessions]
-                    frame_end = time.perf_counter() + FRAME_SECONDS
-                if finished:
-                    return
-
-        self.host(job)
+            if finished or not asked or time.perf_counter() >= frame_end:
+                merged = [merge(kept, session.ended) for kept, session in zip(pending, sessions, strict=True)]
+                deliver(list(zip(sessions, merged, strict=True)))
+                pending = [[] for _ in sessions]
+                frame_end = time.perf_counter() + FRAME_SECONDS
+            if finished:
+                with self._queue:
+                    if not stop.is_set():
+                        self._steps_asked = 0  # (no agent can step: what was asked beyond is not taken)
+                        self._stepper = None
+                return
 
     def action_run(self) -> None:
         """Run every agent to the budget in lockstep increments; pause if running."""
