@@ -682,7 +682,7 @@ class PairingStats:
     pairs: Pentanomial
 
     def estimate(self) -> EloEstimate | None:
-        """The Elo difference from the pairs (``None`` before the first complete pair)."""
+        """The Elo difference from the pairs (``None`` with fewer than ``engine.stats.MIN_INTERVAL_PAIRS``)."""
         return self.pairs.estimate()
 
     def as_dict(self) -> dict[str, object]:

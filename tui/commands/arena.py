@@ -46,7 +46,7 @@ from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
 from engine.numbers import shown
 from engine.search.base import Limit, SearchError
-from engine.stats import RatingList, Sprt
+from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         results=results,
         watch=watch,
-        title=f"{' vs '.join(names)}, {limit_text(limit)} per turn",
+        title=f"{' vs '.join(names)}, {budgets_text(agents)}",
     )
     console = make_console()
     meetings = pairings(len(names), gauntlet)
@@ -126,6 +126,13 @@ def make_agents(texts: Sequence[str], limit: Limit, game: Game) -> list[Agent]:
         taken = sum(1 for other in agents if (other.spec, other.limit) == (own.spec, own.limit))
         agents.append(Agent(own.spec, own.limit, f"{own.label} #{taken + 1}") if taken else own)
     return agents
+
+
+def budgets_text(agents: Sequence[Agent]) -> str:
+    """The agents' budgets: ``1000 moves per turn`` when they share one, else each agent's in their order
+    (``50 moves / 80 moves per turn``)."""
+    budgets = [limit_text(agent.limit) for agent in agents]
+    return f"{budgets[0] if len(set(budgets)) == 1 else ' / '.join(budgets)} per turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,23 +292,31 @@ def print_lines(console: Console, lines: Sequence[str]) -> None:
 
 def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
     """One pairing in cutechess-cli's lines (``Score of``, ``Elo difference``, ``SPRT``), with fastchess's
-    pentanomial counts and normalized Elo (``Ptnml(0-2)``) between the last two."""
+    pentanomial counts and normalized Elo (``Ptnml(0-2)``) between the last two.  With too few opening pairs
+    for an interval (``engine.stats.MIN_INTERVAL_PAIRS``) the Elo line and the nElo say so."""
     games = stats.games
     estimate = stats.estimate()
     draws = games.trinomial().draw_ratio()
-    elo, error, los, nelo, nelo_error = (
-        (None,) * 5
-        if estimate is None
-        else (estimate.elo, estimate.error, 100 * estimate.los, estimate.nelo, estimate.nelo_error)
-    )
+    counts = f"Ptnml(0-2): [{', '.join(str(n) for n in stats.pairs.counts())}]"
+    draw_ratio = f"DrawRatio: {_fixed(None if draws is None else 100 * draws)} %"
     lines = [
-        f"Score of {games.agent} vs {games.opponent}: {games.wins} - {games.losses} - {games.draws} "
+        # cutechess-cli's own line, to the byte (two spaces before "["): qInfo("Score of %s vs %s: %d - %d - %d
+        # [%.3f] %d", ...) in EngineMatch::onGameFinished, projects/cli/src/enginematch.cpp
+        f"Score of {games.agent} vs {games.opponent}: {games.wins} - {games.losses} - {games.draws}  "
         f"[{_fixed(games.score(), 3)}] {games.games}",
-        f"Elo difference: {_fixed(elo)} +/- {_fixed(error)}, LOS: {_fixed(los)} %, "
-        f"DrawRatio: {_fixed(None if draws is None else 100 * draws)} %",
-        f"Ptnml(0-2): [{', '.join(str(n) for n in stats.pairs.counts())}], "
-        f"nElo: {_fixed(nelo)} +/- {_fixed(nelo_error)}",
     ]
+    if estimate is None:
+        too_few = "too few opening pairs for an interval"
+        lines += [
+            f"Elo difference: {too_few} ({stats.pairs.pairs} of at least {MIN_INTERVAL_PAIRS}), {draw_ratio}",
+            f"{counts}, nElo: {too_few}",
+        ]
+    else:
+        lines += [
+            f"Elo difference: {_fixed(estimate.elo)} +/- {_fixed(estimate.error)}, "
+            f"LOS: {_fixed(100 * estimate.los)} %, {draw_ratio}",
+            f"{counts}, nElo: {_fixed(estimate.nelo)} +/- {_fixed(estimate.nelo_error)}",
+        ]
     if sprt is not None:
         llr = sprt.llr(stats.pairs)
         decision = sprt.decision(llr)
@@ -313,7 +328,7 @@ def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
 
 
 def _fixed(value: float | None, decimals: int = 1) -> str:
-    """``value`` with ``decimals`` decimals; ``nan`` when there is none (no game, no pair), as C's printf has it."""
+    """``value`` with ``decimals`` decimals; ``nan`` when there is none (no game), as C's printf has it."""
     return f"{math.nan if value is None else value:.{decimals}f}"
 
 
