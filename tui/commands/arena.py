@@ -24,24 +24,25 @@ from engine.agents import Agent, check_seed, limit_text, turn_limit
 from engine.arena import (
     GameRecord,
     GameTask,
+    GameTexts,
     PairingStats,
+    RunningSummary,
     RunOutcome,
     SprtWatch,
     open_executor,
     pairing_stats,
     pairings,
     ratings,
-    results_document,
+    results_text,
     resumed_games,
     run_games,
     schedule,
     select_openings,
     spell,
     summary,
-    write_json_atomic,
 )
 from engine.errors import UserError
-from engine.files import check_writable
+from engine.files import check_writable, write_atomic
 from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
 from engine.numbers import shown
@@ -78,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
         "anchor": args.anchor,
     }
     results = results_file(
-        args, meta, lambda done: summary(done, names, gauntlet=gauntlet, sprt=sprt, anchor=args.anchor)
+        args,
+        meta,
+        lambda done: summary(done, names, gauntlet=gauntlet, sprt=sprt, anchor=args.anchor),
+        RunningSummary(names, gauntlet=gauntlet, sprt=sprt, anchor=args.anchor),
     )
     watch = None if sprt is None else SprtWatch(sprt, names[0])
     outcome = play_with_progress(
@@ -146,10 +150,15 @@ class ResultsFile:
     """The file's ``summary`` of the games finished so far."""
     resume: bool
     """``--resume``: games already in the file are kept, and the file is saved after every game."""
+    running: RunningSummary | None = None
+    """The same summary kept game by game, for the saves during the run (``None``: ``summary_of`` each time)."""
 
 
 def results_file(
-    args: argparse.Namespace, meta: Mapping[str, object], summary_of: Callable[[Sequence[GameRecord]], object]
+    args: argparse.Namespace,
+    meta: Mapping[str, object],
+    summary_of: Callable[[Sequence[GameRecord]], object],
+    running: RunningSummary | None = None,
 ) -> ResultsFile | None:
     """The file of ``--out`` or ``--resume`` (``None`` without either); refused at once unless a file can be
     written there (``engine.files.check_writable``)."""
@@ -157,7 +166,7 @@ def results_file(
     if written is None:
         return None
     path = check_writable(written, "--resume" if args.resume is not None else "--out")
-    return ResultsFile(path, meta, summary_of, args.resume is not None)
+    return ResultsFile(path, meta, summary_of, args.resume is not None, running)
 
 
 def play_with_progress(
@@ -197,20 +206,25 @@ def play_with_progress(
         print(f"--workers {workers}: this machine has {cores} cores; running {cores} workers", file=sys.stderr)
         workers = cores
 
-    def document(records: Sequence[GameRecord], *, complete: bool, interrupted: bool) -> object:
+    texts = GameTexts()
+    """Each finished game as the file writes it, made once."""
+
+    def save_finished() -> None:
+        """Save the games finished so far (during the run: its summary kept game by game, if it has one)."""
         assert results is not None
-        ordered = sorted(records, key=lambda r: r.index)
-        return results_document(
-            results.meta,
-            ordered,
-            len(tasks),
-            complete=complete,
-            interrupted=interrupted,
-            summary=results.summary_of(ordered),
+        running = results.running
+        summary = running.document() if running is not None else results.summary_of(sorted(finished, key=_index))
+        text = results_text(
+            results.meta, texts.listed(), len(tasks), complete=False, interrupted=False, summary=summary
         )
+        save(results.path, text)
 
     if results is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
-        save(results.path, document(finished, complete=False, interrupted=False))
+        for record in done:
+            texts.add(record)
+            if results.running is not None:
+                results.running.add(record)
+        save_finished()
     with (
         open_executor(cores if workers is None else workers, scheduler) as (executor, in_flight),
         Progress(*columns, console=make_console(stderr=True)) as progress,
@@ -223,9 +237,13 @@ def play_with_progress(
             if watch is not None:
                 watch.add(record)
             progress.update(bar, advance=1, test=_test_text(watch))
-            if results is not None and (results.resume or time.monotonic() - last_save >= SAVE_EVERY):
-                save(results.path, document(finished, complete=False, interrupted=False))
-                last_save = time.monotonic()
+            if results is not None:
+                texts.add(record)
+                if results.running is not None:
+                    results.running.add(record)
+                if results.resume or time.monotonic() - last_save >= SAVE_EVERY:
+                    save_finished()
+                    last_save = time.monotonic()
 
         outcome = run_games(
             todo,
@@ -241,8 +259,21 @@ def play_with_progress(
     outcome = RunOutcome(records, outcome.interrupted and not decided)
     if results is not None:
         complete = decided or len(records) == len(tasks)
-        save(results.path, document(records, complete=complete, interrupted=outcome.interrupted))
+        summary = results.summary_of(records)
+        text = results_text(
+            results.meta,
+            texts.listed(records),
+            len(tasks),
+            complete=complete,
+            interrupted=outcome.interrupted,
+            summary=summary,
+        )
+        save(results.path, text)
     return outcome
+
+
+def _index(record: GameRecord) -> int:
+    return record.index
 
 
 def _test_text(watch: SprtWatch | None) -> str:
@@ -253,9 +284,10 @@ def _test_text(watch: SprtWatch | None) -> str:
     return f"LLR {watch.llr:.2f} ({sprt.lower:.2f}, {sprt.upper:.2f}), {watch.evaluated} pairs"
 
 
-def save(path: Path, contents: object) -> None:
+def save(path: Path, text: str) -> None:
+    """Write the results file ``text`` to ``path`` atomically (a reader sees the old file or the new one)."""
     try:
-        write_json_atomic(path, contents)
+        write_atomic(path, text)
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
