@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from engine.errors import UserError
 from engine.games.base import Move, Player, State
 from engine.games.evaluators import Evaluator
-from engine.numbers import NumberError, parse_float, parse_int, shown
+from engine.numbers import NumberError, OutOfRange, parse_float, parse_int, shown
 from engine.pov import FIRST, PovBounds, PovScore
 
 
@@ -774,6 +774,11 @@ class Param:
             reader = parse_int if self.kind is int else parse_float
             try:
                 number = reader(value, f"parameter {self.name}")
+            except OutOfRange:  # (a number too large for any range: a thousand digits, 1e999)
+                side = "below" if text.startswith("-") else "above"
+                raise SearchError(
+                    f"parameter {self.name}: {shown(text)} is {side} its range {self.range_text()}"
+                ) from None
             except NumberError:
                 kind = "a whole number" if self.kind is int else "a number"
                 raise SearchError(f"parameter {self.name}: '{text}' is not {kind}") from None
