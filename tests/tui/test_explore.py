@@ -424,3 +424,24 @@ def test_every_registered_algorithm_is_shown_without_ui_changes(game: str, name:
                     assert format_numbers(searcher.numbers(child)) in str(view.label)
 
     explore()
+
+
+@run_async
+async def test_the_setup_form_opens_on_its_first_field() -> None:
+    """``e`` opens the form with its first field, the game, focused: Enter opens its list at once, and Tab goes on
+    to the position, where typing types."""
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        setup = await open_setup(pilot)
+        game = setup.query_one("#game", Select)
+        assert setup.focused is game
+        await pilot.press("enter")
+        await pilot.pause()
+        assert game.expanded
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not game.expanded and pilot.app.screen is setup
+        await pilot.press("tab", "4", "4")
+        await pilot.pause()
+        position = setup.query_one("#position", Input)
+        assert setup.focused is position and position.value == "44"
