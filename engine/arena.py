@@ -37,7 +37,10 @@ evaluation lab's benchmark.
 
 **Resume.**  A results file holds the settings of its run (``meta``) and its finished games;
 ``resumed_games`` takes them back when the same run is started again, so that only the
-others are played and the final results are those of an uninterrupted run.
+others are played and the final results are those of an uninterrupted run.  With
+``--resume`` the file is written after every game: each game's JSON is made once
+(``GameTexts``) and the summary is kept game by game (``RunningSummary``), so that a save
+costs the writing of the file and little more, at the 100,000th game as at the first.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ import struct
 import sys
 import threading
 import time
+from bisect import insort
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager, suppress
@@ -65,7 +69,7 @@ from typing import Any
 
 from engine.agents import Agent, Decision
 from engine.errors import UserError
-from engine.files import NotJson, parse_json, read_regular_file, write_atomic
+from engine.files import NotJson, parse_json, read_regular_file
 from engine.games import Connect4, Connect4State, Game, Move, NimState, PositionError, State, is_chance, make_game
 from engine.numbers import NumberError, parse_int, shown
 from engine.search.base import SearchError
@@ -630,6 +634,13 @@ def _finite(value: float | tuple[float, float] | None) -> object:
     return value if value is None or math.isfinite(value) else None
 
 
+def outcome(record: GameRecord, agent: str) -> str:
+    """What ``record`` (a game ``agent`` played) was for ``agent``: ``win``, ``draw``, ``loss`` or ``error``."""
+    if record.result in ("error", "draw"):
+        return record.result
+    return "win" if record.winner() == agent else "loss"
+
+
 def tally(records: Sequence[GameRecord], agent: str, opponent: str = "", group: str | None = None) -> Tally:
     """``agent``'s games against ``opponent`` (every opponent if empty), in ``group`` (any if ``None``)."""
     counts = {"win": 0, "draw": 0, "loss": 0, "error": 0}
@@ -644,10 +655,7 @@ def tally(records: Sequence[GameRecord], agent: str, opponent: str = "", group: 
             continue
         if opponent and other != opponent:
             continue
-        if record.result in ("error", "draw"):
-            counts[record.result] += 1
-        else:
-            counts["win" if record.winner() == agent else "loss"] += 1
+        counts[outcome(record, agent)] += 1
     return Tally(agent, opponent, counts["win"], counts["draw"], counts["loss"], counts["error"])
 
 
@@ -694,7 +702,7 @@ class PairingStats:
     pairs: Pentanomial
 
     def estimate(self) -> EloEstimate | None:
-        """The Elo difference from the pairs (``None`` before the first complete pair)."""
+        """The Elo difference from the pairs (``None`` with fewer than ``engine.stats.MIN_INTERVAL_PAIRS``)."""
         return self.pairs.estimate()
 
     def as_dict(self) -> dict[str, object]:
@@ -788,11 +796,12 @@ def ratings(
 ) -> RatingList:
     """The maximum likelihood rating list of ``names`` over every game of ``records`` (``meetings``: the pairs
     of agents, by index, that played each other)."""
-    results = {}
-    for i, j in meetings:
-        counts = tally(records, names[i], names[j])
-        results[names[i], names[j]] = (counts.wins + counts.draws / 2, counts.games)
-    return rating_list(names, results, anchor)
+    return _rating_list(names, [tally(records, names[i], names[j]) for i, j in meetings], anchor)
+
+
+def _rating_list(names: Sequence[str], tallies: Sequence[Tally], anchor: str | None) -> RatingList:
+    """The rating list of ``names`` from the tallies of the pairings that met."""
+    return rating_list(names, {(t.agent, t.opponent): (t.wins + t.draws / 2, t.games) for t in tallies}, anchor)
 
 
 def ratings_summary(listed: RatingList) -> dict[str, object]:
@@ -816,14 +825,68 @@ def summary(
 ) -> dict[str, object]:
     """For JSON: every pairing's statistics; the SPRT (a head-to-head with ``sprt``); the rating list (three
     agents or more)."""
-    meetings = pairings(len(names), gauntlet)
-    stats = [pairing_stats(records, names[i], names[j]) for i, j in meetings]
-    document: dict[str, object] = {"pairings": [s.as_dict() for s in stats]}
-    if sprt is not None:
-        document["sprt"] = sprt_summary(sprt, stats[0].pairs)
-    if len(names) > 2:
-        document["ratings"] = ratings_summary(ratings(records, names, meetings, anchor))
-    return document
+    running = RunningSummary(names, gauntlet=gauntlet, sprt=sprt, anchor=anchor)
+    for record in records:
+        running.add(record)
+    return running.document()
+
+
+OUTCOMES = ("win", "draw", "loss", "error")
+"""What a game was for an agent (``outcome``), in the order of ``Tally``'s counts."""
+
+
+class RunningSummary:
+    """A run's ``summary`` kept up to date one game at a time (``add``): per pairing, its first-named agent's
+    wins, draws, losses and errors, and its opening pairs' counts (a pair once both its games are in), so
+    that the summary after a game costs the same whatever the number of games before it."""
+
+    def __init__(
+        self, names: Sequence[str], *, gauntlet: bool = False, sprt: Sprt | None = None, anchor: str | None = None
+    ) -> None:
+        self.names = list(names)
+        self.sprt = sprt
+        self.anchor = anchor
+        self.meetings = pairings(len(names), gauntlet)
+        self._meeting = {frozenset((self.names[i], self.names[j])): k for k, (i, j) in enumerate(self.meetings)}
+        """Each pairing's place in ``meetings``, by its two agents' names."""
+        self._games = [[0] * len(OUTCOMES) for _ in self.meetings]
+        """Per pairing, the first-named agent's games by ``OUTCOMES``."""
+        self._pairs = [[0] * 5 for _ in self.meetings]
+        """Per pairing, its opening pairs by the first-named agent's points (``Pentanomial.counts``)."""
+        self._waiting: dict[int, GameRecord] = {}
+        """Games whose opening pair's other game is not in yet, by index."""
+
+    def add(self, record: GameRecord) -> None:
+        """Count the finished game ``record`` (each game once)."""
+        meeting = self._meeting.get(frozenset((record.first, record.second)))
+        if meeting is not None:
+            agent = self.names[self.meetings[meeting][0]]
+            self._games[meeting][OUTCOMES.index(outcome(record, agent))] += 1
+        other = self._waiting.pop(record.index ^ 1, None)  # games 2k and 2k + 1 are a pair
+        if other is None:
+            self._waiting[record.index] = record
+            return
+        pair = (other, record) if other.index < record.index else (record, other)
+        meeting = self._meeting.get(frozenset((pair[0].first, pair[0].second)))
+        if meeting is None:
+            return
+        points = pair_points(pair, self.names[self.meetings[meeting][0]])
+        if points is not None:
+            self._pairs[meeting][round(2 * points)] += 1
+
+    def document(self) -> dict[str, object]:
+        """The ``summary`` of the games added."""
+        names = self.names
+        stats = [
+            PairingStats(Tally(names[i], names[j], *self._games[k]), Pentanomial(*self._pairs[k]))
+            for k, (i, j) in enumerate(self.meetings)
+        ]
+        document: dict[str, object] = {"pairings": [s.as_dict() for s in stats]}
+        if self.sprt is not None:
+            document["sprt"] = sprt_summary(self.sprt, stats[0].pairs)
+        if len(names) > 2:
+            document["ratings"] = ratings_summary(_rating_list(names, [s.games for s in stats], self.anchor))
+        return document
 
 
 # --- running many games --------------------------------------------------------------------
@@ -945,7 +1008,8 @@ def _worker_setup(parent: int) -> None:
     everywhere, a watchdog thread exits when the parent is gone (its pid is no longer the
     parent's), so no worker plays on as an orphan.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back while the worker was forked is dropped here
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if sys.platform.startswith("linux"):
         with suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -977,7 +1041,17 @@ class GamePool(Executor):
         return ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_setup, initargs=(os.getpid(),))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        return self._pool.submit(fn, *args, **kwargs)
+        """Submit ``fn``; the pool forks its workers here, with Ctrl-C held back until the fork is over.
+
+        A ``KeyboardInterrupt`` raised inside ``os.fork`` (in its after-fork hooks, such as the one that
+        releases the logging module's lock) left that lock held and the arena hung on its way out; the
+        worker inherits the blocked signal and ignores it (``_worker_setup``).
+        """
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return self._pool.submit(fn, *args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def respawn(self) -> None:
         """A worker died and the pool with it: let the old pool go and start a fresh one."""
@@ -1106,28 +1180,61 @@ def _dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
 # --- results file --------------------------------------------------------------------------
 
 
-def results_document(
+def results_text(
     meta: Mapping[str, object],
-    records: Sequence[GameRecord],
+    games: Sequence[str],
     planned: int,
     *,
     complete: bool,
     interrupted: bool,
     summary: object,
-) -> dict[str, object]:
-    """The JSON document of a run: ``meta`` (the command's settings), progress, games, ``summary``.
+) -> str:
+    """The results file of a run: ``meta`` (the command's settings), progress, the games (each as ``game_text``
+    writes it), ``summary``; to the byte ``json.dumps`` of that document with ``indent=1``, and a newline.
+    ``ValueError`` for a number JSON does not have (inf, nan).
 
     ``complete``: nothing is left to play (every game of the schedule played, or an SPRT decided).
     """
-    return {
+    document = {
         **meta,
         "games_planned": planned,
-        "games_played": len(records),
+        "games_played": len(games),
         "complete": complete,
         "interrupted": interrupted,
-        "games": [r.as_dict() for r in records],
+        "games": [],
         "summary": summary,
     }
+    text = json.dumps(document, indent=1, allow_nan=False)
+    if not games:
+        return text + "\n"
+    # (the games' line is the only one that reads so: a line break in a string is written \n)
+    before, _, after = text.partition('\n "games": [],\n')
+    return "".join((before, '\n "games": [\n', ",\n".join(games), "\n ],\n", after, "\n"))
+
+
+def game_text(record: GameRecord) -> str:
+    """``record`` as ``results_text`` lists it among the games (``json.dumps`` with ``indent=1``, two levels in)."""
+    return "  " + json.dumps(record.as_dict(), indent=1, allow_nan=False).replace("\n", "\n  ")
+
+
+class GameTexts:
+    """The finished games of a run as the results file writes them, each made once (``game_text``)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, str] = {}
+        self._order: list[int] = []
+        """The games' indexes, in schedule order."""
+
+    def add(self, record: GameRecord) -> None:
+        if record.index not in self._texts:
+            insort(self._order, record.index)
+        self._texts[record.index] = game_text(record)
+
+    def listed(self, records: Sequence[GameRecord] | None = None) -> list[str]:
+        """The texts of ``records`` (each added before), or of every game added, in schedule order."""
+        if records is None:
+            return [self._texts[index] for index in self._order]
+        return [self._texts[record.index] for record in sorted(records, key=lambda r: r.index)]
 
 
 MAX_RESULTS_BYTES = 1 << 30
@@ -1201,8 +1308,3 @@ def _damage(record: GameRecord, task: GameTask) -> str | None:
     if record.result != "error" and record.result != ended:
         return f"its moves do not end in the result it gives ({record.result})"
     return None
-
-
-def write_json_atomic(path: Path, document: object) -> None:
-    """Write ``document`` to ``path`` so that a reader sees the old file or the new one, never half."""
-    write_atomic(path, json.dumps(document, indent=1, allow_nan=False) + "\n")

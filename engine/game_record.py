@@ -307,12 +307,12 @@ class PlayedGame:
         if not content:
             raise GameFileError(f"empty: a saved game starts with '{FORMAT} {VERSION}'")
         number, header = content[0]
-        match = re.fullmatch(rf"{FORMAT}\s+([0-9]{{1,9}})", header)
+        match = re.fullmatch(rf"{FORMAT}\s+([0-9]+)", header)
         if match is None:
             raise GameFileError(f"line {number}: not a saved game (it should start with '{FORMAT} {VERSION}')")
-        if int(match.group(1)) != VERSION:
+        if match.group(1).lstrip("0") != str(VERSION):  # (compared as text: no conversion of a thousand digits)
             raise GameFileError(
-                f"line {number}: format version {match.group(1)} is not one this plyscope reads ({VERSION})"
+                f"line {number}: format version {shown(match.group(1))} is not one this plyscope reads ({VERSION})"
             )
         fields: dict[str, tuple[int, str]] = {}
         for number, line in content[1:]:

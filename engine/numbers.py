@@ -7,9 +7,12 @@ read here, so every field refuses the same things with one line that names the f
   that ``int()`` refuses (``²``) or reads unexpectedly (``４``);
 * whole numbers may group digits with ``_`` or ``,`` (``100_000``, ``100,000``), ``,`` only in thousands
   (``0,5`` and ``1,2`` are refused, not read as 5 and 12);
-* no number longer than ``MAX_DIGITS`` digits (Python would spend seconds converting, or
-  refuse, a string of thousands of digits), and each field has a range, named when refused;
-* ``nan``, ``inf`` and ``-inf`` are not numbers of seconds or of anything else;
+* no whole number of more than ``MAX_DIGITS`` digits, leading zeros aside (Python would spend
+  seconds converting, or refuse, a string of thousands of digits), and no number too large for
+  a float: they are out of every field's range, and refused as that; each field has a range,
+  named when refused (``OutOfRange``);
+* ``nan``, ``inf`` and ``-inf`` are not numbers of seconds or of anything else (``1e999`` is a
+  number, out of range);
 * seeds are whole numbers from 0 to ``MAX_SEED`` (negative seeds are refused everywhere).
 
 Refusals raise ``NumberError`` (a ``UserError``): the command line prints its message as one
@@ -45,6 +48,11 @@ class NumberError(UserError):
     """A number that cannot be read, or out of its field's range; the message names the field."""
 
 
+class OutOfRange(NumberError):
+    """A number read, but outside its field's range (or of more than ``MAX_DIGITS`` digits); the message says
+    the range."""
+
+
 def shown(text: object, most: int = 24) -> str:
     """``text`` as a message quotes it: at most ``most`` characters, control characters escaped."""
     value = str(text)
@@ -59,14 +67,18 @@ def parse_int(text: object, field: str, *, lo: int | None = None, hi: int | None
         raise NumberError(f"{field}: {text} is not a whole number")
     if isinstance(text, int):
         if abs(text) >= 10**MAX_DIGITS:  # far out of every range (and str() refuses past 4,300 digits)
-            raise NumberError(f"{field}: a number of over {MAX_DIGITS} digits is out of range{_range(lo, hi)}")
+            raise _too_many_digits(field, lo, hi)
         value = text
     else:
         written = str(text).strip()
-        digits = sum(char.isdigit() for char in written)
-        if not _INTEGER.fullmatch(written) or digits > MAX_DIGITS:
+        if not _INTEGER.fullmatch(written):
             raise NumberError(f"{field}: '{shown(written)}' is not a whole number{_range(lo, hi)}")
-        value = int(written.replace("_", "").replace(",", ""))
+        plain = written.replace("_", "").replace(",", "")
+        sign = plain[0] if plain[0] in "+-" else ""
+        digits = plain.lstrip("+-").lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            raise _too_many_digits(field, lo, hi)
+        value = int(sign + (digits or "0"))
     _check_range(value, field, lo, hi)
     return value
 
@@ -78,19 +90,21 @@ def parse_float(
     if isinstance(text, bool):
         raise NumberError(f"{field}: {text} is not a number")
     if isinstance(text, int) and abs(text) >= 10**MAX_DIGITS:  # float() would overflow, or round it
-        raise NumberError(f"{field}: a number of over {MAX_DIGITS} digits is out of range{_range(lo, hi, above)}")
+        raise _too_many_digits(field, lo, hi, above)
     if isinstance(text, int | float):
         value = float(text)
     else:
         written = str(text).strip()
-        digits = sum(char.isdigit() for char in written)
-        if not _DECIMAL.fullmatch(written) or digits > MAX_DIGITS:
+        if not _DECIMAL.fullmatch(written):
             raise NumberError(f"{field}: '{shown(written)}' is not a number{_range(lo, hi, above)}")
-        value = float(written.replace("_", "").replace(",", ""))
+        plain = written.replace("_", "").replace(",", "")
+        value = float(plain)  # (any number of digits: float() reads them in linear time, and rounds)
+        if not math.isfinite(value):  # too large for a float (1e999, a thousand digits): a number, out of range
+            raise OutOfRange(f"{field}: {shown(written)} is out of range{_range(lo, hi, above)}")
     if not math.isfinite(value):
         raise NumberError(f"{field}: {shown(text)} is not a finite number{_range(lo, hi, above)}")
     if above is not None and value <= above:
-        raise NumberError(f"{field}: {_number(value)} is out of range{_range(lo, hi, above)}")
+        raise OutOfRange(f"{field}: {_number(value)} is out of range{_range(lo, hi, above)}")
     _check_range(value, field, lo, hi)
     return value
 
@@ -129,7 +143,11 @@ def _range(lo: float | None, hi: float | None, above: float | None = None) -> st
     return f" ({low} and at most {_number(hi)})" if above is not None else f" (from {low} to {_number(hi)})"
 
 
+def _too_many_digits(field: str, lo: float | None, hi: float | None, above: float | None = None) -> OutOfRange:
+    return OutOfRange(f"{field}: a number of over {MAX_DIGITS} digits is out of range{_range(lo, hi, above)}")
+
+
 def _check_range(value: float, field: str, lo: float | None, hi: float | None) -> None:
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         written = _number(value) if isinstance(value, float) else shown(value)
-        raise NumberError(f"{field}: {written} is out of range{_range(lo, hi)}")
+        raise OutOfRange(f"{field}: {written} is out of range{_range(lo, hi)}")

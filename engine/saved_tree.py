@@ -60,6 +60,13 @@ class SavedNode(Node):
     def work(self) -> float:
         return self._tree.work_of(self._row, self)
 
+    @property
+    def cut_off(self) -> bool:
+        """Whether the row's ``pruned`` (alpha-beta's and expectiminimax's children left out by a cut-off) is
+        more than 0."""
+        pruned = self._tree.numbers_of(self._row).get("pruned")
+        return type(pruned) is int and pruned > 0
+
 
 class SavedTree(Searcher[SavedNode]):
     """The tree of ``saved`` at its last step, read-only (see the module): stats, best move, value and

@@ -107,9 +107,8 @@ def tree_rows(searcher: Searcher[Node]) -> list[list[object]]:
 def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Timeline) -> dict[str, object]:
     """The JSON document of a search after ``len(timeline)`` steps."""
     stats = searcher.stats
-    events = [
-        [list(map(_move, e.path)), e.added, e.changed, _move(e.best), _number(e.value)] for e in timeline.events()
-    ]
+    steps = list(timeline.events())
+    events = [[list(map(_move, e.path)), e.added, e.changed, _move(e.best), _number(e.value)] for e in steps]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -134,6 +133,7 @@ def search_document(recipe: SearchRecipe, searcher: Searcher[Node], timeline: Ti
         "principal_variation": [_move(move) for move in searcher.principal_variation()],
         "event_fields": ["path", "added", "changed", "best", "value"],
         "events": events,
+        "marks": [e.marks for e in steps],
         "tree": tree_rows(searcher),
         "work": [_work(node.work()) for node in searcher.walk()],
     }
@@ -147,11 +147,12 @@ def _work(value: float) -> float | int:
 def to_dot(searcher: Searcher[Node], *, children: int = DOT_CHILDREN, nodes: int = DOT_NODES) -> str:
     """Graphviz DOT of the tree: the principal variation in bold, each node's numbers as its label.
 
-    The whole principal variation is drawn, then breadth first from the root at most ``children``
-    children per node (the most searched first) and ``nodes`` nodes in all; what is left out is
-    counted in a "+N more" box under its parent.
+    The whole principal variation is drawn, as far as the tree holds its moves (alpha-beta's line is
+    its last complete iteration's, in a tree of its own, while the tree drawn is the iteration under
+    way), then breadth first from the root at most ``children`` children per node (the most searched
+    first) and ``nodes`` nodes in all; what is left out is counted in a "+N more" box under its parent.
     """
-    line = searcher.principal_path()
+    line = searcher.nodes_along(searcher.principal_variation())
     principal = {id(node) for node in line}
     lines = ["digraph search {", '  node [shape=box, fontname="monospace", fontsize=10];', "  edge [fontsize=10];"]
     ids = {id(node): f"n{index}" for index, node in enumerate(line)}
@@ -354,7 +355,7 @@ def parse_document(document: object, where: str) -> SavedSearch:
     except UserError as error:
         raise SearchFileError(f"{where}: {error}") from None
     root = recipe.state()
-    timeline = _timeline(events, root, where, scale=scale)
+    timeline = _timeline(events, root, where, document.get("marks"), scale=scale)
     depths = _depths(tree, where)
     stats = document.get("stats")
     numbers = (
@@ -422,10 +423,11 @@ def _kind(value: object) -> str:
     return {bool: "true or false", list: "a list", dict: "an object", type(None): "null"}.get(type(value), "?")
 
 
-def _timeline(events: list[Any], root: State, where: str, *, scale: _Scale) -> Timeline:
+def _timeline(events: list[Any], root: State, where: str, marks: object, *, scale: _Scale) -> Timeline:
     """The timeline of the file's ``events``, each checked as it is read: its path legal from ``root`` (its moves
     integers, or pairs of them in Nim: ``3.0`` is not ``3``), its counts whole numbers, its best move legal at the
-    root, its value a number on ``scale``; ``SearchFileError`` naming the first damaged event."""
+    root, its value a number on ``scale``; ``SearchFileError`` naming the first damaged event.  ``marks`` (each
+    step's ``Event.marks``) are taken if they are that, else left out (a file written before they were saved)."""
     reached: dict[tuple[Hashable, ...], tuple[State, tuple[Hashable, ...]]] = {(): (root, ())}
     legal_at_root = set() if root.is_terminal() else set(root.legal_moves())
     paths: list[tuple[Hashable, ...]] = []
@@ -459,8 +461,14 @@ def _timeline(events: list[Any], root: State, where: str, *, scale: _Scale) -> T
         raise
     except (TypeError, ValueError, OverflowError, KeyError):
         raise SearchFileError(f"{where}: event {len(paths) + 1:,} is damaged") from None
+    if not (
+        isinstance(marks, list)
+        and len(marks) == len(paths)
+        and all(type(m) is int and 0 <= m < 1 << 2 * len(path) + 2 for m, path in zip(marks, paths, strict=True))
+    ):
+        marks = None
     try:
-        return Timeline.from_columns(paths, added, changed, bests, values)
+        return Timeline.from_columns(paths, added, changed, bests, values, marks)
     except OverflowError:
         raise SearchFileError(f"{where}: an event's counts are out of range: the file is damaged") from None
 

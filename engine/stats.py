@@ -14,6 +14,9 @@ cutechess-cli's:
   From pentanomial counts ``sigma`` is estimated over pairs (the variance of the pair
   scores 0, 1/4, 1/2, 3/4, 1 divided by the number of pairs), which takes into account
   that the two games of a pair are not independent; from trinomial counts, over games.
+  Below ``MIN_INTERVAL_PAIRS`` pairs we give no estimate (fastchess prints one pair's as
+  ``0.0 +/- 0.0`` or ``inf +/- nan``): one pair has no spread, and two give it from a single
+  difference.
 * **LOS**, the likelihood of superiority: ``Phi((s - 1/2) / sigma)``, the probability under
   the same normal approximation that the first agent is the stronger.
 * **Normalized Elo** (nElo): ``(s - 1/2) / sqrt(2 var)`` scaled by ``800 / ln 10``, ``var`` the
@@ -54,6 +57,8 @@ GAME_SCORES = (0.0, 0.5, 1.0)
 """A game's score for the first agent, in the order loss, draw, win."""
 EMPTY_COUNT = 1e-3
 """What a count of 0 is taken to be in the LLR (fastchess's ``regularize``)."""
+MIN_INTERVAL_PAIRS = 3
+"""The fewest opening pairs from which an Elo difference and its interval are estimated."""
 
 
 def elo_from_score(score: float) -> float:
@@ -130,7 +135,10 @@ class Pentanomial:
         return sum(self.counts())
 
     def estimate(self) -> EloEstimate | None:
-        """The Elo difference and its interval from the pairs (fastchess's ``EloPentanomial``)."""
+        """The Elo difference and its interval from the pairs (fastchess's ``EloPentanomial``); ``None`` with
+        fewer than ``MIN_INTERVAL_PAIRS`` pairs."""
+        if self.pairs < MIN_INTERVAL_PAIRS:
+            return None
         return _estimate(self.counts(), PAIR_SCORES, pairs=True)
 
 

@@ -6,9 +6,10 @@ steps.  A ``Timeline`` therefore keeps no copy of any tree: only what the UI nee
 the timeline without a rebuild (each step's best move and root value, for the markers
 where the best move changed and for the root value's sparkline) and what a saved search
 shows of each step (the node acted on, as its moves from the root; how many children it
-added and how many nodes it changed).  A step costs about 20 bytes here (a byte per move of
-its path, more only in games of more than 256 moves), against hundreds to thousands of
-bytes of tree.
+added and how many nodes it changed; which nodes the tree pane marks as changed by it, so that
+a step gone back to is marked as it was when taken).  A step costs about 20 bytes here (a byte
+per move of its path, more only in games of more than 256 moves, and two bits per node of
+it), against hundreds to thousands of bytes of tree.
 
 Step numbers count steps taken: step 0 is the fresh searcher, step ``k`` the tree after ``k``
 steps; event ``i`` (0-based) describes step ``i + 1``.
@@ -60,6 +61,33 @@ class Event:
     """The searcher's best move after the step (``None``: none yet)."""
     value: float
     """The root value after the step, from the first player's point of view."""
+    marks: int = 0
+    """The nodes the step changed (``Step.changed``, and the node acted on), as the tree pane marks them: two
+    bits per node of ``path`` (the root's lowest), the first for that node, the second for all its children
+    off the path (see ``step_marks``)."""
+
+
+def step_marks(step: Step[Node]) -> int:
+    """The nodes ``step`` acted on or changed, as ``Event.marks``: each is a node of the path to ``step.node``
+    or a child of one, and where it is a child, all the children of that node off the path changed (so it
+    is for every searcher registered: their tests check it; another child would be left unmarked)."""
+    line = step.node.path()
+    depth_of: dict[Node | None, int] = {node: depth for depth, node in enumerate(line)}  # (nodes hash by identity)
+    marked = dict.fromkeys(step.changed)
+    marked[step.node] = None
+    marks = 0
+    off_path: dict[int, int] = {}  # per depth, the changed children of the path's node there, off the path
+    for node in marked:
+        depth = depth_of.get(node)
+        if depth is not None:
+            marks |= 1 << 2 * depth
+        elif (above := depth_of.get(node.parent)) is not None:
+            off_path[above] = off_path.get(above, 0) + 1
+    last = len(line) - 1
+    for depth, count in off_path.items():
+        if count == len(line[depth].children) - (depth < last):
+            marks |= 2 << 2 * depth
+    return marks
 
 
 class Timeline:
@@ -78,6 +106,9 @@ class Timeline:
         """Children added and nodes changed by each step (arrays made wider when a count does not fit)."""
         self._best = array("b")
         """Each step's best move, as a code (-1: none)."""
+        self._marks = bytearray()
+        """Every event's marks (``Event.marks``), bits end to end: ``2 * (len(path) + 1)`` for each (so event
+        ``i``'s begin at bit ``2 * (i + its path's start in _path_codes)``)."""
         self._values = array("d")
         self._changes: list[int] = []
         """The steps after which the best move differs from the step before."""
@@ -102,11 +133,13 @@ class Timeline:
             moves.append(node.move)
             node = node.parent
         moves.reverse()
-        self.append(Event(len(self) + 1, tuple(moves), len(step.added), len(step.changed), best, value))
+        marks = step_marks(step)
+        self.append(Event(len(self) + 1, tuple(moves), len(step.added), len(step.changed), best, value, marks))
 
     def append(self, event: Event) -> None:
         """Add ``event`` as the next step (its ``step`` number is not checked)."""
         codes = [self._code(move) for move in event.path]
+        self._put_marks(2 * (len(self._path_codes) + len(self)), event.marks, len(codes) + 1)
         code = self._code(event.best)
         known = len(self._moves)  # codes past what a byte holds: wider arrays
         if known > 0x80 and self._best.typecode == "b":
@@ -122,6 +155,17 @@ class Timeline:
         self._best.append(code)
         self._values.append(event.value)
 
+    def _put_marks(self, start: int, marks: int, nodes: int) -> None:
+        """Write an event's ``marks`` for a path of ``nodes`` nodes from bit ``start``, the end of ``_marks``."""
+        bits = 2 * nodes
+        shift = start & 7
+        chunk = ((marks & ((1 << bits) - 1)) << shift).to_bytes((shift + bits + 7) >> 3, "little")
+        if shift:
+            self._marks[-1] |= chunk[0]
+            self._marks += chunk[1:]
+        else:
+            self._marks += chunk
+
     @classmethod
     def from_columns(
         cls,
@@ -130,9 +174,11 @@ class Timeline:
         changed: Sequence[int],
         best: Sequence[Hashable | None],
         values: Sequence[float],
+        marks: Sequence[int] | None = None,
     ) -> Timeline:
         """The timeline of events given field by field (step ``i + 1`` from index ``i`` of each), as ``append``
-        would make it one event at a time, but in bulk (a saved search of 100,000 steps read back).
+        would make it one event at a time, but in bulk (a saved search of 100,000 steps read back); without
+        ``marks`` no step marks a node.
 
         ``OverflowError`` for a count that is negative or past 4 bytes."""
         timeline = cls()
@@ -149,6 +195,10 @@ class Timeline:
         known = len(timeline._moves)
         timeline._path_codes = array("B" if known <= 0x100 else "H", codes)
         timeline._path_ends = array("I", ends)
+        start = 0
+        for path, mark in zip(paths, marks if marks is not None else [0] * len(paths), strict=True):
+            timeline._put_marks(start, mark, len(path) + 1)
+            start += 2 * (len(path) + 1)
         for name in ("_added", "_changed"):
             counts = added if name == "_added" else changed
             typecode = "B"
@@ -180,9 +230,38 @@ class Timeline:
         """Event ``index`` (0-based: step ``index + 1``)."""
         start = self._path_ends[index - 1] if index else 0
         path = tuple(self._moves[code] for code in self._path_codes[start : self._path_ends[index]])
+        first = 2 * (start + index)
+        bits = 2 * (len(path) + 1)
+        marks = int.from_bytes(self._marks[first >> 3 : (first + bits + 7) >> 3], "little") >> (first & 7)
         return Event(
-            index + 1, path, self._added[index], self._changed[index], self.best(index + 1), self._values[index]
+            index + 1,
+            path,
+            self._added[index],
+            self._changed[index],
+            self.best(index + 1),
+            self._values[index],
+            marks & ((1 << bits) - 1),
         )
+
+    def marked(self, searcher: Searcher[Node]) -> Step[Node] | None:
+        """The step that made ``searcher``'s tree (its step ``stats.iterations``, one of this timeline's) as the
+        tree pane marks it: the path to the node it acted on, that node, and the nodes it changed, found in
+        that tree from the event's moves and marks; ``None`` at step 0.  So a step gone back to, or a saved
+        search's, is marked as the live search marked it."""
+        step = searcher.stats.iterations
+        if not 0 < step <= len(self):
+            return None
+        event = self.event(step - 1)
+        path = searcher.nodes_along(event.path)
+        whole = len(path) == len(event.path) + 1  # (else a damaged saved tree: its last node's children unmarked)
+        changed: list[Node] = []
+        for depth, node in enumerate(path):
+            if event.marks >> 2 * depth & 1:
+                changed.append(node)
+            if event.marks >> 2 * depth & 2 and (whole or depth + 1 < len(path)):
+                on_path = path[depth + 1] if depth + 1 < len(path) else None
+                changed.extend(child for child in node.children if child is not on_path)
+        return Step(path=tuple(path), node=path[-1], changed=tuple(changed))
 
     def events(self) -> Iterator[Event]:
         return (self.event(index) for index in range(len(self)))
@@ -207,7 +286,7 @@ class Timeline:
     def nbytes(self) -> int:
         """The memory the events take, in bytes (the arrays' contents and the change list)."""
         arrays = (self._path_codes, self._path_ends, self._added, self._changed, self._best, self._values)
-        return sum(len(a) * a.itemsize for a in arrays) + 8 * len(self._changes)
+        return sum(len(a) * a.itemsize for a in arrays) + len(self._marks) + 8 * len(self._changes)
 
 
 def recorded(make: Callable[[], Searcher[Node]], steps: int) -> tuple[Searcher[Node], Timeline]:

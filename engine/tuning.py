@@ -33,7 +33,7 @@ import numpy.typing as npt
 from engine.errors import UserError
 from engine.games import Connect4, Connect4State
 from engine.games.evaluators import FEATURE_NAMES, FEATURE_SCALE, HAND_SET_WEIGHTS, FeatureEvaluator
-from engine.numbers import NumberError, parse_int, shown
+from engine.numbers import NumberError, OutOfRange, parse_int, shown
 from engine.pov import PovScore
 from engine.solver import Connect4Solver, ScoreSearch, native_fits
 
@@ -64,13 +64,16 @@ class LabelledPosition:
 def parse_plies(text: str, game: Connect4) -> tuple[int, int]:
     """``A-B`` (or one number) as the range of plies positions are cut at; raises ``UserError``."""
     low, dash, high = text.strip().partition("-")
+    plies_go = f"--plies '{shown(text)}': plies go from 0 to {game.cells - 1}, the first no more than the last"
     try:
         first = parse_int(low, "--plies", lo=0, hi=game.cells)
         last = parse_int(high, "--plies", lo=0, hi=game.cells) if dash else first
+    except OutOfRange:
+        raise UserError(plies_go) from None
     except NumberError:
         raise UserError(f"--plies '{shown(text)}': write a range of plies such as 12-34") from None
     if not 0 <= first <= last < game.cells:
-        raise UserError(f"--plies '{text}': plies go from 0 to {game.cells - 1}, the first no more than the last")
+        raise UserError(plies_go)
     return first, last
 
 

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 import engine.rivest_experiment
+from engine.arena import GameRecord, PairingStats, pairing_stats
 from engine.search.registry import algorithms
 from tui.cli import main
+from tui.commands.arena import match_lines
 
 AGENTS = ["--agents", "minimax:depth=2", "minimax:depth=1"]
 
@@ -239,3 +241,47 @@ def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: 
     assert ours["paper"] == paper
     assert total["bound"] == "move total" and total["paper"] == paper
     assert ours["pentanomial"] == total["pentanomial"] and sum(ours["pentanomial"]) == 1
+
+
+def _stats(results: list[str]) -> PairingStats:
+    """The pairing of ``a`` against ``b`` over games whose results (``a`` first in even games) are ``results``."""
+    records = [
+        GameRecord(index, "", *(("a", "b") if index % 2 == 0 else ("b", "a")), "44", index, "44", result)
+        for index, result in enumerate(results)
+    ]
+    return pairing_stats(records, "a", "b")
+
+
+def test_the_score_line_is_cutechess_clis_to_the_byte() -> None:
+    # cutechess-cli, projects/cli/src/enginematch.cpp: qInfo("Score of %s vs %s: %d - %d - %d  [%.3f] %d", ...)
+    line = match_lines(_stats(["first", "first", "draw", "second", "second", "draw"]))[0]
+    assert line == "Score of a vs b: 2 - 2 - 2  [0.500] 6"
+    assert line == "Score of %s vs %s: %d - %d - %d  [%.3f] %d" % ("a", "b", 2, 2, 2, 0.5, 6)  # noqa: UP031
+
+
+@pytest.mark.parametrize(
+    ("results", "pairs"),
+    [([], 0), (["first"], 0), (["first", "first", "second"], 1), (["first", "first", "second", "first"], 2)],
+)
+def test_too_few_pairs_for_an_interval_are_said_to_be(results: list[str], pairs: int) -> None:
+    _, elo, ptnml = match_lines(_stats(results))
+    assert elo.startswith(f"Elo difference: too few opening pairs for an interval ({pairs} of at least 3), ")
+    assert ptnml.endswith(", nElo: too few opening pairs for an interval")
+    assert "+/-" not in elo + ptnml and "nan +/-" not in elo + ptnml
+    assert _stats(results).as_dict()["error"] is None
+
+
+def test_three_pairs_give_an_interval() -> None:
+    _, elo, ptnml = match_lines(_stats(["first", "first", "first", "second", "draw", "draw"]))
+    assert elo.startswith("Elo difference: ") and " +/- " in elo and "too few" not in elo
+    assert " +/- " in ptnml
+
+
+def test_the_progress_line_gives_each_agents_own_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    agents = ["--agents", "minimax:depth=1,moves=50", "minimax:depth=2,moves=80"]
+    assert main(["arena", *agents, "--openings", "1", "--workers", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "minimax:depth=1,moves=50 vs minimax:depth=2,moves=80, 50 moves / 80 moves per turn" in err
+    assert "1000 moves" not in err
+    assert main(["arena", *AGENTS, "--openings", "1", "--moves", "40", "--workers", "1"]) == 0
+    assert "minimax:depth=2 vs minimax:depth=1, 40 moves per turn" in capsys.readouterr().err

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.games import make_game
+from engine.saved_tree import SavedTree
+from engine.search import registry
+from engine.search.registry import algorithms
 from engine.search_file import SearchRecipe, read_search, to_dot, write_search
 from engine.timeline import recorded
 
@@ -179,3 +183,62 @@ def test_damaged_foreign_and_wrong_files_are_refused_in_one_line(tmp_path: Path)
         assert 'field "tree" is damaged' in said[label]
     assert "is a folder" in refused(plyscope("replay", str(tmp_path), cwd=tmp_path), "replay")
     assert "cannot read" in refused(plyscope("replay", "nothing.json", cwd=tmp_path), "replay")
+
+
+EXPORT_POSITIONS = {"connect4": "444444333333", "grundy": "9", "connect4-chance:5x4": "2233"}
+"""A position of each family for the export tests (the chance family for the searchers that play it); the
+solver finishes this Connect Four position in 30 steps."""
+EXPORT_STEPS = (0, 1, 7, 2000)
+"""Steps at which every searcher's search is written: none, one, a few, and many (alpha-beta then stands
+mid-iteration, its principal variation the last complete iteration's)."""
+
+
+def export_cases() -> list[tuple[str, str]]:
+    return [
+        (name, game)
+        for name, info in algorithms().items()
+        for game in EXPORT_POSITIONS
+        if registry.plays(info, make_game(game))
+    ]
+
+
+@pytest.mark.parametrize(("name", "game"), export_cases())
+def test_every_searcher_exports_json_and_dot_at_every_step(tmp_path: Path, name: str, game: str) -> None:
+    recipe = SearchRecipe(game, EXPORT_POSITIONS[game], name, {}, 1, None)
+    make = recipe.maker()
+    drawn: list[Path] = []
+    for steps in EXPORT_STEPS:
+        searcher, timeline = recorded(make, steps)
+        saved = tmp_path / f"s{steps}.json"
+        write_search(saved, recipe, searcher, timeline)
+        back = read_search(saved)
+        assert back.steps == len(timeline) and len(back.tree) == sum(1 for _ in searcher.walk())
+        picture = tmp_path / f"s{steps}.dot"
+        write_search(picture, recipe, searcher, timeline)
+        text = picture.read_text()
+        line = searcher.nodes_along(searcher.principal_variation())
+        assert text.count('style=bold, color="red"') == len(line)
+        assert text.count('penwidth=2, color="red"') == len(line) - 1
+        drawn.append(picture)
+    dot = shutil.which("dot")
+    if dot is None:
+        pytest.skip("Graphviz's dot is not installed: the DOT text was checked, not parsed")
+    for picture in drawn:
+        parsed = subprocess.run([dot, "-Tcanon", str(picture)], capture_output=True, text=True, timeout=60)
+        assert parsed.returncode == 0 and parsed.stderr == "", (picture.name, parsed.stderr)
+
+
+def test_a_replay_exports_its_saved_tree_as_dot(tmp_path: Path) -> None:
+    recipe = SearchRecipe("connect4", "4453", "alphabeta", {}, 1, None)
+    searcher, timeline = recorded(recipe.maker(), 2000)
+    write_search(tmp_path / "ab.json", recipe, searcher, timeline)
+    shown = SavedTree(read_search(tmp_path / "ab.json"), recipe.state(), searcher.evaluator)
+    assert to_dot(shown) == to_dot(searcher)
+
+
+@pytest.mark.parametrize("name", ["alphabeta", "ab-rivest"])
+def test_alpha_beta_mid_iteration_exports_its_dot_picture(tmp_path: Path, name: str) -> None:
+    done = plyscope("search", "4453", "--algo", name, "--iterations", "2000", "--export", "ab.dot", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "wrote ab.dot (2,000 steps" in done.stderr
+    assert (tmp_path / "ab.dot").read_text().startswith("digraph search {")

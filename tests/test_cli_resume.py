@@ -23,15 +23,16 @@ ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ["--agents", "minimax:depth=2", "mcts:k=1"]
 """Two agents whose games depend on the seeds (MCTS), quick enough for a dozen games."""
 STOPPER = """
-import os, signal, sys
+import json, os, signal, sys
 import tui.commands.arena as arena
 from tui.cli import main
 
 real_save = arena.save
 fired = []
 
-def save(path, contents):
-    real_save(path, contents)
+def save(path, text):
+    real_save(path, text)
+    contents = json.loads(text)
     if not fired and contents["games_played"] >= {after} and not contents["complete"]:
         fired.append(True)
         os.kill(os.getpid(), signal.{signal})
@@ -203,3 +204,32 @@ def test_rivest_resumes_too(tmp_path: Path) -> None:
     resumed = _run([*argv, "--resume", "run.json"], cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert _less_timings(_load(tmp_path / "run.json")) == _less_timings(_load(tmp_path / "whole.json"))
+
+
+def test_resume_keeps_the_summary_game_by_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saved after every game, the file's summary is the one of its games, kept game by game: the summary is
+    made from every game only once, for the last save (not after each game, at a cost growing with the run)."""
+    import engine.arena
+    import tui.commands.arena as arena
+
+    made: list[int] = []
+    saved: list[dict[str, object]] = []
+    real_summary, real_save = engine.arena.summary, arena.save
+
+    def summary(records: list[engine.arena.GameRecord], *args: object, **kwargs: object) -> object:
+        made.append(len(records))
+        return real_summary(records, *args, **kwargs)  # type: ignore[arg-type]
+
+    def save(path: Path, text: str) -> None:
+        real_save(path, text)
+        saved.append(json.loads(text))
+
+    monkeypatch.setattr(arena, "summary", summary)
+    monkeypatch.setattr(arena, "save", save)
+    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "mcts:k=1", "--openings", "2"]
+    assert main([*argv, "--moves", "40", "--workers", "1", "--resume", str(tmp_path / "run.json")]) == 0
+    assert made == [12] and len(saved) == 1 + 12 + 1  # before the first game, after each game, at the end
+    names = ["minimax:depth=1", "minimax:depth=2", "mcts:k=1"]
+    for document in saved:
+        games = [engine.arena.GameRecord.from_dict(game) for game in document["games"]]  # type: ignore[attr-defined]
+        assert document["summary"] == real_summary(games, names)

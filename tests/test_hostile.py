@@ -983,3 +983,41 @@ def test_a_save_is_readable_as_any_new_file_is_and_keeps_the_mode_of_the_one_it_
         assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() == "[]"
     finally:
         os.umask(umask)
+
+
+TOO_LARGE = [
+    (["search", "--algo", "mcts", "--moves", HUGE], "--moves: a number of over 30 digits is out of range (from 0 to"),
+    (["search", "--algo", "mcts", "--seed", HUGE], "--seed: a number of over 30 digits is out of range (from 0 to"),
+    (["search", "--algo", "mcts", "--seconds", HUGE], "--seconds: 99999999999999999999999… is out of range (more"),
+    (["search", "--algo", "mcts", "--seconds", "1e999"], "--seconds: 1e999 is out of range (more than 0 and at most"),
+    (["search", "--algo", "mcts", "--param", f"k={HUGE}"], "parameter k: 99999999999999999999999… is above its range"),
+    (["search", "--algo", "mcts", "--param", "k=100000"], "parameter k: 100000 is above its range"),
+    (["search", "--game", "nim", "3,1000000000", "--algo", "pns"], "pile 1000000000 is too large: at most 1000"),
+    (["search", "--game", "nim", f"3,{HUGE}", "--algo", "pns"], "is too large: at most 1000 tokens a pile"),
+    (["search", "--game", "connect4:1000x6", "--algo", "mcts"], "board size 1000x6 is out of range: width and"),
+    (["search", "--game", "connect4-chance:1000x6", "--algo", "mcts"], "board size 1000x6 is out of range"),
+    (["search", "--game", f"connect4:{HUGE}x4", "--algo", "mcts"], "board size 99999999999999999999999…x4 is out"),
+    (["solve", "4453", "--nodes", "1000000000000001"], "--nodes: 1000000000000001 is out of range (from 0 to"),
+    (["solve", "4453", "--nodes", HUGE], "--nodes: a number of over 30 digits is out of range (from 0 to"),
+    (["solve", "4453", "--seconds", "100000001"], "--seconds: 100,000,001 is out of range (from 0 to"),
+    (["tune", "--out", "w.json", "--plies", "1-43"], "--plies '1-43': plies go from 0 to 41"),
+    (["tune", "--out", "w.json", "--plies", f"1-{HUGE}"], "plies go from 0 to 41"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"), TOO_LARGE, ids=lambda value: " ".join(value)[-40:] if isinstance(value, list) else ""
+)
+def test_a_number_too_large_is_refused_as_too_large(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole number (or a number) that is too large is refused for that, never as "not a number"."""
+    said = refused(argv, capsys)
+    assert says in said and "is not a" not in said, said
+
+
+def test_a_number_of_many_digits_that_is_small_is_read() -> None:
+    from engine.numbers import parse_float, parse_int
+
+    assert parse_int("0" * 40 + "5", "--moves", lo=1) == 5
+    assert parse_float("0." + "0" * 40 + "5", "--seconds", above=0.0) == 5e-41

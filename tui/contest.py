@@ -137,7 +137,7 @@ def step_together(sessions: Sequence[Session], total: Limit, stop: threading.Eve
     go past the ``total`` budget (or past what the stepping session has spent) does not take it; when no
     session can step any more, every batch is empty.
     """
-    batches = [Batch(0, None, (), (), session.ended) for session in sessions]
+    batches = [Batch(0, None, (), session.ended) for session in sessions]
     order = sorted(range(len(sessions)), key=lambda index: spent(sessions[index].searcher.stats, total))
     for leader in order:
         session = sessions[leader]
@@ -168,6 +168,75 @@ def _catch_up(session: Session, target: float, total: Limit, stop: threading.Eve
             break
         taken.append(batch)
     return merge(taken, session.ended)
+
+
+class LockstepQueue:
+    """Lockstep steps asked for by the step keys and not taken yet, taken in order by one search thread.
+
+    The UI thread ``ask``s; a key pressed while steps are being taken adds its steps to those (as the
+    explorer queues its step keys) instead of cancelling them.  ``take`` is the search thread's loop.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        """Guards ``_asked`` and ``_taking``, which the UI thread and the search thread both change."""
+        self._asked = 0
+        """Steps asked for and not taken yet."""
+        self._taking = False
+        """Whether a search thread is taking them (it ends when none are left)."""
+
+    def ask(self, count: int) -> bool:
+        """Add ``count`` steps; ``True`` when no thread is taking steps, so the caller starts one on ``take``."""
+        with self._lock:
+            self._asked += count
+            start = not self._taking
+            self._taking = True
+            return start
+
+    def clear(self) -> None:
+        """Forget the steps asked for (the thread taking them was stopped, or is being stopped)."""
+        with self._lock:
+            self._asked = 0
+            self._taking = False
+
+    def take(
+        self,
+        sessions: Sequence[Session],
+        total: Limit,
+        deliver: Callable[[list[Batch]], None],
+        stop: threading.Event,
+    ) -> None:
+        """The search thread: lockstep steps one at a time while any are asked for (more may be asked meanwhile),
+        each frame's batches (one per session) given to ``deliver``, until none are left, no session can step, or
+        ``stop``."""
+        pending: list[list[Batch]] = [[] for _ in sessions]
+        frame_end = time.perf_counter() + FRAME_SECONDS
+        while True:
+            with self._lock:
+                if stop.is_set():
+                    return
+                asked = self._asked > 0
+                if asked:
+                    self._asked -= 1
+                elif not any(pending):
+                    self._taking = False
+                    return
+            finished = False
+            if asked:
+                batches = step_together(sessions, total, stop)
+                for kept, batch in zip(pending, batches, strict=True):
+                    kept.append(batch)
+                finished = not any(batch.steps for batch in batches)
+            if finished or not asked or time.perf_counter() >= frame_end:
+                deliver([merge(kept, session.ended) for kept, session in zip(pending, sessions, strict=True)])
+                pending = [[] for _ in sessions]
+                frame_end = time.perf_counter() + FRAME_SECONDS
+            if finished:
+                with self._lock:
+                    if not stop.is_set():  # no session can step: what was asked beyond is not taken
+                        self._asked = 0
+                        self._taking = False
+                return
 
 
 def run_together(
@@ -209,12 +278,9 @@ def _run_for(session: Session, seconds: float | None, stop: threading.Event) -> 
 def merge(batches: Sequence[Batch], ended: bool) -> Batch:
     """Consecutive batches of one session as one (the last step's marks, every node changed once)."""
     changed: dict[int, Node] = {}
-    cutoffs: dict[int, Node] = {}
     last: Step[Node] | None = None
     for batch in batches:
         for node in batch.changed:
             changed[id(node)] = node
-        for node in batch.cutoffs:
-            cutoffs[id(node)] = node
         last = batch.last or last
-    return Batch(sum(b.steps for b in batches), last, tuple(changed.values()), tuple(cutoffs.values()), ended)
+    return Batch(sum(b.steps for b in batches), last, tuple(changed.values()), ended)

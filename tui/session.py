@@ -90,9 +90,7 @@ class Batch:
     last: Step[Node] | None
     """The last of them (its node and changes are the ones marked in the tree)."""
     changed: tuple[Node, ...]
-    """Every node created or changed by these steps, once each."""
-    cutoffs: tuple[Node, ...]
-    """Nodes whose remaining children were pruned by these steps."""
+    """Every node created or changed by these steps, once each (a node cut off among them: ``Node.cut_off``)."""
     ended: bool
     """True when the search can do nothing more: finished, the next step would exceed the budget, or the tree
     holds as many nodes as its cap allows."""
@@ -303,7 +301,6 @@ class Session:
     def take(self, count: int | None, deadline: float | None = None, stop: threading.Event | None = None) -> Batch:
         """Up to ``count`` steps (``None``: no bound), stopping early at ``deadline`` (``perf_counter``) or ``stop``."""
         changed: dict[int, Node] = {}
-        cutoffs: dict[int, Node] = {}
         last: Step[Node] | None = None
         taken = 0
         cap = self.node_cap
@@ -324,8 +321,6 @@ class Session:
                     changed[id(node)] = node
                 for node in step.added:
                     changed[id(node)] = node
-                for node in step.cutoffs:
-                    cutoffs[id(node)] = node
                 value = searcher.value().first()
                 self.history.add(value)
                 if searcher.stats.iterations > len(self.timeline):
@@ -337,7 +332,7 @@ class Session:
             if searcher.finished:
                 self.ended = True
         gc.freeze()  # what the frame grew stays out of the collector's walks (see the class)
-        return Batch(taken, last, tuple(changed.values()), tuple(cutoffs.values()), self.ended)
+        return Batch(taken, last, tuple(changed.values()), self.ended)
 
     # ----------------------------------------------------------------- the timeline
 
@@ -431,7 +426,7 @@ class Session:
                 return None, said
             self.searcher = rebuilt
             self._recheck()
-            return Batch(0, None, (), (), self.ended, rebuilt=True), said
+            return Batch(0, None, (), self.ended, rebuilt=True), said
 
     def fresh_searcher(self) -> Searcher[Node]:
         """A new searcher of this session's configuration on its root (the same seed: the same steps)."""
@@ -489,7 +484,7 @@ class Session:
             for value in self.timeline.values(self.step_shown):
                 self.history.add(value)
             self._recheck()
-            return Batch(0, None, (), (), self.ended, rebuilt=True)
+            return Batch(0, None, (), self.ended, rebuilt=True)
 
     def _await_opening(self, stop: threading.Event | None) -> bool:
         """Wait for ``open_saved`` to end (``False`` if ``stop`` came first).  A step of a saved search shown as

@@ -44,9 +44,9 @@ def make_game(name: str) -> Game:
     chance = parse_chance_game(name)
     if chance is not None:
         return chance
-    size = re.fullmatch(r"connect4:([0-9]{1,3})x([0-9]{1,3})", name)
+    size = re.fullmatch(r"connect4:([0-9]+)x([0-9]+)", name)
     if size:
-        return Connect4(int(size.group(1)), int(size.group(2)))
+        return Connect4.written(*size.groups())
     if name == "connect4":
         return Connect4()
     if name == "grundy":

@@ -29,7 +29,7 @@ from functools import cached_property
 
 from engine.games.base import CHANCE, Move, Player, PositionError
 from engine.games.connect4 import COLUMN_DIGITS, Bitboard, Connect4, Connect4State
-from engine.numbers import NumberError, parse_float
+from engine.numbers import NumberError, OutOfRange, parse_float
 
 DEFAULT_KEEP = 0.6
 """Probability that the disc lands in the column chosen (before the shares of missing or full neighbours)."""
@@ -46,7 +46,7 @@ def parse_chance_game(name: str) -> Connect4Chance | None:
     for a malformed size or probabilities."""
     if name != NAME and not name.startswith(NAME + ":"):
         return None
-    match = re.fullmatch(NAME + r"(?::([0-9]{1,3})x([0-9]{1,3}))?(?::([^:]+))?", name)
+    match = re.fullmatch(NAME + r"(?::([0-9]+)x([0-9]+))?(?::([^:]+))?", name)
     if match is None:
         raise PositionError(
             f"game '{name}': write {NAME}, {NAME}:WxH, {NAME}:KEEP,SIDE or {NAME}:WxH:KEEP,SIDE (e.g. {NAME}:0.6,0.2)"
@@ -55,7 +55,7 @@ def parse_chance_game(name: str) -> Connect4Chance | None:
     keep, side = DEFAULT_KEEP, DEFAULT_SIDE
     if probabilities is not None:
         keep, side = _parse_probabilities(name, probabilities)
-    board = Connect4(int(width), int(height)) if width else Connect4()
+    board = Connect4.written(width, height) if width else Connect4()
     return Connect4Chance(board, keep, side)
 
 
@@ -65,6 +65,8 @@ def _parse_probabilities(name: str, text: str) -> tuple[float, float]:
         if len(parts) != 2:
             raise ValueError
         keep, side = (parse_float(part, "probability") for part in parts)
+    except OutOfRange as error:
+        raise PositionError(f"game '{name}': {error}") from None
     except (ValueError, NumberError):
         raise PositionError(f"game '{name}': '{text}' is not KEEP,SIDE, two probabilities such as 0.6,0.2") from None
     check_probabilities(keep, side)

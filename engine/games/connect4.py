@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from engine.games.base import Move, Player, PositionError
+from engine.numbers import NumberError, parse_int, shown
 
 Bitboard = int
 """A set of cells, bit ``column * (height + 1) + row`` for each cell (row 0 at the bottom)."""
@@ -29,11 +30,17 @@ COLUMN_DIGITS = "1234567890"
 class Connect4:
     """A Connect Four board size and everything precomputed for it; also the ``Game`` object."""
 
+    @classmethod
+    def written(cls, width: str, height: str) -> Connect4:
+        """The board of a game name's ``WxH``, each a string of digits (however many)."""
+        try:
+            return cls(parse_int(width, "board width"), parse_int(height, "board height"))
+        except NumberError:  # (over 30 digits)
+            raise _size_out_of_range(width, height) from None
+
     def __init__(self, width: int = 7, height: int = 6) -> None:
         if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
-            raise PositionError(
-                f"board size {width}x{height} is out of range: width and height go from {MIN_SIZE} to {MAX_SIZE}"
-            )
+            raise _size_out_of_range(str(width), str(height))
         self.width = width
         self.height = height
         self.name = "connect4" if (width, height) == (7, 6) else f"connect4:{width}x{height}"
@@ -271,3 +278,9 @@ class Connect4State:
                 line += "." if not self.mask & bit else ("X" if first & bit else "O")
             lines.append(line)
         return lines
+
+
+def _size_out_of_range(width: str, height: str) -> PositionError:
+    return PositionError(
+        f"board size {shown(width)}x{shown(height)} is out of range: width and height go from {MIN_SIZE} to {MAX_SIZE}"
+    )

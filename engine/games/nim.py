@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from engine.games.base import Move, Player, PositionError
-from engine.numbers import shown
+from engine.numbers import NumberError, parse_int, shown
 
 NimMove = tuple[int, int]
 """``(pile size, part)``: the larger new pile in Grundy's game, the tokens taken in classic Nim."""
@@ -62,11 +62,12 @@ class Nim:
             raise PositionError("no piles: write pile sizes such as 7 or 3,4,5")
         piles = []
         for word in words:
-            if not re.fullmatch(r"[0-9]{1,9}", word):
+            if not re.fullmatch(r"[0-9]+", word):
                 raise PositionError(f"pile '{shown(word)}' is not a whole number of tokens")
-            size = int(word)
-            if size > MAX_PILE:
-                raise PositionError(f"pile {size} is too large: at most {MAX_PILE} tokens a pile")
+            try:
+                size = parse_int(word, "pile", lo=0, hi=MAX_PILE)
+            except NumberError:  # (digits: too large, however many)
+                raise PositionError(f"pile {shown(word)} is too large: at most {MAX_PILE} tokens a pile") from None
             if size > 0:
                 piles.append(size)
         if len(piles) > MAX_PILES:

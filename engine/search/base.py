@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from engine.errors import UserError
 from engine.games.base import Move, Player, State
 from engine.games.evaluators import Evaluator
-from engine.numbers import NumberError, parse_float, parse_int, shown
+from engine.numbers import NumberError, OutOfRange, parse_float, parse_int, shown
 from engine.pov import FIRST, PovBounds, PovScore
 
 
@@ -123,6 +123,11 @@ class Node:
     def work(self) -> float:
         """How much search went below this node, in the algorithm's own measure (here: children generated)."""
         return float(len(self.children))
+
+    @property
+    def cut_off(self) -> bool:
+        """Whether a cut-off here left some of its children unsearched (the tree pane marks the node ``✂``)."""
+        return False
 
     def path(self) -> list[Self]:
         """The nodes from the root down to this one."""
@@ -776,6 +781,11 @@ class Param:
             reader = parse_int if self.kind is int else parse_float
             try:
                 number = reader(value, f"parameter {self.name}")
+            except OutOfRange:  # (a number too large for any range: a thousand digits, 1e999)
+                side = "below" if text.startswith("-") else "above"
+                raise SearchError(
+                    f"parameter {self.name}: {shown(text)} is {side} its range {self.range_text()}"
+                ) from None
             except NumberError:
                 kind = "a whole number" if self.kind is int else "a number"
                 raise SearchError(f"parameter {self.name}: '{text}' is not {kind}") from None

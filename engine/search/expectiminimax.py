@@ -91,6 +91,11 @@ class ExpectiNode(Node):
         self.beta = beta
         self.pruned = 0
 
+    @property
+    def cut_off(self) -> bool:
+        """Whether a cut-off here pruned some children."""
+        return self.pruned > 0
+
     def numbers(self) -> dict[str, float | int | str | None]:
         """``v`` and ``p`` (the edge's probability below a chance node, else ``None``); under Star1 also the
         ``bound``, the window (``alpha``, ``beta``) the node was searched with and the children ``pruned``."""

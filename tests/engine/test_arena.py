@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import random
+import signal
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,28 +17,37 @@ import pytest
 from engine.agents import Agent, Decision
 from engine.arena import (
     OPENING_SCORES,
+    GamePool,
     GameRecord,
     GameTask,
+    RunningSummary,
     SprtWatch,
     Tally,
     game_seed,
+    game_text,
     open_executor,
     opening_pairs,
     opening_scores,
+    pairing_stats,
+    pairings,
     pentanomial,
     play_game,
+    ratings,
+    ratings_summary,
+    results_text,
     run_games,
     schedule,
     select_openings,
     spell,
+    sprt_summary,
     summary,
     tally,
     turn_seed,
     two_move_openings,
     wilson_interval,
-    write_json_atomic,
 )
 from engine.errors import UserError
+from engine.files import write_atomic
 from engine.games import Connect4, Move, State, make_game
 from engine.search.base import Limit, Stats
 from engine.search.registry import algorithms
@@ -318,6 +331,26 @@ def test_pool_interrupt_keeps_the_finished_games() -> None:
     assert all(_same_game(r, play_game(tasks[r.index])) for r in outcome.records)
 
 
+def _sigint_state() -> tuple[bool, bool]:
+    """In a worker: whether SIGINT is ignored, and whether it is blocked."""
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN, signal.SIGINT in signal.pthread_sigmask(
+        signal.SIG_BLOCK, []
+    )
+
+
+def test_a_pool_forks_its_workers_with_ctrl_c_held_back_and_they_ignore_it() -> None:
+    """A Ctrl-C inside ``os.fork``'s hooks left the logging lock held (the arena hung); the fork now happens
+    with SIGINT blocked, the worker ignores it then unblocks it, and the arena's own mask is as it was."""
+    held_at_fork: list[bool] = []
+    os.register_at_fork(before=lambda: held_at_fork.append(_sigint_state()[1]))  # for this process's later forks
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    with open_executor(2) as (executor, _):
+        assert isinstance(executor, GamePool)
+        assert executor.submit(_sigint_state).result(timeout=60) == (True, False)
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+    assert held_at_fork and all(held_at_fork)
+
+
 def test_local_pool_and_dask_cluster_give_the_same_games() -> None:
     distributed = pytest.importorskip("distributed")
     tasks = _small_tasks()
@@ -350,15 +383,62 @@ def test_a_missing_distributed_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
 # --- results file ----------------------------------------------------------------------------
 
 
+def _results(meta: Mapping[str, object], records: list[GameRecord]) -> str:
+    return results_text(meta, [game_text(r) for r in records], 8, complete=False, interrupted=False, summary={})
+
+
 def test_results_are_written_atomically(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
-    write_json_atomic(path, {"games": [_record(0, "a", "b", "draw").as_dict()]})
+    write_atomic(path, _results({}, [_record(0, "a", "b", "draw")]))
     data = json.loads(path.read_text())
     assert data["games"][0]["stats"] == {"first": _zero_stats(), "second": _zero_stats()}
     with pytest.raises(ValueError):
-        write_json_atomic(path, {"bad": math.inf})
+        write_atomic(path, _results({"bad": math.inf}, []))
     assert json.loads(path.read_text()) == data  # the old file is intact
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
+
+
+@pytest.mark.parametrize("games", [0, 1, 5])
+def test_the_results_file_is_its_document_dumped_with_an_indent_of_one(games: int) -> None:
+    records = [_record(index, "a", "b", ("first", "draw", "error")[index % 3]) for index in range(games)]
+    meta = {"command": "arena", "agents": ["a", "b"], "note": '\n "games": [],\n', "openings": []}
+    document = {
+        **meta,
+        "games_planned": 8,
+        "games_played": games,
+        "complete": False,
+        "interrupted": False,
+        "games": [r.as_dict() for r in records],
+        "summary": {},
+    }
+    assert _results(meta, records) == json.dumps(document, indent=1) + "\n"
+
+
+def _summary_from_scratch(records: list[GameRecord], names: list[str], sprt: Sprt) -> dict[str, object]:
+    """What a run's summary is, from every record at once (``pairing_stats``, ``sprt_summary``, ``ratings``)."""
+    meetings = pairings(len(names))
+    stats = [pairing_stats(records, names[i], names[j]) for i, j in meetings]
+    document: dict[str, object] = {"pairings": [s.as_dict() for s in stats], "sprt": sprt_summary(sprt, stats[0].pairs)}
+    if len(names) > 2:
+        document["ratings"] = ratings_summary(ratings(records, names, meetings))
+    return document
+
+
+@pytest.mark.parametrize("names", [["a", "b"], ["a", "b", "c"]])
+def test_the_running_summary_is_the_summary_of_the_games_added_in_any_order(names: list[str]) -> None:
+    rng = random.Random(4)
+    meetings = pairings(len(names))
+    records = []
+    for index in range(120):
+        i, j = meetings[index // 2 % len(meetings)]
+        first, second = (names[i], names[j]) if index % 2 == 0 else (names[j], names[i])
+        records.append(_record(index, first, second, rng.choice(["first", "second", "draw", "draw", "error"])))
+    rng.shuffle(records)
+    sprt = Sprt(0, 10)
+    running = RunningSummary(names, sprt=sprt)
+    for count, record in enumerate(records, start=1):
+        running.add(record)
+        assert running.document() == _summary_from_scratch(records[:count], names, sprt), count
 
 
 def _zero_stats() -> dict[str, float]:

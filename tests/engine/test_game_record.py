@@ -260,6 +260,14 @@ GOOD = "plyscope-game 1\ngame: connect4\nstart: -\nfirst: human\nsecond: minimax
             GOOD.replace("seed: 0", "seed: -4"),
             "line 6 (seed: -4 is out of range (from 0 to 9,223,372,036,854,775,807))",
         ),
+        (
+            GOOD.replace("connect4", "grundy").replace("start: -", "start: 1000000000").replace("4453", ""),
+            "line 3 (start): pile 1000000000 is too large: at most 1000 tokens a pile",
+        ),
+        (
+            GOOD.replace("plyscope-game 1", "plyscope-game 1000000000"),
+            "line 1: format version 1000000000 is not one this plyscope reads (1)",
+        ),
         (GOOD.replace("4453", "4458"), "line 7 (moves): move 4 ('8'): not a column; columns are 1 to 7"),
         (GOOD.replace("4453", "1111111"), "line 7 (moves): move 7 ('1'): column 1 is full"),
         (GOOD.replace("4453", "12121212"), "line 7 (moves): move 8 ('2'): the game was already over after move 7"),

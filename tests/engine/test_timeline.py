@@ -259,3 +259,26 @@ def test_monte_carlo_undo_keeps_a_few_bytes_a_step() -> None:
     searcher.run(Limit(iterations=3000))
     assert searcher.journal_nbytes() <= 16 * 3000 + 2000
     assert make_searcher("rivest", make_game("connect4").start()).journal_nbytes() < 400  # empty lists
+
+
+def marked_moves(step: Step[Node] | None) -> set[tuple[object, ...]]:
+    """The nodes a step marks in the tree pane (the node acted on, and every node it changed), by their moves."""
+    return set() if step is None else {tuple(node.moves()) for node in (step.node, *step.changed)}
+
+
+@pytest.mark.parametrize("name", sorted(algorithms()))
+def test_the_timeline_gives_back_the_nodes_each_step_changed(name: str) -> None:
+    """Each step's marks, read back from the timeline on the tree it made, are the live step's, every step."""
+    states = [start_for(name)]
+    if plays(algorithms()[name], make_game("connect4")):
+        states.append(make_game("connect4").parse("4453"))
+    for state in states:
+        searcher = make_searcher(name, state, seed=7)
+        timeline = Timeline()
+        assert timeline.marked(searcher) is None
+        while searcher.stats.iterations < 400 and (step := searcher.step()) is not None:
+            timeline.record(step, searcher.best_move(), searcher.value().first())
+            again = timeline.marked(searcher)
+            assert again is not None and again.node is step.node and again.path == tuple(step.node.path())
+            assert marked_moves(again) == marked_moves(step), f"{name}: step {searcher.stats.iterations}"
+        assert timeline.upto(len(timeline)).marked(searcher) == timeline.marked(searcher)

@@ -17,7 +17,7 @@ from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait
 from tests.tui.helpers import explorer, make_app, run_async
 from tui.app import PlyscopeApp
 from tui.cli import main
-from tui.contest import compared_agents
+from tui.contest import agent_session, compared_agents, step_together
 from tui.match import MatchRunner
 from tui.screens.compare import COMPARE_MOVES, CompareScreen
 from tui.screens.explore import ExploreScreen
@@ -204,3 +204,31 @@ def test_the_command_line_refuses_bad_agents_with_a_clear_message(capsys: pytest
     assert capsys.readouterr().err == (
         "plyscope compare: position '1212121': the game is already over there, nothing to compare\n"
     )
+
+
+def lockstep(specs: Sequence[str], moves: int, steps: int) -> list[tuple[int, int]]:
+    """Steps and moves of each of fresh sessions of ``specs`` on ``MIDDLE_GAME`` after ``steps`` lockstep steps."""
+    total = Limit(moves=moves)
+    sessions = [agent_session(agent, C4.parse(MIDDLE_GAME), 0) for agent in compared_agents(specs, total, C4)]
+    for _ in range(steps):
+        step_together(sessions, total)
+    return [(s.searcher.stats.iterations, s.searcher.stats.moves) for s in sessions]
+
+
+@run_async
+async def test_step_keys_pressed_while_steps_are_taken_add_theirs() -> None:
+    """``s d f s`` pressed while the first steps are taken: every pane ends at 112 lockstep steps, exactly where
+    112 lockstep steps take fresh searches (no key cancels the steps of another); a reset drops those left."""
+    specs = ["rivest", "mcts:k=2"]
+    screen, app = comparing(MIDDLE_GAME, specs, 5000)
+
+    def reached() -> list[tuple[int, int]]:
+        return [(s.searcher.stats.iterations, s.searcher.stats.moves) for s in screen.sessions]
+
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("s", "d", "f", "s")
+        await idle(pilot, screen)
+        assert reached() == lockstep(specs, 5000, 112)
+        await pilot.press("f", "x", "s")  # the reset drops the steps still to take, then one more
+        await idle(pilot, screen)
+        assert reached() == lockstep(specs, 5000, 1)

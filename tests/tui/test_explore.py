@@ -494,3 +494,34 @@ async def test_every_tree_line_tells_the_mouse_its_own_line_after_follow_mode_mo
         await pilot.pause()
         line = tree._tree_lines[tree.scroll_offset.y + 2]
         assert tree.cursor_line == tree.scroll_offset.y + 2 and tree.cursor_node is line.node
+
+
+def focused(screen: SetupScreen) -> object:
+    """The widget with the focus (read through a function: type checkers keep no earlier narrowing)."""
+    return screen.focused
+
+
+def expanded(select: Select[str]) -> bool:
+    """Whether ``select``'s list is open (read through a function: type checkers keep no earlier narrowing)."""
+    return select.expanded
+
+
+@run_async
+async def test_the_setup_form_opens_on_its_first_field() -> None:
+    """``e`` opens the form with its first field, the game, focused: Enter opens its list at once, and Tab goes on
+    to the position, where typing types."""
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        setup = await open_setup(pilot)
+        game: Select[str] = setup.query_one("#game", Select)
+        assert focused(setup) is game
+        await pilot.press("enter")
+        await pilot.pause()
+        assert expanded(game)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not expanded(game) and pilot.app.screen is setup
+        await pilot.press("tab", "4", "4")
+        await pilot.pause()
+        position = setup.query_one("#position", Input)
+        assert focused(setup) is position and position.value == "44"

@@ -405,3 +405,95 @@ def test_a_replay_waits_for_its_rebuild_to_reach_a_far_step_and_replays_a_near_o
     assert done.wait(PATIENCE) and session.step_shown == 299
     assert session.ahead is None  # the rebuilt search taken back in place, not a replay
     assert picture(session.searcher) == fresh(session, 299)
+
+
+def marks(tree: SearchTree) -> dict[tuple[object, ...], str]:
+    """Each shown node (its moves) and the marks on its line: ``◂`` (changed by the last step), ``✂`` (cut off)."""
+    shown: dict[tuple[object, ...], str] = {}
+    for view in tree._views.values():  # (the widget nodes shown)
+        node = view.data
+        if isinstance(node, Node) and node.parent is not None:
+            label = str(view.label)
+            shown[tuple(node.moves())] = ("◂" if "◂" in label else "") + ("✂" if "✂" in label else "")
+    return shown
+
+
+def same_marks(seen: dict[tuple[object, ...], str], again: dict[tuple[object, ...], str]) -> None:
+    """The marks of two pictures of one step agree on every node both show, and each marked node is in both."""
+    marked = {moves for moves, mark in (seen | again).items() if mark}
+    assert marked <= seen.keys() & again.keys(), marked - (seen.keys() & again.keys())
+    assert {m: seen[m] for m in marked} == {m: again[m] for m in marked}
+
+
+@run_async
+async def test_moving_along_the_timeline_keeps_the_cut_off_and_changed_marks() -> None:
+    """Alpha-beta's ✂ and the last step's ◂ after a move back or forward are those the live search showed there."""
+    app = make_app(algorithm="alphabeta")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        session = screen.session
+        tree = screen.query_one(SearchTree)
+        await pilot.press("d", "d", "d", "d")
+        await settle(pilot)
+        newest = marks(tree)
+        assert "✂" in "".join(newest.values()) and "◂" in "".join(newest.values())
+        await pilot.press("comma", "comma", "comma")
+        await settle(pilot)
+        assert session.step_shown == 37
+        past = marks(tree)
+        await pilot.press("right_curly_bracket")
+        await settle(pilot)
+        same_marks(marks(tree), newest)
+        await pilot.press("left_curly_bracket")
+        await settle(pilot)
+        for _ in range(37):
+            await pilot.press("s")
+        await settle(pilot)
+        assert session.step_shown == 37
+        same_marks(past, marks(tree))
+        await pilot.press("full_stop", "full_stop", "full_stop")
+        await settle(pilot)
+        same_marks(marks(tree), newest)
+
+
+def test_a_replay_shows_the_marks_of_its_last_step(tmp_path: Path) -> None:
+    """A replay, as saved and once rebuilt, marks the nodes its last step changed ◂ and alpha-beta's cut-offs ✂."""
+    import asyncio
+    import threading
+
+    recipe = SearchRecipe("connect4", "", "alphabeta", {}, 0, None)
+    _, session = replaying(tmp_path, recipe, 40)
+    last = session.timeline.event(39)
+
+    async def live() -> dict[tuple[object, ...], str]:
+        app = make_app(algorithm="alphabeta")
+        async with app.run_test() as pilot:
+            await pilot.press("d", "d", "d", "d")
+            await settle(pilot)
+            return marks(explorer(pilot).query_one(SearchTree))
+
+    seen = asyncio.run(live())
+    release = threading.Event()
+    opening = session.open_saved
+
+    def held(stop: threading.Event) -> tuple[Batch | None, str] | None:
+        release.wait(PATIENCE)
+        return opening(stop)
+
+    session.open_saved = held  # type: ignore[method-assign]  # (held until the test lets it go)
+
+    async def scenario() -> None:
+        app = PlyscopeApp(session, clock=lambda: 0.0)
+        async with app.run_test() as pilot:
+            tree = explorer(pilot).query_one(SearchTree)
+            await pilot.pause()
+            assert session.as_saved
+            as_saved = marks(tree)
+            assert as_saved[last.path] == "◂"
+            same_marks(as_saved, seen)
+            release.set()
+            await wait_until(pilot, lambda: not session.as_saved, "the rebuilt search")
+            await settle(pilot)
+            same_marks(marks(tree), seen)
+
+    asyncio.run(scenario())

@@ -24,29 +24,30 @@ from engine.agents import Agent, check_seed, limit_text, turn_limit
 from engine.arena import (
     GameRecord,
     GameTask,
+    GameTexts,
     PairingStats,
+    RunningSummary,
     RunOutcome,
     SprtWatch,
     open_executor,
     pairing_stats,
     pairings,
     ratings,
-    results_document,
+    results_text,
     resumed_games,
     run_games,
     schedule,
     select_openings,
     spell,
     summary,
-    write_json_atomic,
 )
 from engine.errors import UserError
-from engine.files import check_writable
+from engine.files import check_writable, write_atomic
 from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
 from engine.numbers import shown
 from engine.search.base import Limit, SearchError
-from engine.stats import RatingList, Sprt
+from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
@@ -78,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
         "anchor": args.anchor,
     }
     results = results_file(
-        args, meta, lambda done: summary(done, names, gauntlet=gauntlet, sprt=sprt, anchor=args.anchor)
+        args,
+        meta,
+        lambda done: summary(done, names, gauntlet=gauntlet, sprt=sprt, anchor=args.anchor),
+        RunningSummary(names, gauntlet=gauntlet, sprt=sprt, anchor=args.anchor),
     )
     watch = None if sprt is None else SprtWatch(sprt, names[0])
     outcome = play_with_progress(
@@ -87,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         results=results,
         watch=watch,
-        title=f"{' vs '.join(names)}, {limit_text(limit)} per turn",
+        title=f"{' vs '.join(names)}, {budgets_text(agents)}",
     )
     console = make_console()
     meetings = pairings(len(names), gauntlet)
@@ -128,6 +132,13 @@ def make_agents(texts: Sequence[str], limit: Limit, game: Game) -> list[Agent]:
     return agents
 
 
+def budgets_text(agents: Sequence[Agent]) -> str:
+    """The agents' budgets: ``1000 moves per turn`` when they share one, else each agent's in their order
+    (``50 moves / 80 moves per turn``)."""
+    budgets = [limit_text(agent.limit) for agent in agents]
+    return f"{budgets[0] if len(set(budgets)) == 1 else ' / '.join(budgets)} per turn"
+
+
 @dataclass(frozen=True, slots=True)
 class ResultsFile:
     """Where a run's results go, and what goes in them."""
@@ -139,10 +150,15 @@ class ResultsFile:
     """The file's ``summary`` of the games finished so far."""
     resume: bool
     """``--resume``: games already in the file are kept, and the file is saved after every game."""
+    running: RunningSummary | None = None
+    """The same summary kept game by game, for the saves during the run (``None``: ``summary_of`` each time)."""
 
 
 def results_file(
-    args: argparse.Namespace, meta: Mapping[str, object], summary_of: Callable[[Sequence[GameRecord]], object]
+    args: argparse.Namespace,
+    meta: Mapping[str, object],
+    summary_of: Callable[[Sequence[GameRecord]], object],
+    running: RunningSummary | None = None,
 ) -> ResultsFile | None:
     """The file of ``--out`` or ``--resume`` (``None`` without either); refused at once unless a file can be
     written there (``engine.files.check_writable``)."""
@@ -150,7 +166,7 @@ def results_file(
     if written is None:
         return None
     path = check_writable(written, "--resume" if args.resume is not None else "--out")
-    return ResultsFile(path, meta, summary_of, args.resume is not None)
+    return ResultsFile(path, meta, summary_of, args.resume is not None, running)
 
 
 def play_with_progress(
@@ -190,20 +206,25 @@ def play_with_progress(
         print(f"--workers {workers}: this machine has {cores} cores; running {cores} workers", file=sys.stderr)
         workers = cores
 
-    def document(records: Sequence[GameRecord], *, complete: bool, interrupted: bool) -> object:
+    texts = GameTexts()
+    """Each finished game as the file writes it, made once."""
+
+    def save_finished() -> None:
+        """Save the games finished so far (during the run: its summary kept game by game, if it has one)."""
         assert results is not None
-        ordered = sorted(records, key=lambda r: r.index)
-        return results_document(
-            results.meta,
-            ordered,
-            len(tasks),
-            complete=complete,
-            interrupted=interrupted,
-            summary=results.summary_of(ordered),
+        running = results.running
+        summary = running.document() if running is not None else results.summary_of(sorted(finished, key=_index))
+        text = results_text(
+            results.meta, texts.listed(), len(tasks), complete=False, interrupted=False, summary=summary
         )
+        save(results.path, text)
 
     if results is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
-        save(results.path, document(finished, complete=False, interrupted=False))
+        for record in done:
+            texts.add(record)
+            if results.running is not None:
+                results.running.add(record)
+        save_finished()
     with (
         open_executor(cores if workers is None else workers, scheduler) as (executor, in_flight),
         Progress(*columns, console=make_console(stderr=True)) as progress,
@@ -216,9 +237,13 @@ def play_with_progress(
             if watch is not None:
                 watch.add(record)
             progress.update(bar, advance=1, test=_test_text(watch))
-            if results is not None and (results.resume or time.monotonic() - last_save >= SAVE_EVERY):
-                save(results.path, document(finished, complete=False, interrupted=False))
-                last_save = time.monotonic()
+            if results is not None:
+                texts.add(record)
+                if results.running is not None:
+                    results.running.add(record)
+                if results.resume or time.monotonic() - last_save >= SAVE_EVERY:
+                    save_finished()
+                    last_save = time.monotonic()
 
         outcome = run_games(
             todo,
@@ -234,8 +259,21 @@ def play_with_progress(
     outcome = RunOutcome(records, outcome.interrupted and not decided)
     if results is not None:
         complete = decided or len(records) == len(tasks)
-        save(results.path, document(records, complete=complete, interrupted=outcome.interrupted))
+        summary = results.summary_of(records)
+        text = results_text(
+            results.meta,
+            texts.listed(records),
+            len(tasks),
+            complete=complete,
+            interrupted=outcome.interrupted,
+            summary=summary,
+        )
+        save(results.path, text)
     return outcome
+
+
+def _index(record: GameRecord) -> int:
+    return record.index
 
 
 def _test_text(watch: SprtWatch | None) -> str:
@@ -246,9 +284,10 @@ def _test_text(watch: SprtWatch | None) -> str:
     return f"LLR {watch.llr:.2f} ({sprt.lower:.2f}, {sprt.upper:.2f}), {watch.evaluated} pairs"
 
 
-def save(path: Path, contents: object) -> None:
+def save(path: Path, text: str) -> None:
+    """Write the results file ``text`` to ``path`` atomically (a reader sees the old file or the new one)."""
     try:
-        write_json_atomic(path, contents)
+        write_atomic(path, text)
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
@@ -285,23 +324,31 @@ def print_lines(console: Console, lines: Sequence[str]) -> None:
 
 def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
     """One pairing in cutechess-cli's lines (``Score of``, ``Elo difference``, ``SPRT``), with fastchess's
-    pentanomial counts and normalized Elo (``Ptnml(0-2)``) between the last two."""
+    pentanomial counts and normalized Elo (``Ptnml(0-2)``) between the last two.  With too few opening pairs
+    for an interval (``engine.stats.MIN_INTERVAL_PAIRS``) the Elo line and the nElo say so."""
     games = stats.games
     estimate = stats.estimate()
     draws = games.trinomial().draw_ratio()
-    elo, error, los, nelo, nelo_error = (
-        (None,) * 5
-        if estimate is None
-        else (estimate.elo, estimate.error, 100 * estimate.los, estimate.nelo, estimate.nelo_error)
-    )
+    counts = f"Ptnml(0-2): [{', '.join(str(n) for n in stats.pairs.counts())}]"
+    draw_ratio = f"DrawRatio: {_fixed(None if draws is None else 100 * draws)} %"
     lines = [
-        f"Score of {games.agent} vs {games.opponent}: {games.wins} - {games.losses} - {games.draws} "
+        # cutechess-cli's own line, to the byte (two spaces before "["): qInfo("Score of %s vs %s: %d - %d - %d
+        # [%.3f] %d", ...) in EngineMatch::onGameFinished, projects/cli/src/enginematch.cpp
+        f"Score of {games.agent} vs {games.opponent}: {games.wins} - {games.losses} - {games.draws}  "
         f"[{_fixed(games.score(), 3)}] {games.games}",
-        f"Elo difference: {_fixed(elo)} +/- {_fixed(error)}, LOS: {_fixed(los)} %, "
-        f"DrawRatio: {_fixed(None if draws is None else 100 * draws)} %",
-        f"Ptnml(0-2): [{', '.join(str(n) for n in stats.pairs.counts())}], "
-        f"nElo: {_fixed(nelo)} +/- {_fixed(nelo_error)}",
     ]
+    if estimate is None:
+        too_few = "too few opening pairs for an interval"
+        lines += [
+            f"Elo difference: {too_few} ({stats.pairs.pairs} of at least {MIN_INTERVAL_PAIRS}), {draw_ratio}",
+            f"{counts}, nElo: {too_few}",
+        ]
+    else:
+        lines += [
+            f"Elo difference: {_fixed(estimate.elo)} +/- {_fixed(estimate.error)}, "
+            f"LOS: {_fixed(100 * estimate.los)} %, {draw_ratio}",
+            f"{counts}, nElo: {_fixed(estimate.nelo)} +/- {_fixed(estimate.nelo_error)}",
+        ]
     if sprt is not None:
         llr = sprt.llr(stats.pairs)
         decision = sprt.decision(llr)
@@ -313,7 +360,7 @@ def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
 
 
 def _fixed(value: float | None, decimals: int = 1) -> str:
-    """``value`` with ``decimals`` decimals; ``nan`` when there is none (no game, no pair), as C's printf has it."""
+    """``value`` with ``decimals`` decimals; ``nan`` when there is none (no game), as C's printf has it."""
     return f"{math.nan if value is None else value:.{decimals}f}"
 
 

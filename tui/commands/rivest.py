@@ -11,7 +11,7 @@ from engine.agents import check_seed
 from engine.arena import select_openings, spell
 from engine.games import Connect4
 from engine.rivest_experiment import AB, AB_SPEC, MM, MM_SPEC, RivestRow, parse_values, rivest_rows, rivest_tasks
-from engine.stats import EloEstimate
+from engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from tui.commands.arena import make_console, play_with_progress, report_end, results_file
 
 
@@ -57,7 +57,9 @@ def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec
         caption_justify="left",
         caption=f"MM = {mm_spec}; AB = {ab_spec}. Paper: Rivest, AI 34 (1988), Table 2, 98 games per row.\n"
         "Elo: MM's Elo difference to AB +/- half its 95% interval, ours from the opening pairs (pentanomial), "
-        "the paper's from its wins and ties (trinomial); * marks an interval without 0 (significant).",
+        "the paper's from its wins and ties (trinomial); * marks an interval without 0 (significant); "
+        f"-: none (ours: fewer than {MIN_INTERVAL_PAIRS} opening pairs, too few for an interval; "
+        "the paper's: no such row).",
     )
     table.add_column("bound per turn")
     for column in ("MM wins", "AB wins", "ties", "errors", "Elo", "paper MM", "paper AB", "paper ties", "paper Elo"):

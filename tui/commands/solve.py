@@ -24,7 +24,7 @@ from rich.table import Table
 
 from engine.errors import UserError
 from engine.games import Connect4, State, make_game
-from engine.numbers import NumberError, parse_float, parse_int
+from engine.numbers import NumberError, OutOfRange, parse_float, parse_int
 from engine.solve import PositionSolve, Solution, Stop
 from tui.formatting import score_words, signed
 from tui.session import parse_position
@@ -96,6 +96,8 @@ def parse_nodes(text: str | None) -> int | None:
         return None
     try:
         return parse_int(text, "--nodes", lo=0, hi=MAX_NODES)
+    except OutOfRange:
+        raise
     except NumberError:
         raise UserError(f"--nodes: '{shown(text)}' is not a whole number of nodes from 0 to {MAX_NODES:,}") from None
 
@@ -107,6 +109,8 @@ def parse_seconds(text: str | None) -> float | None:
         return None
     try:
         return parse_float(text, "--seconds", lo=0.0, hi=MAX_SECONDS)
+    except OutOfRange:
+        raise
     except NumberError:
         raise UserError(f"--seconds: '{shown(text)}' is not a number of seconds from 0 to {MAX_SECONDS:,}") from None
 

@@ -3,8 +3,10 @@
 Each agent has a ``SearchPane``.  The searchers move in lockstep on the budget
 (``tui.contest``): ``s`` is one lockstep step, ``r`` runs them all to the budget in equal
 increments; after either, each has spent the same budget (up to one step it could not
-afford).  A summary under the board shows the move each agent would play and, for Connect
-Four, the solver's exact score of that move, so it is plain which agents find a best move.
+afford).  Step keys pressed while steps are being taken add theirs to those (one search
+thread takes them all, in order), as in the explorer.  A summary under the board shows the
+move each agent would play and, for Connect Four, the solver's exact score of that move, so
+it is plain which agents find a best move.
 
 In match mode the first two agents play each other from the position on the shared board,
 each turn a new search shown live in its agent's pane (turns from ``tui.match``, run by
@@ -33,12 +35,12 @@ from engine.game_record import PlayedGame
 from engine.games import Connect4State, State
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec, fitting_algorithms
-from tui.contest import agent_session, compared_agents, merge, run_together, step_together
+from tui.contest import LockstepQueue, agent_session, compared_agents, run_together
 from tui.formatting import format_count, player_glyph
 from tui.match import MatchRunner, Turn
 from tui.messages import Analysed
 from tui.screens.base import Deliver, SearchScreen
-from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Session
+from tui.session import PREFERRED_ALGORITHMS, Batch, Session
 from tui.widgets.board import Board
 from tui.widgets.compare_summary import LETTERS, CompareSummary, Row, summary_rows
 from tui.widgets.footer import KeyFooter
@@ -101,6 +103,10 @@ class CompareScreen(SearchScreen):
         self.turn: Turn | None = None
         """The search of the match's agent to move."""
         self._run_worker: Worker[None] | None = None
+        self._steps = LockstepQueue()
+        """The lockstep steps asked for by the step keys, and the search thread taking them."""
+        self._stepper: Worker[None] | None = None
+        """That search thread (cancelled, it takes no more)."""
 
     # ----------------------------------------------------------------- layout
 
@@ -175,40 +181,31 @@ class CompareScreen(SearchScreen):
 
     def _stop(self) -> None:
         self.stop_searches()
+        self._steps.clear()
         self._run_worker = None
         self.turn = None
 
     def action_step(self, count: int) -> None:
-        """``count`` lockstep steps: each time the agent that has spent least steps and the others catch up."""
+        """``count`` lockstep steps (after pausing a run): each time the agent that has spent least steps and the
+        others catch up.  While steps are being taken, the new ones are taken after them."""
         if self.runner is not None:
             self.refuse("a match is on: m leaves it")
             return
-        self._stop()
+        if self._run_worker is not None:
+            self._stop()
         if all(session.ended for session in self.sessions):
             self.refuse("every agent has spent its budget (or finished): x starts again")
             return
-        sessions = list(self.sessions)
-        total = self.total
-
-        def job(deliver: Deliver, stop: threading.Event) -> None:
-            pending: list[list[Batch]] = [[] for _ in sessions]
-            frame_end = time.perf_counter() + FRAME_SECONDS
-            for done in range(1, count + 1):
-                if stop.is_set():
-                    return
-                batches = step_together(sessions, total, stop)
-                for kept, batch in zip(pending, batches, strict=True):
-                    kept.append(batch)
-                finished = not any(batch.steps for batch in batches)
-                if finished or done == count or time.perf_counter() >= frame_end:
-                    merged = [merge(kept, session.ended) for kept, session in zip(pending, sessions, strict=True)]
-                    deliver(list(zip(sessions, merged, strict=True)))
-                    pending = [[] for _ in sessions]
-                    frame_end = time.perf_counter() + FRAME_SECONDS
-                if finished:
-                    return
-
-        self.host(job)
+        if self._stepper is not None and self._stepper.is_cancelled:
+            self._steps.clear()
+        if self._steps.ask(count):
+            sessions = list(self.sessions)
+            total = self.total
+            self._stepper = self.host(
+                lambda deliver, stop: self._steps.take(
+                    sessions, total, lambda batches: deliver(list(zip(sessions, batches, strict=True))), stop
+                )
+            )
 
     def action_run(self) -> None:
         """Run every agent to the budget in lockstep increments; pause if running."""

@@ -71,13 +71,7 @@ def shown_line(searcher: Searcher[Node]) -> list[Node]:
     For most searchers that is ``principal_path()``; alpha-beta shows the iteration under way while its
     line is the last complete iteration's, so its line is found there move by move.
     """
-    path = [searcher.root]
-    for move in searcher.principal_variation():
-        child = next((c for c in path[-1].children if c.move == move), None)
-        if child is None:
-            break
-        path.append(child)
-    return path
+    return searcher.nodes_along(searcher.principal_variation())
 
 
 class SearchPane(Vertical):
@@ -140,7 +134,9 @@ class SearchPane(Vertical):
         if session is None:
             self.search_tree.show_searcher(None)
             return
-        self.search_tree.show_searcher(session.searcher, session.lock)
+        with session.lock:
+            last = session.timeline.marked(session.searcher)
+        self.search_tree.show_searcher(session.searcher, session.lock, last)
         self.refresh_figures()
 
     def apply(self, batch: Batch) -> None:

@@ -9,7 +9,7 @@ listed), the same for every algorithm; ``O`` lists them by work instead, most fi
 Each line is the mover's glyph (``●`` the first player, ``○`` the second), the move and
 the numbers the algorithm keeps (``Searcher.numbers(node)``, written generically), with the
 principal variation highlighted, the nodes changed by the last step marked ``◂`` and
-cut-off nodes marked ``✂``.
+cut-off nodes (``Node.cut_off``) marked ``✂``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from textual.widgets.tree import TreeNode
 
 from engine.games import Move, is_chance, outcome_probability
 from engine.games.chance import ChanceDrop
-from engine.search.base import Node, Searcher
+from engine.search.base import Node, Searcher, Step
 from engine.search.registry import CHANCE_FAMILY, game_family
 from tui.formatting import format_numbers, player_glyph
 from tui.session import Batch
@@ -140,7 +140,6 @@ class SearchTree(Tree[TreeItem]):
         """Whether the game has chance nodes (their outcomes are labelled with their probability)."""
         self._pv: set[int] = set()
         self._marked: set[int] = set()
-        self._cut: set[int] = set()
         self._trail: set[int] = set()
         """The path of the last step: always shown, even beyond ``top_k``."""
         self._auto_opened: set[int] = set()
@@ -169,10 +168,13 @@ class SearchTree(Tree[TreeItem]):
         return self._views.get(id(node))
 
     def show_searcher(
-        self, searcher: Searcher[Node] | None, lock: AbstractContextManager[object] | None = None
+        self,
+        searcher: Searcher[Node] | None,
+        lock: AbstractContextManager[object] | None = None,
+        last: Step[Node] | None = None,
     ) -> None:
         """Show ``searcher``'s tree from scratch (``None``: an empty pane); ``lock`` guards reading it while another
-        thread steps it."""
+        thread steps it; ``last`` is the step that made it (``Timeline.marked``), whose nodes are marked."""
         self._searcher = searcher
         self._lock = lock if lock is not None else nullcontext()
         for store in (
@@ -180,12 +182,14 @@ class SearchTree(Tree[TreeItem]):
             self._parts,
             self._pv,
             self._marked,
-            self._cut,
             self._trail,
             self._auto_opened,
             self._limits,
         ):
             store.clear()
+        if last is not None:
+            self._marked = {id(last.node), *(id(node) for node in last.changed)}
+            self._trail = {id(node) for node in last.path}
         self.clear()
         self.root.data = None
         self.border_title = ""
@@ -205,21 +209,15 @@ class SearchTree(Tree[TreeItem]):
             self._adopt_root(searcher)
         dirty: set[int] = set()
         structural: dict[int, View] = {}
-        cut_now = {id(node) for node in batch.cutoffs}
         for node in batch.changed:
             key = id(node)
             if key in self._views:
                 dirty.add(key)
                 structural[key] = self._views[key]
-            if key in self._cut and key not in cut_now:
-                self._cut.discard(key)
-                dirty.add(key)
             parent = node.parent
             if parent is not None and id(parent) in self._views:
                 structural[id(parent)] = self._views[id(parent)]
                 dirty.add(id(parent))
-        self._cut |= cut_now
-        dirty |= cut_now
         last = batch.last
         marked = set() if last is None else {id(last.node), *(id(n) for n in last.changed)}
         dirty |= self._marked ^ marked
@@ -369,8 +367,8 @@ class SearchTree(Tree[TreeItem]):
             start + len(move) + 1,
             start + len(move) + 1 + len(numbers),
         )
-        if key in self._cut:
-            at = text.plain.find(CUT_MARK, start)
+        at = text.plain.find(CUT_MARK, start)  # (the label says it: written under the lock, from the node)
+        if at >= 0:
             text.stylize(self.get_component_rich_style("search-tree--cutoff", partial=True), at, at + len(CUT_MARK))
         if key in self._marked:
             text.stylize(
@@ -404,7 +402,6 @@ class SearchTree(Tree[TreeItem]):
             node.is_expanded,
             item in self._pv,
             item in self._marked,
-            item in self._cut,
             self._parts.get(item),
         )
         drawn = self._strips.get(key)
@@ -461,7 +458,7 @@ class SearchTree(Tree[TreeItem]):
         for view in list(self.root.children):
             self._forget(view)
         self.root.remove_children()
-        for store in (self._views, self._parts, self._cut, self._auto_opened, self._limits):
+        for store in (self._views, self._parts, self._auto_opened, self._limits):
             store.clear()
 
     def _forget(self, view: View) -> None:
@@ -596,7 +593,7 @@ class SearchTree(Tree[TreeItem]):
         move, mover = self._move_text(node)
         self._parts[key] = (move, numbers, mover)
         suffix = ""
-        if key in self._cut:
+        if node.cut_off:
             suffix += CUT_MARK
         if node.children and not view.is_expanded:
             suffix += f" ({len(node.children)})"

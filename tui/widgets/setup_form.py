@@ -86,7 +86,7 @@ class SetupForm(Widget):
     def compose(self) -> ComposeResult:
         config = self.config
         games = list(GAME_CHOICES) if config.game in GAME_CHOICES else [config.game, *GAME_CHOICES]
-        with VerticalScroll():
+        with VerticalScroll(can_focus=False):  # (not a stop of its own: the form opens on its first field)
             yield from self._row(
                 "game", Select([(g, g) for g in games], value=config.game, allow_blank=False, compact=True, id="game")
             )
