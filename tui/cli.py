@@ -71,7 +71,7 @@ IDLE_MINUTES = number(parse_float, "--idle-minutes", above=0.0, hi=24 * 60)
 DEFAULT_SESSION_MEMORY_MB = 2048
 """A served session's address space by default: the app (about 0.6 GB with its threads) and one search tree at
 its default node cap (about 1 GB)."""
-SESSION_MEMORY = number(parse_int, "--session-memory", lo=1024, hi=1 << 20)
+SESSION_MEMORY = number(parse_int, "--session-memory", lo=256, hi=1 << 20)
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:

@@ -52,7 +52,7 @@ def files_folder(args: argparse.Namespace) -> Path | None:
         folder = Path(args.files).expanduser()
         if not folder.is_dir():
             problem = "is not a folder" if folder.exists() else "does not exist"
-            raise UserError(f"--files {shown(args.files)} {problem}: name a folder the sessions' files are kept in")
+            raise UserError(f"--files {shown(args.files, 200)} {problem}: name a folder for the sessions' files")
         return folder.resolve()
     if not args.allow_files:
         return None
@@ -61,7 +61,8 @@ def files_folder(args: argparse.Namespace) -> Path | None:
         parent.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=time.strftime("served-%Y%m%d-%H%M%S-"), dir=parent))
     except OSError as error:
-        raise UserError(f"cannot make a folder for the sessions' files in {parent}: {error.strerror or error}") from None
+        reason = error.strerror or error
+        raise UserError(f"cannot make a folder for the sessions' files in {parent}: {reason}") from None
 
 
 def check_public_url(url: str | None) -> None:
@@ -92,11 +93,9 @@ def run(args: argparse.Namespace) -> int:
     )
 
     def ready(url: str, others: list[str]) -> None:
+        tabs = "1 tab" if args.max_sessions == 1 else f"{args.max_sessions} tabs"
         also = f"; from other machines also {', '.join(others)}" if others else ""
-        print(
-            f"plyscope serve: open {url} in a browser ({args.max_sessions} tabs at most; Ctrl-C stops){also}",
-            flush=True,
-        )
+        print(f"plyscope serve: open {url} in a browser ({tabs} at most; Ctrl-C stops){also}", flush=True)
         if files is not None:
             print(f"plyscope serve: the sessions read and write files in {files} only", flush=True)
 

@@ -18,8 +18,9 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-TERM_SECONDS = 2.0
-"""How long an app process asked to end (SIGTERM) is given before it is killed (SIGKILL)."""
+TERM_SECONDS = 0.5
+"""How long an app process asked to end (SIGTERM) is given before it is killed (SIGKILL): its page is gone,
+so nothing is waited for but a save being written."""
 STDERR_KEPT_BYTES = 8192
 """The end of an app process's stderr the server keeps, to say why it failed (its last line)."""
 MEMORY_SIGNS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "can't start new thread")

@@ -46,7 +46,7 @@ LOOPBACK_NAMES = ("localhost", "localhost.", "ip6-localhost")
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
 SHUTDOWN_SECONDS = 5.0
 """How long open sessions are given to close when the server stops."""
-SLOT_WAIT_SECONDS = 3.0
+SLOT_WAIT_SECONDS = 2.0
 """How long a page that finds every session in use waits for one to end (a reloaded page's own session is
 being ended at that moment) before it is refused."""
 GOODBYE_SECONDS = 2.0
