@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import gc
 import ipaddress
 import json
@@ -147,6 +146,8 @@ def _interface_addresses() -> set[str]:
     found: set[str] = set()
     if not sys.platform.startswith("linux"):
         return found
+    import fcntl
+
     siocgifaddr = 0x8915
     with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         for _, name in socket.if_nameindex():
@@ -512,11 +513,11 @@ class PlyscopeServer(Server):
             except OSError as error:
                 reason = error.strerror or str(error)
                 raise UserError(f"cannot listen on {self.host} port {self.port}: {reason}") from None
-            ready(self.url, self.other_urls)
             stop = asyncio.Event()
             with contextlib.suppress(RuntimeError):  # not in the main thread: stopped by cancelling instead
                 for stopping in (signal.SIGTERM, signal.SIGHUP):
                     asyncio.get_running_loop().add_signal_handler(stopping, stop.set)
+            ready(self.url, self.other_urls)  # a signal sent as soon as the address is read stops it cleanly
             await stop.wait()
             return 0
         finally:
