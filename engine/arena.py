@@ -45,7 +45,6 @@ costs the writing of the file and little more, at the 100,000th game as at the f
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import json
 import math
@@ -55,13 +54,10 @@ import re
 import signal
 import socket
 import struct
-import sys
-import threading
-import time
 from bisect import insort
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -72,6 +68,7 @@ from engine.errors import UserError
 from engine.files import NotJson, parse_json, read_regular_file
 from engine.games import Connect4, Connect4State, Game, Move, NimState, PositionError, State, is_chance, make_game
 from engine.numbers import NumberError, parse_int, shown
+from engine.processes import end_with_parent
 from engine.search.base import SearchError
 from engine.solve import nim_score
 from engine.solver import NATIVE_MAX_BITS, Connect4Solver, ScoreSearch, native_fits
@@ -1002,32 +999,10 @@ def _outcome(future: Future[GameRecord], task: GameTask, deaths: int = 0) -> Gam
 
 
 def _worker_setup(parent: int) -> None:
-    """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed.
-
-    On Linux the kernel sends SIGKILL to the worker when the parent dies (``PR_SET_PDEATHSIG``);
-    everywhere, a watchdog thread exits when the parent is gone (its pid is no longer the
-    parent's), so no worker plays on as an orphan.
-    """
+    """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back while the worker was forked is dropped here
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    if sys.platform.startswith("linux"):
-        with suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(ORPHAN_CHECK_SECONDS)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-PR_SET_PDEATHSIG = 1
-"""``prctl`` option: the signal a process gets when its parent dies (Linux)."""
-ORPHAN_CHECK_SECONDS = 1.0
-"""How often a worker checks that the arena process still runs."""
+    end_with_parent(parent)
 
 
 class GamePool(Executor):

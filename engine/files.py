@@ -41,6 +41,9 @@ NO_FILES = "files are off in a served session (plyscope serve --allow-files turn
 
 _files_off: str | None = None
 """Why this process reads and writes no file a user names (a session ``plyscope serve`` started); ``None``."""
+_files_folder: Path | None = None
+"""The one folder (resolved) whose files this process may read and write (a session ``plyscope serve
+--allow-files`` started); ``None``: anywhere the user may."""
 
 
 def set_files_off(reason: str | None) -> None:
@@ -49,9 +52,27 @@ def set_files_off(reason: str | None) -> None:
     _files_off = reason
 
 
-def _check_files_on() -> None:
+def set_files_folder(folder: Path | str | None) -> None:
+    """From now on read and write only files inside ``folder``, symbolic links resolved (``None``: anywhere)."""
+    global _files_folder
+    _files_folder = None if folder is None else Path(os.path.realpath(folder))
+
+
+def _check_files_on(path: Path | str) -> None:
+    """Refuse ``path`` when files are off, or when it is outside the one folder files are kept in (``..``, an
+    absolute path elsewhere, a symbolic link that leads out)."""
     if _files_off is not None:
         raise FileRefused(_files_off)
+    if _files_folder is None:
+        return
+    named = shown(path, MOST_SHOWN)
+    if NUL in str(path):
+        raise FileRefused(f"{named}: {NUL_WORDS}")
+    real = os.path.realpath(path)
+    if os.path.commonpath([real, _files_folder]) != str(_files_folder):
+        raise FileRefused(
+            f"{named} is outside {shown(_files_folder, MOST_SHOWN)}, the one folder files are kept in here"
+        )
 
 
 def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
@@ -62,7 +83,7 @@ def read_regular_file(path: Path | str, limit: int, what: str) -> bytes:
     could block for ever), and a file too large is refused without being read.  The file is
     opened without blocking and read at most ``limit + 1`` bytes, in case it changed since.
     """
-    _check_files_on()
+    _check_files_on(path)
     named = shown(path, MOST_SHOWN)
     if NUL in str(path):
         raise FileRefused(f"cannot read {named}: {NUL_WORDS}")
@@ -170,7 +191,7 @@ def check_writable(name: str, option: str) -> Path:
     does not exist, and a folder where no file can be made (read-only, ``/proc``, a name too
     long): a temporary file is made there, as ``write_atomic`` will, and removed at once.
     """
-    _check_files_on()
+    _check_files_on(name)
     quoted = f"{option} '{name}'" if not name.strip() else f"{option} {shown(name, MOST_SHOWN)}"
     if not name.strip():
         raise FileRefused(f"{quoted}: no file name")
@@ -202,15 +223,18 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_atomic(path: Path | str, text: str) -> None:
+def write_atomic(path: Path | str, text: str, *, named_by_user: bool = True) -> None:
     """Write ``text`` (UTF-8) to ``path``: a reader sees the old file or the new one, never a mix.
 
     The text goes to a temporary file in the same directory, is flushed to disk, and then
     replaces ``path`` in one ``os.replace``; on any failure the temporary file is removed
     and ``path`` is left as it was.  Something there that is not a regular file (a named pipe,
-    a device, a folder) is not replaced: ``OSError`` says what it is.
+    a device, a folder) is not replaced: ``OSError`` says what it is.  A file the program names
+    itself (``named_by_user=False``: a crash report) is written even where files a user names are
+    refused (a served session).
     """
-    _check_files_on()
+    if named_by_user:
+        _check_files_on(path)
     if NUL in str(path):
         raise OSError(errno.EINVAL, NUL_WORDS, str(path))
     path = Path(path)

@@ -8,19 +8,42 @@ skipped, saying why, where selenium, Chromium or ChromeDriver is missing.
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
+import functools
+import ipaddress
+import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tui.app import PlyscopeApp
 from tui.cli import parse_arguments
-from tui.commands.serve import app_command, explore_words
+from tui.commands.serve import app_words, explore_words
+from tui.screens.play import PlayScreen
+from tui.web.app_process import ended_words
 from tui.web.browser import Browser, Screen, Served, Tab, browser_problem, free_port, wait_for
-from tui.web.server import exposure_warning, is_loopback, refusal
+from tui.web.server import (
+    MAX_SCREEN,
+    MIN_SCREEN,
+    close_reason,
+    exposure_warning,
+    is_loopback,
+    machine_addresses,
+    parse_origin,
+    refusal,
+    screen_size,
+    served_origins,
+)
+from tui.web.session import session_command
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_BROWSER = browser_problem()
@@ -118,16 +141,18 @@ def test_every_session_opens_the_explorer_with_the_explorer_arguments_given(word
     explored = parse_arguments(["explore", *explore_words(args)])
     for name in ("game", "position", "algo", "param", "seed", "moves"):
         assert getattr(explored, name) == getattr(args, name), name
-    command = app_command(args)
-    assert command.startswith(f"{sys.executable} -m tui.cli explore") and "--port" not in command
-    assert command.endswith(" --no-files")
+    command = session_command(1234, 2048, app_words(args, None))
+    # the app itself, no shell in between: ending the process ends the app
+    assert command[:6] == [sys.executable, "-m", "tui.web.session", "1234", "2048", "explore"]
+    assert "--port" not in command and command[-1] == "--no-files"
 
 
-def test_served_sessions_touch_no_file_unless_the_server_allows_it() -> None:
+def test_served_sessions_touch_no_file_unless_the_server_allows_it_and_then_in_one_folder(tmp_path: Path) -> None:
     """A served session is anyone who reaches the page: ``w`` and ``o`` would write and read this machine's files."""
-    assert app_command(parse_arguments(["serve"])).endswith(" --no-files")
-    assert "--no-files" not in app_command(parse_arguments(["serve", "--allow-files"]))
+    assert app_words(parse_arguments(["serve"]), None)[-1] == "--no-files"
+    assert app_words(parse_arguments(["serve", "--allow-files"]), tmp_path)[-2:] == ["--files-in", str(tmp_path)]
     assert parse_arguments(["explore", "--no-files"]).no_files
+    assert parse_arguments(["explore", "--files-in", str(tmp_path)]).files_in == str(tmp_path)
 
 
 # --- the server, over the wire (no browser) -------------------------------------------------------------
@@ -150,7 +175,7 @@ async def first_message(url: str) -> tuple[object, object, int | None]:
         return message.type, message.data, socket.close_code
 
 
-def test_the_session_cap_refuses_the_next_page_and_websocket_and_frees_a_slot_when_one_closes() -> None:
+def test_the_session_cap_refuses_the_next_websocket_with_its_reason_and_frees_a_slot_when_one_closes() -> None:
     import aiohttp
 
     with Served("--max-sessions", "1") as served:
@@ -162,17 +187,18 @@ def test_the_session_cap_refuses_the_next_page_and_websocket_and_frees_a_slot_wh
             async with aiohttp.ClientSession() as client, client.ws_connect(websocket) as first:
                 data = await first.receive(timeout=WAIT)  # the app's first bytes: the session is open
                 assert data.type == aiohttp.WSMsgType.BINARY
+                # the page itself is served (a reload of the open session's own page must get it), and says why
                 status, busy = await asyncio.to_thread(get, served.url)
-                assert status == 503 and refusal(1) in busy
+                assert status == 200 and "q quits this session" in busy
                 kind, reason, code = await first_message(websocket)
                 assert (kind, reason, code) == (aiohttp.WSMsgType.CLOSE, 1013, 1013)
+                assert len(served.session_pids()) == 1
             # the first tab closed: its slot is free again
             await asyncio.to_thread(wait_for, lambda: "session closed (0 of 1" in served.output, WAIT, "slot freed")
             kind, _, _ = await first_message(websocket)
             assert kind == aiohttp.WSMsgType.BINARY
 
         asyncio.run(scenario())
-        assert "refused a page: 1 of 1 sessions in use" in served.output
         assert "refused a session: 1 of 1 in use" in served.output
         assert served.stop() == 130
     assert served.output.endswith("plyscope serve: interrupted")
@@ -289,7 +315,7 @@ def test_a_fifth_tab_against_four_sessions_is_refused_and_the_four_keep_working(
         assert len(served.session_pids()) == 4
 
         fifth = browser.open(served.url)
-        wait_for(lambda: refusal(4) in fifth.page_text(), WAIT, "the refusal page")
+        wait_for(lambda: refusal(4) in fifth.page_text(), WAIT, "the refusal in the fifth page")
         waiting.connect()  # its websocket is refused: the page says why where it would say "Session ended."
         wait_for(
             lambda: "-closed" in waiting.page_classes() and refusal(4) in waiting.page_text(),
@@ -342,3 +368,471 @@ def test_a_session_served_without_files_reads_none_after_its_start(tmp_path: Pat
     finally:
         set_files_off(None)
     assert read_regular_file(given, 100_000, "a weights file")
+
+
+# --- only its own pages (security 1) --------------------------------------------------------------------
+
+
+def test_the_origins_served_are_the_addresses_printed_and_the_names_the_server_was_started_with() -> None:
+    loopback = served_origins("127.0.0.1", 8000, None, [])
+    assert parse_origin("http://127.0.0.1:8000") in loopback
+    assert parse_origin("http://localhost:8000") in loopback and parse_origin("http://[::1]:8000") in loopback
+    for foreign in ("http://127.0.0.1:9000", "https://127.0.0.1:8000", "http://evil.example:8000", "null", ""):
+        assert parse_origin(foreign) not in loopback, foreign
+    named = served_origins("192.0.2.7", 8000, "https://plyscope.school.example", [])
+    assert parse_origin("http://192.0.2.7:8000") in named
+    assert parse_origin("https://plyscope.school.example") in named  # port 443 implied
+    assert parse_origin("http://localhost:8000") not in named  # not a loopback server: no page there
+    everywhere = served_origins("0.0.0.0", 8000, None, ["192.0.2.7", "fd00::2"])
+    for address in ("http://192.0.2.7:8000", "http://[fd00::2]:8000", f"http://{socket.gethostname()}:8000"):
+        assert parse_origin(address) in everywhere, address
+    assert parse_origin("http://192.0.2.8:8000") not in everywhere
+
+
+def logged(served: Served, text: str) -> None:
+    """Wait until the server has printed ``text`` (its output is read in a thread of its own)."""
+    wait_for(lambda: text in served.output, WAIT, f"'{text}' printed")
+
+
+def websocket_handshake(port: int, path: str = "/ws?width=100&height=30", origin: str | None = None) -> socket.socket:
+    """A raw websocket to the server on ``port``, past its handshake (the 101 read, nothing after it)."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+    key = base64.b64encode(os.urandom(16)).decode()
+    lines = [
+        f"GET {path} HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        f"Sec-WebSocket-Key: {key}",
+        "Sec-WebSocket-Version: 13",
+        *([f"Origin: {origin}"] if origin is not None else []),
+    ]
+    raw.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += raw.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return raw
+
+
+def text_frame(text: str) -> bytes:
+    """A client's websocket text frame (masked, as clients must) holding ``text`` (under 126 bytes)."""
+    payload, mask = text.encode(), os.urandom(4)
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def read_close(raw: socket.socket) -> tuple[int, str]:
+    """Read the server's frames until its close frame: the close code and reason."""
+    while True:
+        head = raw.recv(2, socket.MSG_WAITALL)
+        assert len(head) == 2, "the connection ended without a close frame"
+        size = head[1] & 0x7F
+        if size == 126:
+            size = struct.unpack(">H", raw.recv(2, socket.MSG_WAITALL))[0]
+        elif size == 127:
+            size = struct.unpack(">Q", raw.recv(8, socket.MSG_WAITALL))[0]
+        payload = raw.recv(size, socket.MSG_WAITALL) if size else b""
+        if head[0] & 0x0F == 0x8:
+            return struct.unpack(">H", payload[:2])[0], payload[2:].decode()
+
+
+def test_a_websocket_from_another_origin_is_closed_with_its_reason_and_no_session_starts() -> None:
+    with Served() as served:
+        for origin in ("http://127.0.0.1:9000", "http://evil.example", "null"):
+            with websocket_handshake(served.port, origin=origin) as raw:
+                code, reason = read_close(raw)
+            assert code == 1008 and reason == f"plyscope: this page is not one of this server's; open {served.url}"
+            logged(served, f"refused a websocket from 127.0.0.1: its page, {origin}, is not this server's")
+        assert "session opened" not in served.output and served.session_pids() == []
+        # the server's own page (by either of its names) and a client that is no browser (no Origin) are let in
+        for own in (served.url, served.url.replace("127.0.0.1", "localhost"), None):
+            with websocket_handshake(served.port, origin=own):
+                wait_for(lambda: len(served.session_pids()) == 1, WAIT, f"a session for {own}")
+            wait_for(lambda: served.session_pids() == [], WAIT, "the session ended with its connection")
+    assert "Traceback" not in served.output
+
+
+HOSTILE_PAGE = """<!DOCTYPE html><html><head><title>loading</title></head><body><script>
+const socket = new WebSocket("ws://127.0.0.1:PORT/ws?width=100&height=30");
+socket.onopen = () => { for (const key of ["s", "P", "w"]) socket.send(JSON.stringify(["stdin", key])); };
+socket.onclose = (event) => { document.title = "closed " + event.code + ": " + event.reason; };
+</script></body></html>"""
+"""A page of another site (here another port) that drives plyscope if it can: keys, then play's w."""
+
+
+@needs_browser
+def test_a_page_of_another_site_cannot_drive_plyscope(tmp_path: Path) -> None:
+    import http.server
+    import threading
+
+    files = tmp_path / "files"
+    files.mkdir()
+    with Served("--files", str(files)) as served, Browser(tmp_path / "profile") as browser:
+        (tmp_path / "index.html").write_text(HOSTILE_PAGE.replace("PORT", str(served.port)))
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+        with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as hostile:
+            threading.Thread(target=hostile.serve_forever, daemon=True).start()
+            tab = browser.open(f"http://127.0.0.1:{hostile.server_address[1]}/index.html")
+            title = wait_for(lambda: tab.driver.title.startswith("closed") and tab.driver.title, WAIT, "the close")
+            hostile.shutdown()
+        assert title == f"closed 1008: plyscope: this page is not one of this server's; open {served.url}"
+        logged(served, "is not this server's")
+        assert "session opened" not in served.output
+        assert served.session_pids() == [] and list(files.iterdir()) == []
+        # the server's own page, in the same browser, still works
+        own = browser.open(served.url)
+        own.wait_app(WAIT)
+    assert "Traceback" not in served.output, served.output
+
+
+# --- files in one folder (security 1) -------------------------------------------------------------------
+
+
+def test_a_served_session_reads_and_writes_files_in_its_folder_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--files-in`` (what serve --allow-files runs): a bare name lands in the folder; ``..``, an absolute path
+    elsewhere and a symbolic link that leads out are refused in one line, and nothing is written there."""
+    from engine.errors import UserError
+    from engine.files import check_writable, read_regular_file, set_files_folder, write_atomic
+    from tui.commands.explore import app_for
+
+    folder, outside = tmp_path / "class", tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret")
+    (folder / "link.txt").symlink_to(outside / "secret.txt")
+    (folder / "away").symlink_to(outside)
+    monkeypatch.chdir(tmp_path)
+    try:
+        app = app_for(parse_arguments(["explore", "--files-in", str(folder)]))
+        assert app.files and Path.cwd() == folder
+        write_atomic("game.txt", "kept")
+        assert (folder / "game.txt").read_text() == "kept" and read_regular_file("game.txt", 100, "a game") == b"kept"
+        write_atomic(folder / "sub-name.txt", "absolute, inside")
+        for name in ("../outside/new.txt", str(outside / "new.txt"), "away/new.txt", "/etc/passwd", "link.txt"):
+            with pytest.raises(UserError, match=r"is outside .*, the one folder files are kept in here") as refused:
+                write_atomic(name, "x")
+            assert "\n" not in str(refused.value)
+            with pytest.raises(UserError, match="the one folder files are kept in here"):
+                check_writable(name, "save")
+            with pytest.raises(UserError, match="the one folder files are kept in here"):
+                read_regular_file(name, 100, "a game")
+        assert sorted(path.name for path in outside.iterdir()) == ["secret.txt"]
+        assert (outside / "secret.txt").read_text() == "secret"
+    finally:
+        set_files_folder(None)
+
+
+def test_play_saves_in_the_folder_and_says_in_one_line_why_a_path_elsewhere_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.files import set_files_folder
+    from tests.tui.contest_helpers import prompt_error, prompt_field
+    from tui.commands.explore import keep_files_in
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario() -> None:
+        app = app_for_play()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("P")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            await pilot.press("w")
+            prompt_field(screen).value = "../escaped.txt"
+            await pilot.press("enter")
+            error = prompt_error(screen)
+            assert error.startswith("../escaped.txt is outside ")
+            assert error.endswith(", the one folder files are kept in here")
+            prompt_field(screen).value = "game.txt"
+            await pilot.press("enter")
+            await pilot.pause()
+
+    keep_files_in(str(folder))
+    try:
+        asyncio.run(scenario())
+    finally:
+        set_files_folder(None)
+    assert (folder / "game.txt").read_text().startswith("plyscope-game 1")
+    assert not (tmp_path / "escaped.txt").exists()
+
+
+def app_for_play() -> PlyscopeApp:
+    from tui.commands.explore import app_for
+
+    return app_for(parse_arguments(["explore", "--algo", "minimax", "--param", "depth=1"]))
+
+
+def test_serve_files_names_an_existing_folder_or_makes_one_under_the_state_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.commands.serve import files_folder
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert files_folder(parse_arguments(["serve"])) is None
+    made = files_folder(parse_arguments(["serve", "--allow-files"]))
+    assert made is not None and made.is_dir() and made.parent == tmp_path / "state" / "plyscope"
+    assert made != files_folder(parse_arguments(["serve", "--allow-files"]))  # a fresh one each time
+    assert files_folder(parse_arguments(["serve", "--files", str(tmp_path)])) == tmp_path.resolve()
+    done = serve("--files", str(tmp_path / "missing"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"plyscope serve: --files {tmp_path / 'missing'} does not exist")
+
+
+# --- sessions that end (2, 3, 4, 5, 6, 11) -------------------------------------------------------------
+
+
+def test_why_a_session_ended_in_one_line_for_its_page() -> None:
+    assert ended_words(0, "", 2048) is None  # q: the page's own "Session ended."
+    for stderr, code in [
+        ("plyscope explore: internal error (MemoryError); the full traceback is in /x/crash.txt\n", 1),
+        ("plyscope explore: internal error (RuntimeError: can't start new thread); the full traceback is in /x\n", 1),
+        ("LLVM ERROR: out of memory\nterminate called after throwing an instance of 'std::bad_alloc'\n", -6),
+        ("", -11),
+    ]:
+        assert (
+            ended_words(code, stderr, 2048) == "plyscope: this session reached its memory limit of 2,048 MB and ended"
+        )
+    crashed = ended_words(1, "plyscope explore: internal error (KeyError: 'x'); the full traceback is in /x/c.txt\n", 9)
+    assert crashed == "plyscope: this session ended: internal error (KeyError: 'x')"  # no path of the server's
+    assert close_reason("é" * 100).endswith("…") and len(close_reason("é" * 100).encode()) <= 123
+
+
+@needs_browser
+def test_a_session_past_its_memory_limit_ends_with_a_message_in_the_page(tmp_path: Path) -> None:
+    """256 MB is less than a session running Rivest's method flat out needs: it fails to allocate (a node, a
+    thread's stack), and the page says why instead of going dead."""
+    with (
+        Served("--session-memory", "256", "--algo", "rivest", "--moves", "50000000") as served,
+        Browser(tmp_path / "profile") as browser,
+    ):
+        tab = browser.open(served.url)
+        wait_for(lambda: "-first-byte" in tab.page_classes() or "-closed" in tab.page_classes(), WAIT, "a start")
+        if "-closed" not in tab.page_classes():
+            tab.press("+" * 6, "r")  # flat out
+        wait_for(lambda: "-closed" in tab.page_classes(), WAIT, "the session's end")
+        assert "plyscope: this session reached its memory limit of 256 MB and ended" in tab.page_text()
+        assert "memory limit 256 MB per session" in tab.page_text()
+        wait_for(lambda: served.session_pids() == [], WAIT, "the process gone")
+    assert "plyscope serve: a session ended: " in served.output and "Traceback" not in served.output
+
+
+@needs_browser
+def test_an_idle_session_ends_and_its_page_says_why(tmp_path: Path) -> None:
+    with Served("--idle-minutes", "0.25", "--max-sessions", "1") as served, Browser(tmp_path / "profile") as browser:
+        tab = browser.open(served.url)
+        tab.wait_app(WAIT)
+        assert "it ends after 15 seconds without a key or a click" in tab.page_text()
+        for _ in range(3):  # keys keep it open
+            tab.press("s")
+            time.sleep(8)
+        tab.wait_screen(lambda screen: screen.step() == 3, WAIT, "three steps")
+        assert "idle" not in served.output
+        wait_for(lambda: "-closed" in tab.page_classes(), WAIT, "the idle session's end")
+        assert "plyscope: this session ended after 15 seconds without a key or a click" in tab.page_text()
+        wait_for(lambda: served.session_pids() == [], WAIT, "its process gone")
+        logged(served, "ended a session idle for 15 seconds")
+        assert "session closed (0 of 1 in use)" in served.output  # its slot is free
+    assert "Traceback" not in served.output, served.output
+
+
+@needs_browser
+def test_quick_reloads_never_lock_a_page_out_of_its_own_session(tmp_path: Path) -> None:
+    """Three quick F5 presses on the one session there is: each reload's session is ended at once (even while
+    it is still starting), so the last page gets the slot, and one process runs."""
+    with Served("--max-sessions", "1") as served, Browser(tmp_path / "profile") as browser:
+        tab = browser.open(served.url)
+        tab.wait_app(WAIT)
+        for _ in range(3):
+            tab.driver.execute_script("location.reload()")
+            time.sleep(0.3)
+        tab.wait_app(WAIT)
+        tab.press("s")
+        tab.wait_screen(lambda screen: screen.step() == 1, WAIT, "a step after the reloads")
+        assert len(served.session_pids()) == 1
+        assert "refused" not in served.output
+        assert served.output.count("session opened (1 of 1 in use)") == 4
+    assert "Traceback" not in served.output, served.output
+
+
+@needs_browser
+def test_ctrl_c_in_the_browser_copies_and_never_ends_the_session_and_q_does(tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    with Served() as served, Browser(tmp_path / "profile") as browser:
+        tab = browser.open(served.url)
+        tab.wait_app(WAIT)
+        assert "q quits this session (ctrl+c copies)" in tab.page_text()
+        pids = served.session_pids()
+        for _ in range(3):
+            tab.chord(Keys.CONTROL, "c")
+        tab.press("s")  # the app still answers: ctrl+c did not end it
+        tab.wait_screen(lambda screen: screen.step() == 1, WAIT, "a step after ctrl+c")
+        assert served.session_pids() == pids and "-closed" not in tab.page_classes()
+        tab.press("?")
+        shown = tab.wait_screen(lambda screen: "Copy selected text" in screen.text, WAIT, "the help")
+        copy = next(line for line in shown.lines if "Copy selected text" in line)
+        assert "^c" in copy, shown.text
+        tab.press(Keys.END)  # the end of the help: the keys that work everywhere
+        shown = tab.wait_screen(lambda screen: "Everywhere" in screen.text, WAIT, "the end of the help")
+        quits = next(line for line in shown.lines if "Quit" in line)
+        assert "^q, q" in quits and "^c" not in quits, shown.text
+        tab.press(Keys.ESCAPE)
+        tab.wait_screen(lambda screen: "Everywhere" not in screen.text, WAIT, "the help closed")
+        tab.press("q")
+        wait_for(lambda: "-closed" in tab.page_classes(), WAIT, "the session ended by q")
+        assert "Session ended." in tab.page_text()
+        wait_for(lambda: served.session_pids() == [], WAIT, "its process gone")
+    assert "Traceback" not in served.output, served.output
+
+
+def test_a_client_that_never_reads_holds_no_process_once_it_closes_and_the_cap_counts_processes() -> None:
+    """Each of five clients sends a key that runs the search, reads nothing, and closes: its process ends with
+    its connection, and never more than ``--max-sessions`` app processes run."""
+    with Served("--max-sessions", "2") as served:
+        most = 0
+        for _ in range(5):
+            raws = [websocket_handshake(served.port) for _ in range(2)]
+            wait_for(lambda: len(served.session_pids()) == 2, WAIT, "two sessions")
+            for raw in raws:
+                raw.sendall(text_frame('["stdin", "r"]'))
+            extra = websocket_handshake(served.port)  # a third: refused, no process
+            time.sleep(1)
+            most = max(most, len(served.session_pids()))
+            for raw in [*raws, extra]:
+                raw.close()
+            wait_for(lambda: served.session_pids() == [], 10, "every process ended with its connection")
+        assert most == 2
+        wait_for(lambda: "session closed (0 of 2 in use)" in served.output.splitlines()[-1], WAIT, "slots free")
+    assert "Traceback" not in served.output, served.output
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGHUP])
+def test_sessions_end_with_the_server_even_when_it_is_killed(how: int) -> None:
+    import aiohttp
+
+    served = Served()
+    try:
+        websocket = served.url.replace("http", "ws", 1) + "/ws"
+
+        async def open_two() -> list[int]:
+            async with aiohttp.ClientSession() as client:
+                sockets = [await client.ws_connect(websocket) for _ in range(2)]
+                for each in sockets:
+                    await each.receive(timeout=WAIT)
+                pids: list[int] = wait_for(
+                    lambda: len(served.session_pids()) == 2 and served.session_pids(), WAIT, "two"
+                )
+                # the app itself is the server's child: no shell in between
+                assert all(parent_of(pid) == served.process.pid for pid in pids)
+                os.kill(served.process.pid, how)  # to its pid only
+                served.process.wait(WAIT)
+                return pids
+
+        pids = asyncio.run(open_two())
+        wait_for(lambda: not any(alive(pid) for pid in pids), 5, "no session left 5 s after the server")
+    finally:
+        served.stop()
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for init to reap it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+# --- malformed traffic (10, 12) -------------------------------------------------------------------------
+
+
+def raw_request(port: int, request: bytes) -> bytes:
+    """Send ``request`` on a new connection; the status line answered (empty if none)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as raw:
+        with contextlib.suppress(ConnectionError):
+            raw.sendall(request)
+        answer = b""
+        with contextlib.suppress(ConnectionError):
+            while b"\r\n" not in answer and (chunk := raw.recv(4096)):
+                answer += chunk
+    return answer.split(b"\r\n")[0]
+
+
+def test_malformed_requests_get_a_400_and_one_logged_line_each_never_a_traceback() -> None:
+    with Served() as served:
+        before = len(served.lines)
+        bad = [
+            b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # /ws without the upgrade (curl .../ws)
+            b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
+            b"GET /" + b"a" * 65536 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 1_000_000 + b"\r\n\r\n",
+        ]
+        for request in bad:
+            assert raw_request(served.port, request).startswith(b"HTTP/1.") and b" 400 " in raw_request(
+                served.port, request
+            )
+        wait_for(lambda: len(served.lines) - before >= 2 * len(bad), WAIT, "a line for each")
+        time.sleep(0.5)
+        logged = served.lines[before:]
+        assert len(logged) == 2 * len(bad), logged  # each request was sent twice
+        assert logged[0] == "plyscope serve: refused a request for /ws from 127.0.0.1: not a websocket"
+        assert all(line.startswith("plyscope serve: refused a ") for line in logged), logged
+    assert "Traceback" not in served.output, served.output
+
+
+@pytest.mark.parametrize(
+    ("sent", "logged"),
+    [
+        ("hello", "its page sent a message that is not JSON (hello)"),
+        ('["stdin", 5]', 'its page sent a stdin message whose data is not text (["stdin", 5])'),
+        ('{"stdin": "x"}', "its page sent a message that is not [TYPE, DATA]"),
+        ('["resize", {"width": "a"}]', "its page sent a resize message without a whole width and"),
+        (None, "its page sent a binary message"),
+    ],
+)
+def test_a_malformed_message_ends_its_session_with_one_logged_line(sent: str | None, logged: str) -> None:
+    frame = bytes([0x82, 0x82, 1, 2, 3, 4, 5, 6]) if sent is None else text_frame(sent)
+    with Served() as served, websocket_handshake(served.port) as raw:
+        wait_for(served.session_pids, WAIT, "the session")
+        for _ in range(3):  # a flood: the first ends the session, the rest are never read
+            with contextlib.suppress(ConnectionError):
+                raw.sendall(frame)
+        code, reason = read_close(raw)
+        assert (code, reason) == (1003, "plyscope: this session ended: the page sent a malformed message")
+        wait_for(lambda: served.session_pids() == [], WAIT, "the process gone")
+        ended = [line for line in served.lines if "ended a session" in line]
+        assert len(ended) == 1 and ended[0].startswith("plyscope serve: ended a session from 127.0.0.1: ")
+        assert logged in ended[0]
+    assert "Traceback" not in served.output, served.output
+
+
+def test_the_screen_a_page_asks_for_is_clamped() -> None:
+    assert screen_size("6000", "3000") == MAX_SCREEN == (400, 150)
+    assert screen_size("-5", "0") == MIN_SCREEN
+    assert screen_size("wide", None) == (80, 24) and screen_size(True, 1.5) == (80, 24)
+    assert screen_size(142, 36) == (142, 36)
+    with Served() as served, websocket_handshake(served.port, "/ws?width=6000&height=3000") as raw:
+        pid = wait_for(served.session_pids, WAIT, "the session")[0]
+        environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert b"COLUMNS=400" in environment and b"ROWS=150" in environment
+        raw.close()
+
+
+def test_a_wildcard_host_prints_the_machine_s_addresses_too() -> None:
+    addresses = machine_addresses("0.0.0.0")
+    assert all(ipaddress.ip_address(address).version == 4 for address in addresses)
+    assert not any(ipaddress.ip_address(address).is_loopback for address in addresses)
+    port = free_port()
+    with Served("--host", "0.0.0.0", port=port) as served:
+        line = next(line for line in served.lines if " open http" in line)
+    assert served.url == f"http://{socket.gethostname()}:{port}"
+    if addresses:
+        assert line.endswith("; from other machines also " + ", ".join(f"http://{a}:{port}" for a in addresses))

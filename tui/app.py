@@ -48,7 +48,8 @@ class PlyscopeApp(App[None]):
         Binding("question_mark", "help", "Help"),
         Binding("t", "next_theme", "Next theme", show=False),
         Binding("q", "quit", "Quit"),
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "terminal_quit", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(
@@ -133,6 +134,15 @@ class PlyscopeApp(App[None]):
         ):
             return AwaitComplete(asyncio.sleep(0))
         return super().pop_screen()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In a browser, ctrl+c is left to the screen and its inputs, which copy the text selected (if any): a
+        student presses it to copy, and it never ends the session there (``q`` does)."""
+        return not (action == "terminal_quit" and self.is_web)
+
+    async def action_terminal_quit(self) -> None:
+        """ctrl+c in a terminal: quit, as ``q`` does."""
+        await self.action_quit()
 
     def action_next_theme(self) -> None:
         """Switch to the next theme (in the order the palette's theme picker lists them)."""

@@ -70,6 +70,11 @@ L2 = number(parse_float, "--l2", lo=0.0, hi=1e6)
 DOT_NODES = number(parse_int, "--dot-nodes", lo=1, hi=100_000)
 PORT = number(parse_int, "--port", lo=1, hi=65_535)
 MAX_SESSIONS = number(parse_int, "--max-sessions", lo=1, hi=64)
+IDLE_MINUTES = number(parse_float, "--idle-minutes", above=0.0, hi=24 * 60)
+DEFAULT_SESSION_MEMORY_MB = 2048
+"""A served session's address space by default: the app (about 0.6 GB with its threads) and one search tree at
+its default node cap (about 1 GB)."""
+SESSION_MEMORY = number(parse_int, "--session-memory", lo=256, hi=1 << 20)
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
@@ -140,10 +145,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     explore = commands.add_parser("explore", help="open the explorer (the default)")
     add_explore_arguments(explore)
-    explore.add_argument(
+    files = explore.add_mutually_exclusive_group()
+    files.add_argument(
         "--no-files",
         action="store_true",
         help="no file is read or written from the screens (w and o refuse); serve sets it",
+    )
+    files.add_argument(
+        "--files-in",
+        metavar="DIR",
+        help="read and write files from the screens only inside DIR, where a bare name goes; serve --allow-files "
+        "sets it",
     )
 
     solve = commands.add_parser("solve", help="exact value of a position and of each move")
@@ -214,9 +226,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="tabs open at once, each an app process (default 4); the next one is refused",
     )
     serve.add_argument(
+        "--idle-minutes",
+        type=IDLE_MINUTES,
+        default=30.0,
+        metavar="M",
+        help="end a session after M minutes without a key or a click from its page (default 30)",
+    )
+    serve.add_argument(
+        "--session-memory",
+        type=SESSION_MEMORY,
+        default=DEFAULT_SESSION_MEMORY_MB,
+        metavar="MB",
+        help=f"each session's memory limit, its address space (default {DEFAULT_SESSION_MEMORY_MB:,} MB: one search "
+        "tree at its default node cap); a session that reaches it ends, and its page says so",
+    )
+    serve.add_argument(
         "--allow-files",
         action="store_true",
-        help="let the served screens write and read files on this machine (w, o); off by default",
+        help="let the served screens write and read files (w, o), in one folder only: --files, else a new one "
+        "under ~/.local/state/plyscope; off by default",
+    )
+    serve.add_argument(
+        "--files",
+        metavar="DIR",
+        help="the folder the served screens write and read files in, and nowhere else (implies --allow-files)",
     )
     add_explore_arguments(serve)
 

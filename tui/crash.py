@@ -23,12 +23,17 @@ CRASH_EXIT_STATUS = 1
 """The exit status after a crash (2 is bad input, 130 an interruption)."""
 
 
+def state_directory() -> Path:
+    """plyscope's folder for what it keeps between runs: ``$XDG_STATE_HOME/plyscope`` (``~/.local/state/plyscope``)."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "plyscope"
+
+
 def crash_directories() -> list[Path]:
     """Where a crash report may go, in order of preference."""
     chosen = os.environ.get("PLYSCOPE_CRASH_DIR")
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     places = [Path(chosen)] if chosen else []
-    return [*places, Path(state) / "plyscope", Path(tempfile.gettempdir())]
+    return [*places, state_directory(), Path(tempfile.gettempdir())]
 
 
 def save_crash(error: BaseException) -> Path | None:
@@ -50,7 +55,7 @@ def save_crash(error: BaseException) -> Path | None:
         path = directory / f"crash-{stamp}-{os.getpid()}.txt"
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, report)
+            write_atomic(path, report, named_by_user=False)
         except OSError:
             continue
         return path

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING
 
-from engine.files import NO_FILES, set_files_off
+from engine.errors import UserError
+from engine.files import NO_FILES, set_files_folder, set_files_off
 from engine.numbers import shown
 from engine.search.base import SearchError
 from tui.session import DEFAULT_BUDGET, SearchConfig, Session
@@ -54,7 +56,19 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     files = not getattr(args, "no_files", False)
     if not files:  # from now on no file a user names is read or written (the setup form's weights=, w, o)
         set_files_off(NO_FILES)
+    folder = getattr(args, "files_in", None)
+    if folder is not None:  # from now on only files inside the folder, where a bare name goes
+        keep_files_in(folder)
     return PlyscopeApp(session, files=files)
+
+
+def keep_files_in(folder: str) -> None:
+    """Read and write files only inside ``folder`` from now on, and make it the current folder (a bare name's)."""
+    try:
+        os.chdir(folder)
+    except OSError as error:
+        raise UserError(f"--files-in {shown(folder)}: {error.strerror or error}") from None
+    set_files_folder(".")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import shlex
+import os
 import sys
+import tempfile
+import time
+from pathlib import Path
 
 from engine.errors import UserError
+from engine.numbers import shown
 from tui.cli import Parser, add_explore_arguments
 from tui.commands import explore
+from tui.crash import state_directory
+from tui.web.session import session_command
 
 INSTALL_HINT = "plyscope serve needs textual-serve: pip install 'plyscope[web]'"
 
@@ -32,10 +38,31 @@ def explore_words(args: argparse.Namespace) -> list[str]:
     return words
 
 
-def app_command(args: argparse.Namespace) -> str:
-    """The shell command each session runs: this Python's ``plyscope explore`` with the explorer arguments."""
-    files = [] if args.allow_files else ["--no-files"]
-    return shlex.join([sys.executable, "-m", "tui.cli", "explore", *explore_words(args), *files])
+def app_words(args: argparse.Namespace, files: Path | None) -> list[str]:
+    """What each session's ``plyscope explore`` is given: the explorer arguments, and where its files are kept
+    (``files``; ``None``: nowhere, files are off)."""
+    kept = ["--no-files"] if files is None else ["--files-in", str(files)]
+    return [*explore_words(args), *kept]
+
+
+def files_folder(args: argparse.Namespace) -> Path | None:
+    """The one folder served sessions read and write files in (``None``: files are off): ``--files DIR``, which
+    must be a folder, or with ``--allow-files`` alone a new folder under plyscope's state directory."""
+    if args.files is not None:
+        folder = Path(args.files).expanduser()
+        if not folder.is_dir():
+            problem = "is not a folder" if folder.exists() else "does not exist"
+            raise UserError(f"--files {shown(args.files, 200)} {problem}: name a folder for the sessions' files")
+        return folder.resolve()
+    if not args.allow_files:
+        return None
+    parent = state_directory()
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=time.strftime("served-%Y%m%d-%H%M%S-"), dir=parent))
+    except OSError as error:
+        reason = error.strerror or error
+        raise UserError(f"cannot make a folder for the sessions' files in {parent}: {reason}") from None
 
 
 def check_public_url(url: str | None) -> None:
@@ -50,20 +77,27 @@ def run(args: argparse.Namespace) -> int:
         from tui.web.server import PlyscopeServer, exposure_warning
     except ImportError:
         raise UserError(INSTALL_HINT) from None
+    files = files_folder(args)
     warning = exposure_warning(args.host)
     if warning:
         print(warning, file=sys.stderr)
     server = PlyscopeServer(
-        app_command(args),
+        session_command(os.getpid(), args.session_memory, app_words(args, files)),
         host=args.host,
         port=args.port,
         max_sessions=args.max_sessions,
+        idle_seconds=args.idle_minutes * 60,
+        memory_mb=args.session_memory,
         public_url=args.public_url,
         say=lambda line: print(line, flush=True),
     )
 
-    def ready(url: str) -> None:
-        print(f"plyscope serve: open {url} in a browser ({args.max_sessions} tabs at most; Ctrl-C stops)", flush=True)
+    def ready(url: str, others: list[str]) -> None:
+        tabs = "1 tab" if args.max_sessions == 1 else f"{args.max_sessions} tabs"
+        also = f"; from other machines also {', '.join(others)}" if others else ""
+        print(f"plyscope serve: open {url} in a browser ({tabs} at most; Ctrl-C stops){also}", flush=True)
+        if files is not None:
+            print(f"plyscope serve: the sessions read and write files in {files} only", flush=True)
 
     status = server.run(ready)  # Ctrl-C raises KeyboardInterrupt: "interrupted", exit status 130
     print("plyscope serve: stopped", file=sys.stderr)

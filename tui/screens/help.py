@@ -43,12 +43,15 @@ def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Ro
             titled.append((_title(cls.__name__), cls))
     titled.append(("Everywhere", type(app)))
     columns = _column_keys(screen)
+    # what a key does is what the first binding to take it does: the app's own priority bindings come first
+    app_bindings = [binding for binding in class_bindings(type(app)) if _enabled(app, binding)]
+    taken_first = {binding.key for binding in app_bindings if binding.priority}
     sections = []
     for title, owner in titled:
         rows: dict[str, list[str]] = {}
         played = False
-        for binding in class_bindings(owner):
-            if not binding.description or binding.system:
+        for binding in app_bindings if owner is type(app) else class_bindings(owner):
+            if not binding.description or binding.system or (owner is not type(app) and binding.key in taken_first):
                 continue
             if COLUMN_ACTION.fullmatch(binding.action):
                 played = True
@@ -60,6 +63,11 @@ def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Ro
         if listed:
             sections.append((title, listed))
     return sections
+
+
+def _enabled(app: App[Any], binding: Binding) -> bool:
+    """Whether ``app`` runs ``binding``'s action here (its ``check_action`` may leave a key to the screen)."""
+    return app.check_action(binding.action.partition("(")[0], ()) is not False
 
 
 def _column_keys(screen: Screen[Any]) -> str:

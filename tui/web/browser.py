@@ -233,7 +233,7 @@ class Served:
 
     def session_pids(self) -> list[int]:
         """The app processes running under the server (one per open session)."""
-        return [pid for pid in _descendants(self.process.pid) if "tui.cli\0explore" in _cmdline(pid)]
+        return [pid for pid in _descendants(self.process.pid) if "tui.web.session\0" in _cmdline(pid)]
 
     def stop(self, sig: int = signal.SIGINT, timeout: float = 20.0) -> int:
         """Stop the server as Ctrl-C does (or with ``sig``); its exit status."""

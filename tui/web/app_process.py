@@ -1,0 +1,163 @@
+"""The server's handle on the app process of one session of ``plyscope serve``.
+
+``SessionProcess`` is textual-serve's ``AppService`` (which relays the app's screen to the page and
+the page's keys to the app) with the process started with no shell in between (the command
+``tui.web.session.session_command`` makes), its stderr kept rather than printed, ended at once when
+its page goes (SIGTERM, then SIGKILL after ``TERM_SECONDS``) even while it is still starting, and
+why it ended said to the page in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shlex
+import signal
+from collections.abc import Awaitable, Callable
+
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+TERM_SECONDS = 0.5
+"""How long an app process asked to end (SIGTERM) is given before it is killed (SIGKILL): its page is gone,
+so nothing is waited for but a save being written."""
+STDERR_KEPT_BYTES = 8192
+"""The end of an app process's stderr the server keeps, to say why it failed (its last line)."""
+MEMORY_SIGNS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "can't start new thread")
+"""What an app process that ran out of its address space writes as it fails (Python, LLVM, the C library)."""
+MEMORY_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS)
+"""How a process that failed to allocate inside compiled code (numba, LLVM) may die instead."""
+
+
+def ended_words(returncode: int | None, stderr: str, memory_mb: int) -> str | None:
+    """Why an app process that ended by itself did, for its page; ``None`` when it simply quit (``q``)."""
+    if returncode == 0:
+        return None
+    if any(sign in stderr for sign in MEMORY_SIGNS) or (
+        returncode is not None and -returncode in [int(number) for number in MEMORY_SIGNALS]
+    ):
+        return f"plyscope: this session reached its memory limit of {memory_mb:,} MB and ended"
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    last = lines[-1] if lines else f"exit status {returncode}"
+    last = last.split("; the full traceback is in ", 1)[0].removeprefix("plyscope explore: ")
+    return f"plyscope: this session ended: {last}"
+
+
+class SessionProcess(AppService):
+    """The app process of one session: textual-serve's ``AppService`` (the relay of the app's screen to the page
+    and of the page's keys to the app, in its packet format), with the process started with no shell, its
+    stderr kept rather than printed, and ``stop`` ending it at once.  ``ended`` is set once the process
+    has gone (reaped): the session's slot is free from then on."""
+
+    def __init__(
+        self,
+        command: list[str],
+        *,
+        memory_mb: int,
+        environment: dict[str, str],
+        write_bytes: Callable[[bytes], Awaitable[None]],
+        write_str: Callable[[str], Awaitable[None]],
+    ) -> None:
+        super().__init__(
+            shlex.join(command),
+            write_bytes=write_bytes,
+            write_str=write_str,
+            close=self._exiting,
+            download_manager=DownloadManager(),
+        )
+        self.argv = command
+        self.memory_mb = memory_mb
+        self.environment = environment
+        """Added to the environment textual-serve gives an app (its driver, the screen's size)."""
+        self.stderr = b""
+        """The end of the app's stderr (at most ``STDERR_KEPT_BYTES``)."""
+        self.ended = asyncio.Event()
+        """Set once the process has ended and been reaped."""
+        self.stopped = False
+        """Whether ``stop`` ended it (its page went, or the server ended the session): nobody to tell why."""
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+        """Start the app: ``argv`` itself, no shell in between (ending it ends the app, not a shell)."""
+        environment = {**self._build_environment(width=width, height=height), **self.environment}
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=environment,
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    async def _exiting(self) -> None:
+        """The app said it is exiting (textual-serve then closes the page): its process ends next, and ``run``
+        sees it end and reaps it; the server closes the page then, saying why."""
+
+    async def run(self) -> None:
+        """Relay the app's output until it ends, keeping the end of its stderr; then reap it."""
+        process = self._process
+        assert process is not None and process.stdout is not None and process.stderr is not None
+        errors = asyncio.create_task(self._keep_stderr(process.stderr))
+        try:
+            with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError, ValueError):
+                await self._relay(process.stdout)  # until the app ends, or the page goes while a frame is sent
+            await process.wait()
+            await errors
+            self.ended.set()
+        finally:
+            errors.cancel()
+
+    async def _relay(self, stdout: asyncio.StreamReader) -> None:
+        """textual-serve's protocol: a line ``__GANGLION__``, then packets (a type byte, a length, the payload)."""
+        while (line := await stdout.readline()) and line != b"__GANGLION__\n":
+            pass  # anything printed before the app took its screen over
+        handlers: dict[bytes, Callable[[bytes], Awaitable[None]]] = {
+            b"D": self.on_data,
+            b"M": self.on_meta,
+            b"P": self.on_packed,
+        }
+        while True:
+            kind = await stdout.readexactly(1)
+            size = int.from_bytes(await stdout.readexactly(4), "big")
+            payload = await stdout.readexactly(size)
+            handler = handlers.get(kind)
+            if handler is not None:
+                await handler(payload)
+
+    async def _keep_stderr(self, stderr: asyncio.StreamReader) -> None:
+        while chunk := await stderr.read(4096):
+            self.stderr = (self.stderr + chunk)[-STDERR_KEPT_BYTES:]
+
+    def why_ended(self) -> str | None:
+        """Why the app ended by itself, in one line for its page (``None``: it quit, or ``stop`` ended it)."""
+        if self.stopped or self._process is None:
+            return None
+        return ended_words(self._process.returncode, self.stderr.decode("utf-8", "replace"), self.memory_mb)
+
+    def error_line(self) -> str | None:
+        """The app's last line on stderr when it failed by itself (for the server's terminal), else ``None``."""
+        if self.stopped or self._process is None or self._process.returncode in (0, None):
+            return None
+        lines = [line.strip() for line in self.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+        return lines[-1] if lines else f"exit status {self._process.returncode}"
+
+    async def stop(self) -> None:
+        """End the app process now (SIGTERM; SIGKILL after ``TERM_SECONDS``), even while it is still starting,
+        and wait until it has been reaped.  The relay is stopped too: a page that reads nothing cannot hold it."""
+        process = self._process
+        if process is not None and process.returncode is None:
+            self.stopped = True
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), TERM_SECONDS)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self.ended.set()
