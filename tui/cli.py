@@ -157,7 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     search = commands.add_parser(
         "search",
         help="run one searcher on a position",
-        epilog=f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves.",
+        epilog=f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves, or the "
+        "algorithm's own default (the solver's: 10^9 of its nodes).",
     )
     search.add_argument("position", nargs="?", default=None, help="move string or piles")
     search.add_argument("--algo", help="algorithm name (see --list)")

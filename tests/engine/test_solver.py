@@ -703,3 +703,14 @@ def test_the_root_value_is_given_as_bounds_until_they_meet() -> None:
     assert lowest <= exact <= highest
     searcher.run(Limit())
     assert searcher.finished and searcher.value_bounds() is None and searcher.value().first() == exact
+
+
+def test_the_searcher_s_nodes_are_its_tree_and_its_negamax_visits_are_moves() -> None:
+    # A node cap bounds stats.nodes: the solver's memory is its fixed table, so its nodes are the tree it keeps
+    # (the root, its children, the line), and what its negamax visits is counted as moves, the budget's unit.
+    searcher = SolverSearcher(GAME.parse(HARD))
+    result = searcher.run(Limit())
+    below = len(searcher.principal_path()) - 2  # the line's nodes below the root's best child
+    assert result.finished and result.stats.nodes == len(list(searcher.walk())) == 1 + 7 + below == 34
+    made = result.stats.moves - searcher.solver.nodes  # the positions made: the root's children, the moves tested
+    assert searcher.solver.nodes > 400_000 and 7 + below <= made <= 7 + 7 * below

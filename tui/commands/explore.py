@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.files import NO_FILES, set_files_off
 from engine.numbers import shown
 from engine.search.base import SearchError
-from tui.session import DEFAULT_BUDGET, SearchConfig, Session
+from tui.session import SearchConfig, Session, default_budget
 
 if TYPE_CHECKING:
     from tui.app import PlyscopeApp
@@ -36,7 +36,7 @@ def config_from_args(args: argparse.Namespace) -> SearchConfig:
         algorithm=args.algo,
         params=parse_params(args.param),
         seed=args.seed,
-        budget=DEFAULT_BUDGET if args.moves is None else args.moves,
+        budget=default_budget(args.algo) if args.moves is None else args.moves,
     )
 
 
