@@ -37,6 +37,9 @@ UNDO_CHUNK = 256
 FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
 
+FREEZE_NODES = 10_000
+"""Nodes a tree grows by between two ``gc.freeze()`` of ``Session.take`` (see ``Session``)."""
+
 
 def default_algorithm(game: Game) -> str:
     """The explorer's default algorithm for ``game`` (best-first searchers first)."""
@@ -170,10 +173,13 @@ class RateMeter:
 class Session:
     """A searcher on a root position, the budget it may spend and the root values it went through.
 
-    Each ``take`` ends with ``gc.freeze()``: a tree of 10^5 nodes made every full run of the
-    cycle collector walk it, pausing the UI 100-400 ms while a search ran.  Frozen objects are
-    never collected, so a new session first unfreezes them all: a tree that was let go (its
-    nodes point at each other) is then freed by the next collection.
+    A ``take`` that grew (or shrank) the tree by ``FREEZE_NODES`` nodes since the last ends with
+    ``gc.freeze()``: a tree of 10^5 nodes made every full run of the cycle collector walk it,
+    pausing the UI 100-400 ms while a search ran.  Frozen objects are never collected, so a new
+    session first unfreezes them all: a tree that was let go (its nodes point at each other) is
+    then freed by the next collection.  Not every frame freezes: what the UI thread has let go
+    but the collector has not yet freed would be frozen with it, for good (a solver run, whose
+    tree does not grow, took 0.9 MB a second so).
     """
 
     def __init__(self, config: SearchConfig, state: State, searcher: Searcher[Node]) -> None:
@@ -201,6 +207,8 @@ class Session:
         """Steps of the saved search ``open_saved`` has rebuilt so far."""
         self._opened = threading.Event()
         """Set once ``open_saved`` has ended (rebuilt and swapped in, or stopped)."""
+        self._frozen_at = searcher.stats.nodes
+        """The tree's nodes when ``take`` last froze the objects there are (see the class)."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -367,7 +375,10 @@ class Session:
                     break
             if searcher.finished:
                 self.ended = True
-        gc.freeze()  # what the frame grew stays out of the collector's walks (see the class)
+            nodes = searcher.stats.nodes
+        if abs(nodes - self._frozen_at) >= FREEZE_NODES:
+            self._frozen_at = nodes
+            gc.freeze()  # what the frames grew stays out of the collector's walks (see the class)
         return Batch(taken, last, tuple(changed.values()), tuple(cutoffs.values()), self.ended, counted=counted)
 
     # ----------------------------------------------------------------- the timeline

@@ -12,7 +12,7 @@ from engine.games import Connect4, Nim
 from engine.search.base import Limit
 from tui.commands.explore import parse_params
 from tui.formatting import format_number, format_numbers, format_rate
-from tui.session import Batch, RateMeter, SearchConfig, Session, ValueHistory, default_algorithm
+from tui.session import FREEZE_NODES, Batch, RateMeter, SearchConfig, Session, ValueHistory, default_algorithm
 
 
 def minimax(**config: object) -> Session:
@@ -200,3 +200,21 @@ def test_the_solver_starts_with_its_own_budget_and_a_default_budget_follows_the_
     assert rivest.with_algorithm("solver").with_algorithm("mcts").budget == 100_000
     assert SearchConfig(algorithm="rivest", budget=5_000).with_algorithm("solver").budget == 5_000  # the user's
     assert solver(budget=None).halve_budget() == "budget: 1,000,000,000 moves"
+
+
+def test_a_take_freezes_the_objects_there_are_only_once_the_tree_has_grown(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every take froze every object there was, the UI's garbage not yet collected with them: a solver run, whose
+    # tree stays at 8 nodes for minutes, grew 0.9 MB a second (527 MB once 4453 was solved).
+    import gc
+
+    frozen: list[int] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(1))
+    session = solver(budget=None)
+    for _ in range(30):
+        session.take(1)
+    assert frozen == []
+    grown = minimax(params={"depth": 5}, budget=None)
+    grown.take(FREEZE_NODES - 1)
+    assert frozen == []
+    grown.take(1)
+    assert frozen == [1] and grown.searcher.stats.nodes == FREEZE_NODES + 1  # the root, and a node a step
