@@ -29,8 +29,8 @@ NODE_BUDGET = 30_000_000
 """Solver nodes an analysis spends at most, over all columns, before giving up on the rest (some 5 s of
 the compiled 7x6 solver; on boards too large for it, a minute or two of pure Python)."""
 TABLE_LIMIT = 1 << 20
-"""An analysis's solver table size (``engine.solver.TABLE_LIMIT``): a quarter of the default, about 20 MB
-compiled or up to 80 MB in pure Python."""
+"""An analysis's solver table size (``engine.solver.TABLE_LIMIT``): a quarter of the default, 18 MB compiled,
+20 to 26 MB in pure Python."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ import json
 import math
 import multiprocessing
 import os
+import queue as queue_module
 import re
 import signal
 import socket
@@ -57,7 +58,7 @@ import struct
 from bisect import insort
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -512,8 +513,23 @@ RECORD_FIELDS = ("index", "group", "first", "second", "opening", "seed", "moves"
 """The fields of a ``GameRecord`` in its JSON form, besides ``stats``."""
 
 
-def play_game(task: GameTask) -> GameRecord:
-    """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record."""
+TurnReport = tuple[int, int]
+"""A turn begins: the game's task index and the turns its agents have played before it (after the opening)."""
+Progress = Callable[[Sequence[TurnReport]], None]
+"""Told of the turns begun since it was last told (``run_games``; possibly none)."""
+PROGRESS_SECONDS = 0.5
+"""How often ``run_games`` passes on the turns its worker processes report."""
+_worker_turns: Any = None
+"""In a ``GamePool`` worker: the queue ``play_game`` reports each turn to (``None`` elsewhere)."""
+
+
+def play_game(task: GameTask, on_turn: Callable[[TurnReport], None] | None = None) -> GameRecord:
+    """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record.
+
+    As every turn begins, ``on_turn`` (in a ``GamePool`` worker: its queue to the arena process) is told, so that
+    a long game shows progress before it ends."""
+    if on_turn is None and _worker_turns is not None:
+        on_turn = _worker_turns.put
     start: State = make_game(task.game).start()
     opening = spell(start, task.opening)
     state = start
@@ -532,6 +548,8 @@ def play_game(task: GameTask) -> GameRecord:
                 state = state.play(outcome)
                 continue
             agent, stats = sides[state.player]
+            if on_turn is not None:
+                on_turn((task.index, len(played) - len(task.opening)))
             decision = agent.decide(state, turn_seed(task.seed, state.ply))
             if decision.move not in state.legal_moves():
                 raise SearchError(f"{agent.label} chose {decision.move!r}, which is not a legal move")
@@ -904,8 +922,12 @@ def run_games(
     in_flight: int = 1,
     on_game: Callable[[GameRecord], None] | None = None,
     enough: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
 ) -> RunOutcome:
     """Play ``tasks`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a time.
+
+    ``progress`` hears of every turn as it begins (in this process, at once; from a ``GamePool``, every
+    ``PROGRESS_SECONDS``, even when there is nothing new; a Dask cluster reports only finished games).
 
     ``on_game`` is called in this process after each game, then ``enough``: when it says so (an
     SPRT decided), the run ends there, as it does on a ``KeyboardInterrupt`` (Ctrl-C, or raised
@@ -930,13 +952,18 @@ def run_games(
     try:
         if executor is None:
             for task in tasks:
-                finish(play_game(task))
+                finish(play_game(task, None if progress is None else lambda report: progress([report])))
         else:
             queue = iter(tasks)
             for task in islice(queue, max(1, in_flight)):
                 pending[executor.submit(play_game, task)] = task
             while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                local = isinstance(executor, GamePool)
+                done, _ = wait(pending, timeout=PROGRESS_SECONDS if local else None, return_when=FIRST_COMPLETED)
+                if isinstance(executor, GamePool):
+                    reports = executor.turns_reported()
+                    if progress is not None:
+                        progress(reports)
                 if isinstance(executor, GamePool) and any(_died(future) for future in done):
                     wait(pending)  # every game of the dead pool ends now: finished, or failed with it
                     done = set(pending)
@@ -998,8 +1025,11 @@ def _outcome(future: Future[GameRecord], task: GameTask, deaths: int = 0) -> Gam
         )
 
 
-def _worker_setup(parent: int) -> None:
-    """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed."""
+def _worker_setup(parent: int, turns: Any) -> None:
+    """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed; report
+    every turn of its games to the queue ``turns``."""
+    global _worker_turns
+    _worker_turns = turns
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back while the worker was forked is dropped here
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     end_with_parent(parent)
@@ -1010,10 +1040,22 @@ class GamePool(Executor):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self._turns: Any = multiprocessing.Queue()
+        """Where the workers report each turn they begin (``TurnReport``)."""
         self._pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_setup, initargs=(os.getpid(),))
+        return ProcessPoolExecutor(
+            max_workers=self.workers, initializer=_worker_setup, initargs=(os.getpid(), self._turns)
+        )
+
+    def turns_reported(self) -> list[TurnReport]:
+        """The turns the workers began since the last call."""
+        reports: list[TurnReport] = []
+        with suppress(queue_module.Empty):
+            while True:
+                reports.append(self._turns.get_nowait())
+        return reports
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """Submit ``fn``; the pool forks its workers here, with Ctrl-C held back until the fork is over.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -188,11 +190,13 @@ def test_interrupted_arena_keeps_its_games_and_exits_130(
     real_play = engine.arena.play_game
     calls: list[int] = []
 
-    def play_then_interrupt(task: engine.arena.GameTask) -> engine.arena.GameRecord:
+    def play_then_interrupt(
+        task: engine.arena.GameTask, on_turn: Callable[[tuple[int, int]], None] | None = None
+    ) -> engine.arena.GameRecord:
         calls.append(task.index)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real_play(task)
+        return real_play(task, on_turn)
 
     monkeypatch.setattr(engine.arena, "play_game", play_then_interrupt)
     out = tmp_path / "cut.json"
@@ -285,3 +289,29 @@ def test_the_progress_line_gives_each_agents_own_budget(capsys: pytest.CaptureFi
     assert "1000 moves" not in err
     assert main(["arena", *AGENTS, "--openings", "1", "--moves", "40", "--workers", "1"]) == 0
     assert "minimax:depth=2 vs minimax:depth=1, 40 moves per turn" in capsys.readouterr().err
+
+
+def test_a_rivest_run_of_long_turns_states_their_cap_and_shows_each_turn(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Defect 9: plyscope rivest --values 1000000000 grew to its trees' node caps (the same as plyscope search's,
+    # about 1 GB in each worker) for minutes a turn, printing nothing; now it states the caps and shows each turn.
+    import tui.commands.arena
+    from engine.games import Connect4
+    from engine.rivest_experiment import rivest_tasks
+
+    openings = [(3, 3)]
+    mm, ab = (algorithms()[name] for name in ("rivest", "ab-rivest"))
+    assert tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (1000, 10**9), openings, 0)) == (
+        "plyscope: a turn whose budget is above its tree's node cap stops at the cap: "
+        f"MM at {mm.node_cap:,} nodes (about {mm.node_cap * mm.node_bytes >> 20:,} MB of tree), "
+        f"AB at {ab.node_cap:,} nodes (about {ab.node_cap * ab.node_bytes >> 20:,} MB of tree), in each worker process"
+    )
+    assert tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (5000,), openings, 0)) == ""
+    monkeypatch.setattr(tui.commands.arena, "PLAIN_PROGRESS_SECONDS", 0.0)  # a line at every turn (not a terminal)
+    assert main(["rivest", "--values", "60", "--openings", "1", "--workers", "1"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert re.fullmatch(
+        r"Rivest's experiment, moves bound: \d+ s, 0 of 2 games finished; under way: turn 1 for \d+ s", lines[0]
+    )
+    assert any(re.fullmatch(r".*: \d+ s, 1 of 2 games finished; under way: turn 2 for \d+ s", line) for line in lines)

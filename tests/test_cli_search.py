@@ -178,3 +178,12 @@ def test_an_algorithm_outside_its_games_exits_2(capsys: pytest.CaptureFixture[st
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"{restricted[0].name} works on connect4 only, not on grundy" in err
+
+
+def test_the_solver_solves_under_its_own_budget_held_to_the_cap_of_its_tree(capsys: pytest.CaptureFixture[str]) -> None:
+    # Pons' Middle-Medium takes 440,709 solver moves: over the 10,000 other searchers get, and over a cap of 50 nodes
+    # when the cap counted negamax nodes; the tree the solver keeps is 34 nodes.
+    report = run_json(capsys, "274552224131661", "--algo", "solver", "--max-nodes", "50")
+    assert report["finished"] is True and report["stopped_at_node_cap"] is False
+    assert (report["moves"], report["nodes"], report["node_cap"]) == (440_709, 34, 50)
+    assert report["value"] == 0.0 and len(report["pv"]) == 27  # type: ignore[arg-type]

@@ -74,7 +74,7 @@ IDLE_MINUTES = number(parse_float, "--idle-minutes", above=0.0, hi=24 * 60)
 DEFAULT_SESSION_MEMORY_MB = 2048
 """A served session's address space by default: the app (about 0.6 GB with its threads) and one search tree at
 its default node cap (about 1 GB)."""
-SESSION_MEMORY = number(parse_int, "--session-memory", lo=256, hi=1 << 20)
+SESSION_MEMORY = number(parse_int, "--session-memory", lo=64, hi=1 << 20)
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
@@ -172,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     search = commands.add_parser(
         "search",
         help="run one searcher on a position",
-        epilog=f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves.",
+        epilog=f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves, or the "
+        "algorithm's own default (the solver's: 10^9 of its nodes).",
     )
     search.add_argument("position", nargs="?", default=None, help="move string or piles")
     search.add_argument("--algo", help="algorithm name (see --list)")

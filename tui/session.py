@@ -37,6 +37,9 @@ UNDO_CHUNK = 256
 FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
 
+FREEZE_NODES = 10_000
+"""Nodes a tree grows by between two ``gc.freeze()`` of ``Session.take`` (see ``Session``)."""
+
 
 def default_algorithm(game: Game) -> str:
     """The explorer's default algorithm for ``game`` (best-first searchers first)."""
@@ -47,6 +50,13 @@ def default_algorithm(game: Game) -> str:
     if not fitting:
         raise UserError(f"no registered algorithm plays {game.name}")
     return fitting[0]
+
+
+def default_budget(name: str | None) -> int:
+    """The move budget a session of algorithm ``name`` starts with when none is given: the algorithm's own
+    (``AlgorithmInfo.default_budget``: the solver's), else ``DEFAULT_BUDGET``."""
+    info = algorithms().get(name or "")
+    return DEFAULT_BUDGET if info is None or info.default_budget is None else info.default_budget
 
 
 def parse_position(game: Game, text: str) -> State:
@@ -80,6 +90,14 @@ class SearchConfig:
         """The algorithm with its non-default parameters, e.g. ``mcts:c=1.4``."""
         return self.spec().label()
 
+    def with_algorithm(self, name: str | None) -> SearchConfig:
+        """This configuration searching with ``name`` (``None``: the game's default) at its default parameters and
+        node cap; a budget left at the old algorithm's default becomes the new one's (``default_budget``)."""
+        budget = self.budget
+        if budget == default_budget(self.algorithm):
+            budget = default_budget(name)
+        return replace(self, algorithm=name, params={}, node_cap=None, budget=budget)
+
 
 @dataclass(frozen=True, slots=True)
 class Batch:
@@ -96,6 +114,9 @@ class Batch:
     holds as many nodes as its cap allows."""
     rebuilt: bool = False
     """True when the session's searcher was replaced (a move along the timeline): show its tree afresh."""
+    counted: int = 0
+    """Of ``steps``, those ``Session.take`` counted against its ``count``: all, or under ``paced`` the ones that
+    show something new (not ``Step.continues``)."""
 
 
 class ValueHistory:
@@ -150,10 +171,13 @@ class RateMeter:
 class Session:
     """A searcher on a root position, the budget it may spend and the root values it went through.
 
-    Each ``take`` ends with ``gc.freeze()``: a tree of 10^5 nodes made every full run of the
-    cycle collector walk it, pausing the UI 100-400 ms while a search ran.  Frozen objects are
-    never collected, so a new session first unfreezes them all: a tree that was let go (its
-    nodes point at each other) is then freed by the next collection.
+    A ``take`` that grew (or shrank) the tree by ``FREEZE_NODES`` nodes since the last ends with
+    ``gc.freeze()``: a tree of 10^5 nodes made every full run of the cycle collector walk it,
+    pausing the UI 100-400 ms while a search ran.  Frozen objects are never collected, so a new
+    session first unfreezes them all: a tree that was let go (its nodes point at each other) is
+    then freed by the next collection.  Not every frame freezes: what the UI thread has let go
+    but the collector has not yet freed would be frozen with it, for good (a solver run, whose
+    tree does not grow, took 0.9 MB a second so).
     """
 
     def __init__(self, config: SearchConfig, state: State, searcher: Searcher[Node]) -> None:
@@ -181,6 +205,8 @@ class Session:
         """Steps of the saved search ``open_saved`` has rebuilt so far."""
         self._opened = threading.Event()
         """Set once ``open_saved`` has ended (rebuilt and swapped in, or stopped)."""
+        self._frozen_at = searcher.stats.nodes
+        """The tree's nodes when ``take`` last froze the objects there are (see the class)."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -266,7 +292,7 @@ class Session:
     def halve_budget(self) -> str:
         """Halve the move budget ("no bound" becomes the default budget); says what changed."""
         budget = self.config.budget
-        self.set_budget(DEFAULT_BUDGET if budget is None else max(1, budget // 2))
+        self.set_budget(default_budget(self.config.algorithm) if budget is None else max(1, budget // 2))
         return self.budget_note()
 
     def budget_note(self) -> str:
@@ -298,15 +324,27 @@ class Session:
         budget = self.config.budget
         return None if budget is None else max(0, budget - self.searcher.stats.moves)
 
-    def take(self, count: int | None, deadline: float | None = None, stop: threading.Event | None = None) -> Batch:
-        """Up to ``count`` steps (``None``: no bound), stopping early at ``deadline`` (``perf_counter``) or ``stop``."""
+    def take(
+        self,
+        count: int | None,
+        deadline: float | None = None,
+        stop: threading.Event | None = None,
+        *,
+        paced: bool = False,
+    ) -> Batch:
+        """Up to ``count`` steps (``None``: no bound), stopping early at ``deadline`` (``perf_counter``) or ``stop``.
+
+        ``paced``: count only the steps that show something new, as a run at a chosen speed does: a step that
+        ``continues`` the work under way (a slice of the solver's probe) is taken without counting.
+        """
         changed: dict[int, Node] = {}
         last: Step[Node] | None = None
         taken = 0
+        counted = 0
         cap = self.node_cap
         with self.lock:
             searcher = self.searcher
-            while count is None or taken < count:
+            while count is None or counted < count:
                 if searcher.stats.nodes >= cap:
                     self.ended = True
                     break
@@ -315,6 +353,7 @@ class Session:
                     self.ended = True
                     break
                 taken += 1
+                counted += not (paced and step.continues)
                 last = step
                 changed[id(step.node)] = step.node
                 for node in step.changed:
@@ -331,8 +370,11 @@ class Session:
                     break
             if searcher.finished:
                 self.ended = True
-        gc.freeze()  # what the frame grew stays out of the collector's walks (see the class)
-        return Batch(taken, last, tuple(changed.values()), self.ended)
+            nodes = searcher.stats.nodes
+        if abs(nodes - self._frozen_at) >= FREEZE_NODES:
+            self._frozen_at = nodes
+            gc.freeze()  # what the frames grew stays out of the collector's walks (see the class)
+        return Batch(taken, last, tuple(changed.values()), self.ended, counted=counted)
 
     # ----------------------------------------------------------------- the timeline
 
@@ -536,7 +578,9 @@ class Session:
 
         Runs in the search thread.  Each frame's batch goes to ``deliver``, which returns once the
         UI has shown it; ``stop`` ends the drive between two steps.  ``rate`` is read every frame,
-        so a speed change takes effect at once.
+        so a speed change takes effect at once.  At a rate, the steps that only continue the work
+        under way (``Step.continues``: the solver's probe, a slice at a time) are not counted: they
+        run flat out, and the rate paces the ones that show something new.
         """
         done = 0
         anchor_time = time.perf_counter()
@@ -555,8 +599,8 @@ class Session:
                     stop.wait(min(0.1, max(0.0, next_due - now)))
                     continue
                 wanted = due if wanted is None else min(due, wanted)
-            batch = self.take(wanted, now + FRAME_SECONDS, stop)
-            done += batch.steps
+            batch = self.take(wanted, now + FRAME_SECONDS, stop, paced=per_second is not None)
+            done += batch.counted
             if batch.steps:
                 deliver(batch)
             if batch.ended or (steps is not None and done >= steps):

@@ -438,6 +438,9 @@ class Step(Generic[N]):
     """Nodes whose remaining children were pruned by this step (alpha-beta)."""
     note: str = ""
     """One line on what happened, for a status bar (e.g. ``cut-off: 7 >= beta 5``)."""
+    continues: bool = False
+    """True when the step only took further a piece of work that a later step ends (the solver's probe, cut at its
+    slice of nodes): it shows nothing new, and a run at a chosen speed does not count it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -833,6 +836,9 @@ class AlgorithmInfo:
     """True when the searcher draws random numbers: only such a searcher is given the ``seed``."""
     node_bytes: int = DEFAULT_NODE_BYTES
     """Resident memory per tree node, as ``plyscope bench`` measures it (rounded up): sets the default node cap."""
+    default_budget: int | None = None
+    """The move budget a search gets when none is given (the explorer, ``plyscope search``) if not theirs: the
+    solver's, whose moves are negamax nodes that an exact score near the start takes 10^8 of."""
 
     @property
     def node_cap(self) -> int:

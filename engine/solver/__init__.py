@@ -17,11 +17,11 @@ is one negamax call, as Pons counts them, so node counts compare with his figure
 The package:
 
 * ``kernel``: what the two kernels share (``Kernel``, Pons' score bounds, the move order);
-* ``native_kernel``: the negamax compiled by numba, with Pons' fixed-size table, for boards
-  of at most ``NATIVE_MAX_BITS`` bits (7x6 and most others);
-* ``python_kernel``: the same negamax in pure Python, for any board (its dictionary table
-  loses nothing until it is full); the tests hold the two to the same scores and, where
-  no table entry is overwritten, the same node counts;
+* ``native_kernel``: the negamax compiled by numba, for boards of at most ``NATIVE_MAX_BITS``
+  bits (7x6 and most others);
+* ``python_kernel``: the same negamax in pure Python, for any board; both keep Pons'
+  fixed-size table (``table_slots``), overwritten alike, and the tests hold the two to the
+  same scores and the same node counts;
 * ``scores``: ``Connect4Solver`` (a kernel and its table for one board size) and
   ``ScoreSearch``, the one resumable search on a position's score that every caller drives.
 """
@@ -33,6 +33,7 @@ from engine.solver.kernel import (
     centre_first,
     native_fits,
     score_bounds,
+    table_slots,
     win_now_score,
 )
 from engine.solver.scores import Connect4Solver, ScoreSearch, terminal_score
@@ -46,6 +47,7 @@ __all__ = [
     "centre_first",
     "native_fits",
     "score_bounds",
+    "table_slots",
     "terminal_score",
     "win_now_score",
 ]

@@ -10,15 +10,16 @@ Scores are Pons' (see ``engine.solver``): for the **player to move** in the posi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Final
 
 from engine.games.connect4 import Bitboard, Connect4
 
 TABLE_LIMIT: Final = 1 << 22
-"""The table's size.  Pure Python kernel: entries (about 75 bytes each) past which the older half is
-dropped.  Compiled kernel: half its slots (9 bytes each; ``2 * TABLE_LIMIT`` rounded up to a prime is
-Pons' 2^23 + 9)."""
+"""The table's size: half its slots (``table_slots``: ``2 * TABLE_LIMIT`` rounded up to a prime is Pons'
+2^23 + 9), the same in both kernels (compiled: 9 bytes a slot, 72 MB; pure Python: 10 to 13 bytes a slot,
+80 to 104 MB)."""
 NATIVE_MAX_BITS: Final = 62
 """The largest board (``width * (height + 1)`` bits) the compiled kernel plays: every right shift then
 stays on a non-negative ``int64``."""
@@ -77,6 +78,17 @@ def make_kernel(game: Connect4, table_limit: int, native: bool | None) -> Kernel
     from engine.solver.python_kernel import compile_python
 
     return compile_python(game, table_limit)
+
+
+def table_slots(table_limit: int) -> int:
+    """Slots in a kernel's fixed table (Pons'): the least prime ``>= 2 * table_limit``.
+
+    A position's slot is its key modulo this prime; a new entry overwrites whatever the slot held.
+    """
+    n = max(2, 2 * table_limit)
+    while any(n % d == 0 for d in range(2, math.isqrt(n) + 1)):
+        n += 1
+    return n
 
 
 def native_fits(game: Connect4) -> bool:

@@ -18,14 +18,13 @@ running while another is inside ``root``), so a UI thread stays responsive while
 
 from __future__ import annotations
 
-import math
 from typing import Final
 
 import numpy as np
 from numba import njit
 
 from engine.games.connect4 import Connect4
-from engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds
+from engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
 
 SLICE_NODES: Final = 1 << 15
 """Nodes this kernel searches in a few milliseconds (about 5 ms at some 7 million nodes a second)."""
@@ -242,15 +241,8 @@ def root(
     )
 
 
-def _next_prime(n: int) -> int:
-    """The least prime ``>= n`` (``n >= 2``)."""
-    while any(n % d == 0 for d in range(2, math.isqrt(n) + 1)):
-        n += 1
-    return n
-
-
 def compile_native(game: Connect4, table_limit: int) -> Kernel:
-    """The compiled kernel for ``game``'s board, with Pons' fixed table of ``2 * table_limit`` slots or so."""
+    """The compiled kernel for ``game``'s board, with Pons' fixed table of ``table_slots(table_limit)`` slots."""
     cells = game.cells
     height = game.height
     geometry = np.zeros(6, dtype=np.int64)
@@ -260,7 +252,7 @@ def compile_native(game: Connect4, table_limit: int) -> Kernel:
     geometry[S1], geometry[S2], geometry[S3] = height, height + 1, height + 2
     columns = np.array([game.column_mask[c] for c in centre_first(game.width)], dtype=np.int64)
     bounds = np.array(score_bounds(cells), dtype=np.int64)  # rows LOSS_NOW, LOWEST, HIGHEST, WIN_NEXT
-    capacity = _next_prime(2 * table_limit)
+    capacity = table_slots(table_limit)
     # Zeroed pages the system maps only when first written: a short search (an agent's turn) pays for the few it
     # touches, not for all 72 MB of Pons' table; the first slices of a long one pay some 10 ms more for theirs.
     keys = np.zeros(capacity, dtype=np.int64)

@@ -4,8 +4,12 @@ The same search, node for node, as the compiled kernel (``engine.solver.native_k
 Pons' final version, negamax with alpha-beta on raw bitboards, a transposition table of
 bounds, only moves that do not lose at once (a forced block is played alone), children
 ordered by the threats they create (ties broken centre first).  One node is one negamax
-call, as Pons counts them.  The table is a dictionary that loses nothing until it holds
-``table_limit`` entries; then its older half is dropped.
+call, as Pons counts them.  The table is the compiled kernel's too: ``table_slots`` slots, a
+position's slot its key modulo that prime, a new entry overwriting the slot's; so the two
+kernels take the same decisions in the same order whatever the table holds.  A slot keeps
+the key's quotient by the prime (which, with the slot, is the key), in two words when the
+board has too many bits for one, and the stored bound; the arrays are zeroed memory the
+system maps only as it is first written, so their size is fixed from the start.
 
 For speed in Python the whole search is one closure over locals: every child's threats
 (the cells where its mover would complete four) are computed by its parent, all children
@@ -15,22 +19,42 @@ the threats of the player who just moved.
 
 from __future__ import annotations
 
-from itertools import islice
-from typing import Final
+import mmap
+from array import array
+from typing import Final, Literal
 
 from engine.games.connect4 import Connect4
-from engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds
+from engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
 
 CHECK_INTERVAL: Final = 1 << 16
-"""Nodes between two checks of the node budget and of the tables' sizes."""
-LAYOUT_LIMIT: Final = 1 << 18
-"""Cached move layouts (one per set of playable non-losing cells) kept before the cache is emptied."""
+"""Nodes between two checks of the node budget."""
+LAYOUT_LIMIT: Final = 1 << 12
+"""Cached move layouts (one per set of playable non-losing cells, up to 2 KB each on 10x10) at most: a full cache is
+emptied before the next is added (a few MB; at 2^18 they took some 200 MB, for no measurable speed)."""
 SLICE_NODES: Final = 1 << 10
 """Nodes this kernel searches in a few milliseconds (about 4 ms at some 250,000 nodes a second on 8x7)."""
 _LOWER: Final = 192
 """Offset of a stored lower bound in the transposition table (stored values are never 0)."""
 _UPPER: Final = 64
 """Offset of a stored upper bound; stored values at or above 128 are lower bounds."""
+_LOW: Final = (1 << 64) - 1
+"""The low word of a key's quotient."""
+
+
+Word = Literal["B", "H", "I", "Q"]
+"""An unsigned ``array`` code: 1, 2, 4 or 8 bytes."""
+WORDS: Final[tuple[tuple[Word, int], ...]] = (("B", 8), ("H", 16), ("I", 32), ("Q", 64))
+"""Each unsigned ``array`` code with its bits."""
+
+
+def _zeroed(slots: int, typecode: Word) -> memoryview[int]:
+    """``slots`` zeros of ``typecode`` (``array`` codes), in anonymous memory mapped only when first written."""
+    return memoryview(mmap.mmap(-1, slots * array(typecode).itemsize)).cast(typecode)
+
+
+def _word(largest: int) -> Word:
+    """The smallest unsigned ``array`` code that holds ``largest``."""
+    return next(code for code, bits in WORDS if largest < 1 << bits)
 
 
 def compile_python(game: Connect4, table_limit: int) -> Kernel:
@@ -51,8 +75,14 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
     s1, s2, s3 = height, height + 1, height + 2
     d1, d2, d3 = 2 * s1, 2 * s2, 2 * s3
     t1, t2, t3 = 3 * s1, 3 * s2, 3 * s3
-    table: dict[int, int] = {}
-    table_get = table.get
+    slots = table_slots(table_limit)
+    high_word = _word(((1 << lane_bits) - 1) // slots >> 64)
+    values = _zeroed(slots, "B")
+    """Each slot's stored bound (0: empty)."""
+    low_keys = _zeroed(slots, "Q")
+    """Each slot's key quotient by ``slots``, its low 64 bits."""
+    high_keys = _zeroed(slots, high_word)
+    """The quotient's bits above the 64th (all 0 unless the board has more bits than fit beside the slot)."""
     layouts: dict[int, tuple[int, int, tuple[tuple[int, int, int], ...]]] = {}
     """Non-losing moves -> (lane replicator, their cells one per lane, (lane shift, tie rank, cell) per move).
 
@@ -70,6 +100,8 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
     """Node count at which the search must stop (``None``: never)."""
 
     def layout(possible: int) -> tuple[int, int, tuple[tuple[int, int, int], ...]]:
+        if len(layouts) >= LAYOUT_LIMIT:
+            layouts.clear()
         cells_in_order = [possible & column for column in column_masks if possible & column]
         replicator = sum(1 << (lane_width * i) for i in range(len(cells_in_order)))
         spread = sum(cell << (lane_width * i) for i, cell in enumerate(cells_in_order))
@@ -84,12 +116,6 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
         if budget is not None and counted >= budget:
             window = left = 0
             raise NodeBudgetSpent
-        if len(table) > table_limit:
-            # Pons' fixed-size table overwrites old entries; here the older half goes at once.
-            for stale in list(islice(table, len(table) // 2)):
-                del table[stale]
-        if len(layouts) > LAYOUT_LIMIT:
-            layouts.clear()
         window = left = CHECK_INTERVAL if budget is None else min(CHECK_INTERVAL, budget - counted)
 
     def nodes() -> int:
@@ -101,9 +127,12 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
         budget = None if more is None else counted + more
         window = left = CHECK_INTERVAL if more is None else min(CHECK_INTERVAL, more)
 
+    def entries() -> int:
+        return slots - bytes(values).count(0)
+
     def clear() -> None:
         nonlocal left, window, counted
-        table.clear()
+        values[:] = bytes(slots)
         counted = 0
         window = left = CHECK_INTERVAL if budget is None else min(CHECK_INTERVAL, budget)
 
@@ -120,9 +149,9 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
             beta = bound
             if alpha >= beta:
                 return beta
-        key = current + mask
-        entry = table_get(key, 0)
-        if entry:
+        high, slot = divmod(current + mask, slots)
+        entry = values[slot]
+        if entry and low_keys[slot] == high & _LOW and high_keys[slot] == high >> 64:
             if entry >= 128:
                 bound = entry - _LOWER
                 if alpha < bound:
@@ -189,11 +218,15 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
             else:
                 score = -negamax(opponent, child_mask, moves, -beta, -alpha, child_possible)
             if score >= beta:
-                table[key] = score + _LOWER
+                values[slot] = score + _LOWER
+                low_keys[slot] = high & _LOW
+                high_keys[slot] = high >> 64
                 return score
             if score > alpha:
                 alpha = score
-        table[key] = alpha + _UPPER
+        values[slot] = alpha + _UPPER
+        low_keys[slot] = high & _LOW
+        high_keys[slot] = high >> 64
         return alpha
 
     def root(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
@@ -221,4 +254,4 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
             return lowest[moves]
         return negamax(current, mask, moves, alpha, beta, possible)
 
-    return Kernel(root, table.__len__, nodes, set_budget, clear, SLICE_NODES)
+    return Kernel(root, entries, nodes, set_budget, clear, SLICE_NODES)

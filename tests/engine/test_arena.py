@@ -583,3 +583,18 @@ def test_an_opening_file_that_is_not_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "latin1.txt").write_bytes(b"44 \xe9\n")
     with pytest.raises(UserError, match="not UTF-8 text"):
         select_openings(C4, str(tmp_path / "latin1.txt"), 0)
+
+
+def test_the_games_under_way_report_each_turn_as_it_begins() -> None:
+    # Defect 9: a run of long turns (plyscope rivest --values 1000000000) said nothing for hours; now every turn a
+    # game begins is reported, from the local pool's workers as from this process.
+    tasks = _small_tasks()
+    here: list[tuple[int, int]] = []
+    games = run_games(tasks, progress=here.extend).records
+    with open_executor(2) as (executor, in_flight):
+        pooled: list[tuple[int, int]] = []
+        run_games(tasks, executor, in_flight=in_flight, progress=pooled.extend)
+    for record in games:
+        turns = record.first_stats.turns + record.second_stats.turns
+        begun = [turn for index, turn in here if index == record.index]
+        assert begun == list(range(turns)) == [turn for index, turn in pooled if index == record.index]

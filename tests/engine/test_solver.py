@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 import threading
+import tracemalloc
 from functools import cache, reduce
 from operator import xor
 
@@ -17,12 +19,14 @@ from engine.search.registry import algorithm, make_searcher
 from engine.search.solver import SolverSearcher
 from engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score, solve_position
 from engine.solver import (
+    TABLE_LIMIT,
     Connect4Solver,
     NodeBudgetSpent,
     ScoreSearch,
     centre_first,
     native_fits,
     python_kernel,
+    table_slots,
     terminal_score,
     win_now_score,
 )
@@ -206,32 +210,73 @@ def test_a_probe_stops_exactly_at_its_node_budget(native: bool | None) -> None:
     assert solver.nodes == 0
 
 
-def test_a_full_python_table_drops_its_older_half_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(python_kernel, "CHECK_INTERVAL", 1_000)
-    solver = Connect4Solver(GAME, table_limit=500, native=False)
-    assert solver.solve(GAME.parse("24617524315172127")).relative == 2
-    assert solver.table_entries <= 500 + 1_000
-    assert solver.nodes > 2_000  # so the search went through a checkpoint, where the table is pruned
-
-
 def test_a_small_compiled_table_overwrites_and_stays_exact() -> None:
     solver = Connect4Solver(GAME, table_limit=500, native=True)  # 1,009 slots for about 26,000 nodes
     assert solver.solve(GAME.parse("24617524315172127")).relative == 2
     assert solver.table_entries <= 1_009
 
 
-def test_the_compiled_kernel_visits_the_python_kernel_s_nodes() -> None:
-    # With a compiled table large enough that no entry is overwritten here (at Pons' size a few
-    # of these positions lose an entry to a collision and take a few nodes more), the two
-    # kernels take the same decisions in the same order.
-    compiled = Connect4Solver(GAME, native=True, table_limit=1 << 24)
-    python = Connect4Solver(GAME, native=False)
+@pytest.mark.parametrize("table_limit", [TABLE_LIMIT, 500], ids=["pons-table", "1009-slots"])
+def test_the_compiled_kernel_visits_the_python_kernel_s_nodes(table_limit: int) -> None:
+    # One table, Pons' fixed one, in both kernels: the same slots overwritten (a great many in 1,009 slots),
+    # so the two take the same decisions in the same order and hold the same entries.
+    compiled = Connect4Solver(GAME, native=True, table_limit=table_limit)
+    python = Connect4Solver(GAME, native=False, table_limit=table_limit)
     for moves, score in pons_positions("Test_L3_R1", 100) + pons_positions("Test_L2_R1", 20):
         state = GAME.parse(moves)
         for solver in (compiled, python):
             solver.reset()
             assert solver.solve(state).relative == score, moves
         assert compiled.nodes == python.nodes, moves
+        assert compiled.table_entries == python.table_entries, moves
+    assert python.table_entries <= table_slots(table_limit)
+
+
+def filled_columns(game: Connect4, pairs: str) -> str:
+    """Moves that fill each pair of columns ``pairs`` names (``"1234"``: 1 with 2, 3 with 4) to the top, two stones
+    of a colour above two of the other, the second column of a pair the other way round: no four anywhere."""
+    moves = ""
+    for first, second in zip(pairs[::2], pairs[1::2], strict=True):
+        moves += ((first + second) * 2 + (second + first) * 2) * (game.height // 4) + (first + second) * (
+            game.height % 4
+        )
+    return moves
+
+
+@pytest.mark.parametrize(("pairs", "then"), [("12345678", "9"), ("12347890", "5"), ("12347890", "565")])
+def test_the_python_table_keeps_whole_keys_of_the_largest_board(pairs: str, then: str) -> None:
+    # 10x10: keys of 110 bits, kept as their quotient by the 101 slots (two words); most entries are overwritten,
+    # and a position sharing a slot with the one stored there must not pass for it.
+    game = Connect4(10, 10)
+    state = game.parse(filled_columns(game, pairs) + then)
+    solver = Connect4Solver(game, table_limit=50)
+    memo: dict[int, int] = {}
+    expected = {move: exhaustive_move_score(state, move, memo) for move in state.legal_moves()}
+    assert for_mover(solver.move_scores(state), state) == expected
+    assert solver.nodes > 500 and 0 < solver.table_entries <= table_slots(50) == 101
+
+
+def test_the_python_kernel_cut_in_small_slices_keeps_its_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cut in slices below its check interval (as plyscope solve and the searcher cut it), the pure Python kernel
+    # used to end every slice at its budget check, before the check that bounded its table and its cache of move
+    # layouts: both grew without bound (hundreds of MB a minute on 10x10).  Its table is now a fixed array outside
+    # Python's heap, and the cache is bounded as it grows.
+    monkeypatch.setattr(python_kernel, "LAYOUT_LIMIT", 64)
+    game = Connect4(8, 7)  # 64 bits: the pure Python kernel
+    search = ScoreSearch(Connect4Solver(game), game.start())
+    for _ in range(10):
+        search.advance(1_000)
+    gc.collect()  # the tracebacks of the slices cut short, in cycles with their frames
+    tracemalloc.start()
+    try:
+        for _ in range(20):
+            search.advance(1_000)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert search.solver.nodes == 30_000
+    assert grown < 128 * 1024  # 2 MB before
 
 
 def test_the_compiled_kernel_plays_boards_up_to_62_bits() -> None:
@@ -440,7 +485,7 @@ def test_a_score_search_cut_in_slices_finds_the_score_and_keeps_true_bounds(nati
 
 
 def test_the_twin_kernels_cut_in_slices_visit_the_same_nodes() -> None:
-    compiled = Connect4Solver(GAME, native=True, table_limit=1 << 24)
+    compiled = Connect4Solver(GAME, native=True)
     python = Connect4Solver(GAME, native=False)
     for moves, score in pons_positions("Test_L2_R1", 20):
         counts = []
@@ -658,3 +703,14 @@ def test_the_root_value_is_given_as_bounds_until_they_meet() -> None:
     assert lowest <= exact <= highest
     searcher.run(Limit())
     assert searcher.finished and searcher.value_bounds() is None and searcher.value().first() == exact
+
+
+def test_the_searcher_s_nodes_are_its_tree_and_its_negamax_visits_are_moves() -> None:
+    # A node cap bounds stats.nodes: the solver's memory is its fixed table, so its nodes are the tree it keeps
+    # (the root, its children, the line), and what its negamax visits is counted as moves, the budget's unit.
+    searcher = SolverSearcher(GAME.parse(HARD))
+    result = searcher.run(Limit())
+    below = len(searcher.principal_path()) - 2  # the line's nodes below the root's best child
+    assert result.finished and result.stats.nodes == len(list(searcher.walk())) == 1 + 7 + below == 34
+    made = result.stats.moves - searcher.solver.nodes  # the positions made: the root's children, the moves tested
+    assert searcher.solver.nodes > 400_000 and 7 + below <= made <= 7 + 7 * below

@@ -525,3 +525,38 @@ async def test_the_setup_form_opens_on_its_first_field() -> None:
         await pilot.pause()
         position = setup.query_one("#position", Input)
         assert focused(setup) is position and position.value == "44"
+
+
+# --- the exact solver: solved with r alone (issue: every limit the app states is true) ----------------------------
+
+
+@run_async
+async def test_the_solver_solves_a_position_after_r_alone() -> None:
+    # Its negamax nodes were counted against the tree's node cap, its budget was the 100,000 moves a tree search
+    # gets, and a run at 10 steps a second paced every 32,768-node slice (4453: 2,779 steps, 125 showing a result).
+    from tui.cli import build_parser
+    from tui.commands.explore import app_for
+
+    app = app_for(build_parser().parse_args(["explore", "274552224131661", "--algo", "solver"]))
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert screen.session.stop_reason() == "finished"
+        assert "search finished" in status_text(screen)
+        stats = screen.session.searcher.stats
+        assert (stats.moves, stats.nodes, stats.iterations) == (440_709, 34, 105)
+
+
+@run_async
+async def test_choosing_the_solver_in_the_form_gives_it_its_own_budget() -> None:
+    app = make_app(algorithm="rivest")
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = explorer(pilot)
+        setup = await open_setup(pilot)
+        setup.query_one("#algorithm", Select).value = "solver"
+        await pilot.pause()
+        assert setup.query_one("#budget", Input).value == "1000000000"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert (screen.session.config.algorithm, screen.session.budget) == ("solver", 1_000_000_000)

@@ -4,6 +4,7 @@ hints, the analysis, sides, and saving and loading (a corrupt file included)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -347,3 +348,21 @@ async def test_a_nim_move_with_the_arrows_and_enter() -> None:
         assert played.history() == "4-3"  # classic Nim: take from the cursor to the end of the pile
         await pilot.press("enter")  # the cursor is back on the largest pile's first token: take it all
         assert played.history() == "4-3 5-5"
+
+
+@run_async
+async def test_the_analysis_shows_its_budget_and_progress_and_stops_when_the_screen_is_left() -> None:
+    # Issue "every limit": on the empty board the analysis climbed past 16 million nodes with no bound in sight (it
+    # had one, 30 million, unsaid); its caption now says how far it is within its budget.
+    played = PlayedGame(make_game("connect4").start(), None, None)
+    screen, app = playing(played)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("a")
+        await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.nodes > 0, "the solver")
+        caption = str(screen.query_one("#history", Static).render())
+        assert re.search(r"solver: 0/7 columns, [\d,]+ of 30,000,000\s+nodes…", caption), caption
+        analysis = [worker for worker in app.workers if worker.group == "analysis"]
+        assert len(analysis) == 1 and analysis[0].is_running
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: analysis[0].is_finished, "the analysis to stop")
+        assert not isinstance(app.screen, PlayScreen)

@@ -51,6 +51,8 @@ from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
+PLAIN_PROGRESS_SECONDS = 5.0
+"""Seconds between two progress lines when stderr is not a terminal (a terminal has the bar)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,6 +202,7 @@ def play_with_progress(
         TextColumn("ETA"),
         TimeRemainingColumn(),
         TextColumn("{task.fields[test]}"),
+        TextColumn("{task.fields[turns]}"),
     )
     cores = os.cpu_count() or 1
     if workers is not None and workers > cores and not scheduler:
@@ -219,6 +222,9 @@ def play_with_progress(
         )
         save(results.path, text)
 
+    note = cap_note(tasks)
+    if note:
+        print(note, file=sys.stderr)
     if results is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
         for record in done:
             texts.add(record)
@@ -229,10 +235,25 @@ def play_with_progress(
         open_executor(cores if workers is None else workers, scheduler) as (executor, in_flight),
         Progress(*columns, console=make_console(stderr=True)) as progress,
     ):
-        bar = progress.add_task(title, total=len(tasks), completed=len(done), test=_test_text(watch))
+        bar = progress.add_task(title, total=len(tasks), completed=len(done), test=_test_text(watch), turns="")
+        under_way: dict[int, tuple[int, float]] = {}
+        """Each game under way (that has begun a turn), by task index: the turn it plays and when that began."""
+        started = last_line = time.monotonic()
+
+        def on_turns(reports: Sequence[tuple[int, int]]) -> None:
+            nonlocal last_line
+            now = time.monotonic()
+            under_way.update((index, (played + 1, now)) for index, played in reports)
+            progress.update(bar, turns=_turns_text(under_way, now))
+            if not progress.console.is_terminal and now - last_line >= PLAIN_PROGRESS_SECONDS:
+                last_line = now
+                line = f"{title}: {now - started:.0f} s, {len(finished)} of {len(tasks)} games finished"
+                turns = _turns_text(under_way, now)
+                print(f"{line}{'; ' if turns else ''}{turns}", file=sys.stderr, flush=True)
 
         def on_game(record: GameRecord) -> None:
             nonlocal last_save
+            under_way.pop(record.index, None)
             finished.append(record)
             if watch is not None:
                 watch.add(record)
@@ -251,6 +272,7 @@ def play_with_progress(
             in_flight=in_flight,
             on_game=on_game,
             enough=None if watch is None else lambda: watch.decision is not None,
+            progress=on_turns,
         )
     records = sorted([*done, *outcome.records], key=lambda r: r.index)
     if watch is not None:
@@ -274,6 +296,38 @@ def play_with_progress(
 
 def _index(record: GameRecord) -> int:
     return record.index
+
+
+def cap_note(tasks: Sequence[GameTask]) -> str:
+    """One line when an agent's budget per turn is above its tree's node cap (``Agent.decide``), which then ends its
+    turns first, as it ends ``plyscope search``; ``""`` when none is."""
+    largest: dict[str, Agent] = {}
+    for agent in (side for task in tasks for side in (task.first, task.second)):
+        known = largest.get(agent.label)
+        if agent.limit.moves is not None and (known is None or agent.limit.moves > (known.limit.moves or 0)):
+            largest[agent.label] = agent
+    capped = []
+    for label, agent in largest.items():
+        info = agent.spec.info
+        cap = info.node_cap if agent.limit.nodes is None else agent.limit.nodes
+        if agent.limit.moves is not None and agent.limit.moves > cap:
+            megabytes = max(1, cap * info.node_bytes // (1 << 20))
+            capped.append(f"{label} at {cap:,} nodes (about {megabytes:,} MB of tree)")
+    if not capped:
+        return ""
+    return (
+        f"plyscope: a turn whose budget is above its tree's node cap stops at the cap: {', '.join(capped)}, "
+        "in each worker process"
+    )
+
+
+def _turns_text(under_way: Mapping[int, tuple[int, float]], now: float) -> str:
+    """The progress bar's turns column, a long game's progress: the turn each game under way plays, and for how
+    long (``under_way``: task index -> the turn and when it began)."""
+    if not under_way:
+        return ""
+    turns = (f"turn {turn} for {now - since:.0f} s" for _, (turn, since) in sorted(under_way.items()))
+    return "under way: " + ", ".join(turns)
 
 
 def _test_text(watch: SprtWatch | None) -> str:

@@ -10,7 +10,7 @@ from engine.errors import UserError
 from engine.files import NO_FILES, set_files_folder, set_files_off
 from engine.numbers import shown
 from engine.search.base import SearchError
-from tui.session import DEFAULT_BUDGET, SearchConfig, Session
+from tui.session import SearchConfig, Session, default_budget
 
 if TYPE_CHECKING:
     from tui.app import PlyscopeApp
@@ -38,7 +38,7 @@ def config_from_args(args: argparse.Namespace) -> SearchConfig:
         algorithm=args.algo,
         params=parse_params(args.param),
         seed=args.seed,
-        budget=DEFAULT_BUDGET if args.moves is None else args.moves,
+        budget=default_budget(args.algo) if args.moves is None else args.moves,
     )
 
 

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     state = parse_position(game, args.position or "")
     info = algorithm(args.algo)
     params = info.validate(parse_params(args.param))
-    limit = budget(args)
+    limit = budget(args, info)
     cap = info.node_cap if args.max_nodes is None else args.max_nodes
     if args.export is not None:
         check_export_path(args.export)
@@ -145,10 +145,11 @@ def run_reporting(searcher: Searcher[Node], limit: Limit, cap: int) -> Result:
             return result
 
 
-def budget(args: argparse.Namespace) -> Limit:
-    """The one budget option given, or ``SEARCH_DEFAULT_MOVES`` moves; a negative budget raises ``SearchError``."""
+def budget(args: argparse.Namespace, info: AlgorithmInfo) -> Limit:
+    """The one budget option given, else the algorithm's ``default_budget`` or ``SEARCH_DEFAULT_MOVES`` moves; a
+    negative budget raises ``SearchError``."""
     if args.moves is None and args.seconds is None and args.iterations is None:
-        return Limit(moves=SEARCH_DEFAULT_MOVES)
+        return Limit(moves=SEARCH_DEFAULT_MOVES if info.default_budget is None else info.default_budget)
     return Limit(moves=args.moves, seconds=args.seconds, iterations=args.iterations)
 
 

@@ -226,14 +226,14 @@ class ExploreScreen(SearchScreen):
 
     def choose_algorithm(self, name: str) -> None:
         """Search with ``name`` and its default parameters."""
-        self._try(replace(self.session.config, algorithm=name, params={}, node_cap=None))
+        self._try(self.session.config.with_algorithm(name))
 
     def choose_game(self, name: str) -> None:
         """Explore the start of game ``name``, with the default algorithm for it if the current one does not fit."""
         fits = any(info.name == self.session.config.algorithm for info in fitting_algorithms(name))
         config = replace(self.session.config, game=name, position="")
         if not fits:
-            config = replace(config, algorithm=None, params={}, node_cap=None)
+            config = config.with_algorithm(None)
         if self._try(config):
             self.played.clear()
 

@@ -438,9 +438,9 @@ def column_note(scores: ScoresSnapshot, column: int) -> Note:
 
 
 def scores_caption(scores: ScoresSnapshot | None, node_budget: int) -> Text:
-    """What the solver's scores under the board are, or how far the solver has got."""
+    """What the solver's scores under the board are, or how far the solver has got within its ``node_budget``."""
     if scores is None:
-        return Text("solver: …", "dim")
+        return Text(f"solver: starting (at most {node_budget:,} nodes)", "dim")
     if scores.complete:
         return Text(
             "under the board: each column's exact score for the player to move (+ a win, - a loss, "
@@ -448,8 +448,9 @@ def scores_caption(scores: ScoresSnapshot | None, node_budget: int) -> Text:
             "dim",
         )
     if scores.done:
-        return Text(f"solver: ? not solved within {node_budget:,} nodes", "dim")
-    return Text(f"solver: {scores.solved()}/{len(scores.bounds)} columns, {scores.nodes:,} nodes…", "dim")
+        return Text(f"solver: ? not solved within its budget of {node_budget:,} nodes", "dim")
+    solved = f"{scores.solved()}/{len(scores.bounds)} columns"
+    return Text(f"solver: {solved}, {scores.nodes:,} of {node_budget:,} nodes…", "dim")
 
 
 def _centred(text: str, width: int) -> str:

@@ -23,7 +23,7 @@ from engine.games import GAME_CHOICES, make_game
 from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
 from engine.search.base import AlgorithmInfo, Param
 from engine.search.registry import algorithms, fitting_algorithms
-from tui.session import SearchConfig, Session, default_algorithm, parse_position
+from tui.session import SearchConfig, Session, default_algorithm, default_budget, parse_position
 
 
 def _text_of(value: object) -> str:
@@ -169,10 +169,14 @@ class SetupForm(Widget):
         await self._show_params(str(event.value))
 
     async def _show_params(self, name: str) -> None:
-        """Show the description and the parameter rows of algorithm ``name`` (defaults), unless shown already."""
+        """Show the description and the parameter rows of algorithm ``name`` (defaults), unless shown already; a
+        budget left at the old algorithm's default becomes the new one's."""
         info = algorithms().get(name)
         if info is None or info.name == self._shown_algorithm:
             return
+        budget = self.query_one("#budget", Input)
+        if budget.value.strip() == str(default_budget(self._shown_algorithm)):
+            budget.value = str(default_budget(info.name))
         self._shown_algorithm = info.name
         self.query_one("#algorithm-help", Static).update(info.description)
         params = self.query_one("#params", Vertical)
