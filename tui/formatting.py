@@ -31,7 +31,15 @@ def format_number(value: Number) -> str:
         return "∞" if value > 0 else "-∞"
     if value.is_integer() and abs(value) < 1e7:
         return str(int(value))
-    return f"{value:.4g}"
+    return significant(value, 4)
+
+
+def significant(value: float, digits: int) -> str:
+    """``value`` (finite) to ``digits`` significant digits, but to the thousandth from 1,000 up (below 10^7): a
+    finished game's value on Rivest's scale carries its ply in its thousandths (``1022.962``: a win at ply 38)."""
+    if 1000 <= abs(value) < 1e7:
+        return f"{value:.3f}".rstrip("0").rstrip(".")
+    return f"{value:.{digits}g}"
 
 
 def format_value(value: float) -> str:
