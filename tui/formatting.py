@@ -35,9 +35,9 @@ def format_number(value: Number) -> str:
 
 
 def significant(value: float, digits: int) -> str:
-    """``value`` (finite) to ``digits`` significant digits, but to the thousandth from 1,000 up (below 10^7): a
-    finished game's value on Rivest's scale carries its ply in its thousandths (``1022.962``: a win at ply 38)."""
-    if 1000 <= abs(value) < 1e7:
+    """``value`` (finite) to ``digits`` significant digits, but to the thousandth from 1,000 to 10,000: a finished
+    game's value on Rivest's scale carries its ply in its thousandths (``1022.962``: a win at ply 38)."""
+    if 1000 <= abs(value) < 10_000:
         return f"{value:.3f}".rstrip("0").rstrip(".")
     return f"{value:.{digits}g}"
 

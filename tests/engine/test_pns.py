@@ -168,7 +168,7 @@ def test_proof_and_disproof_numbers_on_a_drawn_tree() -> None:
     assert step is not None and step.note == "root proven; its score: win at ply 4 to win at ply 3, refining"
     assert search.value().first() == 0.996  # the proof's win, at ply 4
     assert search.best_move() == "b"
-    assert search.principal_variation() == ["b", "b2", "b2y", "b2y1"]  # b2 holds the loss off longest (b1 loses at once)
+    assert search.principal_variation() == ["b", "b2", "b2y", "b2y1"]  # b2 holds the loss off longest (b1: at once)
     assert (search.stats.moves, search.stats.nodes, search.stats.max_depth, search.stats.iterations) == (15, 16, 4, 7)
     assert search.root.numbers() == {"pn": 0, "dn": INF}
     assert search.numbers(search.root)["result"] == "win@3..4"

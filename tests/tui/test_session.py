@@ -123,6 +123,9 @@ def test_rate_meter() -> None:
         (math.inf, "∞"),
         (-math.inf, "-∞"),
         (123456.7, "1.235e+05"),
+        (1022.962, "1022.962"),  # Rivest's scale: the first player won at ply 38
+        (1022.9, "1022.9"),
+        (1.038, "1.038"),  # the second player won at ply 38
     ],
 )
 def test_format_number(value: float | int | str | None, text: str) -> None:

@@ -163,7 +163,7 @@ def line_labels(state: State, result: Result) -> list[str]:
 
 
 def signed_value(value: object) -> str:
-    """A root value with its sign, to six significant digits (to the thousandth from 1,000 up: ``significant``)."""
+    """A root value with its sign, to six significant digits (the thousandths from 1,000 to 10,000: ``significant``)."""
     assert isinstance(value, float)
     return ("-" if value < 0 else "+") + significant(abs(value), 6)
 
