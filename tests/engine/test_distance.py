@@ -16,6 +16,7 @@ import pytest
 
 from engine.games import Connect4, Move, PositionError, State, make_game
 from engine.search.base import Limit, Searcher
+from engine.search.mcts import FlatMonteCarlo
 from engine.search.registry import algorithm, algorithms, make_searcher, plays
 from engine.solve import solve_position
 
@@ -224,9 +225,7 @@ class TwoWinsState:
 @pytest.mark.parametrize("seed", range(8))
 def test_flat_monte_carlo_takes_a_win_at_once_over_a_later_one(seed: int) -> None:
     """Both moves win every playout, so their means tie at 1: the move whose game is over is sure, and soonest."""
-    from engine.search.mcts import FlatMonteCarlo
-
-    searcher = FlatMonteCarlo(TwoWins().start(), seed=seed)  # type: ignore[arg-type]
+    searcher = FlatMonteCarlo(TwoWins().start(), seed=seed)
     searcher.run(Limit(iterations=40))
     assert [child.mean() for child in searcher.root.children] == [1.0, 1.0]
     assert searcher.best_move() == "now"

@@ -174,12 +174,17 @@ def test_proof_and_disproof_numbers_on_a_drawn_tree() -> None:
     assert search.numbers(search.root)["result"] == "win@3..4"
     refined = [search.step() for _ in range(3)]
     assert [None if r is None else name(r.node) for r in refined] == ["c1", "c2", "c3"]
-    assert search.finished and search.step() is None
+    assert finished(search) and search.step() is None
     assert refined[-1] is not None and refined[-1].note == "root proven: win at ply 3"
     assert search.value().first() == 0.997
     assert search.best_move() == "c"
     assert search.principal_variation() == ["c", "c1", "c1x"]
     assert search.numbers(search.root)["result"] == "win@3"
+
+
+def finished(search: ProofNumberSearch) -> bool:
+    """``search.finished`` (read through a call: a step changes it)."""
+    return search.finished
 
 
 def test_before_any_step_the_root_is_unknown_and_there_is_no_move() -> None:
