@@ -68,14 +68,12 @@ _VALUE = attrgetter("v")
 class BestFirstNode(Node):
     """A node of the best-first minimax tree."""
 
-    __slots__ = ("best", "bounds", "state", "terminal", "v")
+    __slots__ = ("best", "bounds", "state", "v")
 
     state: State | None
     """The position, kept from the node's expansion on: a leaf's position is made again from its parent's when
     the leaf is expanded (that ``play`` is not counted in ``Stats.moves``), so that leaves, most of the tree, stay
     small.  ``Searcher.state_at`` gives any node's position."""
-    terminal: bool
-    """True when the game is over here."""
     v: float
     """Minimax value of the tree below, from the first player's point of view (the static value at a leaf)."""
     best: Self | None
@@ -84,17 +82,22 @@ class BestFirstNode(Node):
     """Bounds on the game-theoretic score for the first player (``engine.search.outcomes``): exact at a finished
     game, from the children at an inner node, ``None`` at a leaf where the game goes on (its intrinsic bounds)."""
 
-    def __init__(self, parent: Self | None, move: Move | None, v: float, terminal: bool) -> None:
+    def __init__(self, parent: Self | None, move: Move | None, v: float, bounds: Bounds | None) -> None:
+        """``bounds``: a finished game's (``_finished``), ``None`` where the game goes on."""
         # Every slot is set here (not through Node.__init__): nodes are created in the inner loop.
         self.parent = parent
         self.move = move
         self.children = NO_CHILDREN
         self.depth = 0 if parent is None else parent.depth + 1
         self.state = None
-        self.terminal = terminal
         self.v = v
         self.best = None
-        self.bounds = None
+        self.bounds = bounds
+
+    @property
+    def terminal(self) -> bool:
+        """True when the game is over here: a leaf whose bounds are known (an open leaf has none of its own)."""
+        return self.bounds is not None and not self.children
 
     def numbers(self) -> dict[str, float | int | str | None]:
         return {"v": self.v}
@@ -112,10 +115,8 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         super().__init__(state)
         self.evaluator = resolve_evaluator(evaluator, state) if isinstance(evaluator, str) else evaluator
         self.ab_depth = ab_depth
-        self.root = BestFirstNode(None, None, self.evaluator(state), state.is_terminal())
+        self.root = BestFirstNode(None, None, self.evaluator(state), _finished(state) if state.is_terminal() else None)
         self.root.state = state
-        if state.is_terminal():
-            self.root.bounds = _finished(state)
         self._players = (state.player, -state.player)
         """The player to move at an even depth, and at an odd one (+1 first, MAX; -1 second, MIN)."""
         self._root_ply = state.ply
@@ -153,10 +154,8 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         children = []
         for move in moves:
             child_state = state.play(move)
-            child = BestFirstNode(leaf, move, evaluator(child_state), child_state.is_terminal())
-            if child.terminal:
-                child.bounds = _finished(child_state)
-            children.append(child)
+            finished = _finished(child_state) if child_state.is_terminal() else None
+            children.append(BestFirstNode(leaf, move, evaluator(child_state), finished))
         leaf.children = children
         stats = self.stats
         stats.moves += len(moves)
@@ -178,16 +177,18 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
 
     def _back_up(self, leaf: BestFirstNode) -> list[BestFirstNode]:
         """Recompute values, principal children and bounds from ``leaf`` up; the nodes that changed, ``leaf``
-        first."""
+        first.  A node's bounds are recomputed only while the child below it had its bounds changed."""
         changed: list[BestFirstNode] = []
         node: BestFirstNode | None = leaf
         players = self._players
+        rebound = True
         while node is not None:
             children = node.children
             best = best_child(children, players[node.depth & 1], _VALUE)
             assert best is not None  # a node backed up has children
-            span = self._backed_bounds(node)
-            if best is node.best and best.v == node.v and span == node.bounds:
+            span = self._backed_bounds(node) if rebound else self.bounds_of(node)
+            rebound = span != node.bounds
+            if best is node.best and best.v == node.v and not rebound:
                 break
             node.best = best
             node.v = best.v
@@ -200,9 +201,8 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         """``node``'s bounds from its children's (every move has a child)."""
         first_to_move = self._players[node.depth & 1] > 0
         ply = self._root_ply + node.depth
-        unsettled = intrinsic(ply + 1, not first_to_move)
-        spans = [unsettled if child.bounds is None else child.bounds for child in node.children]
-        return backed_up(spans, first_to_move, True, intrinsic(ply, first_to_move))
+        spans = [child.bounds for child in node.children]
+        return backed_up(spans, intrinsic(ply + 1, not first_to_move), first_to_move)
 
     def bounds_of(self, node: BestFirstNode) -> Bounds:
         """``node``'s bounds on the first player's score (a leaf's intrinsic ones if the game goes on there)."""

@@ -459,9 +459,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         """``node``'s bounds from its children's, for the player who moved into it: the opposite of the best the
         player to move there gets from them (``outcomes.backed_up`` from the player to move's side)."""
         ply = self._root_ply + node.depth
-        unsettled = intrinsic(ply + 1, False)
-        spans = [unsettled if child.bounds is None else child.bounds for child in node.children]
-        lo, hi = backed_up(spans, True, node.untried == [], intrinsic(ply, True))
+        spans = [child.bounds for child in node.children]
+        own = None if node.untried == [] else intrinsic(ply, True)
+        lo, hi = backed_up(spans, intrinsic(ply + 1, False), True, own)
         return bounds(-hi, -lo)
 
     def _searched(self, node: MctsNode) -> list[MctsNode]:

@@ -59,6 +59,7 @@ def exact(value: int) -> Bounds:
     return bounds(value, value)
 
 
+@lru_cache(maxsize=1 << 12)
 def intrinsic(ply: int, viewer_to_move: bool) -> Bounds:
     """The bounds of a position at ``ply`` where the game goes on, before any search: the player to move
     there wins at ply ``ply + 1`` at the soonest, the other player at ``ply + 2``; and ``viewer_to_move``
@@ -68,17 +69,34 @@ def intrinsic(ply: int, viewer_to_move: bool) -> Bounds:
     return bounds(score(-1, ply + 1), score(1, ply + 2))
 
 
-def backed_up(children: Iterable[Bounds], viewer_to_move: bool, complete: bool, own: Bounds) -> Bounds:
-    """A position's bounds from its children's: the player to move takes the best child for them, the most
+def backed_up(
+    children: Iterable[Bounds | None], unknown: Bounds, viewer_to_move: bool, own: Bounds | None = None
+) -> Bounds:
+    """A position's bounds from its children's (at least one; ``None`` for a child's ``unknown`` bounds, the
+    intrinsic ones of a position a ply deeper): the player to move takes the best child for them, the most
     for the viewer (``viewer_to_move``) and the least for the other player.
 
-    ``complete`` says every move has a child; if not, the moves without one could be anything their
-    player wants, so the side they could improve keeps ``own``, the position's intrinsic bounds.
+    ``own``, the position's intrinsic bounds, when some moves have no child yet: those moves could be anything
+    their player wants, so the side they could improve keeps ``own``'s.  ``None``: every move has a child.
     """
-    los, his = zip(*children, strict=True)
+    # One pass, no list of pairs: this runs at every node a search backs up through.
     if viewer_to_move:
-        return bounds(max(los), max(his) if complete else own[1])
-    return bounds(min(los) if complete else own[0], min(his))
+        lo = hi = -SCALE
+        for span in children:
+            child_lo, child_hi = unknown if span is None else span
+            if child_lo > lo:
+                lo = child_lo
+            if child_hi > hi:
+                hi = child_hi
+        return bounds(lo, hi if own is None else own[1])
+    lo = hi = SCALE
+    for span in children:
+        child_lo, child_hi = unknown if span is None else span
+        if child_lo < lo:
+            lo = child_lo
+        if child_hi < hi:
+            hi = child_hi
+    return bounds(lo if own is None else own[0], hi)
 
 
 def improvable(child: Bounds, parent: Bounds, viewer_to_move: bool) -> bool:

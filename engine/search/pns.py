@@ -271,14 +271,17 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
         does not change.
 
         Every ancestor whose numbers shown changed (``pn``, ``dn``, the ``result`` its bounds settle) is appended to
-        ``changed`` (when it is given).
+        ``changed`` (when it is given).  A node's bounds are recomputed only while the child below it had its bounds
+        changed.
         """
         numbers = self._numbers_from_children
         node: PnsNode | None = expanded
+        rebound = True
         while node is not None:
             pn, dn = numbers(node)
-            span = self._backed_bounds(node)
-            if pn == node.pn and dn == node.dn and span == node.bounds:
+            span = self._backed_bounds(node) if rebound else self.bounds_of(node)
+            rebound = span != node.bounds
+            if pn == node.pn and dn == node.dn and not rebound:
                 return
             shown = pn != node.pn or dn != node.dn
             if changed is not None and not shown:
@@ -294,9 +297,8 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
         """``node``'s bounds from its children's (every move has a child)."""
         is_or = node.is_or()
         ply = self._root_ply + node.depth
-        unknown = intrinsic(ply + 1, not is_or)
-        spans = [unknown if child.bounds is None else child.bounds for child in node.children]
-        return backed_up(spans, is_or, True, intrinsic(ply, is_or))
+        spans = [child.bounds for child in node.children]
+        return backed_up(spans, intrinsic(ply + 1, not is_or), is_or)
 
     def _moved(self) -> None:
         """``finished`` after a step, or after the tree went back or forth along the timeline: once the root's
