@@ -14,26 +14,28 @@ tree), and then best-first from its frontier.
 
 Terminal leaves are never expanded.  Korf and Chickering's search ends when the principal
 leaf is terminal: the principal variation then ends in the game's end.  When that end is a
-draw, the search is finished: it proves nothing, being only as sure as the heuristic values
-beside it.  When it is a win or a loss, the *result* is proven (the evaluators score wins and
-losses beyond every heuristic value, so on the line every alternative of the losing side is
-a proven loss too), but not its length: the winner may have a quicker win, or the loser a
-slower loss, in a branch still valued by the heuristic.  With ``eval=threats`` (a win worth
-``1000 - ply``), ``3734156763667367115423357654447`` (second player to move) reaches a win for
-the second player at ply 40 (-960) there, while the exact value is a win at ply 34 (-966).
+win or a loss, the *result* is proven (the evaluators score wins and losses beyond every
+heuristic value, so on the line every alternative of the losing side is a proven loss too),
+but not its length: the winner may have a quicker win, or the loser a slower loss, in a branch
+still valued by the heuristic.  With ``eval=threats`` (a win worth ``1000 - ply``),
+``3734156763667367115423357654447`` (second player to move) reaches a win for the second player
+at ply 40 (-960) there, while the exact value is a win at ply 34 (-966).  When that end is a
+draw, nothing is proven: the line is only as sure as the heuristic values beside it.  With
+Rivest's evaluator, ``67152117737262713366376314254`` (second player to move) reaches a draw by
+4, a move that loses (at ply 41), while 5 wins at ply 32.
 
-So the search goes on, until the length is exact too: a **refinement** after Korf and
-Chickering's search.  Every node keeps bounds on its game-theoretic score (``bounds``, in
-``engine.search.outcomes``' units, for the first player: a win at ply p is ``1000 - p``): a
+So the search goes on, until the score is exact, its length included: a **refinement** after
+Korf and Chickering's search.  Every node keeps bounds on its game-theoretic score (``bounds``,
+in ``engine.search.outcomes``' units, for the first player: a win at ply p is ``1000 - p``): a
 finished game's exact score, an open leaf's intrinsic bounds (the game cannot end before the
 next ply), an inner node those its children give.  A refinement step walks down from the root,
 at each node among the children whose search can still change its bounds (``improvable``: not
 exact, and possibly better for the player to move than what the node is sure of) to the one of
 best value, and expands the leaf it reaches, as a step of the search does.  The search is
-finished when the root's bounds meet.  Before the result is proven the steps are exactly Korf
-and Chickering's; once it is, the move played is the one whose bound is surest (the most the
-first player is sure of, or the least the second), so a lost position is defended longest and a
-won one won quickest.
+finished when the root's bounds meet.  Until the principal leaf ends the game the steps are
+exactly Korf and Chickering's; once the result is proven, the move played is the one whose
+bound is surest (the most the first player is sure of, or the least the second), so a lost
+position is defended longest and a won one won quickest.
 """
 
 from __future__ import annotations
@@ -234,11 +236,10 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
 
     def _moved(self) -> None:
         """The principal variation and ``finished`` after a step, or after the tree went back or forth along the
-        timeline: finished once the root's bounds meet, or Korf and Chickering's search ended on a draw."""
+        timeline: finished once the root's bounds meet."""
         self._principal = self._principal_from_root()
         lo, hi = self.bounds_of(self.root)
-        ended = self._principal[-1].terminal and not self.decided()
-        self.finished = not self._full_width and (lo == hi or ended)
+        self.finished = not self._full_width and lo == hi
 
     def decided(self) -> bool:
         """Whether the root's bounds prove a win or a loss (its length may still be open)."""
@@ -328,11 +329,11 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         return path
 
     def proven(self) -> Verdict | None:
-        """A win or a loss, once the root's bounds prove it (a draw at the end of the line proves nothing)."""
-        if not self.decided():
-            return None
-        result = result_of(self.bounds_of(self.root)[0])
-        return (result, result)
+        """A win or a loss once the root's bounds prove it, a draw once they meet at 0 (a draw at the end of the
+        principal variation proves nothing)."""
+        lo, hi = self.bounds_of(self.root)
+        result = result_of(lo)
+        return (result, result) if result == result_of(hi) else None
 
 
 ALGORITHMS = (

@@ -60,6 +60,7 @@ POSITIONS: tuple[tuple[str, str, set[str], int], ...] = (
     ("connect4", "2762751722231276466633475674533", {"4"}, 6),  # 4 wins (Pons 5) sooner than 5 (4)
     ("connect4", "7235431667532555335366227767122741", {"4"}, 6),  # 4 wins in 2 (Pons 3), 6 in 4 (1)
     ("connect4", "524216226637772126164361744551551", {"4", "7"}, 6),  # 4, 7 win in 2 (Pons 4), 3 and 5 in 3
+    ("connect4", "67152117737262713366376314254", {"5"}, 6),  # 5 wins in 2; Rivest's values lead 4's line to a draw
     # Nim, won and lost:
     ("nim", "2,2,3", {"3-3"}, 6),  # 3-3 wins at ply 5, 2-1 at ply 7
     ("nim", "4,4", {"4-1"}, 6),  # lost: 4-1 holds on to ply 8, 4-4 to ply 2

@@ -10,11 +10,13 @@ from engine.search.bestfirst import BestFirst
 from engine.search.registry import make_searcher
 from engine.solve import solve_position
 
-# Connect Four positions near the end (from Pons' End-Easy set), a loss, a win and a loss for the player to move.
+# Connect Four positions near the end (from Pons' End-Easy set), a loss, a win, a loss and a draw for the player to
+# move (best-first minimax's principal variation reaches a draw there at its fourth step, before the draw is proven).
 ENDGAMES = (
     "2252576253462244111563365343671351441",
     "7422341735647741166133573473242566",
     "65214673556155731566316327373221417",
+    "23163416124767223154467471272416755633",
 )
 
 
