@@ -27,7 +27,8 @@ from engine.games import State, make_game
 from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed, shown
 from engine.search.base import Node, Searcher, Stats, cyclic_gc_paused
 from engine.search.registry import algorithm, make_searcher
-from engine.timeline import Timeline, rebuild
+from engine.timeline import Timeline
+from engine.travel.replay import rebuild
 
 FORMAT = "plyscope-search"
 VERSION = 1

@@ -1,4 +1,4 @@
-"""A search's timeline: one compact event per step, and any past step rebuilt by replay.
+"""A search's timeline: one compact event per step (``engine.travel`` takes the search to any of them).
 
 Every searcher is deterministic for its seed, and ``run`` visits exactly what ``step``
 visits, so the tree after step ``k`` is rebuilt exactly by a fresh searcher run for ``k``
@@ -17,15 +17,11 @@ steps; event ``i`` (0-based) describes step ``i + 1``.
 
 from __future__ import annotations
 
-import threading
 from array import array
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.search.base import Limit, Node, Searcher, Step
-
-REBUILD_CHUNK = 1024
-"""Steps a rebuild takes between two looks at its stop event."""
+from engine.search.base import Node, Searcher, Step
 
 _WIDER = {"B": "H", "H": "I"}
 """The next wider type of an unsigned integer array, up to ``I`` (4 bytes)."""
@@ -299,29 +295,3 @@ def recorded(make: Callable[[], Searcher[Node]], steps: int) -> tuple[Searcher[N
             break
         timeline.record(step, searcher.best_move(), searcher.value().first())
     return searcher, timeline
-
-
-def rebuild(
-    make: Callable[[], Searcher[Node]],
-    steps: int,
-    stop: threading.Event | None = None,
-    after_chunk: Callable[[Searcher[Node]], None] | None = None,
-) -> Searcher[Node] | None:
-    """A fresh searcher from ``make`` after ``steps`` steps (``None`` if ``stop`` was set first); ``after_chunk`` is
-    given the searcher after each chunk of steps (to say how far it is, or to check it: an exception it raises
-    ends the rebuild).
-
-    The fast path (``run``) visits exactly what stepping visits, so the tree is the one the
-    original search had after that many steps.
-    """
-    searcher = make()
-    while searcher.stats.iterations < steps and not searcher.finished:
-        if stop is not None and stop.is_set():
-            return None
-        before = searcher.stats.iterations
-        searcher.run(Limit(iterations=min(REBUILD_CHUNK, steps - before)))
-        if after_chunk is not None:
-            after_chunk(searcher)
-        if searcher.stats.iterations == before:
-            break
-    return searcher

@@ -24,6 +24,7 @@ from textual import events
 
 from engine.benchmarks import BenchTable
 from engine.search_file import read_search
+from engine.travel import travel_of
 from tui.app import PlyscopeApp
 from tui.screens.explore import ExploreScreen
 from tui.session import Batch, SearchConfig, Session
@@ -221,7 +222,7 @@ TIMELINE_TARGETS = {
 
 def timeline_figures(quick: bool) -> BenchTable:
     """Moving along a search's timeline: one step back and a jump from the newest step, the timeline's memory (with
-    the searcher's undo journal) against the tree's (``AlgorithmInfo.node_bytes`` per node), and a saved search read
+    the searcher's journal) against the tree's (``AlgorithmInfo.node_bytes`` per node), and a saved search read
     back and rebuilt."""
     steps = 10_000 if quick else 100_000
     table = BenchTable(
@@ -247,7 +248,8 @@ def timeline_figures(quick: bool) -> BenchTable:
             session.go_to(steps)
             figures["then on to the newest (ms)"] = (time.perf_counter() - started) * 1000
             tree = session.searcher.stats.nodes * session.info.node_bytes
-            figures["timeline / tree memory"] = (session.timeline.nbytes() + session.searcher.journal_nbytes()) / tree
+            kept = session.timeline.nbytes() + travel_of(session.searcher).nbytes()
+            figures["timeline / tree memory"] = kept / tree
             path = Path(folder) / f"{name}.json"
             session.write(path)
             del session
@@ -267,11 +269,11 @@ def timeline_figures(quick: bool) -> BenchTable:
                 table.rows.append([name, figure, round(value, 3), "–" if target is None else target, met])
     table.notes.append(
         "proof-number search, Rivest, best-first and MCTS take steps back in place many at once "
-        "(Searcher.rewind; MCTS from its per-step journal); alpha-beta from a "
-        "checkpoint of its frame stack, replaying at most 1,024 steps (Searcher.rewind); the others, and "
+        "(engine.travel: Expansions; MCTS from its per-step journal); alpha-beta from a "
+        "checkpoint of its frame stack, replaying at most 1,024 steps (Checkpoints); the others, and "
         "a step nearer the start than the one shown when that is quicker, are rebuilt by replaying the "
         "search from its start (the searchers are deterministic), in proportion to the step reached; "
-        "timeline memory: its events plus what the searcher keeps only to go back (Searcher.journal_nbytes: "
+        "timeline memory: its events plus what the searcher keeps only to go back (Travel.nbytes: "
         "journals, checkpoints); "
         "replay opens: the file read and its last step shown as saved (SavedTree: the nodes made as they are "
         "shown); replay rebuilt and checked: then, in a thread of its own while the tree is on the screen, the "

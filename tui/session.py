@@ -20,19 +20,18 @@ from pathlib import Path
 from engine.errors import UserError
 from engine.games import Game, State, make_game
 from engine.saved_tree import SavedTree
-from engine.search.base import AlgorithmInfo, Limit, Node, Searcher, Step
+from engine.search.base import AlgorithmInfo, Node, Searcher, Step
 from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
 from engine.search_file import SavedSearch, SearchRecipe, write_search
-from engine.timeline import REBUILD_CHUNK, Timeline, rebuild
+from engine.timeline import Timeline
+from engine.travel import travel_of
+from engine.travel.replay import rebuild
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 """The explorer's default searcher: the first of these that is registered and fits the game."""
 
 DEFAULT_BUDGET = 100_000
 """Moves (calls to ``State.play``) a new session may spend."""
-
-UNDO_CHUNK = 256
-"""Steps taken back between two looks at the stop event (and two holds of the lock)."""
 
 FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
@@ -491,23 +490,18 @@ class Session:
         """Make ``searcher`` the search as it was after ``step`` (clamped to the timeline); ``None`` if ``stop``
         came first.  Runs in a search thread.
 
-        Back: the searcher shown takes its steps back in place (``Searcher.rewind``, or ``Searcher.undo`` step by
-        step) when it can and that is quicker than a replay from the start (``Searcher.rewind_cost``; for ``undo``,
-        a step undone counted as ``Searcher.undo_cost`` steps replayed); otherwise a fresh searcher is run for
-        ``step`` steps (the searchers are deterministic), outside the lock, and swapped in, the one it replaces
-        kept ``ahead`` if it is further along than the one kept (the newest search: going back to it is a swap).
-        Forward: the searcher kept ahead is swapped in if it is not beyond ``step``; then the searcher shown takes
-        again, in place, the steps it took back (``Searcher.redo``) as far as it kept them, and is run on beyond
-        (it retraces the recorded steps), a chunk at a time under the lock.
+        The searcher shown moves along its timeline its own way (``engine.travel``), a slice at a time under the
+        lock: back in place unless that costs more than a replay from the start (``Travel.cost``), forth taking
+        again in place what it took back, and running on beyond.  A replay from the start (the way back of any
+        searcher) runs a fresh searcher for ``step`` steps (the searchers are deterministic), outside the lock,
+        and swaps it in, the one it replaces kept ``ahead`` if it is further along than the one kept (the newest
+        search: going back to it is a swap).  Forward, the searcher kept ahead is swapped in if it is not beyond
+        ``step``.
         """
         step = max(0, min(step, self.steps_taken))
         if self.as_saved and step > self.steps_taken - self.opening and not self._await_opening(stop):
             return None
-        shown = self.step_shown
-        undone = step < shown and self._undo_to(step, stop)
-        if undone is None:
-            return None
-        if step < self.step_shown:
+        if step < self.step_shown and travel_of(self.searcher).cost(step) > step:  # a replay from the start is quicker
             past = rebuild(self.fresh_searcher, step, stop)
             if past is None:
                 return None
@@ -518,20 +512,21 @@ class Session:
                 if self.ahead is None or self.step_shown > self.ahead.stats.iterations:
                     self.ahead = self.searcher
                 self.searcher = past
-        else:
+        elif step > self.step_shown:
             ahead = self.ahead
             if ahead is not None and self.step_shown < ahead.stats.iterations <= step:
                 with self.lock:
                     self.searcher, self.ahead = ahead, None
-            while self.step_shown < step:
-                if stop is not None and stop.is_set():
-                    return None
-                with self.lock:
-                    searcher = self.searcher
-                    if searcher.redo(step) is None:
-                        searcher.run(Limit(iterations=min(REBUILD_CHUNK, step - self.step_shown)))
-                    if self.ahead is not None and self.step_shown >= self.ahead.stats.iterations:
-                        self.ahead = None
+        while self.step_shown != step:
+            if stop is not None and stop.is_set():
+                return None
+            with self.lock:
+                travel, shown = travel_of(self.searcher), self.step_shown
+                reached = travel.back(step) if shown > step else travel.forth(step)
+                if self.ahead is not None and reached >= self.ahead.stats.iterations:
+                    self.ahead = None
+            if reached == shown:  # (a search that cannot go on)
+                break
         with self.lock:
             self.history = ValueHistory()
             self.history.add(self._start_value)
@@ -547,36 +542,6 @@ class Session:
         while not self._opened.wait(0.05):
             if stop is not None and stop.is_set():
                 return False
-        return True
-
-    def _undo_to(self, step: int, stop: threading.Event | None) -> bool | None:
-        """Take the searcher shown back to ``step`` in place, a chunk of steps at a time under the lock; ``False``
-        if it cannot (or replaying from the start is quicker), ``None`` if ``stop`` came first.
-
-        A searcher that rewinds (``Searcher.rewind``: several steps at once) does so, a slice at a time under the
-        lock, unless its ``rewind_cost`` is more than a replay from the start (it may stop below ``step``: the
-        caller runs it on); the others undo one step at a time."""
-        cost = self.searcher.rewind_cost(step)
-        if cost is not None:
-            if cost > step:
-                return False
-            reached = self.step_shown
-            while reached > step:
-                if stop is not None and stop.is_set():
-                    return None
-                with self.lock:
-                    reached = self.searcher.rewind(step)
-            return True
-        if (self.step_shown - step) * self.searcher.undo_cost > step:  # replaying from the start is quicker
-            return False
-        while self.step_shown > step:
-            if stop is not None and stop.is_set():
-                return None
-            with self.lock:
-                searcher = self.searcher
-                for _ in range(min(UNDO_CHUNK, self.step_shown - step)):
-                    if not searcher.undo(self.timeline.event(self.step_shown - 1).path):
-                        return False
         return True
 
     def drive(

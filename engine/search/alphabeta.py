@@ -51,57 +51,17 @@ earlier iterations, one ply shallower, still give the best move to try first.
 ``run()`` takes the same steps through the same code with ``record=False``, so it builds
 the same trees as stepping; it only skips building the ``AlphaBetaStep`` records.
 
-Going back (``undo``, ``rewind``): checkpoints and a short replay, not a full journal.  A
-step back must give back the frame stack (each open node's children to try, its window,
-its best move so far, its horizon flag), the values and windows of the open nodes, the
-tree as it was (the nodes visited since removed), the iteration's bookkeeping, and the
-table's and the history's contents.  A journal of all that costs tens of bytes a step
-(the old numbers of every node a step completes, the frames it closes), while a step makes
-one node of 192 bytes: with the timeline's own 20 or so bytes a step, past the timeline's
-budget of a quarter of the tree's memory.  The trade-off taken instead: a little memory,
-and at most ``CHECKPOINT_STEPS`` steps replayed per step back.
-
-* After each iteration's first step, and then at the first visit of an inner node once
-  ``CHECKPOINT_STEPS`` steps have passed, the search notes its frame stack in flat arrays:
-  per open node its next child, horizon flag, best move so far, value, alpha and beta
-  (33 bytes), and the stats.  Nothing else is needed: the open nodes are a chain (each
-  is the last child visited of the one below), and a node, once complete, never changes.
-* The table's writes are journalled (only with the table): a write notes its key and the
-  entry it replaces, in arrays (10 bytes, 22 when it replaces one).  The history's scores
-  (a score per player and move: a few dozen numbers) are copied into each checkpoint.
-* Going back to step ``k`` starts from the last checkpoint at or before it: the open
-  nodes get back their numbers there and lose the children visited since, the frames
-  closed since are made again from their nodes (their children's moves in order, then
-  the count pruned; the positions replayed from their parents'), the table's journal is
-  rolled back, and the search is replayed on the fast path for the steps from the
-  checkpoint to ``k`` (the searcher is deterministic, so they are the steps it took).
-
-One step back (or a thousand) therefore costs a restore and about ``CHECKPOINT_STEPS``
-steps replayed at most (5-10 ms for alpha-beta, 10-20 for ``ab-rivest``) whatever the
-length of the search, for about 0.3 KB a checkpoint: with 1,024 steps between them, well
-under 1% of the tree's memory.  Halving the interval would halve the replay and double
-that; a full journal would make a step back cost one step but take 10-20% of the tree.
-
-Earlier iterations: a new iteration's tree replaces the last complete one, and when it
-completes the one before is let go.  That tree is kept only along its principal variation
-(each node there with its best child alone: what ``best_move``, ``value`` and
-``principal_path`` read of the last complete iteration while the next one runs), so a
-step back into the iteration still running finds it as it was for those.  A step in an
-iteration whose tree is no longer whole is reached by going back to that iteration's
-start and replaying it, ``REPLAY_SLICE`` steps a call (its cost is at most that
-iteration's length, a fraction of the whole search since iterations grow geometrically).
+Going back along the timeline: checkpoints of the frame stack and a short replay
+(``engine.travel.checkpoints``), told what the search does through ``journal``.
 """
 
 from __future__ import annotations
 
 import math
-import sys
-from array import array
-from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from engine.games.base import Move, State
 from engine.games.connect4 import Connect4State
@@ -111,7 +71,6 @@ from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
-    Limit,
     Node,
     Param,
     Searcher,
@@ -122,6 +81,9 @@ from engine.search.base import (
     best_child,
 )
 from engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
+
+if TYPE_CHECKING:
+    from engine.travel.checkpoints import Checkpoints
 
 _VALUE = attrgetter("value")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
@@ -140,20 +102,6 @@ STATIC_ORDERINGS = {"static": 2, "static-all": 1}
 
 TableEntry = tuple[int, float, str, Move | None, bool]
 """``(remaining depth, value, bound, best move, horizon reached)``; value from the first player's view."""
-
-BOUNDS = (EXACT, LOWER, UPPER)
-"""The bounds by code, in the journals."""
-
-CHECKPOINT_STEPS = 1024
-"""Steps between two checkpoints of the frame stack (a few more: one is taken when an inner node is visited):
-going back replays about this many steps at most."""
-REPLAY_SLICE = 4 * CHECKPOINT_STEPS
-"""The most steps ``rewind`` replays in one call (about 20-40 ms)."""
-RESTORE_COST = 64
-"""What restoring a checkpoint costs (frames made again from their nodes), in steps replayed, roughly."""
-_CP = 8
-"""Numbers per checkpoint in ``AlphaBeta._checkpoints``: step, iteration (index in ``_rounds``), moves, nodes,
-max depth, table journal length, end of its history scores and of its frames in the arrays that keep them."""
 
 
 class AlphaBetaNode(Node):
@@ -224,7 +172,7 @@ class AlphaBetaStep(Step[AlphaBetaNode]):
     """``(alpha, beta)`` on exit of each node of ``completed``, in the same order."""
 
 
-class _Frame:
+class Frame:
     """An open node on the depth-first stack: its position, its children to try and its bookkeeping."""
 
     __slots__ = (
@@ -274,97 +222,6 @@ class _Frame:
         """The move to the child that gave ``node.value``."""
 
 
-class _Round:
-    """One iteration, for going back: the search as it was just before its first step, and the tree it builds."""
-
-    __slots__ = (
-        "checkpoints",
-        "completed",
-        "completed_nodes",
-        "depth",
-        "history",
-        "max_depth",
-        "moves",
-        "nodes",
-        "root",
-        "start",
-        "table",
-        "whole",
-    )
-
-    def __init__(self, searcher: AlphaBeta, root: AlphaBetaNode) -> None:
-        stats = searcher.stats
-        self.start = stats.iterations + 1
-        """The number of its first step (the one that opens its root)."""
-        self.depth = searcher.iteration
-        self.moves = stats.moves
-        self.nodes = stats.nodes
-        self.max_depth = stats.max_depth
-        """The stats before its first step."""
-        self.table = len(searcher._past.table_keys)
-        """The table journal's length before its first step."""
-        self.history = {player: dict(scores) for player, scores in searcher._history.items()}
-        """The history's scores before its first step."""
-        self.checkpoints = len(searcher._past.checkpoints) // _CP
-        """The number of checkpoints taken before it."""
-        self.completed = searcher.completed_root
-        self.completed_nodes = searcher._completed_nodes
-        """The last complete iteration's root (and its nodes) while this one runs."""
-        self.root = root
-        """The root of the tree it builds."""
-        self.whole = True
-        """False once the tree is kept only along its principal variation (two iterations later)."""
-
-
-class _Past:
-    """What an ``AlphaBeta`` keeps for going back: its iterations, its checkpoints and its table's journal."""
-
-    __slots__ = (
-        "checkpoints",
-        "codes",
-        "frame_best",
-        "frame_horizon",
-        "frame_next",
-        "frame_numbers",
-        "moves_by_code",
-        "rounds",
-        "saved_moves",
-        "saved_players",
-        "saved_scores",
-        "table_keys",
-        "table_moves",
-        "table_olds",
-        "table_values",
-    )
-
-    def __init__(self) -> None:
-        self.rounds: list[_Round] = []
-        self.checkpoints = array("q")
-        """``_CP`` numbers per checkpoint, in step order."""
-        self.frame_next = array("I")
-        self.frame_horizon = array("b")
-        self.frame_best = array("i")
-        """Per frame of a checkpoint: its next child, its horizon flag, its best move's code (-1: none yet)..."""
-        self.frame_numbers = array("d")
-        """... and its node's value (0 while ``None``), alpha and beta."""
-        self.table_keys: array[int] | list[Hashable] = array("Q")
-        """The key of every table write, in order (in an array while the keys are integers of 64 bits, as
-        Connect Four's are; a list otherwise)."""
-        self.table_olds = array("H")
-        """Per table write, the entry it replaced: 0 if there was none, else its remaining depth + 1 times 8, plus
-        its bound's code, plus 4 if it reached the horizon..."""
-        self.table_moves = array("i")
-        self.table_values = array("d")
-        """... and, for each write that replaced an entry (most are new), that entry's best move (code) and value."""
-        self.saved_players = array("b")
-        self.saved_moves = array("i")
-        self.saved_scores = array("q")
-        """The history's scores at each checkpoint: player, move's code, score (a checkpoint's run of them ends
-        where its ``_CP`` numbers say)."""
-        self.codes: dict[Move, int] = {}
-        self.moves_by_code: list[Move] = []
-
-
 class AlphaBeta(Searcher[AlphaBetaNode]):
     """Iterative-deepening fail-soft alpha-beta, first player MAX, one node visit per step."""
 
@@ -372,6 +229,9 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "alphabeta"
     description = "iterative-deepening alpha-beta (fail-soft) with move ordering and a transposition table"
+    journal: Checkpoints | None = None
+    """Told each iteration begun and completed, each table write, and the steps where a checkpoint is due, to take
+    steps back in place (``engine.travel`` sets it)."""
 
     def __init__(
         self,
@@ -400,7 +260,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self.ordering = ordering
         self.accounting = accounting
         """Rivest's move accounting: visiting a child generated already (to sort) still costs one move."""
-        self._sort_from = STATIC_ORDERINGS.get(ordering, 0)
+        self.sort_from = STATIC_ORDERINGS.get(ordering, 0)
         """Nodes at least this many plies above the horizon have their children sorted by static value
         (0: no static ordering)."""
         self.evaluator = resolve_evaluator(evaluator, state)
@@ -408,18 +268,16 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """The depth limit of the current iteration."""
         self.completed_root: AlphaBetaNode | None = None
         """The root of the last complete iteration (its tree is kept for the principal variation)."""
-        self._completed_nodes = 0
+        self.completed_nodes = 0
         """Nodes in the last complete iteration's tree, counted in ``stats.nodes`` while it is kept."""
         self.solved = False
         """True when an iteration reached no horizon: the root's value is the game's exact value."""
-        self._table: dict[Hashable, TableEntry] | None = {} if tt else None
-        self._history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
+        self.table: dict[Hashable, TableEntry] | None = {} if tt else None
+        """The transposition table (``tt``), by ``table_key``."""
+        self.history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
         """Per player to move, a score per move: the sum of remaining-depth squared where it was best."""
-        self._stack: list[_Frame] = []
-        self._past = _Past()
-        """What going back needs (see the module's docstring), apart: the searcher's own attributes stay few."""
-        self._next_checkpoint = 0
-        """The step after which the next checkpoint is due."""
+        self.frames: list[Frame] = []
+        """The open nodes, the root's first: the depth-first stack."""
         self.root = AlphaBetaNode(None, None, state.player, start_depth, -INF, INF)
         self.stats.nodes = 1
         if state.is_terminal():
@@ -437,7 +295,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     # --- one unit of work ----------------------------------------------------------------
 
     def _advance(self, record: bool, moves_left: int | None) -> AlphaBetaStep | Taken | None:
-        stack = self._stack
+        stack = self.frames
         if not stack:
             if self.finished:
                 return None
@@ -473,15 +331,16 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         return self._recorded_leaf(frame, node, value, horizon, False)
 
     def _enter(
-        self, frame: _Frame, state: State, remaining: int, cost: int, record: bool, moves_left: int | None
+        self, frame: Frame, state: State, remaining: int, cost: int, record: bool, moves_left: int | None
     ) -> AlphaBetaStep | Taken | None:
         """Visit the inner node ``state`` (``cost`` moves so far): answer it from the table if an entry
         searched to the same depth settles it in the window, else open it."""
-        if self.stats.iterations >= self._next_checkpoint:  # (here rather than at every step: a little quicker)
-            self._checkpoint(self.stats.iterations)
+        journal = self.journal
+        if journal is not None and self.stats.iterations >= journal.due:  # (here rather than at every step: quicker)
+            journal.checkpoint(self.stats.iterations)
         key: Hashable = None
         table_move: Move | None = None
-        table = self._table
+        table = self.table
         if table is not None:
             key = table_key(state)
             entry = table.get(key)
@@ -503,14 +362,14 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                             self._back_up(frame, node, value, entry[4], None)
                             return TAKEN
                         return self._recorded_leaf(frame, node, value, entry[4], True)
-        if self._sort_from and remaining >= self._sort_from:
+        if self.sort_from and remaining >= self.sort_from:
             extra = len(state.legal_moves())  # the children generated to order them
             if moves_left is not None and cost + extra > moves_left:
                 return None
             cost += extra
         node = self._attach(frame, state, cost)
         opened = self._open(node, state, remaining, key, table_move)
-        self._stack.append(opened)
+        self.frames.append(opened)
         if not record:
             return TAKEN
         return AlphaBetaStep(
@@ -523,7 +382,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             note=f"{self._label(node)} {_window(node.alpha, node.beta)}: open, {len(opened.moves)} moves",
         )
 
-    def _attach(self, frame: _Frame, state: State, cost: int) -> AlphaBetaNode:
+    def _attach(self, frame: Frame, state: State, cost: int) -> AlphaBetaNode:
         """Commit a visit that cost ``cost`` moves: add the next child of ``frame`` to the tree, with
         its parent's window as its window on entry."""
         stats = self.stats
@@ -539,7 +398,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         return node
 
     def _recorded_leaf(
-        self, frame: _Frame, node: AlphaBetaNode, value: float, horizon: bool, from_table: bool
+        self, frame: Frame, node: AlphaBetaNode, value: float, horizon: bool, from_table: bool
     ) -> AlphaBetaStep:
         """Back up the leaf ``node`` (valued already) and describe the visit."""
         alpha = node.alpha
@@ -568,10 +427,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             windows_out=((alpha, beta), *((n.alpha, n.beta) for n in trace.completed)),
         )
 
-    def _back_up(self, frame: _Frame, node: AlphaBetaNode, value: float, horizon: bool, trace: _Trace | None) -> None:
+    def _back_up(self, frame: Frame, node: AlphaBetaNode, value: float, horizon: bool, trace: _Trace | None) -> None:
         """Fold the completed ``node`` (``value``, first player's view) into its parent's ``frame``;
         close every node that this completes (all children searched, or a cut-off), up to the root."""
-        stack = self._stack
+        stack = self.frames
         while True:
             parent = frame.node
             if horizon:
@@ -612,7 +471,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             horizon = frame.horizon
             frame = stack[-1]
 
-    def _close(self, frame: _Frame) -> None:
+    def _close(self, frame: Frame) -> None:
         """Mark ``frame``'s node complete: its bound, its table entry, its history credit."""
         node = frame.node
         value = node.value
@@ -624,26 +483,27 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         else:
             bound = EXACT
         node.bound = bound
-        table = self._table
+        table = self.table
         if table is not None:
             key = frame.key
-            self._note_table_write(key, table.get(key))
+            if self.journal is not None:
+                self.journal.table_write(key, table.get(key))
             table[key] = (frame.remaining, value, bound, frame.best_move, frame.horizon)
         if self.ordering == "history" and bound != (UPPER if node.player > 0 else LOWER):
             # Credit the move that was best here, unless every move failed low for the player to move.
-            scores = self._history[node.player]
+            scores = self.history[node.player]
             credit = frame.remaining * frame.remaining
             scores[frame.best_move] = scores.get(frame.best_move, 0) + credit
 
-    def _open(self, node: AlphaBetaNode, state: State, remaining: int, key: Hashable, first: Move | None) -> _Frame:
+    def _open(self, node: AlphaBetaNode, state: State, remaining: int, key: Hashable, first: Move | None) -> Frame:
         """A frame for ``node`` with its children in search order; ``first`` (a table move) goes first.
 
-        With a static ordering, when ``node`` is sorted (``remaining`` at least ``_sort_from``),
+        With a static ordering, when ``node`` is sorted (``remaining`` at least ``sort_from``),
         this plays every child to evaluate it (the caller has counted those moves)."""
         moves: Sequence[Move] = state.legal_moves()
         states: list[State] | None = None
         evals: list[float] | None = None
-        if self._sort_from and remaining >= self._sort_from:
+        if self.sort_from and remaining >= self.sort_from:
             generated = [state.play(move) for move in moves]
             evaluator = self.evaluator
             values = [evaluator(child) for child in generated]
@@ -657,35 +517,38 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             evals = [values[k] for k in order]
         else:
             if self.ordering == "history" and len(moves) > 1:
-                scores = self._history[node.player]
+                scores = self.history[node.player]
                 moves = sorted(moves, key=lambda move: -scores.get(move, 0))
                 if first is None and node.parent is None and self.completed_root is not None:
                     first = self.best_move()
             if first is not None and first in moves and moves[0] != first:
                 moves = [first, *(move for move in moves if move != first)]
-        return _Frame(node, state, remaining, key, moves, states, evals)
+        return Frame(node, state, remaining, key, moves, states, evals)
 
     def _start_iteration(self, record: bool, moves_left: int | None) -> AlphaBetaStep | Taken | None:
         """Open the root of the iteration ``self.iteration`` (a new tree, unless the root is still unopened)."""
         state = self.root_state
         depth = self.iteration
-        cost = len(state.legal_moves()) if self._sort_from and depth >= self._sort_from else 0
+        cost = len(state.legal_moves()) if self.sort_from and depth >= self.sort_from else 0
         if moves_left is not None and cost > moves_left:
             return None
         root = self.root
         if root.bound is not None or root.children:
             root = self.root = AlphaBetaNode(None, None, state.player, depth, -INF, INF)
-        self._past.rounds.append(_Round(self, root))
+        journal = self.journal
+        if journal is not None:
+            journal.started(root)
         self.stats.moves += cost
-        self.stats.nodes = self._completed_nodes + 1
+        self.stats.nodes = self.completed_nodes + 1
         key: Hashable = None
         first: Move | None = None
-        if self._table is not None:
+        if self.table is not None:
             key = table_key(state)
-            entry = self._table.get(key)
+            entry = self.table.get(key)
             first = None if entry is None else entry[3]
-        self._stack.append(self._open(root, state, depth, key, first))
-        self._checkpoint(self.stats.iterations + 1)  # the search after this step, the iteration's first
+        self.frames.append(self._open(root, state, depth, key, first))
+        if journal is not None:
+            journal.checkpoint(self.stats.iterations + 1)  # the search after this step, the iteration's first
         if not record:
             return TAKEN
         ordered = f"; {cost} children generated to order them" if cost else ""
@@ -699,17 +562,15 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             note=f"iteration {depth}: search to depth {depth}{ordered}",
         )
 
-    def _complete_iteration(self, root_frame: _Frame) -> None:
+    def _complete_iteration(self, root_frame: Frame) -> None:
         """The root is complete: keep its tree as the last complete iteration, and deepen or finish.
 
-        The tree of the iteration before is let go, but for its principal variation (for going back)."""
-        rounds = self._past.rounds
-        if len(rounds) > 1 and rounds[-2].whole:
-            rounds[-2].whole = False
-            _keep_principal_line(rounds[-2].root)
+        The tree of the iteration before is let go (but for its principal variation, if the journal keeps it)."""
+        if self.journal is not None:
+            self.journal.completed()
         self.completed_root = root_frame.node
-        self.stats.nodes -= self._completed_nodes  # the previous complete tree is let go
-        self._completed_nodes = self.stats.nodes
+        self.stats.nodes -= self.completed_nodes  # the previous complete tree is let go
+        self.completed_nodes = self.stats.nodes
         if not root_frame.horizon:
             self.solved = True
             self.finished = True
@@ -727,314 +588,12 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         solved = " (solved)" if self.solved else ""
         return f"{root.iteration} complete: value {_num(root.value)}{solved}, best move {move}"
 
-    # --- going back ----------------------------------------------------------------------
-
-    def _code(self, move: Move) -> int:
-        """A small number for ``move``, for the arrays of the checkpoints and journals."""
-        code = self._past.codes.get(move)
-        if code is None:
-            code = self._past.codes[move] = len(self._past.moves_by_code)
-            self._past.moves_by_code.append(move)
-        return code
-
-    def _note_table_write(self, key: Hashable, old: TableEntry | None) -> None:
-        """Journal a table write at ``key`` over ``old`` (``None``: no entry there yet)."""
-        keys = self._past.table_keys
-        try:
-            keys.append(key)  # type: ignore[arg-type]  # an int of 64 bits into the array, or into the list
-        except (OverflowError, TypeError):
-            keys = self._past.table_keys = list(keys)
-            keys.append(key)
-        if old is None:
-            self._past.table_olds.append(0)
-        else:
-            move = old[3]
-            self._past.table_olds.append(8 * (old[0] + 1) + BOUNDS.index(old[2]) + 4 * old[4])
-            self._past.table_moves.append(-1 if move is None else self._code(move))
-            self._past.table_values.append(old[1])
-
-    def _checkpoint(self, step: int) -> None:
-        """Note the frame stack, the open nodes' numbers and the stats, as they are after ``step`` steps (at the
-        start of a step that has changed nothing yet, or at the end of one not counted yet)."""
-        for player, scores in self._history.items():
-            for move, score in scores.items():
-                self._past.saved_players.append(player)
-                self._past.saved_moves.append(self._code(move))
-                self._past.saved_scores.append(score)
-        numbers = self._past.frame_numbers
-        for frame in self._stack:
-            node = frame.node
-            best = frame.best_move
-            self._past.frame_next.append(frame.next)
-            self._past.frame_horizon.append(frame.horizon)
-            self._past.frame_best.append(-1 if best is None else self._code(best))
-            value = node.value
-            numbers.extend((0.0 if value is None else value, node.alpha, node.beta))
-        stats = self.stats
-        self._past.checkpoints.extend(
-            (
-                step,
-                len(self._past.rounds) - 1,
-                stats.moves,
-                stats.nodes,
-                stats.max_depth,
-                len(self._past.table_keys),
-                len(self._past.saved_scores),
-                len(self._past.frame_next),
-            )
-        )
-        self._next_checkpoint = step + CHECKPOINT_STEPS
-
-    def _round_of(self, step: int) -> int:
-        """The index in ``_rounds`` of the iteration whose tree is the root after ``step`` (-1 for step 0)."""
-        rounds = self._past.rounds
-        index = len(rounds) - 1
-        while index >= 0 and rounds[index].start > step:
-            index -= 1
-        return index
-
-    def _checkpoint_before(self, step: int) -> int:
-        """The index of the last checkpoint taken at or before ``step``."""
-        checkpoints = self._past.checkpoints
-        return bisect_right(range(len(checkpoints) // _CP), step, key=lambda index: checkpoints[_CP * index]) - 1
-
-    def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the last step (whose node is at ``path``): see ``rewind``."""
-        stats = self.stats
-        step = stats.iterations - 1
-        if step < 0:
-            return False
-        self.rewind(step)
-        if stats.iterations < step:  # (only when an earlier iteration is replayed from its start)
-            seconds = stats.seconds
-            self.run(Limit(iterations=step - stats.iterations))
-            stats.seconds = seconds
-        return True
-
-    def rewind_cost(self, step: int) -> float | None:
-        if step >= self.stats.iterations:
-            return 0.0
-        index = self._round_of(step)
-        if index < 0:
-            return 0.0
-        round_ = self._past.rounds[index]
-        if not round_.whole:
-            return RESTORE_COST + step - (round_.start - 1)
-        return RESTORE_COST + step - self._past.checkpoints[_CP * self._checkpoint_before(step)]
-
-    def rewind(self, step: int) -> int:
-        """Go back to the search as it was after ``step``: from the last checkpoint at or before it in an
-        iteration whose tree is whole (the running one, or the last complete one), else from the start of the
-        iteration, replaying the steps in between (see the module's docstring).
-
-        From a checkpoint the replay is short and ``step`` is reached in one call.  From an iteration's start at
-        most ``REPLAY_SLICE`` steps are replayed: the step returned is then below ``step``, and the caller runs
-        the search on to it (as the timeline does going forward, a chunk at a time)."""
-        stats = self.stats
-        if step >= stats.iterations:
-            return stats.iterations
-        seconds = stats.seconds
-        index = self._round_of(max(step, 0))
-        if index < 0:
-            self._restore_round_start(0)
-        elif self._past.rounds[index].whole:
-            self._restore_checkpoint(self._checkpoint_before(step))
-        else:
-            self._restore_round_start(index)
-        if stats.iterations < step:
-            self.run(Limit(iterations=min(step - stats.iterations, REPLAY_SLICE)))
-        stats.seconds = seconds
-        return stats.iterations
-
-    def _restore_round_start(self, index: int) -> None:
-        """Put the search back as it was before the first step of the iteration ``_rounds[index]``.
-
-        The root is then the last complete iteration's (kept only along its principal variation, perhaps: the
-        next step replaces it, and only its line is read before that), or a new root for the first iteration."""
-        round_ = self._past.rounds[index]
-        if round_.completed is None:
-            self.root = AlphaBetaNode(None, None, self.root_state.player, round_.depth, -INF, INF)
-        else:
-            self.root = round_.completed
-        self.completed_root = round_.completed
-        self._completed_nodes = round_.completed_nodes
-        self.iteration = round_.depth
-        self.solved = self.finished = False
-        self._stack = []
-        stats = self.stats
-        stats.iterations = round_.start - 1
-        stats.moves = round_.moves
-        stats.nodes = round_.nodes
-        stats.max_depth = round_.max_depth
-        self._roll_back(round_.table)
-        self._history = {player: dict(scores) for player, scores in round_.history.items()}
-        self._drop_checkpoints(round_.checkpoints)
-        del self._past.rounds[index:]
-        self._next_checkpoint = 0
-
-    def _restore_checkpoint(self, index: int) -> None:
-        """Put the search back as it was at checkpoint ``index``, in place: its iteration's tree must be whole."""
-        checkpoints = self._past.checkpoints
-        at = _CP * index
-        step, round_index, moves, nodes, max_depth, table_length, scores_end, end = checkpoints[at : at + _CP]
-        begin = checkpoints[at - 1] if index else 0
-        scores_begin = checkpoints[at - 2] if index else 0
-        round_ = self._past.rounds[round_index]
-        assert round_.whole
-        nexts = self._past.frame_next
-        numbers = self._past.frame_numbers
-        # First the frames, from the tree as it is (a frame closed since is made again from its node's children).
-        old = self._stack
-        frames: list[_Frame] = []
-        node = round_.root
-        state = self.root_state
-        alpha_in, beta_in = -INF, INF
-        for depth in range(end - begin):
-            frame = old[depth] if depth < len(old) and old[depth].node is node else None
-            if frame is None:
-                frame = self._reopened(node, state, alpha_in, beta_in)
-            frames.append(frame)
-            f = 3 * (begin + depth)
-            alpha_in, beta_in = numbers[f + 1], numbers[f + 2]
-            if depth + 1 < end - begin:
-                child = nexts[begin + depth] - 1  # the open child: the last one visited
-                states = frame.states
-                node = node.children[child]
-                state = frame.state.play(node.move) if states is None else states[child]
-        # Then the open nodes' numbers, and their children as they were.
-        decode = self._past.moves_by_code
-        for depth, frame in enumerate(frames, begin):
-            visited = nexts[depth]
-            best = self._past.frame_best[depth]
-            frame.next = visited
-            frame.horizon = bool(self._past.frame_horizon[depth])
-            frame.best_move = None if best < 0 else decode[best]
-            node = frame.node
-            f = 3 * depth
-            node.value = None if best < 0 else numbers[f]
-            node.alpha = numbers[f + 1]
-            node.beta = numbers[f + 2]
-            node.bound = None
-            node.pruned = 0
-            children = node.children
-            if len(children) > visited:
-                node.children = list(children[:visited]) if visited else NO_CHILDREN
-        self._stack = frames
-        self.root = round_.root
-        self.completed_root = round_.completed
-        self._completed_nodes = round_.completed_nodes
-        self.iteration = round_.depth
-        self.solved = self.finished = False
-        stats = self.stats
-        stats.iterations = step
-        stats.moves = moves
-        stats.nodes = nodes
-        stats.max_depth = max_depth
-        self._roll_back(table_length)
-        history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
-        for saved in range(scores_begin, scores_end):
-            history[self._past.saved_players[saved]][decode[self._past.saved_moves[saved]]] = self._past.saved_scores[
-                saved
-            ]
-        self._history = history
-        self._drop_checkpoints(index + 1)
-        del self._past.rounds[round_index + 1 :]
-        self._next_checkpoint = step + CHECKPOINT_STEPS
-
-    def _reopened(self, node: AlphaBetaNode, state: State, alpha_in: float, beta_in: float) -> _Frame:
-        """The frame that the complete ``node`` (at ``state``, entered with the window ``alpha_in, beta_in``) had
-        while open: its visited children's moves in their order, then as many placeholders as it pruned (never
-        visited again: going forward from the past, the node is complete again at the same step)."""
-        remaining = node.iteration - node.depth
-        key = table_key(state) if self._table is not None else None
-        moves: list[Move] = [child.move for child in node.children]
-        states: list[State] | None = None
-        evals: list[float] | None = None
-        if self._sort_from and remaining >= self._sort_from:
-            states = [state.play(move) for move in moves]
-            evaluator = self.evaluator
-            evals = [evaluator(child) for child in states]
-            states += [state] * node.pruned
-            evals += [0.0] * node.pruned
-        moves += [moves[-1]] * node.pruned
-        frame = _Frame(node, state, remaining, key, moves, states, evals)
-        frame.alpha_in = alpha_in
-        frame.beta_in = beta_in
-        return frame
-
-    def _roll_back(self, table_length: int) -> None:
-        """Undo the table writes journalled after the first ``table_length`` of them, newest first."""
-        decode = self._past.moves_by_code
-        table = self._table
-        keys = self._past.table_keys
-        if table is not None and len(keys) > table_length:
-            olds = self._past.table_olds
-            moves = self._past.table_moves
-            values = self._past.table_values
-            replaced = len(values)
-            for index in range(len(keys) - 1, table_length - 1, -1):
-                old = olds[index]
-                if not old:
-                    del table[keys[index]]
-                    continue
-                replaced -= 1
-                move = moves[replaced]
-                best = None if move < 0 else decode[move]
-                table[keys[index]] = (old // 8 - 1, values[replaced], BOUNDS[old & 3], best, bool(old & 4))
-            del keys[table_length:]
-            del olds[table_length:]
-            del moves[replaced:]
-            del values[replaced:]
-
-    def _drop_checkpoints(self, count: int) -> None:
-        """Keep only the first ``count`` checkpoints (those of the steps still taken)."""
-        checkpoints = self._past.checkpoints
-        end = checkpoints[_CP * count - 1] if count else 0
-        saved = checkpoints[_CP * count - 2] if count else 0
-        del checkpoints[_CP * count :]
-        for frames in (self._past.frame_next, self._past.frame_horizon, self._past.frame_best):
-            del frames[end:]
-        del self._past.frame_numbers[3 * end :]
-        for scores in (self._past.saved_players, self._past.saved_moves, self._past.saved_scores):
-            del scores[saved:]
-
-    def journal_nbytes(self) -> int:
-        """The checkpoints and journals, the iterations' records and the principal lines kept of earlier trees."""
-        arrays: list[array[int] | array[float]] = [
-            self._past.checkpoints,
-            self._past.frame_next,
-            self._past.frame_horizon,
-            self._past.frame_best,
-            self._past.frame_numbers,
-            self._past.table_olds,
-            self._past.table_moves,
-            self._past.table_values,
-            self._past.saved_players,
-            self._past.saved_moves,
-            self._past.saved_scores,
-        ]
-        keys = self._past.table_keys
-        size = 0
-        if isinstance(keys, array):
-            arrays.append(keys)
-        else:  # every key counted whole, as if none were shared with the table
-            size = sys.getsizeof(keys) + sum(sys.getsizeof(key) for key in keys)
-        size += sum(len(a) * a.itemsize for a in arrays)
-        for round_ in self._past.rounds:
-            size += 160 + sum(sys.getsizeof(scores) for scores in round_.history.values())
-            if not round_.whole:
-                node: AlphaBetaNode | None = round_.root
-                while node is not None:
-                    size += 200
-                    node = node.children[0] if node.children else None
-        return size
-
     # --- what the search says ------------------------------------------------------------
 
     def best_move(self) -> Move | None:
         """The best move of the last complete iteration; before one completes, the best so far of the
         current one among its completed root children (``None`` if there is none yet)."""
-        best = _best_child(self.completed_root or self.root)
+        best = best_completed_child(self.completed_root or self.root)
         return None if best is None else best.move
 
     def value(self) -> PovScore[float]:
@@ -1050,7 +609,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     def principal_path(self) -> list[AlphaBetaNode]:
         """The principal variation of the last complete iteration (of the current one before that)."""
         path = [self.completed_root or self.root]
-        while (best := _best_child(path[-1])) is not None:
+        while (best := best_completed_child(path[-1])) is not None:
             path.append(best)
         return path
 
@@ -1076,17 +635,7 @@ class _Trace:
         self.iteration_done = False
 
 
-def _keep_principal_line(root: AlphaBetaNode) -> None:
-    """Cut the complete tree under ``root`` down to its principal variation: each node there keeps its best
-    child alone (``_best_child`` then still finds it), and the rest of the tree is let go."""
-    node = root
-    while (best := _best_child(node)) is not None:
-        if len(node.children) > 1:
-            node.children = [best]
-        node = best
-
-
-def _best_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
+def best_completed_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
     """The first completed child with the best value for the player to move at ``node``."""
     completed = [c for c in node.children if c.bound is not None and c.value is not None]
     return best_child(completed, node.player, _VALUE)

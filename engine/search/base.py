@@ -18,16 +18,13 @@ number it keeps.
 from __future__ import annotations
 
 import gc
-import sys
 import time
 from abc import ABC, abstractmethod
-from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from operator import attrgetter
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import ClassVar, Generic, Self, TypeVar
 
 from engine.errors import UserError
 from engine.games.base import Move, Player, State
@@ -146,253 +143,6 @@ class Node:
 
 N = TypeVar("N", bound=Node, covariant=True)
 C = TypeVar("C", bound=Node)
-_DEPTH = attrgetter("depth")
-REWIND_SLICE = 16_384
-"""Expansions ``Expansions.back`` and ``forth`` take at most in one call (some 20 to 100 ms of work), so
-that the timeline can let the tree's lock go between two calls."""
-
-
-def _one_move_a_child(node: Node, children: int) -> int:
-    return children
-
-
-class Expansions(Generic[C]):
-    """The journal of a search that expands one node a step, to go back and forth along its timeline in place.
-
-    It keeps the node each step expanded and, for searches whose leaves have a value (``leaf_values``), that
-    node's value as a leaf (a float a step).  Going back (``back``) makes the newest expanded nodes leaves
-    again and keeps each with the children it had (the newest tree's own nodes: no memory beyond it), its
-    position and its numbers, to be taken again (``forth``); a step taken anew (``record``) drops what was
-    kept.  After either, every node whose children changed and every ancestor of theirs is rescored from its
-    children once, deepest first.  Exact for a search whose every number at an inner node is a function of
-    its children's (proof numbers, minimax values, Rivest's values and penalties): each node gets back the
-    numbers it had, at the cost of one rescore per node rather than one per step and ancestor.
-
-    The steps one ``back`` call takes back form a group (at most ``REWIND_SLICE`` steps), and the call keeps
-    the numbers the ancestors it rescored had before.  Going forth again to the very step that call started
-    from needs no rescore at all: the tree after a step is always the same, and so are its numbers, so each
-    node taken again gets back the numbers it had when it was taken back, and each of those ancestors the
-    numbers it had then (``give_back``).  When part of the group was taken again before (a ``forth`` that
-    stopped short of its end), those ancestors are rescored instead.  ``forth`` takes the rest of a group in
-    one call when asked to go that far, and otherwise as many steps as asked, rescored.
-
-    What is kept is in flat lists, with a node's numbers as a tuple of plain numbers (the cyclic garbage
-    collector stops tracking those): a step taken back adds no object the collector walks, so going back does
-    not bring its full collections (a quarter of a second on a tree of 100,000 steps) any sooner.
-    """
-
-    __slots__ = (
-        "expanded",
-        "values",
-        "_nodes",
-        "_children",
-        "_positions",
-        "_numbers",
-        "_values",
-        "_groups",
-        "_above",
-        "_make_leaf",
-        "_reattach",
-        "_keep",
-        "_give_back",
-        "_rescore",
-        "_cost",
-        "_leaf_values",
-    )
-
-    def __init__(
-        self,
-        make_leaf: Callable[[C, float], State | None],
-        reattach: Callable[[C, State | None], None],
-        keep: Callable[[C], tuple[float | int, ...]],
-        give_back: Callable[[C, tuple[float | int, ...]], None],
-        rescore: Callable[[C], object],
-        cost: Callable[[C, int], int] | None = None,
-        *,
-        leaf_values: bool = True,
-    ) -> None:
-        """``make_leaf(node, value)``: the node's own numbers as a leaf of that value (its children are taken
-        by the journal); returns the position it no longer keeps.  ``reattach(node, position)``: the node
-        expanded again (its children are given back), its position given back.  ``keep(node)``: an inner
-        node's numbers, as plain numbers (floats, ints: a child as its place among the children), and
-        ``give_back(node, numbers)`` them again.  ``rescore(node)``: its numbers from its children.
-        ``cost(node, children)``: the moves its expansion cost (``None``: one per child)."""
-        self.expanded: list[C] = []
-        """The node each step expanded, in order."""
-        self.values = array("d")
-        """Each expanded node's value as a leaf, in the same order (empty without ``leaf_values``: 0 is given)."""
-        self._nodes: list[C] = []
-        """The expansions taken back, the newest first: each node, ..."""
-        self._children: list[Sequence[C]] = []
-        """... the children it had, ..."""
-        self._positions: list[State | None] = []
-        """... the position it no longer keeps (``make_leaf``), ..."""
-        self._numbers: list[tuple[float | int, ...]] = []
-        """... its numbers then (``keep``), ..."""
-        self._values = array("d")
-        """... and its value as a leaf (empty without ``leaf_values``)."""
-        self._groups: list[int] = []
-        """Where each ``back`` call's expansions begin among those taken back (the newest of them), oldest call
-        first: taking again every expansion above one brings the tree back to the step that call started
-        from."""
-        self._above: list[tuple[list[C], list[tuple[float | int, ...]]] | None] = []
-        """For each group, the ancestors that call rescored, deepest first, and their numbers before
-        (``keep``); ``None`` once part of the group is taken again."""
-        self._make_leaf = make_leaf
-        self._reattach = reattach
-        self._keep = keep
-        self._give_back = give_back
-        self._rescore = rescore
-        self._cost = cost if cost is not None else _one_move_a_child
-        self._leaf_values = leaf_values
-
-    def record(self, node: C, value: float) -> None:
-        """A step expanded ``node``, a leaf of ``value`` until then (and dropped what was taken back)."""
-        if self._nodes:
-            self._drop()
-        self.expanded.append(node)
-        if self._leaf_values:
-            self.values.append(value)
-
-    def _drop(self) -> None:
-        """Forget the expansions taken back."""
-        for kept in (self._nodes, self._children, self._positions, self._numbers, self._groups, self._above):
-            kept.clear()
-        del self._values[:]
-
-    def back(self, searcher: Searcher[Any], step: int) -> None:
-        """Take ``searcher``'s expansions after ``step`` back, the newest first, at most ``REWIND_SLICE``."""
-        stats = searcher.stats
-        expanded = self.expanded
-        start = max(step, stats.iterations - REWIND_SLICE, 0)
-        if start < len(expanded):
-            self._groups.append(len(self._nodes))
-            nodes = expanded[start:]
-            del expanded[start:]
-            nodes.reverse()
-            if self._leaf_values:
-                values = self.values
-                leaf_values = values[start:]
-                del values[start:]
-                leaf_values.reverse()
-                self._values.extend(leaf_values)
-            else:
-                leaf_values = array("d", bytes(8 * len(nodes)))
-            dirty: set[C] = set()
-            make_leaf, keep, cost, mark = self._make_leaf, self._keep, self._cost, dirty.add
-            one_a_child = cost is _one_move_a_child
-            add_children, add_position, add_numbers = (
-                self._children.append,
-                self._positions.append,
-                self._numbers.append,
-            )
-            moves = made = 0
-            for node, value in zip(nodes, leaf_values, strict=True):
-                children = node.children
-                made += len(children)
-                moves += len(children) if one_a_child else cost(node, len(children))
-                add_numbers(keep(node))
-                add_children(children)
-                node.children = NO_CHILDREN
-                add_position(make_leaf(node, value))
-                parent = node.parent
-                while parent is not None and parent not in dirty:
-                    mark(parent)
-                    parent = parent.parent
-            self._nodes += nodes
-            stats.moves -= moves
-            stats.nodes -= made
-            above = [node for node in sorted(dirty, key=_DEPTH, reverse=True) if node.children]
-            self._above.append((above, list(map(keep, above))))
-            self._rescored(above)
-        searcher._undone_to(len(expanded))
-
-    def forth(self, searcher: Searcher[Any], step: int) -> bool:
-        """Take the expansions taken back again toward ``step``, the oldest first: the rest of the newest
-        group if ``step`` is that far (numbers given back), else at most ``REWIND_SLICE``; ``False`` if none
-        is kept."""
-        kept = self._nodes
-        if not kept:
-            return False
-        stats = searcher.stats
-        groups = self._groups
-        group = len(kept) - groups[-1]
-        count = min(step - stats.iterations, len(kept), REWIND_SLICE)
-        exact = count >= group
-        if exact:
-            count = group
-            groups.pop()
-            above = self._above.pop()
-        else:
-            self._above[-1] = above = None
-        start = len(kept) - count
-        nodes = kept[start:]
-        del kept[start:]
-        nodes.reverse()
-        lists = []
-        for whole in (self._children, self._positions, self._numbers):
-            part = whole[start:]
-            del whole[start:]
-            part.reverse()
-            lists.append(part)
-        if self._leaf_values:
-            leaf_values = self._values[start:]
-            del self._values[start:]
-            leaf_values.reverse()
-            self.values.extend(leaf_values)
-        reattach, give_back, cost = self._reattach, self._give_back, self._cost
-        one_a_child = cost is _one_move_a_child
-        dirty: set[C] = set()
-        mark = dirty.add
-        first = stats.iterations
-        moves = made = 0
-        for index, (node, children, position, numbers) in enumerate(zip(nodes, *lists, strict=True)):
-            node.children = children
-            reattach(node, position)
-            if exact:
-                give_back(node, numbers)
-            made += len(children)
-            moves += len(children) if one_a_child else cost(node, len(children))
-            if node.depth + 1 > stats.max_depth:
-                stats.iterations = first + index
-                searcher._deeper(node.depth + 1)
-            if above is None:
-                walk: C | None = node.parent if exact else node
-                while walk is not None and walk not in dirty:
-                    mark(walk)
-                    walk = walk.parent
-        stats.iterations = first + count
-        stats.moves += moves
-        stats.nodes += made
-        self.expanded += nodes
-        if above is not None:
-            for node, numbers in zip(*above, strict=True):
-                give_back(node, numbers)
-        else:
-            if exact:
-                dirty.difference_update(nodes)  # (their numbers given back)
-            self._rescored([node for node in sorted(dirty, key=_DEPTH, reverse=True) if node.children])
-        return True
-
-    def _rescored(self, nodes: list[C]) -> None:
-        """``nodes`` (inner nodes, deepest first) rescored from their children."""
-        rescore = self._rescore
-        for node in nodes:
-            rescore(node)
-
-    def nbytes(self) -> int:
-        """What the journal holds beyond the tree, in bytes: its lists (those of the expansions taken back when
-        they hold any), and the numbers kept (a tuple of plain numbers a node: those the node no longer holds)."""
-        size = sys.getsizeof(self.expanded) + sys.getsizeof(self.values)
-        if not self._nodes:
-            return size
-        lists = (self._nodes, self._children, self._positions, self._numbers, self._values, self._groups, self._above)
-        size += sum(sys.getsizeof(kept) for kept in lists)
-        ancestors = [above for above in self._above if above is not None]
-        size += sum(sys.getsizeof(nodes) + sys.getsizeof(numbers) for nodes, numbers in ancestors)
-        sample = self._numbers[-1]
-        each = sys.getsizeof(sample) + sum(sys.getsizeof(x) for x in sample)
-        return size + each * (len(self._numbers) + sum(len(nodes) for nodes, _ in ancestors))
 
 
 def best_child(children: Sequence[C], player: int, value: Callable[[C], float]) -> C | None:
@@ -476,15 +226,10 @@ class Searcher(ABC, Generic[N]):
     """The static evaluation whose scale ``value()`` is on (``None``: the searcher has its own, as MCTS)."""
     finished: bool = False
     """True when there is nothing left to do: the tree is complete or the root is proven."""
-    undo_cost: ClassVar[float] = 1.0
-    """What ``undo`` costs against a step taken on ``run``'s fast path (about): the timeline takes steps back in
-    place only while that is quicker than replaying the search from its start."""
 
     def __init__(self, state: State) -> None:
         self.root_state = state
         self.stats = Stats()
-        self._depths: list[tuple[int, int]] = []
-        """``(step index, max_depth before it)`` for every step that went deeper (``_deeper``), for ``undo``."""
 
     @abstractmethod
     def _advance(self, record: bool, moves_left: int | None) -> Step[N] | Taken | None:
@@ -544,48 +289,6 @@ class Searcher(ABC, Generic[N]):
         winner = state.winner()
         return None if winner is None else (winner, winner)
 
-    def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the last step, which acted on the node at ``path`` (its moves from the root), in place.
-
-        Afterwards the tree, its numbers and ``stats`` (but ``seconds``) are exactly as they were before that
-        step, and stepping again takes it again.  ``False``, with nothing changed, from a searcher that cannot
-        (the timeline then rebuilds the past by replay instead).
-        """
-        return False
-
-    def rewind_cost(self, step: int) -> float | None:
-        """About how long ``rewind`` back to ``step`` would take, in steps of this search replayed on the fast path;
-        ``None`` from a searcher that cannot rewind (the timeline then undoes step by step, or replays).
-
-        The timeline compares it with ``step``, the cost of replaying the search from its start, and takes the
-        cheaper way.
-        """
-        return None
-
-    def rewind(self, step: int) -> int:
-        """Take the search back toward the tree it had after ``step`` (fewer steps than taken), in place, several
-        steps at once; returns the step now shown.
-
-        It may stop after a bounded slice of work (so that a caller holding the tree's lock can let it go between
-        slices): above ``step``, call it again; below ``step`` (a searcher that went further back to replay from
-        there), run the search on to ``step``.  Every step it passes is as ``undo`` would leave it.  Only for a
-        searcher whose ``rewind_cost`` is not ``None``.
-        """
-        raise NotImplementedError(f"{type(self).__name__} cannot rewind")
-
-    def redo(self, step: int) -> int | None:
-        """Take again, in place, the steps that ``rewind`` or ``undo`` took back, toward ``step`` (at most a slice
-        of them a call); returns the step now shown, or ``None`` if no step taken back is kept to be taken again
-        (the caller runs the search on instead: a step taken anew drops them).  Every step it passes is exactly
-        as stepping would leave it."""
-        return None
-
-    def journal_nbytes(self) -> int:
-        """The memory this searcher keeps only so that ``undo`` can take steps back, in bytes (the timeline's
-        memory counts it too): here the record of the steps that went deeper (``_deeper``)."""
-        depths = self._depths
-        return sys.getsizeof(depths) + sum(sys.getsizeof(entry) + sys.getsizeof(entry[0]) for entry in depths)
-
     def nodes_along(self, moves: Sequence[Move]) -> list[N]:
         """The nodes from the root along ``moves``, as far as the tree holds them (the root alone for none)."""
         path = [self.root]
@@ -602,28 +305,6 @@ class Searcher(ABC, Generic[N]):
         for move in path:
             node = next(child for child in node.children if child.move == move)
         return node
-
-    def _deeper(self, depth: int) -> None:
-        """The step under way reached ``depth``, deeper than any before: note it for ``undo``."""
-        stats = self.stats
-        self._depths.append((stats.iterations, stats.max_depth))
-        stats.max_depth = depth
-
-    def _undone(self) -> None:
-        """Stats after an ``undo``: one step fewer, and the depth reached before it if that step went deeper."""
-        stats = self.stats
-        stats.iterations -= 1
-        depths = self._depths
-        if depths and depths[-1][0] == stats.iterations:
-            stats.max_depth = depths.pop()[1]
-
-    def _undone_to(self, step: int) -> None:
-        """Stats after a ``rewind`` back to ``step``: its number of steps, and the depth reached by then."""
-        stats = self.stats
-        stats.iterations = step
-        depths = self._depths
-        while depths and depths[-1][0] >= step:
-            stats.max_depth = depths.pop()[1]
 
     def state_at(self, node: Node) -> State:
         """The position at ``node`` (replays its moves from the root; no stats are charged)."""
@@ -686,52 +367,6 @@ class Searcher(ABC, Generic[N]):
         """The numbers to show beside ``node``, by short name, in display order: the node's own
         (``Node.numbers``), and those that depend on this search's parameters (an edge's weight, UCB1)."""
         return node.numbers()
-
-
-class ExpandingSearcher(Searcher[N]):
-    """A searcher that expands one node a step and moves along its timeline in place through its ``Expansions``
-    journal (proof-number search, Rivest's method, best-first minimax): ``undo``, ``rewind`` and ``redo`` are
-    the journal's ``back`` and ``forth``, then ``_moved``."""
-
-    _expansions: Expansions[Any]
-    """The journal of the nodes expanded (made in the subclass's ``__init__`` with its leaf and rescore hooks)."""
-    rewind_step_cost: ClassVar[float] = 0.2
-    """A step taken back by ``rewind`` costs about this many steps replayed (measured on Connect Four: about
-    0.1)."""
-
-    undo_checks_path: ClassVar[bool] = True
-    """Whether ``undo`` refuses a ``path`` that is not the last expanded node's (proof-number search takes any)."""
-
-    def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the last expansion, of the node at ``path``: see ``rewind``."""
-        expanded = self._expansions.expanded
-        if not expanded or (self.undo_checks_path and tuple(expanded[-1].moves()) != tuple(path)):
-            return False
-        self.rewind(self.stats.iterations - 1)
-        return True
-
-    def rewind_cost(self, step: int) -> float | None:
-        return self.rewind_step_cost * max(0, self.stats.iterations - step)
-
-    def rewind(self, step: int) -> int:
-        """Take back the expansions after ``step`` (``Expansions.back``): each expanded node a leaf again, and
-        every node above rescored from its children."""
-        self._expansions.back(self, step)
-        self._moved()
-        return self.stats.iterations
-
-    def redo(self, step: int) -> int | None:
-        if not self._expansions.forth(self, step):
-            return None
-        self._moved()
-        return self.stats.iterations
-
-    def _moved(self) -> None:
-        """Bring what the searcher keeps beside its tree (``finished``, a principal variation...) up to date after
-        the tree went back or forth along the timeline."""
-
-    def journal_nbytes(self) -> int:
-        return super().journal_nbytes() + self._expansions.nbytes()
 
 
 @contextmanager

@@ -41,9 +41,8 @@ position is defended longest and a won one won quickest.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
 from operator import attrgetter
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
@@ -52,17 +51,19 @@ from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
-    ExpandingSearcher,
-    Expansions,
     Node,
     Param,
+    Searcher,
     Step,
     Taken,
     Verdict,
     best_child,
 )
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
-from engine.search.outcomes import Bounds, backed_up, bounds, exact, improvable, intrinsic, result_of, score
+from engine.search.outcomes import Bounds, backed_up, exact, improvable, intrinsic, result_of, score
+
+if TYPE_CHECKING:
+    from engine.travel.expansions import Expansions
 
 _VALUE = attrgetter("v")
 
@@ -105,13 +106,16 @@ class BestFirstNode(Node):
         return {"v": self.v}
 
 
-class BestFirst(ExpandingSearcher[BestFirstNode]):
+class BestFirst(Searcher[BestFirstNode]):
     """Best-first minimax: always expand the leaf at the end of the principal variation."""
 
     evaluator: Evaluator
     """The static evaluation at the leaves (first player's point of view)."""
     name = "bestfirst"
     description = "best-first minimax (Korf & Chickering): expand the principal leaf"
+    journal: Expansions[BestFirstNode] | None = None
+    """Told each step's expansion, to take steps back and again in place (``engine.travel`` sets it; not with
+    ``ab_depth``, whose full-width phase is replayed)."""
 
     def __init__(self, state: State, *, ab_depth: int = 0, evaluator: str | Evaluator = "auto") -> None:
         super().__init__(state)
@@ -130,8 +134,6 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
         self.finished = state.is_terminal()
-        self._expansions = Expansions(self._leaf_again, self._reattach, self._kept, self._given_back, self._rescore)
-        """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
         if self.finished:
@@ -149,7 +151,8 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         if moves_left is not None and len(moves) > moves_left:
             return None
         leaf.state = state
-        self._expansions.record(leaf, leaf.v)
+        if self.journal is not None:
+            self.journal.record(leaf, leaf.v)
         if full_width:
             self._full_width.popleft()
         evaluator = self.evaluator
@@ -163,11 +166,11 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         stats.moves += len(moves)
         stats.nodes += len(moves)
         if leaf.depth + 1 > stats.max_depth:
-            self._deeper(leaf.depth + 1)
+            stats.max_depth = leaf.depth + 1
         if full_width:
             self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.terminal)
         changed = self._back_up(leaf)
-        self._moved()
+        self.refresh()
         if not record:
             return TAKEN
         return Step(
@@ -226,17 +229,9 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
             node = best
         return node
 
-    def undo(self, path: Sequence[Move]) -> bool:
-        """Not with ``ab_depth``: its full-width phase is replayed."""
-        return self.ab_depth == 0 and super().undo(path)
-
-    def rewind_cost(self, step: int) -> float | None:
-        """Not with ``ab_depth``: its full-width phase is replayed."""
-        return None if self.ab_depth > 0 else super().rewind_cost(step)
-
-    def _moved(self) -> None:
+    def refresh(self) -> None:
         """The principal variation and ``finished`` after a step, or after the tree went back or forth along the
-        timeline: finished once the root's bounds meet."""
+        timeline (``engine.travel``): finished once the root's bounds meet."""
         self._principal = self._principal_from_root()
         lo, hi = self.bounds_of(self.root)
         self.finished = not self._full_width and lo == hi
@@ -246,36 +241,9 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         lo, hi = self.bounds_of(self.root)
         return result_of(lo) == result_of(hi) != 0
 
-    @staticmethod
-    def _leaf_again(leaf: BestFirstNode, value: float) -> State | None:
-        """``leaf`` a leaf of its static ``value`` again; the position it no longer keeps (none at the root)."""
-        leaf.best = None
-        leaf.v = value
-        leaf.bounds = None
-        state = leaf.state
-        if leaf.parent is not None:
-            leaf.state = None
-        return state
-
-    @staticmethod
-    def _reattach(leaf: BestFirstNode, state: State | None) -> None:
-        leaf.state = state
-
-    @staticmethod
-    def _kept(node: BestFirstNode) -> tuple[float, int, int, int]:
-        """An inner node's numbers, for the journal: its value, the place of its principal child, its bounds."""
-        assert node.bounds is not None  # (an inner node's are its children's)
-        return (node.v, node.children.index(node.best), *node.bounds)
-
-    @staticmethod
-    def _given_back(node: BestFirstNode, kept: tuple[float | int, ...]) -> None:
-        """``node``'s numbers as ``_kept`` took them."""
-        node.v, place, lo, hi = kept
-        node.best = node.children[int(place)]
-        node.bounds = bounds(int(lo), int(hi))
-
-    def _rescore(self, node: BestFirstNode) -> None:
-        """Back up ``node``'s value, principal child and bounds from its children."""
+    def rescore(self, node: BestFirstNode) -> None:
+        """Back up ``node``'s value, principal child and bounds from its children (``engine.travel`` takes steps
+        back with it)."""
         best = best_child(node.children, self._players[node.depth & 1], _VALUE)
         assert best is not None  # a node rescored has children
         node.best = best

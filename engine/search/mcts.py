@@ -39,28 +39,19 @@ choosing a won finished game, and a complete tree has nothing left to expand).
 
 Every random number (tree choices, plain playouts and numpy batches alike) is drawn from one
 ``RandomStream`` (``engine.search.stream``), whose whole state is a position in a seeded
-sequence.  That is what lets the search go back and forth along its steps in place, exactly
-(``rewind``, ``redo``, ``undo``): it journals, per step, the node it scored, the result it
-backed up (in halves, an integer), whether it added that node and ran playouts, the untried
-move's place, its playout moves and its draws (a reference and about 6 bytes), and from
-these takes many steps back at once: the nodes they added taken off, their sums taken off
-the nodes kept once each, deepest first, the stream sought back (see ``_take_back``).
+sequence: that is what lets the timeline take steps back and again in place, exactly, from a
+journal of a few bytes a step (``engine.travel.monte_carlo``).
 """
 
 from __future__ import annotations
 
 import math
-import sys
-from array import array
-from bisect import bisect_left
 from collections.abc import Sequence
-from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from engine.games.base import Move, Player, State, is_chance
 from engine.pov import PovScore
-from engine.search import base
 from engine.search.base import (
-    NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
     Node,
@@ -70,7 +61,6 @@ from engine.search.base import (
     Step,
     Taken,
     Verdict,
-    cyclic_gc_paused,
 )
 from engine.search.outcomes import (
     Bounds,
@@ -86,20 +76,13 @@ from engine.search.outcomes import (
 from engine.search.playouts import Playouts
 from engine.search.stream import RandomStream
 
+if TYPE_CHECKING:
+    from engine.travel.monte_carlo import MonteCarloJournal
+
 WIN = 1
 LOSS = -1
 OPEN = 0
 """Values of ``MctsNode.proven``, for the player who moved into the node (``OPEN``: not proven)."""
-
-GROWN = 1
-PLAYED = 2
-"""Flags of a step in ``MonteCarloTreeSearch._kinds``: it added its leaf; it ran playouts (the leaf's game was not
-over)."""
-
-REWIND_STEP_COST = 0.05
-"""What taking one step back or again in a batch (``rewind``, ``redo``) costs against a step taken on the fast path:
-measured at 0.02-0.035 (1 us against 18-50 us on Connect Four, with chance and Nim; less with k > 1, whose steps run
-more playouts), 0.06 through the explorer's session."""
 
 DEFAULT_C = 1.4
 """UCT's exploration constant; the theory (Auer et al.'s UCB1) says sqrt(2) ~ 1.414."""
@@ -118,20 +101,6 @@ def expansion_urgency(visits: int, children: int) -> float:
 def secure_value(mean: float, visits: int) -> float:
     """MCTS-Solver's final-move score: mean + 1 / sqrt(n)."""
     return mean + 1 / math.sqrt(visits)
-
-
-_WIDER = {"B": "H", "H": "I", "I": "Q"}
-
-
-def _widened(values: array[int], length: int, value: int) -> array[int]:
-    """``values`` holding ``length`` entries, ``value`` the last: appended if it is not yet, to a copy of wider
-    items if it does not fit."""
-    while len(values) < length:
-        try:
-            values.append(value)
-        except OverflowError:
-            values = array(_WIDER[values.typecode], values)
-    return values
 
 
 class MctsNode(Node):
@@ -188,22 +157,13 @@ class MctsNode(Node):
         return {"n": self.visits, "mean": self.mean(), "proven": proven}
 
 
-def _gather(sums: dict[MctsNode, list[int]], node: MctsNode, visits: int, halves: int) -> None:
-    """Add ``visits`` and ``halves`` (a total in halves) to what ``sums`` holds for ``node`` (for a rewind or
-    redo: the numbers to take off or give back once per node)."""
-    entry = sums.get(node)
-    if entry is None:
-        sums[node] = [visits, halves]
-    else:
-        entry[0] += visits
-        entry[1] += halves
-
-
 class MonteCarloTreeSearch(Searcher[MctsNode]):
     """UCT with ``k`` random playouts per new leaf, optional partial expansion and MCTS-Solver."""
 
     name = "mcts"
     description = "Monte Carlo tree search (UCT), k numpy-batched playouts per leaf; partial expansion, MCTS-Solver"
+    journal: MonteCarloJournal | None = None
+    """Told each step's leaf and result, to take steps back and again in place (``engine.travel`` sets it)."""
 
     def __init__(
         self,
@@ -236,31 +196,6 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self._root_ply = state.ply
         if self.finished and self._bounded:
             self.root.bounds = _finished(state)
-        self._draws = array("H")
-        """The journal, one entry a step, in order (``rewind``, ``redo``, ``undo``): the draws each step took from the
-        stream (widened to ``Q`` if one takes more than 65,535)..."""
-        self._leaves: list[MctsNode] = []
-        """...the node each step scored (the one it added, if it added one)..."""
-        most = (2 * k) << 2 | GROWN | PLAYED
-        self._kinds = array("B" if most < 1 << 8 else "H" if most < 1 << 16 else "I")
-        """...twice the result it backed up (for the leaf's mover) shifted left by two, ``| GROWN`` if it added the
-        leaf, ``| PLAYED`` if it ran playouts (the leaf's game was not over)..."""
-        self._places = array("B")
-        """...the index in its parent's untried moves of the move it expanded (0 if none; widened if need be)..."""
-        self._played = array("H")
-        """...and the moves its playouts made (widened if need be)."""
-        self._drawn = self.stream.position
-        """The stream's position after the last step: where the next one starts drawing."""
-        self._proof_steps = array("Q")
-        """The steps whose ``_prove`` proved nodes (MCTS-Solver), in order..."""
-        self._proof_counts = array("I")
-        """...and how many each proved: the leaf's parent and that many - 1 of its ancestors."""
-        self._first_untried: dict[MctsNode, list[Move]] = {}
-        """The untried moves of nodes whose first expansion was taken back (``rewind``), as that expansion found
-        them, for ``redo`` to take it again."""
-
-    undo_cost = REWIND_STEP_COST
-    """An undo is a rewind of one step (``_take_back``)."""
 
     def _shown_c(self) -> float | None:
         """The exploration constant the tree's nodes show their UCB with (``None``: no UCB to show)."""
@@ -281,8 +216,6 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         if self.finished or (moves_left is not None and moves_left < 1):
             return None
         stats = self.stats
-        if len(self._leaves) > stats.iterations:
-            self._forget_undone()
         path, movers, state, grow, outcome = self._select()
         place = 0
         if grow:
@@ -291,29 +224,13 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             path.append(child)
         stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
         leaf = path[-1]
-        playouts, playout_moves = stats.playouts, stats.playout_moves
         reward = self._simulate(state, movers[-1])
         self._back_up(path, movers, reward)
-        played = stats.playouts != playouts  # (none at a finished game)
-        if self._bounded:
-            proved = self._prove(path)
-            if proved:
-                self._proof_steps.append(stats.iterations)
-                self._proof_counts.append(proved)
-                self.finished = self._finished_by_proof()
-        start, self._drawn = self._drawn, self.stream.position
-        self._leaves.append(leaf)
-        self._kinds.append(int(2 * reward) << 2 | (GROWN if grow else 0) | (PLAYED if played else 0))
-        try:
-            self._draws.append(self._drawn - start)
-            self._places.append(place)
-            self._played.append(stats.playout_moves - playout_moves)
-        except OverflowError:
-            self._draws, self._places, self._played = (
-                _widened(self._draws, len(self._leaves), self._drawn - start),
-                _widened(self._places, len(self._leaves), place),
-                _widened(self._played, len(self._leaves), stats.playout_moves - playout_moves),
-            )
+        proved = self._prove(path) if self._bounded else 0
+        if proved:
+            self.refresh()
+        if self.journal is not None:
+            self.journal.record(leaf, reward, grow, place, proved)
         if not record:
             return TAKEN
         changed = [self.root]
@@ -393,7 +310,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         node.add_child(child)
         stats.nodes += 1
         if child.depth > stats.max_depth:
-            self._deeper(child.depth)
+            stats.max_depth = child.depth
         if self._bounded and state.is_terminal():
             child.bounds = _finished(state)
         return child, state, index
@@ -435,7 +352,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
 
         Winands et al.'s proofs, on scores that carry the length (``engine.search.outcomes``), with the bounds
         of Cazenave and Saffidine's score-bounded MCTS: a node's bounds, for the player who moved into it, are
-        the opposite of the best its children's give the player to move there (``_backed_bounds``).  A child
+        the opposite of the best its children's give the player to move there (``backed_bounds``).  A child
         proven won by its mover makes its parent a proven loss, and a fully expanded parent whose children are
         all proven lost by their mover is a proven win, as in MCTS-Solver; the length is exact once no other
         child can end the game sooner (for a win) or later (for a loss).  A finished game is exact at once;
@@ -444,7 +361,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         """
         for index in range(len(path) - 2, -1, -1):
             node = path[index]
-            span = self._backed_bounds(node)
+            span = self.backed_bounds(node)
             if span == self._bounds_of(node):
                 return len(path) - 2 - index
             node.bounds = span
@@ -455,7 +372,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         span = node.bounds
         return intrinsic(self._root_ply + node.depth, False) if span is None else span
 
-    def _backed_bounds(self, node: MctsNode) -> Bounds:
+    def backed_bounds(self, node: MctsNode) -> Bounds:
         """``node``'s bounds from its children's, for the player who moved into it: the opposite of the best the
         player to move there gets from them (``outcomes.backed_up`` from the player to move's side)."""
         ply = self._root_ply + node.depth
@@ -479,11 +396,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
                 searched.append(child)
         return searched
 
-    def _finished_by_proof(self) -> bool:
-        """MCTS-Solver: whether the root's bounds have met (its score, the game's length included, is known);
-        plain MCTS never finishes (it does not search by its bounds)."""
+    def refresh(self) -> None:
+        """``finished`` after a proof, or after the tree went back or forth along the timeline (``engine.travel``):
+        with MCTS-Solver, once the root's bounds have met (its score, the game's length included, is known); plain
+        MCTS never finishes (it does not search by its bounds)."""
         span = self.root.bounds
-        return self.solver and span is not None and span[0] == span[1]
+        self.finished = self.solver and span is not None and span[0] == span[1]
 
     def _note(self, path: Sequence[MctsNode], state: State, reward: float) -> str:
         leaf = path[-1]
@@ -502,250 +420,6 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             labels.append(state.move_label(node.move))
             state = state.play(node.move)
         return " ".join(labels) or "root"
-
-    # --- going back and forth along the timeline ---
-
-    def rewind_cost(self, step: int) -> float | None:
-        """Steps taken back in a batch cost about ``REWIND_STEP_COST`` of a step each."""
-        return max(0, self.stats.iterations - step) * REWIND_STEP_COST
-
-    def rewind(self, step: int) -> int:
-        """Take the steps after ``step`` back, the newest first, at most ``REWIND_SLICE`` a call (``_take_back``);
-        they are kept to be taken again (``redo``) until a step is taken anew."""
-        now = self.stats.iterations
-        back = max(step, now - base.REWIND_SLICE, 0)
-        if back < now:
-            with cyclic_gc_paused():
-                self._take_back(back, now)
-        return min(back, now)
-
-    def redo(self, step: int) -> int | None:
-        """Take the steps taken back again toward ``step``, the oldest first, at most ``REWIND_SLICE`` a call
-        (``_take_again``); ``None`` if none is kept."""
-        now = self.stats.iterations
-        kept = len(self._leaves)
-        if kept <= now:
-            return None
-        ahead = min(step, kept, now + base.REWIND_SLICE)
-        if ahead > now:
-            with cyclic_gc_paused():
-                self._take_again(now, ahead)
-        return max(ahead, now)
-
-    def undo(self, path: Sequence[Move]) -> bool:
-        """Take back the last step, if it scored the node at ``path`` (else ``False``, nothing changed): a rewind
-        of one step."""
-        now = self.stats.iterations
-        if not now or self._leaves[now - 1].moves() != list(path):
-            return False
-        self._take_back(now - 1, now)
-        return True
-
-    def _take_back(self, back: int, now: int) -> None:
-        """Take steps ``back`` to ``now - 1`` (the steps shown since step ``back``) back, exactly, from the journal.
-
-        The tree first, the newest step first: the leaves the steps added are taken off their parents, each move
-        put back in its place in the untried moves (the swap ``_expand`` made, undone); a node left without
-        children loses its untried list (``_first_untried`` keeps it for ``redo``).  Each leaf taken off has its
-        visits negated, to tell it from the nodes kept (which have visits).
-
-        Then the numbers, once a node: a node taken off has, in its numbers, all that the steps gathered in its
-        subtree (it was made by one of them), so the topmost ones pass their numbers on to their parent, which
-        is kept; a kept leaf reached again (a finished game) has its steps' results summed.  These sums are taken
-        off the kept nodes deepest first, each passing its sums on to its parent (``_add``); the nodes taken off
-        are set back to no visits, as their expansion will find them again (``_take_again``).  Results are
-        journaled as integer halves and totals are sums of halves, so every float comes back exactly.
-
-        Last, the bounds the steps changed are backed up again from the children kept (``_rebound``), the stream
-        is sought to where step ``back`` left it, and the stats are taken back by the steps' sums.
-        """
-        k = self.k
-        newest_first = slice(now - 1, back - 1 if back else None, -1)
-        leaves, kinds = self._leaves[newest_first], self._kinds[newest_first]
-        emptied = []
-        grown = played = 0
-        for leaf, kind, place in zip(leaves, kinds, self._places[newest_first], strict=True):
-            played += kind & PLAYED
-            if kind & GROWN:
-                grown += 1
-                leaf.visits = -leaf.visits
-                parent = leaf.parent
-                assert parent is not None
-                children = parent.children
-                assert isinstance(children, list) and children[-1] is leaf
-                children.pop()
-                untried = parent.untried
-                if untried is not None:  # the move back where it was: the swap with the last one undone
-                    if place == len(untried):
-                        untried.append(leaf.move)
-                    else:
-                        untried.append(untried[place])
-                        untried[place] = leaf.move
-                if not children:
-                    emptied.append(parent)
-        sums: dict[MctsNode, list[int]] = {}
-        for leaf, kind in zip(leaves, kinds, strict=True):
-            if kind & GROWN:
-                parent = leaf.parent
-                assert parent is not None
-                if parent.visits > 0:  # kept: it loses what the leaf's subtree gathered
-                    visits = -leaf.visits
-                    half = int(2 * leaf.total)
-                    if parent.untried is not None:  # (not a chance node: the other player's point of view)
-                        half = 2 * visits - half
-                    _gather(sums, parent, visits, half)
-                leaf.visits = 0
-                leaf.total = 0.0
-            elif leaf.visits > 0:  # a kept finished game reached again
-                _gather(sums, leaf, k, kind >> 2)
-        self._add(sums, -1)  # (before the nodes emptied lose their untried lists: ``_add`` tells chance nodes by them)
-        first = self._first_untried
-        for parent in emptied:
-            parent.children = NO_CHILDREN
-            if parent.untried is not None:
-                first[parent] = parent.untried
-                parent.untried = None
-        self._rebound(back, now)
-        stats = self.stats
-        stats.moves -= now - back
-        stats.nodes -= grown
-        stats.playouts -= k * (played // PLAYED)
-        stats.playout_moves -= sum(self._played[back:now])
-        self._drawn -= sum(self._draws[back:now])
-        self.stream.seek(self._drawn)
-        self._undone_to(back)
-        self.finished = self._finished_by_proof()
-
-    def _take_again(self, now: int, ahead: int) -> None:
-        """Take the steps ``now`` to ``ahead - 1``, taken back and kept, again, exactly: ``_take_back`` run
-        backwards.  The tree first, the oldest step first (each leaf put back, the same swap made in its parent's
-        untried moves); each leaf put back is marked with -1 visits.  Then the numbers, the newest step first, so
-        that every node put back has all its subtree's sums by the step that made it: gathered in its own numbers
-        (visits negated, from -1) until then, and passed on to its parent from there; the nodes kept gather their
-        sums apart, and ``_add`` adds them."""
-        k = self.k
-        stats = self.stats
-        first = self._first_untried
-        journal = slice(now, ahead)
-        leaves, kinds = self._leaves[journal], self._kinds[journal]
-        grown = played = 0
-        for at, (leaf, kind, place) in enumerate(zip(leaves, kinds, self._places[journal], strict=True), now):
-            played += kind & PLAYED
-            if kind & GROWN:
-                grown += 1
-                leaf.visits = -1
-                parent = leaf.parent
-                assert parent is not None
-                untried = parent.untried
-                if untried is None and not parent.children:
-                    untried = parent.untried = first.pop(parent, None)  # (None: a chance node)
-                if untried is not None:
-                    untried[place], untried[-1] = untried[-1], untried[place]
-                    untried.pop()
-                parent.add_child(leaf)
-                if leaf.depth > stats.max_depth:
-                    self._depths.append((at, stats.max_depth))
-                    stats.max_depth = leaf.depth
-        sums: dict[MctsNode, list[int]] = {}
-        leaves.reverse()
-        for leaf, kind in zip(leaves, kinds[::-1], strict=True):
-            if kind & GROWN:
-                visits = leaf.visits = k - 1 - leaf.visits
-                total = leaf.total = leaf.total + 0.5 * (kind >> 2)
-                parent = leaf.parent
-                assert parent is not None
-                if parent.untried is not None:  # (not a chance node: the other player's point of view)
-                    total = visits - total
-                if parent.visits < 0:  # put back by an older step
-                    parent.visits -= visits
-                    parent.total += total
-                else:
-                    _gather(sums, parent, visits, int(2 * total))
-            elif leaf.visits < 0:  # a finished game put back, reached again
-                leaf.visits -= k
-                leaf.total += 0.5 * (kind >> 2)
-            else:
-                _gather(sums, leaf, k, kind >> 2)
-        self._add(sums, 1)
-        if not first:  # (a dict emptied keeps its table)
-            self._first_untried = {}
-        self._rebound(now, ahead)
-        stats.moves += ahead - now
-        stats.nodes += grown
-        stats.playouts += k * (played // PLAYED)
-        stats.playout_moves += sum(self._played[now:ahead])
-        self._drawn += sum(self._draws[now:ahead])
-        self.stream.seek(self._drawn)
-        stats.iterations = ahead
-        self.finished = self._finished_by_proof()
-
-    @staticmethod
-    def _add(sums: dict[MctsNode, list[int]], sign: int) -> None:
-        """Add (``sign`` 1) or take off (-1) ``sums`` (visits, and halves of results for each node's mover) at their
-        nodes and at all their ancestors: the deepest first, each node's sums passed on to its parent, seen from
-        the parent's mover (the same below a chance node, whose ``untried`` is ``None``; else the other player's:
-        ``2 v - h`` halves of ``v`` visits)."""
-        if not sums:
-            return
-        levels: list[list[MctsNode]] = [[] for _ in range(1 + max(node.depth for node in sums))]
-        for node in sums:
-            levels[node.depth].append(node)
-        for depth in range(len(levels) - 1, -1, -1):
-            above = levels[depth - 1] if depth else []
-            for node in levels[depth]:
-                count, half = sums[node]
-                node.visits += sign * count
-                node.total += sign * 0.5 * half
-                parent = node.parent
-                if parent is None:
-                    continue
-                if parent.untried is not None:
-                    half = 2 * count - half
-                entry = sums.get(parent)
-                if entry is None:
-                    sums[parent] = [count, half]
-                    above.append(parent)
-                else:
-                    entry[0] += count
-                    entry[1] += half
-
-    def _rebound(self, first: int, last: int) -> None:
-        """Back up again, deepest first, the bounds that steps ``first`` to ``last - 1`` changed, after the tree
-        went back or forth over them: a node's bounds are a function of its children's (``_backed_bounds``), its
-        intrinsic ones (``None``) if it has none (a finished game's, exact, are its own and never change)."""
-        changed: set[MctsNode] = set()
-        for proved, count in self._proofs(first, last):
-            node: MctsNode | None = proved
-            for _ in range(count):
-                assert node is not None
-                node = node.parent
-                assert node is not None
-                changed.add(node)
-        for node in sorted(changed, key=attrgetter("depth"), reverse=True):
-            node.bounds = self._backed_bounds(node) if node.children else None
-
-    def _proofs(self, first: int, last: int) -> list[tuple[MctsNode, int]]:
-        """The leaf of each step from ``first`` to ``last - 1`` that proved nodes, and how many it proved, in order."""
-        steps = self._proof_steps
-        lo, hi = bisect_left(steps, first), bisect_left(steps, last)
-        leaves = self._leaves
-        return [(leaves[steps[at]], self._proof_counts[at]) for at in range(lo, hi)]
-
-    def _forget_undone(self) -> None:
-        """A step taken anew: the steps taken back are no longer kept to be taken again."""
-        now = self.stats.iterations
-        for journal in (self._leaves, self._kinds, self._draws, self._places, self._played):
-            del journal[now:]
-        cut = bisect_left(self._proof_steps, now)
-        del self._proof_steps[cut:]
-        del self._proof_counts[cut:]
-        self._first_untried = {}
-
-    def journal_nbytes(self) -> int:
-        """What the search keeps only to go back and forth: its journal, a few bytes and a reference a step."""
-        arrays = (self._draws, self._kinds, self._places, self._played, self._proof_steps, self._proof_counts)
-        kept = sys.getsizeof(self._leaves) + sys.getsizeof(self._first_untried)
-        return sum(len(a) * a.itemsize for a in arrays) + kept + super().journal_nbytes()
 
     # --- answers ---
 

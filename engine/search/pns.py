@@ -29,29 +29,21 @@ played is then the one of the root's exact score (the quickest win, the slowest 
 
 The tree keeps no positions: the descent replays the selected path's moves from the root
 position.  Those replays are not charged; ``Stats.moves`` counts the children generated.
-
-Going back (``undo``, ``rewind``): a node's numbers (and bounds) are a function of its children's,
-so an expansion is taken back by making the node a leaf again, unknown ``(1, 1)`` as it was, and
-recomputing its ancestors from their children, which gives back exactly the numbers they had.
-The search keeps the nodes it expanded, in order (one reference a step, about 1% of the
-tree's memory), so that ``rewind`` finds them without walking paths: it takes many steps back
-at once, each expanded node made a leaf again, then recomputes every ancestor they share once,
-deepest first.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from engine.games.base import Move, State
 from engine.pov import PovScore
 from engine.search.base import (
     TAKEN,
     AlgorithmInfo,
-    ExpandingSearcher,
-    Expansions,
     Node,
     Param,
+    Searcher,
     SearchError,
     Step,
     Taken,
@@ -61,7 +53,6 @@ from engine.search.outcomes import (
     SCALE,
     Bounds,
     backed_up,
-    bounds,
     exact,
     improvable,
     intrinsic,
@@ -71,33 +62,14 @@ from engine.search.outcomes import (
     words,
 )
 
+if TYPE_CHECKING:
+    from engine.travel.expansions import Expansions
+
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""
 
 TARGETS = ("win", "draw-or-win")
 """What a proof shows for the root player: a win, or at least a draw."""
-
-
-def _unknown_again(node: PnsNode, _: float) -> None:
-    """``node`` an unknown leaf again, ``(1, 1)``, with its intrinsic bounds."""
-    node.pn = node.dn = 1
-    node.bounds = None
-
-
-def _keeps_no_position(node: PnsNode, _: State | None) -> None:
-    """Proof-number nodes keep no position: nothing to give back."""
-
-
-def _kept(node: PnsNode) -> tuple[float, float, int, int]:
-    """An inner node's numbers, for the journal: its proof and disproof numbers, and its bounds."""
-    assert node.bounds is not None  # (an inner node's are its children's)
-    return (node.pn, node.dn, *node.bounds)
-
-
-def _given_back(node: PnsNode, kept: tuple[float | int, ...]) -> None:
-    """``node``'s numbers as ``_kept`` took them."""
-    node.pn, node.dn, lo, hi = kept
-    node.bounds = bounds(int(lo), int(hi))
 
 
 class PnsNode(Node):
@@ -129,12 +101,13 @@ class PnsNode(Node):
         return {"pn": self.pn, "dn": self.dn}
 
 
-class ProofNumberSearch(ExpandingSearcher[PnsNode]):
+class ProofNumberSearch(Searcher[PnsNode]):
     """Proof-number search on a tree (no transposition table), one expansion per step."""
 
-    undo_checks_path = False
     name = "pns"
     description = "proof-number search (Allis): proves or disproves a win (or a draw) for the player to move"
+    journal: Expansions[PnsNode] | None = None
+    """Told each step's expansion, to take steps back and again in place (``engine.travel`` sets it)."""
 
     def __init__(self, state: State, *, target: str = "win") -> None:
         super().__init__(state)
@@ -146,10 +119,6 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
         self._threshold = 1 if target == "win" else 0
         """The least terminal utility, from the root player's point of view, that proves the claim."""
         self._root_ply = state.ply
-        self._expansions = Expansions(
-            _unknown_again, _keeps_no_position, _kept, _given_back, self._rescore, leaf_values=False
-        )
-        """Every step's expansion, for ``undo``, ``rewind`` and ``redo`` (an unknown leaf has no value to keep)."""
         self.root = PnsNode(None, None)
         self.stats.nodes = 1
         if state.is_terminal():
@@ -186,15 +155,16 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
                 self._settle(child, child_state)
             children.append(child)
         node.children = children
-        self._expansions.record(node, 0.0)  # (the value is not kept)
+        if self.journal is not None:
+            self.journal.record(node, 0.0)  # (the value is not kept)
         stats = self.stats
         stats.moves += len(moves)
         stats.nodes += len(moves)
         if node.depth + 1 > stats.max_depth:
-            self._deeper(node.depth + 1)
+            stats.max_depth = node.depth + 1
         changed = [node, *children] if record else None
         self._update(node, changed)
-        self._moved()
+        self.refresh()
         if changed is None:
             return TAKEN
         root = self.root
@@ -300,13 +270,14 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
         spans = [child.bounds for child in node.children]
         return backed_up(spans, intrinsic(ply + 1, not is_or), is_or)
 
-    def _moved(self) -> None:
-        """``finished`` after a step, or after the tree went back or forth along the timeline: once the root's
-        bounds meet (which settles the claim)."""
+    def refresh(self) -> None:
+        """``finished`` after a step, or after the tree went back or forth along the timeline (``engine.travel``):
+        once the root's bounds meet (which settles the claim)."""
         lo, hi = self.bounds_of(self.root)
         self.finished = lo == hi
 
-    def _rescore(self, node: PnsNode) -> None:
+    def rescore(self, node: PnsNode) -> None:
+        """``node``'s numbers and bounds from its children's (``engine.travel`` takes steps back with it)."""
         node.pn, node.dn = self._numbers_from_children(node)
         node.bounds = self._backed_bounds(node)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import engine.search
+from engine import travel
 from engine.errors import UserError
 from engine.games import Connect4, Connect4Chance, Game, State, is_chance, make_game
 from engine.numbers import shown
@@ -84,7 +85,8 @@ def make_searcher(
     """A new searcher ``name`` on ``state`` with ``params`` checked against the registry.
 
     The evaluator's parameters (``eval``, ``weights``, ``transform``) become one ``Evaluator``,
-    passed to the searcher as ``evaluator``.
+    passed to the searcher as ``evaluator``.  A searcher whose family journals its steps gets its journal
+    (``engine.travel.attach``), to go back and forth along its timeline in place.
     """
     info = algorithm(name)
     check_plays(info, state.game)
@@ -103,9 +105,11 @@ def make_searcher(
             )
         if info.random:
             values["seed"] = seed
-        return info.factory(state, **values)
+        searcher = info.factory(state, **values)
     except UserError as error:  # a searcher refusing a game or a parameter combination
         raise SearchError(f"{name}: {error}") from None
+    travel.attach(searcher)
+    return searcher
 
 
 @dataclass(frozen=True, slots=True)

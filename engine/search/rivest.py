@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from operator import attrgetter
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from engine.games.base import Move, State
 from engine.games.evaluators import Evaluator
@@ -46,10 +46,9 @@ from engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
-    ExpandingSearcher,
-    Expansions,
     Node,
     Param,
+    Searcher,
     SearchError,
     Step,
     Taken,
@@ -58,6 +57,9 @@ from engine.search.base import (
 )
 from engine.search.genmean import log_generalized_mean
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+
+if TYPE_CHECKING:
+    from engine.travel.expansions import Expansions
 
 _V = attrgetter("v")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
@@ -118,13 +120,15 @@ class RivestNode(Node):
         return {"v": self.v, "pi": self.pi}
 
 
-class Rivest(ExpandingSearcher[RivestNode]):
+class Rivest(Searcher[RivestNode]):
     """Min/max approximation: expand the tip the root's value is most sensitive to."""
 
     evaluator: Evaluator
     """The static evaluation at the leaves (first player's point of view)."""
     name = "rivest"
     description = "Rivest's min/max approximation: expand the tip of least penalty"
+    journal: Expansions[RivestNode] | None = None
+    """Told each step's expansion, to take steps back and again in place (``engine.travel`` sets it)."""
 
     def __init__(
         self,
@@ -152,7 +156,7 @@ class Rivest(ExpandingSearcher[RivestNode]):
         self.final = final
         self._slope_one = mode == "reverse"
         """The edge weights' slope is 1 (``reverse`` mode)."""
-        self._rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
+        self.rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
         """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed)."""
         self.root = RivestNode(None, None, self.evaluator(state) + self.shift, state.is_terminal())
         self.root.state = state
@@ -160,10 +164,6 @@ class Rivest(ExpandingSearcher[RivestNode]):
         """The player to move at an even depth, and at an odd one."""
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
-        self._expansions = Expansions(
-            self._tip_again, self._reattach, self._kept, self._given_back, self._rescore, self._expansion_cost
-        )
-        """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
         if self.finished:
@@ -181,7 +181,8 @@ class Rivest(ExpandingSearcher[RivestNode]):
         if moves_left is not None and cost > moves_left:
             return None
         tip.state = state
-        self._expansions.record(tip, tip.v)
+        if self.journal is not None:
+            self.journal.record(tip, tip.v)
         evaluator = self.evaluator
         shift = self.shift
         children = []
@@ -193,8 +194,8 @@ class Rivest(ExpandingSearcher[RivestNode]):
         stats.moves += cost
         stats.nodes += len(moves)
         if tip.depth + 1 > stats.max_depth:
-            self._deeper(tip.depth + 1)
-        rescore = self._rescore
+            stats.max_depth = tip.depth + 1
+        rescore = self.rescore
         changed: list[RivestNode] = list(children) if record else []
         node: RivestNode | None = tip
         came_from: RivestNode | None = None
@@ -211,39 +212,10 @@ class Rivest(ExpandingSearcher[RivestNode]):
             return TAKEN
         return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
-    def _moved(self) -> None:
+    def refresh(self) -> None:
+        """``finished`` after the tree went back or forth along the timeline (``engine.travel``): once no tip below
+        the root can be expanded."""
         self.finished = self.root.pi == INF
-
-    @staticmethod
-    def _tip_again(tip: RivestNode, value: float) -> State | None:
-        """``tip`` a tip of its static (shifted) ``value`` again; the position it no longer keeps (none at the
-        root)."""
-        tip.v = value
-        tip.pi = 0.0
-        tip.a = None
-        state = tip.state
-        if tip.parent is not None:
-            tip.state = None
-        return state
-
-    @staticmethod
-    def _reattach(tip: RivestNode, state: State | None) -> None:
-        tip.state = state
-
-    @staticmethod
-    def _kept(node: RivestNode) -> tuple[float, float, int]:
-        """An inner node's numbers, for the journal: ``v``, ``pi`` and the place of ``a`` among the children."""
-        return (node.v, node.pi, node.children.index(node.a))
-
-    @staticmethod
-    def _given_back(node: RivestNode, kept: tuple[float | int, ...]) -> None:
-        """``node``'s numbers as ``_kept`` took them."""
-        node.v, node.pi, place = kept
-        node.a = node.children[int(place)]
-
-    def _expansion_cost(self, tip: RivestNode, children: int) -> int:
-        """An expansion's moves: one per child, and under Rivest's accounting one per edge down from the root."""
-        return children + tip.depth if self.accounting else children
 
     def _player(self, node: RivestNode) -> int:
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""

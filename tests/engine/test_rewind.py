@@ -1,10 +1,11 @@
-"""Going back in place (``Searcher.undo``, ``Searcher.rewind``) for proof-number search, alpha-beta, Rivest's method,
-best-first minimax, MCTS and flat Monte Carlo: every step
+"""Going back in place (``engine.travel``: ``Travel.back`` and ``forth``) for proof-number search, alpha-beta, Rivest's
+method, best-first minimax, MCTS and flat Monte Carlo: every step
 reached equals a fresh search stepped as far, node for node and number for number, and stepping on from it
 retraces the original search."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -14,14 +15,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.games import State, make_game
-from engine.search import alphabeta, base
 from engine.search.alphabeta import AlphaBeta
 from engine.search.base import Limit, Node, Searcher
 from engine.search.bestfirst import BestFirst
 from engine.search.pns import ProofNumberSearch
 from engine.search.registry import make_searcher
 from engine.search.rivest import Rivest
-from tests.engine.test_timeline import full_picture, monte_carlo_start, picture
+from engine.travel import checkpoints, protocol, travel_of
+from engine.travel.expansions import Expansions
+from engine.travel.monte_carlo import MonteCarloJournal
+from engine.travel.replay import Replay
+from tests.engine.test_timeline import full_picture, monte_carlo_start, picture, undone
 
 REWINDING: tuple[tuple[str, dict[str, object]], ...] = (
     ("pns", {}),
@@ -64,8 +68,8 @@ def cases(names: tuple[str, ...] = ()) -> list[tuple[str, dict[str, object], str
 def short_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
     """Alpha-beta's checkpoints every 5 steps, so that a few hundred steps go through many of them, and its
     replays from an iteration's start 20 steps at a time."""
-    monkeypatch.setattr(alphabeta, "CHECKPOINT_STEPS", 5)
-    monkeypatch.setattr(alphabeta, "REPLAY_SLICE", 20)
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_STEPS", 5)
+    monkeypatch.setattr(checkpoints, "REPLAY_SLICE", 20)
 
 
 def recorded(
@@ -86,7 +90,7 @@ def finished(searcher: Searcher[Node]) -> bool:
 def rewound(searcher: Searcher[Node], step: int) -> None:
     """``searcher`` taken back to ``step`` as the timeline does: rewound in slices, then run on if it replays."""
     while searcher.stats.iterations > step:
-        searcher.rewind(step)
+        travel_of(searcher).back(step)
     searcher.run(Limit(iterations=step - searcher.stats.iterations))
 
 
@@ -117,8 +121,8 @@ def test_rewinding_to_any_step_gives_a_fresh_search_of_that_many_steps(
         assert picture(searcher) == picture(fresh_made), f"back to step {back}"
         if isinstance(searcher, AlphaBeta):
             assert isinstance(fresh_made, AlphaBeta)
-            assert searcher._table == fresh_made._table, "the transposition table as it was"
-            assert searcher._history == fresh_made._history, "the history scores as they were"
+            assert searcher.table == fresh_made.table, "the transposition table as it was"
+            assert searcher.history == fresh_made.history, "the history scores as they were"
         while searcher.step() is not None and searcher.stats.iterations < taken:
             pass
         assert picture(searcher) == pictures[taken], f"from step {back} on to the newest"
@@ -127,7 +131,7 @@ def test_rewinding_to_any_step_gives_a_fresh_search_of_that_many_steps(
 @pytest.mark.usefixtures("short_checkpoints")
 @pytest.mark.parametrize(
     ("name", "params", "game", "position"), cases(("pns", "alphabeta", "ab-rivest")), ids=str
-)  # (Rivest's and best-first's undo check the path they are given: tests/engine/test_timeline.py gives it)
+)  # (Rivest's and best-first's: tests/engine/test_timeline.py)
 def test_undo_takes_every_step_back_and_stepping_again_goes_beyond(
     name: str, params: dict[str, object], game: str, position: str
 ) -> None:
@@ -135,9 +139,9 @@ def test_undo_takes_every_step_back_and_stepping_again_goes_beyond(
     searcher, pictures = recorded(name, params, state, 120)
     taken = len(pictures) - 1
     for step in range(taken, 0, -1):
-        assert searcher.undo(()), f"undo of step {step}"
+        assert undone(searcher), f"undo of step {step}"
         assert picture(searcher) == pictures[step - 1], f"back to step {step - 1}"
-    assert not searcher.undo(())  # nothing before the start
+    assert not undone(searcher)  # nothing before the start
     further_made = make_searcher(name, state, params)  # stepping on past where the search had been
     while further_made.step() is not None and further_made.stats.iterations < taken + 150:
         pass
@@ -155,7 +159,7 @@ def test_a_finished_search_goes_back_and_finishes_again(name: str, game: str, po
     taken = searcher.stats.iterations
     proven = searcher.proven()
     assert proven is not None
-    assert searcher.undo(())
+    assert undone(searcher)
     assert not finished(searcher) and picture(searcher) == pictures[taken - 1]
     rewound(searcher, taken // 2)
     assert not finished(searcher) and picture(searcher) == pictures[taken // 2]
@@ -174,9 +178,11 @@ def test_alphabeta_goes_back_across_iterations(params: dict[str, object]) -> Non
     state = start("connect4", "")
     searcher, pictures = recorded("alphabeta", params, state, 1500)
     assert isinstance(searcher, AlphaBeta)
-    rounds = [(r.start, r.depth) for r in searcher._past.rounds]
+    journal = travel_of(searcher)
+    assert isinstance(journal, checkpoints.Checkpoints)
+    rounds = [(r.start, r.depth) for r in journal.rounds]
     assert len(rounds) >= 4
-    assert [r.whole for r in searcher._past.rounds][:-2] == [False] * (len(rounds) - 2)
+    assert [r.whole for r in journal.rounds][:-2] == [False] * (len(rounds) - 2)
     edges = sorted({step + delta for step, _ in rounds for delta in (-1, 0, 1) if step + delta >= 0})
     for back in reversed(edges):  # newest first: each is an iteration further back
         rewound(searcher, back)
@@ -189,7 +195,7 @@ def test_alphabeta_goes_back_across_iterations(params: dict[str, object]) -> Non
     while searcher.stats.iterations < len(pictures) - 1:
         assert searcher.step() is not None
     assert picture(searcher) == pictures[-1]
-    assert [(r.start, r.depth) for r in searcher._past.rounds] == rounds
+    assert [(r.start, r.depth) for r in journal.rounds] == rounds
 
 
 def test_alphabeta_goes_back_by_at_most_a_checkpoint_interval() -> None:
@@ -197,21 +203,22 @@ def test_alphabeta_goes_back_by_at_most_a_checkpoint_interval() -> None:
     checkpoints and journals take a small share of the tree's memory."""
     searcher = make_searcher("alphabeta", start("connect4", ""), {})
     searcher.run(Limit(iterations=5000))
-    assert 0 < searcher.rewind_cost(4999) <= alphabeta.CHECKPOINT_STEPS + alphabeta.RESTORE_COST  # type: ignore[operator]
-    assert searcher.journal_nbytes() < 0.02 * searcher.stats.nodes * 192
-    assert searcher.undo(())
+    travel = travel_of(searcher)
+    assert 0 < travel.cost(4999) <= checkpoints.CHECKPOINT_STEPS + checkpoints.RESTORE_COST
+    assert travel.nbytes() < 0.02 * searcher.stats.nodes * 192
+    assert undone(searcher)
     assert searcher.stats.iterations == 4999
 
 
 def test_pns_rewinds_in_slices_and_costs_less_than_a_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "REWIND_SLICE", 300)
+    monkeypatch.setattr(protocol, "REWIND_SLICE", 300)
     state = start("connect4", "")
     searcher = make_searcher("pns", state, {})
     searcher.run(Limit(iterations=3000))
-    cost = searcher.rewind_cost(1000)
-    assert cost is not None and cost < 2000
-    assert searcher.journal_nbytes() < 0.02 * searcher.stats.nodes * 104
-    reached = [searcher.rewind(1000) for _ in range(7)]
+    travel = travel_of(searcher)
+    assert travel.cost(1000) < 2000
+    assert travel.nbytes() < 0.02 * searcher.stats.nodes * 104
+    reached = [travel.back(1000) for _ in range(7)]
     assert reached == [2700, 2400, 2100, 1800, 1500, 1200, 1000]
     fresh = make_searcher("pns", state, {})
     fresh.run(Limit(iterations=1000))
@@ -223,14 +230,13 @@ def test_pns_rewinds_in_slices_and_costs_less_than_a_replay(monkeypatch: pytest.
 def test_a_finished_minimax_search_goes_back_in_slices_and_finishes_again(
     name: str, game: str, position: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(base, "REWIND_SLICE", 7)
+    monkeypatch.setattr(protocol, "REWIND_SLICE", 7)
     state = start(game, position)
     searcher, pictures = recorded(name, {}, state, 3000)
     assert finished(searcher)
     taken = searcher.stats.iterations
-    cost = searcher.rewind_cost(0)
-    assert cost is not None and cost < taken
-    assert searcher.rewind(0) == max(0, taken - 7)  # one slice at a time
+    assert travel_of(searcher).cost(0) < taken
+    assert travel_of(searcher).back(0) == max(0, taken - 7)  # one slice at a time
     rewound(searcher, taken // 3)
     assert not finished(searcher) and picture(searcher) == pictures[taken // 3]
     while searcher.step() is not None:
@@ -241,17 +247,16 @@ def test_a_finished_minimax_search_goes_back_in_slices_and_finishes_again(
 def test_best_first_with_a_full_width_phase_does_not_rewind() -> None:
     searcher = make_searcher("bestfirst", start("connect4", ""), {"ab_depth": 2})
     searcher.run(Limit(iterations=20))
-    assert searcher.rewind_cost(10) is None
-    assert not searcher.undo(())
+    assert isinstance(travel_of(searcher), Replay) and travel_of(searcher).cost(10) == math.inf
 
 
 @pytest.mark.parametrize(("name", "params", "game", "position"), cases(("pns", "rivest", "bestfirst")), ids=str)
 def test_steps_taken_back_are_taken_again_in_place(
     name: str, params: dict[str, object], game: str, position: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``redo`` after ``rewind``: every step reached equals the recorded search, in slices, and a step taken anew
-    drops what was kept."""
-    monkeypatch.setattr(base, "REWIND_SLICE", 13)
+    """``forth`` after ``back``: every step reached equals the recorded search, in slices, and a step taken anew
+    drops what was kept (``forth`` then runs the search on)."""
+    monkeypatch.setattr(protocol, "REWIND_SLICE", 13)
     state = start(game, position)
     searcher, pictures = recorded(name, params, state, 200)
     taken = len(pictures) - 1
@@ -261,13 +266,13 @@ def test_steps_taken_back_are_taken_again_in_place(
         rewound(searcher, back)
         ahead = draw.randrange(back + 1, taken + 1)
         while searcher.stats.iterations < ahead:
-            reached = searcher.redo(ahead)
-            assert reached is not None and reached <= ahead
+            reached = travel_of(searcher).forth(ahead)
+            assert reached <= ahead
         assert picture(searcher) == pictures[ahead], f"from step {back} again to {ahead}"
     rewound(searcher, taken // 2)
     assert searcher.step() is not None  # taken anew: what was taken back is dropped
-    assert searcher.redo(taken) is None and picture(searcher) == pictures[taken // 2 + 1]
-    searcher.run(Limit(iterations=taken - searcher.stats.iterations))
+    assert picture(searcher) == pictures[taken // 2 + 1]
+    assert travel_of(searcher).forth(taken) == taken  # run on at once, not taken again in slices
     assert picture(searcher) == pictures[taken]
 
 
@@ -321,19 +326,19 @@ def rewound_in_slices(searcher: Searcher[Node], step: int) -> None:
     """``searcher`` rewound to ``step``, every call a slice that ends above ``step`` or at it."""
     while searcher.stats.iterations > step:
         before = searcher.stats.iterations
-        reached = searcher.rewind(step)
+        reached = travel_of(searcher).back(step)
         assert step <= reached < before and reached == searcher.stats.iterations
 
 
 def forward(searcher: Searcher[Node], step: int, again: bool) -> None:
-    """``searcher`` on to ``step``: the steps taken back taken again in place (``redo``) if ``again``, and as far
-    as they are kept, then stepped."""
+    """``searcher`` on to ``step``: the steps taken back taken again in place (``forth``) if ``again``, and as far
+    as they are kept, then run on; else stepped."""
     while searcher.stats.iterations < step:
-        reached = searcher.redo(step) if again else None
-        if reached is None:
-            assert searcher.step() is not None
-        else:
+        if again:
+            reached = travel_of(searcher).forth(step)
             assert reached <= step and reached == searcher.stats.iterations
+        else:
+            assert searcher.step() is not None
 
 
 @pytest.mark.parametrize(("name", "game", "params"), MONTE_CARLO, ids=str)
@@ -342,17 +347,16 @@ def test_monte_carlo_rewinds_to_any_step_and_goes_on_exactly(
 ) -> None:
     """Back to random steps in slices, then on (again in place, or stepped anew): every step reached is the recorded
     one; back to a few steps, a fresh search stepped as far; stepping on from there retraces the search."""
-    monkeypatch.setattr(base, "REWIND_SLICE", 23)
+    monkeypatch.setattr(protocol, "REWIND_SLICE", 23)
     searcher, pictures = monte_carlo_recorded(name, game, params, 300)
     taken = len(pictures) - 1
     assert taken > 40
     if params.get("solver") and game.startswith("nim"):
-        assert searcher.finished and taken < 300, "the root is proven: rewind must clear finished"
+        assert searcher.finished and taken < 300, "the root is proven: going back must clear finished"
     draw = random.Random(f"{name}{params}{game}")
     for round_ in range(12):
         back = draw.randrange(searcher.stats.iterations + 1)
-        cost = searcher.rewind_cost(back)
-        assert cost is not None and cost < max(1, searcher.stats.iterations - back)
+        assert travel_of(searcher).cost(back) < max(1, searcher.stats.iterations - back)
         rewound_in_slices(searcher, back)
         assert exact_picture(searcher) == pictures[back], f"back to step {back}"
         ahead = draw.randrange(back, taken + 1)
@@ -374,24 +378,24 @@ def test_monte_carlo_rewinds_to_any_step_and_goes_on_exactly(
 
 @pytest.mark.parametrize("name", ["mcts", "flat-mc"])
 def test_monte_carlo_takes_again_only_what_it_kept(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``redo`` goes no further than the steps taken back; a step taken anew drops them; ``rewind`` at or past the
-    step shown changes nothing; ``undo`` is a rewind of one step, of the last step's path only."""
-    monkeypatch.setattr(base, "REWIND_SLICE", 50)
+    """``forth`` takes again in place no further than the steps taken back, then runs on; a step taken anew drops
+    them; ``back`` at or past the step shown changes nothing; one step back and again."""
+    monkeypatch.setattr(protocol, "REWIND_SLICE", 50)
     searcher, pictures = monte_carlo_recorded(name, "connect4", {"k": 2}, 200)
-    assert searcher.redo(200) is None
-    assert searcher.rewind(200) == 200 and searcher.rewind(250) == 200
+    travel = travel_of(searcher)
+    assert travel.forth(200) == 200 and exact_picture(searcher) == pictures[200]
+    assert travel.back(200) == 200 and travel.back(250) == 200
     rewound_in_slices(searcher, 120)
-    assert searcher.redo(110) == 120, "no further back than the step shown"
-    assert searcher.redo(400) == 170 and searcher.redo(400) == 200 and searcher.redo(400) is None
+    assert travel.forth(110) == 120, "no further back than the step shown"
+    assert travel.forth(400) == 170 and travel.forth(400) == 200, "taken again in slices, as far as kept"
     assert exact_picture(searcher) == pictures[200]
     rewound_in_slices(searcher, 90)
-    assert searcher.redo(100) == 100 and exact_picture(searcher) == pictures[100]
-    assert searcher.step() is not None
-    assert searcher.redo(200) is None and exact_picture(searcher) == pictures[101]
-    leaf = searcher._leaves[-1]  # type: ignore[attr-defined]
-    assert not searcher.undo(())
-    assert searcher.undo(tuple(leaf.moves())) and exact_picture(searcher) == pictures[100]
-    assert searcher.redo(101) == 101 and exact_picture(searcher) == pictures[101]
+    assert travel.forth(100) == 100 and exact_picture(searcher) == pictures[100]
+    assert searcher.step() is not None and exact_picture(searcher) == pictures[101]
+    assert travel.back(100) == 100 and exact_picture(searcher) == pictures[100]
+    assert travel.forth(101) == 101 and exact_picture(searcher) == pictures[101]
+    assert travel.forth(200) == 200, "the steps after 101 dropped: run on at once, not in slices"
+    assert exact_picture(searcher) == pictures[200]
 
 
 @pytest.fixture(scope="module")
@@ -412,14 +416,14 @@ def test_monte_carlo_goes_back_and_forth_in_any_order(
     moves: list[tuple[str, float]],
     slice_steps: int,
 ) -> None:
-    """Any sequence of jumps back (``rewind``), forward in place (``redo``) and stepping on, in slices of any size:
+    """Any sequence of jumps back (``back``), forward in place (``forth``) and stepping on, in slices of any size:
     every step reached is the recorded one."""
     game, params, pictures = solver_search
     taken = len(pictures) - 1
     searcher = make_searcher("mcts", mc_start(game), params, seed=11)
     searcher.run(Limit(iterations=taken))
-    original = base.REWIND_SLICE
-    base.REWIND_SLICE = slice_steps
+    original = protocol.REWIND_SLICE
+    protocol.REWIND_SLICE = slice_steps
     try:
         for move, where in moves:
             shown = searcher.stats.iterations
@@ -431,7 +435,7 @@ def test_monte_carlo_goes_back_and_forth_in_any_order(
                 forward(searcher, step, again=move == "again")
             assert exact_picture(searcher) == pictures[step], f"{move} to step {step}"
     finally:
-        base.REWIND_SLICE = original
+        protocol.REWIND_SLICE = original
 
 
 @pytest.mark.parametrize(("game", "params", "steps"), [("nim:300,7", {}, 60), ("connect4", {"k": 4000}, 12)], ids=str)
@@ -439,8 +443,10 @@ def test_monte_carlo_journal_widens_what_does_not_fit(game: str, params: dict[st
     """An untried move's place past 255 (a Nim pile of 300) and playout moves past 65,535 in a step (4,000 playouts):
     the journal's arrays widen, and going back and forth stays exact."""
     searcher, pictures = monte_carlo_recorded("mcts", game, params, steps)
-    journal = (searcher._places, searcher._played)  # type: ignore[attr-defined]
-    assert any(values.typecode != start for values, start in zip(journal, "BH", strict=True))
+    journal = travel_of(searcher)
+    assert isinstance(journal, MonteCarloJournal)
+    widened = (journal._places, journal._played)
+    assert any(values.typecode != start for values, start in zip(widened, "BH", strict=True))
     for back, ahead in ((steps // 2, steps), (1, steps // 3), (0, steps)):
         rewound_in_slices(searcher, back)
         assert exact_picture(searcher) == pictures[back], f"back to step {back}"
@@ -452,16 +458,17 @@ def test_monte_carlo_journal_widens_what_does_not_fit(game: str, params: dict[st
 def test_going_forth_to_where_a_rewind_started_gives_the_numbers_back_without_rescoring(
     name: str, params: dict[str, object], game: str, position: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``redo`` to the step a ``rewind`` call started from gives every node back its numbers (``Expansions``:
+    """``forth`` to the step a ``back`` call started from gives every node back its numbers (``Expansions``:
     the tree after a step is always the same) and rescores none; to a step between, or through a group taken
     again in part before, it rescores.  Random jumps back and forth, groups within groups, both ways checked
     against the recorded search."""
-    monkeypatch.setattr(base, "REWIND_SLICE", 17)
+    monkeypatch.setattr(protocol, "REWIND_SLICE", 17)
     state = start(game, position)
     searcher, pictures = recorded(name, params, state, 150)
     taken = len(pictures) - 1
     assert isinstance(searcher, (Rivest, BestFirst, ProofNumberSearch))
-    journal = searcher._expansions
+    journal = travel_of(searcher)
+    assert isinstance(journal, Expansions)
     rescore: Callable[[Any], object] = journal._rescore
     rescored: list[Node] = []
 
@@ -480,14 +487,14 @@ def test_going_forth_to_where_a_rewind_started_gives_the_numbers_back_without_re
             back = draw.randrange(here)
             while searcher.stats.iterations > back:
                 starts.append(searcher.stats.iterations)
-                searcher.rewind(back)
+                journal.back(back)
         else:
             ahead = [s for s in starts if s > here]
             goal = draw.choice(ahead) if ahead and draw.random() < 0.6 else draw.randrange(here + 1, taken + 1)
             while searcher.stats.iterations < goal:
                 rescored.clear()
-                reached = searcher.redo(goal)
-                assert reached is not None and reached <= goal
+                reached = journal.forth(goal)
+                assert reached <= goal
                 if not rescored:
                     ways["given back"] += 1
                     assert reached in starts, "numbers given back only at a step a rewind started from"

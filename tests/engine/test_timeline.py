@@ -10,7 +10,10 @@ import pytest
 from engine.games import State, make_game
 from engine.search.base import Limit, Node, Searcher, Step
 from engine.search.registry import algorithms, make_searcher, plays
-from engine.timeline import Timeline, rebuild
+from engine.timeline import Timeline
+from engine.travel import travel_of
+from engine.travel.monte_carlo import MonteCarloJournal
+from engine.travel.replay import Replay, rebuild
 
 GAMES = (("connect4:5x4", "3"), ("nim", "3,4,5"), ("connect4-chance", ""))
 """Small games, so that every searcher (the exact solver included) takes a few hundred steps quickly."""
@@ -42,6 +45,19 @@ def picture(searcher: Searcher[Node]) -> list[object]:
         "nan" if math.isnan(value) else value,
         searcher.finished,
     ]
+
+
+def undone(searcher: Searcher[Node]) -> bool:
+    """``searcher`` taken one step back in place as the timeline takes it (back, then on if it went further back);
+    ``False`` at the start."""
+    step = searcher.stats.iterations - 1
+    if step < 0:
+        return False
+    travel = travel_of(searcher)
+    travel.back(step)
+    while searcher.stats.iterations < step:
+        travel.forth(step)
+    return True
 
 
 def stepped(name: str, state: State, steps: int) -> tuple[Searcher[Node], list[Step[Node]]]:
@@ -113,7 +129,7 @@ UNDOING: tuple[tuple[str, dict[str, object]], ...] = (
     ("alphabeta", {}),
     ("alphabeta", {"ordering": "history", "tt": True}),
 )
-"""Searchers that take steps back in place (``Searcher.undo``), with parameters that change what a step does
+"""Searchers that take steps back in place (``engine.travel``), with parameters that change what a step does
 (``tests/engine/test_rewind.py`` takes proof-number search and alpha-beta further)."""
 
 
@@ -131,30 +147,28 @@ def test_undo_takes_each_step_back_to_exactly_the_tree_before_it(
         pictures.append(picture(searcher))
     assert len(paths) > 20
     for k in range(len(paths), 0, -1):
-        assert searcher.undo(paths[k - 1]), f"{name}: undo of step {k}"
+        assert undone(searcher), f"{name}: undo of step {k}"
         assert picture(searcher) == pictures[k - 1], f"{name}: back to step {k - 1}"
     searcher.run(Limit(iterations=len(paths)))
     assert picture(searcher) == pictures[-1]
 
 
 @pytest.mark.parametrize("name", sorted(algorithms()))
-def test_a_searcher_undoes_exactly_or_not_at_all(name: str) -> None:
+def test_a_searcher_undoes_exactly_or_goes_back_by_replay(name: str) -> None:
     state = start_for(name)
     searcher, taken = stepped(name, state, 30)
-    before = picture(searcher)
-    if not searcher.undo(tuple(taken[-1].node.moves())):
-        assert picture(searcher) == before
+    if travel_of(searcher).cost(len(taken) - 1) == math.inf:
+        assert isinstance(travel_of(searcher), Replay) and travel_of(searcher).nbytes() == 0
         return
+    assert undone(searcher)
     fresh, _ = stepped(name, state, len(taken) - 1)
     assert picture(searcher) == picture(fresh)
 
 
-def test_undo_refuses_the_full_width_phase_of_best_first() -> None:
+def test_the_full_width_phase_of_best_first_is_replayed() -> None:
     searcher = make_searcher("bestfirst", make_game("connect4").start(), {"ab_depth": 2})
-    step = searcher.step()
-    assert step is not None
-    assert not searcher.undo(tuple(step.node.moves()))
-    assert searcher.stats.iterations == 1
+    assert searcher.step() is not None
+    assert isinstance(travel_of(searcher), Replay) and travel_of(searcher).cost(0) == math.inf
 
 
 # --- MCTS and flat Monte Carlo: undo winds the random stream back ---
@@ -215,7 +229,7 @@ def test_undo_takes_a_monte_carlo_search_back_to_the_tree_a_fresh_search_has(
     if params.get("solver") and game.startswith("nim"):
         assert searcher.finished and total < 120, "the root is proven: undo must clear finished"
     for k in range(total, 0, -1):
-        assert searcher.undo(paths[k - 1]), f"undo of step {k}"
+        assert undone(searcher), f"undo of step {k}"
         assert full_picture(searcher) == pictures[k - 1], f"back to step {k - 1}"
         if k - 1 in (total - 1, total // 2, 1):
             fresh = make_searcher(name, state, params, seed=7)
@@ -225,31 +239,11 @@ def test_undo_takes_a_monte_carlo_search_back_to_the_tree_a_fresh_search_has(
             for j in range(k, total + 1):
                 assert searcher.step() is not None
                 assert full_picture(searcher) == pictures[j], f"forward again to step {j}"
-            for j in range(total, k - 1, -1):
-                assert searcher.undo(paths[j - 1])
-    assert not searcher.undo(())  # nothing left to take back
+            for _ in range(total, k - 1, -1):
+                assert undone(searcher)
+    assert not undone(searcher)  # nothing left to take back
     searcher.run(Limit(iterations=total))
     assert full_picture(searcher) == pictures[-1]
-
-
-@pytest.mark.parametrize("name", ["mcts", "flat-mc"])
-def test_monte_carlo_undo_refuses_what_cannot_be_the_last_step_with_nothing_changed(name: str) -> None:
-    """A node not in the tree, the root, a node with children, any leaf but the last step's: refused (the journal
-    keeps each step's leaf), and a refusal changes nothing."""
-    state = make_game("connect4").start()
-    searcher = make_searcher(name, state, {"k": 2}, seed=3)
-    taken = [step for _ in range(60) if (step := searcher.step()) is not None]
-    before = full_picture(searcher)
-    last = tuple(taken[-1].node.moves())
-    for path in [(99,), (), (taken[0].node.moves()[0], 99)]:
-        assert not searcher.undo(path), path
-        assert full_picture(searcher) == before
-    others = {tuple(step.node.moves()) for step in taken[:-1]} - {last}
-    assert len(others) >= 4
-    for path in others:
-        assert not searcher.undo(path), path
-        assert full_picture(searcher) == before
-    assert searcher.undo(last)
 
 
 def test_monte_carlo_undo_keeps_a_few_bytes_a_step() -> None:
@@ -257,8 +251,9 @@ def test_monte_carlo_undo_keeps_a_few_bytes_a_step() -> None:
     rare proof: well below a node's bytes (``AlgorithmInfo.node_bytes``, 200)."""
     searcher = make_searcher("mcts", make_game("connect4").start(), {"solver": True}, seed=1)
     searcher.run(Limit(iterations=3000))
-    assert searcher.journal_nbytes() <= 16 * 3000 + 2000
-    assert make_searcher("rivest", make_game("connect4").start()).journal_nbytes() < 400  # empty lists
+    assert isinstance(travel_of(searcher), MonteCarloJournal)
+    assert travel_of(searcher).nbytes() <= 16 * 3000 + 2000
+    assert travel_of(make_searcher("rivest", make_game("connect4").start())).nbytes() < 400  # empty lists
 
 
 def marked_moves(step: Step[Node] | None) -> set[tuple[object, ...]]:

@@ -10,7 +10,9 @@ import pytest
 from engine.search.base import Node, Searcher
 from engine.search.registry import make_searcher
 from engine.search_file import SearchRecipe, read_search, write_search
-from engine.timeline import rebuild, recorded
+from engine.timeline import recorded
+from engine.travel import checkpoints, travel_of
+from engine.travel.replay import rebuild
 from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp
@@ -280,7 +282,7 @@ def test_the_session_rewinds_in_place_unless_a_replay_from_the_start_is_quicker(
     session.take(3000)
     newest = picture(session.searcher)
     shown = session.searcher
-    for step in (2999, 2000, 1500):  # one step back, then jumps: taken back in place (Searcher.rewind)
+    for step in (2999, 2000, 1500):  # one step back, then jumps: taken back in place (Travel.back)
         session.go_to(step)
         assert session.searcher is shown and session.ahead is None
         assert picture(session.searcher) == fresh(session, step)
@@ -295,19 +297,18 @@ def test_the_session_rewinds_alphabeta_into_an_earlier_iteration_a_slice_at_a_ti
 ) -> None:
     """A step in an iteration whose tree was cut to its principal variation: the searcher goes back to that
     iteration's start and replays a slice, and the session runs it on to the step, in place."""
-    from engine.search import alphabeta
-
-    monkeypatch.setattr(alphabeta, "CHECKPOINT_STEPS", 16)
-    monkeypatch.setattr(alphabeta, "REPLAY_SLICE", 50)
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_STEPS", 16)
+    monkeypatch.setattr(checkpoints, "REPLAY_SLICE", 50)
     session = Session.create(SearchConfig(algorithm="alphabeta", position="4453"))
     session.take(12_000)
     shown = session.searcher
-    assert isinstance(shown, alphabeta.AlphaBeta)
-    rounds = shown._past.rounds
+    journal = travel_of(shown)
+    assert isinstance(journal, checkpoints.Checkpoints)
+    rounds = journal.rounds
     cut = [index for index, r in enumerate(rounds) if not r.whole]
     assert cut
     target = rounds[cut[-1] + 1].start - 2  # near the end of the last cut iteration: quicker than from step 0
-    assert shown.rewind_cost(target) < target  # type: ignore[operator]
+    assert journal.cost(target) < target
     session.go_to(target)
     assert session.searcher is shown and session.step_shown == target
     assert picture(session.searcher) == fresh(session, target)
