@@ -45,8 +45,8 @@ def _widened(values: array[int], length: int, value: int) -> array[int]:
 
 
 def _gather(sums: dict[MctsNode, list[int]], node: MctsNode, visits: int, halves: int) -> None:
-    """Add ``visits`` and ``halves`` (a total in halves) to what ``sums`` holds for ``node`` (for a rewind or
-    redo: the numbers to take off or give back once per node)."""
+    """Add ``visits`` and ``halves`` (a total in halves) to what ``sums`` holds for ``node`` (going back or
+    forth: the numbers to take off or give back once per node)."""
     entry = sums.get(node)
     if entry is None:
         sums[node] = [visits, halves]

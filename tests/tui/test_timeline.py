@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections import deque
 from pathlib import Path
 
 import pytest
 
-from engine.search.base import Node, Searcher
+from engine.games import Move, State
+from engine.pov import PovScore
+from engine.search import registry
+from engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, Step, Taken
 from engine.search.registry import make_searcher
 from engine.search_file import SearchRecipe, read_search, write_search
 from engine.timeline import recorded
 from engine.travel import checkpoints, travel_of
-from engine.travel.replay import rebuild
+from engine.travel.replay import Replay, rebuild
 from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp
@@ -314,6 +318,95 @@ def test_the_session_rewinds_alphabeta_into_an_earlier_iteration_a_slice_at_a_ti
     assert picture(session.searcher) == fresh(session, target)
     session.go_to(12_000)
     assert picture(session.searcher) == fresh(session, 12_000)
+
+
+class VisitedNode(Node):
+    """A node of ``BreadthFirst``'s tree."""
+
+    __slots__ = ("visits",)
+
+    def __init__(self, parent: VisitedNode | None, move: Move | None) -> None:
+        super().__init__(parent, move)
+        self.visits = 0
+        """Steps that expanded this node or a node below it."""
+
+    def numbers(self) -> dict[str, float | int | str | None]:
+        return {"n": self.visits}
+
+
+class BreadthFirst(Searcher[VisitedNode]):
+    """A searcher written as a newcomer would, with no code for the timeline: each step expands the oldest node not
+    expanded yet and counts a visit on every node of its path."""
+
+    name = "breadth-first"
+    description = "expands the oldest node not expanded yet"
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.root = VisitedNode(None, None)
+        self.stats.nodes = 1
+        self._waiting: deque[tuple[VisitedNode, State]] = deque([(self.root, state)])
+        """The nodes not expanded yet whose game goes on, oldest first, with their positions."""
+
+    def _advance(self, record: bool, moves_left: int | None) -> Step[VisitedNode] | Taken | None:
+        if not self._waiting:
+            return None
+        node, state = self._waiting[0]
+        moves = state.legal_moves()
+        if moves_left is not None and len(moves) > moves_left:
+            return None
+        self._waiting.popleft()
+        node.children = [VisitedNode(node, move) for move in moves]
+        for child in node.children:
+            after = state.play(child.move)
+            if not after.is_terminal():
+                self._waiting.append((child, after))
+        stats = self.stats
+        stats.moves += len(moves)
+        stats.nodes += len(moves)
+        stats.max_depth = max(stats.max_depth, node.depth + 1)
+        path = node.path()
+        for above in path:
+            above.visits += 1
+        self.finished = not self._waiting
+        if not record:
+            return TAKEN
+        return Step(path=tuple(path), node=node, added=tuple(node.children), changed=(*path, *node.children))
+
+    def principal_path(self) -> list[VisitedNode]:
+        path = [self.root]
+        while path[-1].children:
+            path.append(max(path[-1].children, key=lambda child: child.visits))
+        return path
+
+    def best_move(self) -> Move | None:
+        line = self.principal_path()
+        return line[1].move if len(line) > 1 else None
+
+    def value(self) -> PovScore[float]:
+        return self.scored(float(self.root.visits))
+
+
+def test_a_new_searcher_with_no_timeline_code_goes_back_and_forth_on_the_timeline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A searcher defined here, registered and nothing more, gets the whole timeline: each step gone to, back or
+    forth, near or far, shows the tree that a fresh searcher stepped as far from scratch has."""
+    registered = registry.algorithms()
+    info = AlgorithmInfo(BreadthFirst.name, BreadthFirst.description, BreadthFirst)
+    monkeypatch.setattr(registry, "algorithms", lambda: {**registered, info.name: info})
+    session = Session.create(SearchConfig(algorithm=BreadthFirst.name, position="4453"))
+    session.take(300)
+    assert session.steps_taken == 300
+    assert isinstance(travel_of(session.searcher), Replay) and travel_of(session.searcher).nbytes() == 0
+    state = session.state
+    for step in (299, 150, 10, 0, 200, 300, 120, 121, 300):
+        assert session.go_to(step) is not None and session.step_shown == step
+        scratch = BreadthFirst(state)
+        for _ in range(step):
+            assert scratch.step() is not None
+        assert picture(session.searcher) == picture(scratch), f"step {step}"
+    assert session.take(5).steps == 5 and session.steps_taken == 305
 
 
 @run_async
