@@ -138,7 +138,9 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         step; it drops what was taken back)."""
         if self._nodes:
             self._drop()
-        self._depths.note(len(self.expanded), node.depth + 1)
+        depths = self._depths
+        if node.depth >= depths.deepest:
+            depths.note(len(self.expanded), node.depth + 1)
         self.expanded.append(node)
         if self._leaf_values:
             self.values.append(value)
@@ -249,7 +251,8 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
                 give_back(node, numbers)
             made += len(children)
             moves += len(children) if one_a_child else cost(node, len(children))
-            depths.note(first + index, node.depth + 1)
+            if node.depth >= depths.deepest:
+                depths.note(first + index, node.depth + 1)
             if above is None:
                 walk: C | None = node.parent if exact else node
                 while walk is not None and walk not in dirty:

@@ -100,10 +100,11 @@ class MonteCarloJournal(Travel[MonteCarloTreeSearch]):
             self._proof_steps.append(index)
             self._proof_counts.append(proved)
         playouts, playout_moves = self._playouts
-        self._counted(stats)
+        self._playouts = (stats.playouts, stats.playout_moves)
         played = stats.playout_moves - playout_moves
         start, self._drawn = self._drawn, searcher.stream.position
-        self._depths.note(index, stats.max_depth)
+        if stats.max_depth > self._depths.deepest:
+            self._depths.note(index, stats.max_depth)
         self._leaves.append(leaf)
         self._kinds.append(
             int(2 * reward) << 2 | (GROWN if grown else 0) | (PLAYED if stats.playouts != playouts else 0)
@@ -257,7 +258,8 @@ class MonteCarloJournal(Travel[MonteCarloTreeSearch]):
                     untried[place], untried[-1] = untried[-1], untried[place]
                     untried.pop()
                 parent.add_child(leaf)
-                depths.note(at, leaf.depth)
+                if leaf.depth > depths.deepest:
+                    depths.note(at, leaf.depth)
         sums: dict[MctsNode, list[int]] = {}
         leaves.reverse()
         for leaf, kind in zip(leaves, kinds[::-1], strict=True):
