@@ -137,7 +137,7 @@ def step_together(sessions: Sequence[Session], total: Limit, stop: threading.Eve
     go past the ``total`` budget (or past what the stepping session has spent) does not take it; when no
     session can step any more, every batch is empty.
     """
-    batches = [Batch(0, None, (), (), session.ended) for session in sessions]
+    batches = [Batch(0, None, (), session.ended) for session in sessions]
     order = sorted(range(len(sessions)), key=lambda index: spent(sessions[index].searcher.stats, total))
     for leader in order:
         session = sessions[leader]
@@ -209,12 +209,9 @@ def _run_for(session: Session, seconds: float | None, stop: threading.Event) -> 
 def merge(batches: Sequence[Batch], ended: bool) -> Batch:
     """Consecutive batches of one session as one (the last step's marks, every node changed once)."""
     changed: dict[int, Node] = {}
-    cutoffs: dict[int, Node] = {}
     last: Step[Node] | None = None
     for batch in batches:
         for node in batch.changed:
             changed[id(node)] = node
-        for node in batch.cutoffs:
-            cutoffs[id(node)] = node
         last = batch.last or last
-    return Batch(sum(b.steps for b in batches), last, tuple(changed.values()), tuple(cutoffs.values()), ended)
+    return Batch(sum(b.steps for b in batches), last, tuple(changed.values()), ended)

@@ -37,6 +37,9 @@ UNDO_CHUNK = 256
 FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
 
+FREEZE_NODES = 16_384
+"""Tree nodes a session grows between two ``freeze_young``: the cycle collector's walks stay this short."""
+
 
 def default_algorithm(game: Game) -> str:
     """The explorer's default algorithm for ``game`` (best-first searchers first)."""
@@ -91,8 +94,6 @@ class Batch:
     """The last of them (its node and changes are the ones marked in the tree)."""
     changed: tuple[Node, ...]
     """Every node created or changed by these steps, once each."""
-    cutoffs: tuple[Node, ...]
-    """Nodes whose remaining children were pruned by these steps."""
     ended: bool
     """True when the search can do nothing more: finished, the next step would exceed the budget, or the tree
     holds as many nodes as its cap allows."""
@@ -149,13 +150,23 @@ class RateMeter:
         self._samples.clear()
 
 
+def freeze_young() -> None:
+    """Collect the cycles made since the last freeze, then freeze what is left: the new tree nodes stay out of
+    the collector's walks from now on (see ``Session``).  The collection walks only what is not frozen yet."""
+    gc.collect()
+    gc.freeze()
+
+
 class Session:
     """A searcher on a root position, the budget it may spend and the root values it went through.
 
-    Each ``take`` ends with ``gc.freeze()``: a tree of 10^5 nodes made every full run of the
-    cycle collector walk it, pausing the UI 100-400 ms while a search ran.  Frozen objects are
-    never collected, so a new session first unfreezes them all: a tree that was let go (its
-    nodes point at each other) is then freed by the next collection.
+    Its tree is frozen (``freeze_young``) each time it has grown by ``FREEZE_NODES`` nodes: a
+    tree of 10^5 nodes made every full run of the cycle collector walk it, pausing the UI
+    100-400 ms while a search ran.  Frozen objects are never collected, so a new session first
+    unfreezes them all: a tree that was let go (its nodes point at each other) is then freed by
+    the next collection.  A freeze also keeps for ever what the screen held then and drops later
+    in a cycle (Textual's rendered strips): frozen at every frame, that made a Rivest run in the
+    explorer grow by 515 bytes a tree node instead of about 210.
     """
 
     def __init__(self, config: SearchConfig, state: State, searcher: Searcher[Node]) -> None:
@@ -183,6 +194,8 @@ class Session:
         """Steps of the saved search ``open_saved`` has rebuilt so far."""
         self._opened = threading.Event()
         """Set once ``open_saved`` has ended (rebuilt and swapped in, or stopped)."""
+        self._unfrozen = 0
+        """Nodes the tree has grown by since the last ``freeze_young``."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -303,12 +316,12 @@ class Session:
     def take(self, count: int | None, deadline: float | None = None, stop: threading.Event | None = None) -> Batch:
         """Up to ``count`` steps (``None``: no bound), stopping early at ``deadline`` (``perf_counter``) or ``stop``."""
         changed: dict[int, Node] = {}
-        cutoffs: dict[int, Node] = {}
         last: Step[Node] | None = None
         taken = 0
         cap = self.node_cap
         with self.lock:
             searcher = self.searcher
+            nodes = searcher.stats.nodes
             while count is None or taken < count:
                 if searcher.stats.nodes >= cap:
                     self.ended = True
@@ -324,8 +337,6 @@ class Session:
                     changed[id(node)] = node
                 for node in step.added:
                     changed[id(node)] = node
-                for node in step.cutoffs:
-                    cutoffs[id(node)] = node
                 value = searcher.value().first()
                 self.history.add(value)
                 if searcher.stats.iterations > len(self.timeline):
@@ -336,8 +347,11 @@ class Session:
                     break
             if searcher.finished:
                 self.ended = True
-        gc.freeze()  # what the frame grew stays out of the collector's walks (see the class)
-        return Batch(taken, last, tuple(changed.values()), tuple(cutoffs.values()), self.ended)
+            self._unfrozen += searcher.stats.nodes - nodes
+        if self._unfrozen >= FREEZE_NODES:
+            freeze_young()
+            self._unfrozen = 0
+        return Batch(taken, last, tuple(changed.values()), self.ended)
 
     # ----------------------------------------------------------------- the timeline
 
@@ -431,7 +445,7 @@ class Session:
                 return None, said
             self.searcher = rebuilt
             self._recheck()
-            return Batch(0, None, (), (), self.ended, rebuilt=True), said
+            return Batch(0, None, (), self.ended, rebuilt=True), said
 
     def fresh_searcher(self) -> Searcher[Node]:
         """A new searcher of this session's configuration on its root (the same seed: the same steps)."""
@@ -489,7 +503,7 @@ class Session:
             for value in self.timeline.values(self.step_shown):
                 self.history.add(value)
             self._recheck()
-            return Batch(0, None, (), (), self.ended, rebuilt=True)
+            return Batch(0, None, (), self.ended, rebuilt=True)
 
     def _await_opening(self, stop: threading.Event | None) -> bool:
         """Wait for ``open_saved`` to end (``False`` if ``stop`` came first).  A step of a saved search shown as

@@ -204,3 +204,25 @@ def test_the_command_line_refuses_bad_agents_with_a_clear_message(capsys: pytest
     assert capsys.readouterr().err == (
         "plyscope compare: position '1212121': the game is already over there, nothing to compare\n"
     )
+
+
+@run_async
+async def test_tree_lines_cut_at_a_narrow_panes_edge_end_with_an_ellipsis() -> None:
+    screen, app = comparing(MIDDLE_GAME, ["alphabeta", "rivest", "mcts"], 5000)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("d")
+        await idle(pilot, screen)
+        whole = cut = 0
+        for pane in screen.panes:
+            tree = pane.search_tree
+            for y in range(tree.size.height):
+                view = tree.get_node_at_line(tree.scroll_offset.y + y)
+                if view is None:
+                    continue
+                text = tree.render_line(y).text.rstrip()
+                if text.endswith(str(view.label)):
+                    whole += 1
+                else:
+                    assert text.endswith("…"), f"cut without an ellipsis: {text!r}"
+                    cut += 1
+        assert whole and cut  # both kinds of line were on the screen
