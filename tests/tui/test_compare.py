@@ -215,11 +215,12 @@ async def test_tree_lines_cut_at_a_narrow_panes_edge_end_with_an_ellipsis() -> N
         whole = cut = 0
         for pane in screen.panes:
             tree = pane.search_tree
-            for y in range(tree.size.height):
+            shown = tree.scrollable_content_region  # (without the scroll bars, which cover the lines' ends)
+            for y in range(shown.height):
                 view = tree.get_node_at_line(tree.scroll_offset.y + y)
                 if view is None:
                     continue
-                text = tree.render_line(y).text.rstrip()
+                text = tree.render_line(y).text[: shown.width].rstrip()
                 if text.endswith(str(view.label)):
                     whole += 1
                 else:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -388,26 +389,29 @@ class SearchTree(Tree[TreeItem]):
         return text
 
     def render_line(self, y: int) -> Strip:
-        """The line as ``Tree`` draws it, its last cell an ellipsis when the line goes on past the pane's edge."""
+        """The line as ``Tree`` draws it, its last cell in view an ellipsis when the line goes on past the pane's
+        edge (or under its vertical scroll bar)."""
         strip = super().render_line(y)
-        width = self.size.width
+        shown = self.scrollable_content_region.width
         view = self.get_node_at_line(y + self.scroll_offset.y)
-        if view is None or width < 2 or self._line_width(view) <= self.scroll_offset.x + width:
+        if view is None or shown < 2 or self._line_width(view) <= self.scroll_offset.x + shown:
             return strip
-        kept = strip.crop(0, width - 1)
-        last = list(strip.crop(width - 1, width))
+        last = list(strip.crop(shown - 1, shown))
         style = last[0].style if last else None
-        return Strip.join([kept, Strip([Segment(ELLIPSIS, style)], 1)])
+        ellipsis = Strip([Segment(ELLIPSIS, style)], 1)
+        return Strip.join([strip.crop(0, shown - 1), ellipsis, strip.crop(shown, strip.cell_length)])
 
     def _line_width(self, view: View) -> int:
         """The cells ``view``'s whole line takes: its guides (``guide_depth`` a level below the root's
-        children) and its label."""
+        children), its open or closed icon and its label (as ``render_label`` draws them)."""
         level = 0
         parent = view.parent
         while parent is not None and parent is not self.root:
             level += 1
             parent = parent.parent
-        return level * self.guide_depth + self.get_label_width(view)
+        icon = (self.ICON_NODE_EXPANDED if view.is_expanded else self.ICON_NODE) if view.allow_expand else ""
+        label = view.label
+        return level * self.guide_depth + cell_len(icon) + cell_len(label.plain if isinstance(label, Text) else label)
 
     # ----------------------------------------------------------------- internals
 
