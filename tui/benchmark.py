@@ -6,7 +6,8 @@
   key being sent to its action having run, and to the screen having been repainted after it;
   for the default searcher and for the exact solver on the empty board (its probes run for
   minutes: each of its steps must still hand control back within a frame);
-* the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s).
+* the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s);
+* the timeline's figures, and the explorer's resident bytes per tree node (``tui.bench_memory``).
 """
 
 from __future__ import annotations

@@ -1142,6 +1142,7 @@ ALGORITHMS = (
         description=AlphaBeta.description,
         factory=AlphaBeta,
         node_bytes=192,
+        ui_node_bytes=288,
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
@@ -1168,6 +1169,7 @@ ALGORITHMS = (
         description=RivestAlphaBeta.description,
         factory=RivestAlphaBeta,
         node_bytes=216,
+        ui_node_bytes=328,
         params=(
             DEPTH_PARAM,
             Param(
