@@ -1155,6 +1155,7 @@ ALGORITHMS = (
         description=AlphaBeta.description,
         factory=AlphaBeta,
         node_bytes=192,
+        ui_node_bytes=288,
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
@@ -1181,6 +1182,7 @@ ALGORITHMS = (
         description=RivestAlphaBeta.description,
         factory=RivestAlphaBeta,
         node_bytes=216,
+        ui_node_bytes=328,
         params=(
             DEPTH_PARAM,
             Param(

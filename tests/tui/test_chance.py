@@ -29,7 +29,10 @@ async def test_the_explorer_labels_chance_outcomes_with_their_probability() -> N
         tree = screen.query_one(SearchTree)
         searcher = screen.session.searcher
         outcomes = []
-        for view in tree._views.values():
+        views = list(tree.root.children)
+        while views:
+            view = views.pop()
+            views.extend(view.children)
             node = view.data
             if isinstance(node, Node) and node.parent is not None and is_chance(searcher.state_at(node.parent)):
                 outcomes.append(str(view.label))
