@@ -281,7 +281,7 @@ def test_a_file_of_more_steps_than_its_search_takes_is_refused(
 
 
 def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.arena import read_openings
+    from engine.arena.openings import read_openings
     from engine.game_record import PlayedGame
     from engine.games import make_game
     from engine.games.evaluators import read_weights_file

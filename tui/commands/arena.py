@@ -21,30 +21,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from engine.agents import Agent, check_seed, limit_text, turn_limit
-from engine.arena import (
-    GameRecord,
-    GameTask,
-    GameTexts,
-    PairingStats,
-    RunningSummary,
-    RunOutcome,
-    SprtWatch,
-    open_executor,
-    pairing_stats,
-    pairings,
-    ratings,
-    results_text,
-    resumed_games,
-    run_games,
-    schedule,
-    select_openings,
-    spell,
-    summary,
-)
+from engine.arena.openings import select_openings
+from engine.arena.pool import RunOutcome, open_executor, run_games
+from engine.arena.records import GameRecord
+from engine.arena.results import GameTexts, results_text, resumed_games
+from engine.arena.schedule import GameTask, pairings, schedule
+from engine.arena.summary import PairingStats, RunningSummary, SprtWatch, pairing_stats, ratings, summary
 from engine.errors import UserError
 from engine.files import check_writable, write_atomic
 from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
+from engine.games.notation import spell
 from engine.numbers import shown
 from engine.search.base import Limit, SearchError
 from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from engine.agents import check_seed
-from engine.arena import select_openings, spell
+from engine.arena.openings import select_openings
 from engine.games import Connect4
+from engine.games.notation import spell
 from engine.rivest_experiment import AB, AB_SPEC, MM, MM_SPEC, RivestRow, parse_values, rivest_rows, rivest_tasks
 from engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from tui.commands.arena import make_console, play_with_progress, report_end, results_file

@@ -20,13 +20,17 @@ from rich.console import Console
 from rich.table import Table
 
 from engine.agents import Agent, check_seed, limit_text, turn_limit
-from engine.arena import RunOutcome, Tally, schedule, select_openings, tally
+from engine.arena.openings import select_openings
+from engine.arena.pool import RunOutcome
+from engine.arena.schedule import schedule
+from engine.arena.summary import tally
 from engine.errors import UserError
 from engine.files import check_writable
 from engine.games import Connect4, make_game
 from engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
 from engine.search.base import Limit, SearchError
 from engine.search.registry import AgentSpec, algorithm
+from engine.stats import Tally
 from engine.tuning import TuneReport, parse_plies, sample_positions, tune
 from tui.commands.arena import make_console, play_with_progress, report_end
 
