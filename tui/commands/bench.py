@@ -8,7 +8,8 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from engine.benchmarks import SECTIONS, BenchTable, measure
+from engine.benchmarks import BenchTable
+from engine.benchmarks.sections import SECTIONS, measure
 from engine.errors import UserError
 
 UI_SECTION = "ui"
