@@ -34,12 +34,58 @@ from engine.games import Game, make_game
 from engine.games.notation import spell
 from engine.numbers import shown
 from engine.search.base import Limit, SearchError
-from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt
+from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
+from tui.commands.options import MOVES, SECONDS, add_cluster, add_game
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
 PLAIN_PROGRESS_SECONDS = 5.0
 """Seconds between two progress lines when stderr is not a terminal (a terminal has the bar)."""
+OPENINGS_HELP = (
+    "every two-move opening (all2, the default); that many of them drawn with --seed; balanced:N, the N whose exact "
+    "score is nearest a draw (ties drawn with --seed); or a file of move strings, one a line"
+)
+
+
+def sprt(text: str) -> Sprt:
+    """An argparse ``type`` reading ``--sprt`` (``engine.stats.parse_sprt``), its refusal in one line."""
+    try:
+        return parse_sprt(text)
+    except UserError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--sprt: ").removeprefix("--sprt ")) from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32; "
+        "moves=N or seconds=S in a spec: that agent's own budget per turn",
+    )
+    parser.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE", help=OPENINGS_HELP)
+    parser.add_argument(
+        "--sprt",
+        type=sprt,
+        metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+        help="a head-to-head stops as soon as this sequential test decides (as fastchess spells it; "
+        "model=normalized (default) or logistic)",
+    )
+    parser.add_argument(
+        "--tournament",
+        choices=("round-robin", "gauntlet"),
+        default="round-robin",
+        help="three agents or more: every pair meets (default), or the first meets each of the others",
+    )
+    parser.add_argument(
+        "--anchor", metavar="AGENT", help="the agent rated 0 in the rating list (default: the ratings average 0)"
+    )
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--moves", type=MOVES, metavar="N", help="per turn: calls to the move operator (default 1000)")
+    budget.add_argument("--seconds", type=SECONDS, metavar="S", help="per turn: wall-clock seconds")
+    add_cluster(parser)
+    add_game(parser)
 
 
 def run(args: argparse.Namespace) -> int:
