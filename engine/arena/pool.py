@@ -32,7 +32,7 @@ Progress = Callable[[Sequence[TurnReport]], None]
 PROGRESS_SECONDS = 0.5
 """How often ``run_games`` passes on the turns its worker processes report."""
 _worker_turns: Any = None
-"""In a ``GamePool`` worker: the queue ``play_game`` reports each turn to (``None`` elsewhere)."""
+"""In a ``GamePool`` worker: the queue its games report each turn to (``_play_in_worker``; ``None`` elsewhere)."""
 
 
 def _play_in_worker(task: GameTask) -> GameRecord:

@@ -2,8 +2,9 @@
 
 They are ``engine.stats``'s, fastchess's formulas: the Elo difference and its interval from the
 opening pairs (pentanomial), the SPRT after every pair in schedule order, a maximum likelihood
-rating list over many agents; ``Tally`` keeps plain counts.  Every figure is from the point of
-view of the agent named first in a pairing; a game stopped by an error counts for nobody.
+rating list over many agents; ``engine.stats.Tally`` keeps plain counts.  Every figure is from
+the point of view of the agent named first in a pairing; a game stopped by an error counts for
+nobody.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from engine.games.notation import spell
 from engine.numbers import shown
 from engine.search.base import Limit, SearchError
 from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
-from tui.commands.options import MOVES, SECONDS, add_cluster, add_game
+from tui.commands.options import add_budget, add_cluster, add_game
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
@@ -81,9 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--anchor", metavar="AGENT", help="the agent rated 0 in the rating list (default: the ratings average 0)"
     )
-    budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--moves", type=MOVES, metavar="N", help="per turn: calls to the move operator (default 1000)")
-    budget.add_argument("--seconds", type=SECONDS, metavar="S", help="per turn: wall-clock seconds")
+    add_budget(
+        parser, moves="per turn: calls to the move operator (default 1000)", seconds="per turn: wall-clock seconds"
+    )
     add_cluster(parser)
     add_game(parser)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
 from engine.games import make_game
-from tui.commands.options import MOVES, SECONDS, SEED, add_game
+from tui.commands.options import SEED, add_budget, add_game
 from tui.contest import compared_agents
 from tui.session import SearchConfig, Session, parse_position
 
@@ -44,11 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="two to four agents, e.g. rivest:p=10 mcts:k=32 alphabeta",
     )
     add_game(parser)
-    budget = parser.add_mutually_exclusive_group()
-    budget.add_argument(
-        "--moves", type=MOVES, metavar="N", help="each agent's budget: calls to the move operator (default 10000)"
+    add_budget(
+        parser,
+        moves="each agent's budget: calls to the move operator (default 10000)",
+        seconds="each agent's budget: seconds of search",
     )
-    budget.add_argument("--seconds", type=SECONDS, metavar="S", help="each agent's budget: seconds of search")
     parser.add_argument("--seed", type=SEED, default=0, help="every searcher's seed (default 0)")
     parser.add_argument("--match", action="store_true", help="start with the first two agents playing each other")
 

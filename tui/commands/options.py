@@ -56,6 +56,13 @@ def add_game(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_budget(parser: argparse.ArgumentParser, *, moves: str, seconds: str) -> None:
+    """A turn's budget, ``--moves N`` or ``--seconds S`` (one of them), with the command's help for each."""
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--moves", type=MOVES, metavar="N", help=moves)
+    budget.add_argument("--seconds", type=SECONDS, metavar="S", help=seconds)
+
+
 def add_cluster(parser: argparse.ArgumentParser) -> None:
     """Where games run, their seeds, and the results file (arena and rivest)."""
     parser.add_argument(

@@ -9,7 +9,7 @@ from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
 from engine.game_record import PlayedGame, parse_controller
 from engine.games import make_game
-from tui.commands.options import MOVES, SECONDS, SEED, add_game
+from tui.commands.options import SEED, add_budget, add_game
 from tui.session import SearchConfig, Session, default_algorithm, parse_position
 
 if TYPE_CHECKING:
@@ -63,14 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--position", default="", help="start from this position (move string or piles)")
     parser.add_argument("--hint", metavar="AGENT", help="the agent asked for hints (default: the agent side)")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game (its sides and position)")
-    budget = parser.add_mutually_exclusive_group()
-    budget.add_argument(
-        "--moves",
-        type=MOVES,
-        metavar="N",
-        help="per turn, for agents whose spec has no moves= or seconds=: calls to the move operator (default 1000)",
+    add_budget(
+        parser,
+        moves="per turn, for agents whose spec has no moves= or seconds=: calls to the move operator (default 1000)",
+        seconds="per turn, likewise: seconds of search",
     )
-    budget.add_argument("--seconds", type=SECONDS, metavar="S", help="per turn, likewise: seconds of search")
     parser.add_argument(
         "--seed", type=SEED, default=0, help="the seed each agent turn's seed is drawn from (default 0)"
     )
