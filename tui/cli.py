@@ -16,7 +16,7 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from types import ModuleType
 from typing import TextIO
 
@@ -60,17 +60,17 @@ def command_module(command: str) -> ModuleType:
     return importlib.import_module(COMMANDS[command])
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line: every command with its line of help, and the arguments of ``command`` (its module
-    loaded for them; ``None``: of no command, enough for ``plyscope --help``)."""
+def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.ArgumentParser:
+    """The command line: every command with its line of help, and the arguments of ``commands`` (their modules
+    loaded for them: every command's by default; ``plyscope --help`` needs none)."""
     parser = Parser(
         prog="plyscope",
         description="A terminal explorer for game-tree search. With no command, opens the explorer.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary in SUMMARIES.items():
-        subparser = commands.add_parser(name, help=summary)
-        if name == command:
+        subparser = subparsers.add_parser(name, help=summary)
+        if name in commands:
             command_module(name).add_arguments(subparser)
     return parser
 
@@ -81,7 +81,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     first = arguments[0] if arguments else ""
     if not arguments or (first.startswith("-") and first not in ("-h", "--help")) or re.fullmatch(r"[\d,/]+", first):
         arguments.insert(0, "explore")
-    return build_parser(arguments[0] if arguments[0] in COMMANDS else None).parse_args(arguments)
+    return build_parser(arguments[:1]).parse_args(arguments)  # (the named command's module alone is loaded)
 
 
 class WatchedOutput:
