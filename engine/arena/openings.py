@@ -72,10 +72,11 @@ OPENING_SCORES: dict[str, int] = {
     for first, row in enumerate(_SCORES_BY_FIRST_MOVE, start=1)
     for reply, score in enumerate(row, start=1)
 }
-"""Pons' score of every two-move opening of 7x6 Connect Four, for the first player (to move after it): 0 a
-draw, ``s > 0`` a win with the ``s``-th-to-last possible stone, ``s < 0`` a loss.  Computed once with
-``Connect4Solver.solve`` (2026-11-24: the 25 openings that are not mirror images of another, an hour of
-solver time); the tests check them for symmetry and one of them against the solver."""
+"""Pons' score of every two-move opening of 7x6 Connect Four by its move string (``41``: the first move in
+column 4, the reply in column 1), for the first player (to move after it): 0 a draw, ``s > 0`` a win with
+the ``s``-th-to-last possible stone, ``s < 0`` a loss.  Computed once with ``Connect4Solver.solve``
+(2026-11-24: the 25 openings that are not mirror images of another, an hour of solver time); the tests check
+them for symmetry and one of them against the solver."""
 
 
 def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
