@@ -130,15 +130,27 @@ class ValueHistory:
         self.values: list[float] = []
         self.stride = 1
         self._seen = 0
+        self._newest: float | None = None
+        """The newest finite value when it is not a sample (``None`` when it is)."""
 
     def add(self, value: float) -> None:
         """Record the value after one more step; infinite values (proven results) are left out."""
-        if self._seen % self.stride == 0 and math.isfinite(value):
-            self.values.append(value)
-            if len(self.values) > self.capacity:
-                self.values = self.values[::2]
-                self.stride *= 2
+        if math.isfinite(value):
+            self._newest = value
+            if self._seen % self.stride == 0:
+                self._newest = None
+                self.values.append(value)
+                if len(self.values) > self.capacity:
+                    if len(self.values) % 2 == 0:  # (the value just added is at an odd place: thinned out)
+                        self._newest = value
+                    self.values = self.values[::2]
+                    self.stride *= 2
         self._seen += 1
+
+    def shown(self) -> list[float]:
+        """The samples, then the newest value if it is not one of them: what the stats draw, ending at the value
+        now."""
+        return self.values if self._newest is None else [*self.values, self._newest]
 
 
 class RateMeter:

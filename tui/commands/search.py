@@ -25,6 +25,7 @@ from engine.search_file import SearchFileError, SearchRecipe, write_search
 from engine.timeline import recorded
 from tui.commands.explore import parse_params
 from tui.commands.options import SECONDS, SEED, add_game, number
+from tui.formatting import significant
 from tui.session import parse_position
 
 SEARCH_DEFAULT_MOVES = 10_000
@@ -213,6 +214,12 @@ def line_labels(state: State, result: Result) -> list[str]:
     return labels
 
 
+def signed_value(value: object) -> str:
+    """A root value with its sign, to six significant digits (the thousandths from 1,000 to 10,000: ``significant``)."""
+    assert isinstance(value, float)
+    return ("-" if value < 0 else "+") + significant(abs(value), 6)
+
+
 def print_report(report: dict[str, object]) -> None:
     params = report["params"]
     assert isinstance(params, dict)
@@ -221,7 +228,7 @@ def print_report(report: dict[str, object]) -> None:
     print(f"{report['algo']} ({settings or 'no parameters'}) on {report['game']} {position}, seed {report['seed']}")
     rows = [
         ("best move", report["best_move"] or "none"),
-        ("value", f"{report['value']:+.6g} (for the {VALUE_FOR})"),
+        ("value", f"{signed_value(report['value'])} (for the {VALUE_FOR})"),
         ("pv", " ".join(report["pv"]) or "(empty)"),  # type: ignore[arg-type]
         ("moves", f"{report['moves']:,}"),
         ("nodes", f"{report['nodes']:,}"),
