@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.agents import Agent, Decision
-from engine.arena import chance_draw
 from engine.game_record import PlayedGame
 from engine.games import Move, State, is_chance
+from engine.seeds import chance_draw
 from tui.contest import agent_session
 from tui.session import Session
 

@@ -4,11 +4,11 @@ the tree, nature's moves drawn with the game's seed in play, undo back to where 
 from __future__ import annotations
 
 from engine.agents import Agent
-from engine.arena import chance_draw
 from engine.game_record import PlayedGame
 from engine.games import is_chance, make_game
 from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec
+from engine.seeds import chance_draw
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.match import MatchRunner

@@ -10,9 +10,9 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine.arena import turn_seed
 from engine.games import make_game
 from engine.search.base import Limit
+from engine.seeds import turn_seed
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
 from tui.app import PlyscopeApp
