@@ -7,7 +7,8 @@
   painted with the step counter moved (target 150 ms), timed inside the page; a session's first
   step is shown apart (the explorer's first tree repaint costs more, in a terminal too); and to
   the first websocket message from the server, and the bytes the page was sent for the step;
-* the resident memory of each session's app process (``/proc``), and of the server itself.
+* the resident memory of each session's app process (``/proc``), of the spare (the app process
+  started ahead, waiting for a page) and of the server itself.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def measure(quick: bool) -> list[BenchTable]:
             pids = wait_for(lambda: len(found := served.session_pids()) == sessions and found, 30, "sessions")
             time.sleep(1.0)
             session_rss = [rss_bytes(pid) / MB for pid in pids]
+            spare_rss = [rss_bytes(pid) / MB for pid in served.spare_pids()]
             server_rss = rss_bytes(served.process.pid) / MB
         memory.rows.append(
             [
@@ -119,6 +121,15 @@ def measure(quick: bool) -> list[BenchTable]:
                 round(max(session_rss), 1),
             ]
         )
+        if spare_rss:
+            memory.rows.append(
+                [
+                    "the spare (waiting for a page)",
+                    len(spare_rss),
+                    round(statistics.median(spare_rss), 1),
+                    round(max(spare_rss), 1),
+                ]
+            )
         memory.rows.append(["the server (plyscope serve)", 1, round(server_rss, 1), round(server_rss, 1)])
     speed.notes.append(
         f"first frame: the explorer's title and step counter read from the page's terminal, polled "
