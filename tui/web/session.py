@@ -3,13 +3,13 @@
 The server starts each session's process directly, with no shell in between, as
 ``python -m tui.web.session PARENT MEMORY_MB explore ARGS...``, before a page asks for it: the
 server keeps one such process started ahead, a *spare*, so that a page that connects is served by
-a process that has already loaded the app.  ``main`` first makes the process end with the server,
-even when the server is SIGKILLed (``engine.processes.end_with_parent``), and caps its address
-space at ``MEMORY_MB`` megabytes (``RLIMIT_AS``: a session that needs more fails to allocate, and
-ends); it then loads the explorer's modules, waits for the server to give it a page (a line
-``COLUMNS ROWS``, the page's screen, on stdin) and runs ``plyscope explore ARGS`` on that screen.
-It is named ``SPARE_NAME`` until it is given a page, ``PAGE_NAME`` from then on (what ``top``,
-``ps -o comm`` and the tests see).
+an app that has already started.  ``main`` first makes the process end with the server, even when
+the server is SIGKILLed (``engine.processes.end_with_parent``), and caps its address space at
+``MEMORY_MB`` megabytes (``RLIMIT_AS``: a session that needs more fails to allocate, and ends);
+it then runs ``plyscope explore ARGS`` with ``SPARE_DRIVER``, which starts the app writing nothing
+until the server gives it a page (a line ``COLUMNS ROWS``, the page's screen, on stdin), and draws
+it on the page from then on.  The process is named ``SPARE_NAME`` until it is given a page,
+``PAGE_NAME`` from then on (what ``top``, ``ps -o comm`` and the tests see).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ PAGE_NAME = "plyscope-page"
 """Its name once it has been given a page (the session is open)."""
 PR_SET_NAME = 15
 """``prctl`` option: set the calling thread's name (Linux)."""
+SPARE_DRIVER = "tui.web.spare_driver:SpareDriver"
+"""The Textual driver of a session's app (``TEXTUAL_DRIVER``): textual-serve's, silent until the page is given."""
 SIZE_LINE_BYTES = 32
 """The longest line the server gives a spare (``COLUMNS ROWS``): anything longer is not the server's."""
 
@@ -64,25 +66,9 @@ def rename(name: str) -> None:
         ctypes.CDLL(None).prctl(PR_SET_NAME, name.encode()[:15])
 
 
-def load(command: Sequence[str]) -> None:
-    """Load what ``plyscope COMMAND`` needs before its first frame: the command's module, the app, the driver
-    textual-serve names (``TEXTUAL_DRIVER``) and every searcher (the explorer lists them)."""
-    import importlib
-
-    from engine.search.registry import algorithms
-    from tui.cli import COMMANDS
-
-    importlib.import_module(COMMANDS[command[0]])
-    importlib.import_module("tui.app")
-    driver = os.environ.get("TEXTUAL_DRIVER", "")
-    if driver:
-        importlib.import_module(driver.partition(":")[0])
-    algorithms()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """In a session's process: end with the server, cap the address space, load the app, wait for a page, then
-    run ``plyscope explore`` on the page's screen."""
+    """In a session's process: end with the server, cap the address space, then run ``plyscope explore`` as a
+    spare (its page given later)."""
     parent, memory_mb, *command = sys.argv[1:] if argv is None else argv
     from engine.processes import end_with_parent
 
@@ -92,12 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     limit = int(memory_mb) * MB
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    load(command)
-    size = read_size()
-    if size is None:
-        return 0
-    os.environ["COLUMNS"], os.environ["ROWS"] = str(size[0]), str(size[1])
-    rename(PAGE_NAME)
+    os.environ["TEXTUAL_DRIVER"] = SPARE_DRIVER
     from tui.cli import main as plyscope
 
     return plyscope(command)
