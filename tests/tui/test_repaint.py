@@ -6,7 +6,7 @@ import asyncio
 from collections import Counter
 
 import pytest
-from rich.text import Text
+from textual.app import RenderResult
 from textual.widgets import Static, Tree
 
 from tests.tui.helpers import explorer, make_app, run_async, settle
@@ -40,7 +40,7 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     drawn: Counter[str] = Counter()
     render, update = Board.render, Static.update
 
-    def counted_render(board: Board) -> Text:
+    def counted_render(board: Board) -> RenderResult:
         drawn["board"] += 1
         return render(board)
 
