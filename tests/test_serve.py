@@ -754,16 +754,45 @@ def test_sessions_end_with_the_server_even_when_it_is_killed(how: int) -> None:
                 pids: list[int] = wait_for(
                     lambda: len(served.session_pids()) == 2 and served.session_pids(), WAIT, "two"
                 )
+                pids += wait_for(served.spare_pids, WAIT, "the spare behind them")
                 # the app itself is the server's child: no shell in between
-                assert all(parent_of(pid) == served.process.pid for pid in pids)
+                assert len(pids) == 3 and all(parent_of(pid) == served.process.pid for pid in pids)
                 os.kill(served.process.pid, how)  # to its pid only
                 served.process.wait(WAIT)
                 return pids
 
         pids = asyncio.run(open_two())
-        wait_for(lambda: not any(alive(pid) for pid in pids), 5, "no session left 5 s after the server")
+        wait_for(lambda: not any(alive(pid) for pid in pids), 5, "no session or spare left 5 s after the server")
     finally:
         served.stop()
+
+
+def test_a_spare_waits_for_the_next_page_which_gets_it_and_another_is_started_behind_it() -> None:
+    """The server starts an app process before any page asks (it loads and starts the app meanwhile): the next
+    page is given it, a new spare is started, and a spare is neither a session (the cap counts sessions) nor
+    exempt from the memory limit; it ends with the server."""
+    with Served("--max-sessions", "1", "--session-memory", "1500") as served:
+        spare = wait_for(served.spare_pids, WAIT, "a spare, with no page open")
+        assert len(spare) == 1 and parent_of(spare[0]) == served.process.pid and served.session_pids() == []
+        assert address_space_limit(spare[0]) == 1500 << 20
+        with websocket_handshake(served.port, "/ws?width=120&height=40") as raw:
+            assert drawn_size(app_output(raw, b"step ")) == (120, 40)  # the page's screen, not the spare's
+            assert served.session_pids() == spare  # the spare itself, now the page's session
+            behind = wait_for(served.spare_pids, WAIT, "a new spare behind it")
+            assert len(behind) == 1 and behind != spare
+            with websocket_handshake(served.port) as refused:  # one session at most: the spare is no session
+                assert read_close(refused)[0] == 1013
+            assert served.spare_pids() == behind
+        wait_for(lambda: served.session_pids() == [], WAIT, "the session ended with its page")
+        assert served.spare_pids() == behind  # still waiting for the next page
+    wait_for(lambda: not alive(behind[0]), WAIT, "the spare ended with the server")
+    assert "Traceback" not in served.output, served.output
+
+
+def address_space_limit(pid: int) -> int:
+    """Process ``pid``'s address space limit (RLIMIT_AS) in bytes."""
+    line = next(line for line in Path(f"/proc/{pid}/limits").read_text().splitlines() if "address space" in line)
+    return int(line.split()[3])
 
 
 def parent_of(pid: int) -> int:

@@ -79,6 +79,8 @@ class SessionProcess(AppService):
         """Set once the process has ended and been reaped."""
         self.stopped = False
         """Whether ``stop`` ended it (its page went, or the server ended the session): nobody to tell why."""
+        self.shown = asyncio.Event()
+        """Set once the app, given its page, has started drawing on it (its first frame is drawn)."""
         self._errors: asyncio.Task[None] | None = None
         """Reads the app's stderr, from its start."""
 
@@ -147,6 +149,7 @@ class SessionProcess(AppService):
         """textual-serve's protocol: a line ``__GANGLION__``, then packets (a type byte, a length, the payload)."""
         while (line := await stdout.readline()) and line != b"__GANGLION__\n":
             pass  # anything printed before the app took its screen over
+        self.shown.set()  # (a spare's app writes the line once drawn on its page's screen)
         handlers: dict[bytes, Callable[[bytes], Awaitable[None]]] = {
             b"D": self.on_data,
             b"M": self.on_meta,

@@ -52,6 +52,9 @@ SHUTDOWN_SECONDS = 5.0
 SLOT_WAIT_SECONDS = 2.0
 """How long a page that finds every session in use waits for one to end (a reloaded page's own session is
 being ended at that moment) before it is refused."""
+SPARE_DELAY_SECONDS = 2.0
+"""How long after a page's first frame is drawn the next spare starts: its start (a second of CPU time) would
+otherwise take CPU time from the browser drawing that frame, on a busy machine."""
 GOODBYE_SECONDS = 2.0
 """How long closing a page's websocket (with the reason) may take: a page that reads nothing holds no more."""
 HEARTBEAT_SECONDS = 15.0
@@ -328,6 +331,7 @@ class PlyscopeServer(Server):
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Close every session (each app process is ended) so that the server stops promptly."""
+        self.stopping = True  # no spare is started behind the sessions closed now
         for task in list(self.handlers):
             task.cancel()
         if self.handlers:
@@ -419,7 +423,6 @@ class PlyscopeServer(Server):
             try:
                 process = await self._take_spare()
                 await process.give(width, height, websocket.send_bytes, websocket.send_str)
-                await self._replace_spare()
             except OSError as error:
                 self.say(f"plyscope serve: a session could not start: {error.strerror or error}")
                 return WSCloseCode.INTERNAL_ERROR, "plyscope: the session could not start on the server"
@@ -437,6 +440,7 @@ class PlyscopeServer(Server):
                     self.taken -= 1
                     self.slots.notify_all()
                 self.say(f"plyscope serve: session closed ({self.taken} of {self.max_sessions} in use)")
+                await self._replace_spare()  # (its app may have ended before it drew)
 
     async def _take_spare(self) -> SessionProcess:
         """The spare, for a page (a new process if there is none, or if it has ended); ``OSError`` if no process
@@ -448,8 +452,15 @@ class PlyscopeServer(Server):
                 process = None
             return process if process is not None else await SessionProcess.started(self.argv, self.memory_mb)
 
+    async def _spare_behind(self, process: SessionProcess) -> None:
+        """Start a new spare behind ``process``, the spare just handed over, once its page has its first frame:
+        ``SPARE_DELAY_SECONDS`` after its app drew it (the browser draws it meanwhile)."""
+        await process.shown.wait()
+        await asyncio.sleep(SPARE_DELAY_SECONDS)
+        await self._replace_spare()
+
     async def _replace_spare(self) -> None:
-        """Start a new spare behind the one just handed over, unless another page's session started one."""
+        """Start a new spare, unless there is one (another page's session started it) or the server is stopping."""
         async with self.spares:
             if self.spare is None:
                 await self._start_spare()
@@ -478,6 +489,7 @@ class PlyscopeServer(Server):
         loop = asyncio.get_running_loop()
         last_input = loop.time()
         app_ended: asyncio.Task[Any] = asyncio.create_task(process.ended.wait())
+        behind = asyncio.create_task(self._spare_behind(process))
         receiving: asyncio.Task[Any] | None = None
         try:
             while True:
@@ -529,7 +541,7 @@ class PlyscopeServer(Server):
                 elif kind == "blur":
                     await process.blur()
         finally:
-            for future in (receiving, app_ended):
+            for future in (receiving, app_ended, behind):
                 if future is not None:
                     future.cancel()
 

@@ -46,10 +46,12 @@ class SpareDriver(WebDriver):
             super().write_meta(data)
 
     def start_application_mode(self) -> None:
-        """Lay the app out on the screen it was started with, and wait for its page in a thread."""
+        """Lay the app out on the screen it was started with, without the focus (as ``WebDriver`` starts it: a page
+        gives it the focus), and wait for its page in a thread."""
         loop = asyncio.get_running_loop()
         size = Size(*(self._size or (80, 24)))
         asyncio.run_coroutine_threadsafe(self._app._post_message(events.Resize(size, size)), loop=loop)
+        self._app.call_later(self._app.post_message, events.AppBlur())
         threading.Thread(target=self._wait_for_page, args=(loop,), name="plyscope-page", daemon=True).start()
 
     def _wait_for_page(self, loop: asyncio.AbstractEventLoop) -> None:
