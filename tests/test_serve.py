@@ -780,6 +780,8 @@ def test_a_spare_waits_for_the_next_page_which_gets_it_and_another_is_started_be
             assert served.session_pids() == spare  # the spare itself, now the page's session
             behind = wait_for(served.spare_pids, WAIT, "a new spare behind it")
             assert len(behind) == 1 and behind != spare
+            environment = Path(f"/proc/{behind[0]}/environ").read_bytes().split(b"\0")
+            assert b"COLUMNS=120" in environment and b"ROWS=40" in environment  # the last page's screen
             with websocket_handshake(served.port) as refused:  # one session at most: the spare is no session
                 assert read_close(refused)[0] == 1013
             assert served.spare_pids() == behind

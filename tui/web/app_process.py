@@ -85,12 +85,13 @@ class SessionProcess(AppService):
         """Reads the app's stderr, from its start."""
 
     @classmethod
-    async def started(cls, command: list[str], memory_mb: int) -> SessionProcess:
-        """A new app process running ``command`` (``tui.web.session.session_command``), a spare: it loads the app,
-        then waits to be given a page (``give``); its stderr is kept from now on.  ``OSError`` if it cannot be
-        started."""
+    async def started(cls, command: list[str], memory_mb: int, screen: tuple[int, int] = (80, 24)) -> SessionProcess:
+        """A new app process running ``command`` (``tui.web.session.session_command``), a spare: it starts the app on
+        a screen of ``screen`` cells (columns, rows: a page of that size is shown at once, another once the app is
+        laid out again), then waits to be given a page (``give``); its stderr is kept from now on.  ``OSError`` if
+        it cannot be started."""
         spare = cls(command, memory_mb)
-        process = await spare._open_app_process()
+        process = await spare._open_app_process(*screen)
         assert process.stderr is not None
         spare._errors = asyncio.create_task(spare._keep_stderr(process.stderr))
         return spare

@@ -304,6 +304,8 @@ class PlyscopeServer(Server):
         """Held while the spare is handed over and another started: each page gets a process of its own."""
         self.stopping = False
         """Set as the server stops: no spare is started from then on."""
+        self.last_screen = (80, 24)
+        """The screen (columns, rows) of the last page that opened a session."""
 
     @property
     def other_urls(self) -> list[str]:
@@ -417,7 +419,7 @@ class PlyscopeServer(Server):
         """Run one session in the slot taken: the spare's app process, given the page, while the page is there and
         in use; then end the process and free the slot.  The close code and the reason to give the page ("" for
         none)."""
-        width, height = screen_size(query.get("width", 80), query.get("height", 24))
+        width, height = self.last_screen = screen_size(query.get("width", 80), query.get("height", 24))
         process: SessionProcess | None = None
         try:
             try:
@@ -450,7 +452,7 @@ class PlyscopeServer(Server):
             if process is not None and process.gone:  # it failed as it loaded, or was killed: never handed over
                 await process.stop()
                 process = None
-            return process if process is not None else await SessionProcess.started(self.argv, self.memory_mb)
+            return process if process is not None else await self._started()
 
     async def _spare_behind(self, process: SessionProcess) -> None:
         """Start a new spare behind ``process``, the spare just handed over, once its page has its first frame:
@@ -471,9 +473,13 @@ class PlyscopeServer(Server):
         if self.stopping:
             return
         try:
-            self.spare = await SessionProcess.started(self.argv, self.memory_mb)
+            self.spare = await self._started()
         except OSError as error:
             self.say(f"plyscope serve: a spare session could not start: {error.strerror or error}")
+
+    async def _started(self) -> SessionProcess:
+        """A new app process, on the screen of the last page given one (a class's browsers are often alike)."""
+        return await SessionProcess.started(self.argv, self.memory_mb, self.last_screen)
 
     async def _end_spare(self) -> None:
         """End the spare and start none from now on (the server is stopping)."""
