@@ -224,7 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=MAX_SESSIONS,
         default=4,
         metavar="N",
-        help="tabs open at once, each an app process (default 4); the next one is refused",
+        help="tabs open at once, each an app process (default 4); the next one is refused. One more process, "
+        "started ahead (about 45 MB, under the same memory limit), waits for the next tab",
     )
     serve.add_argument(
         "--idle-minutes",

@@ -3,7 +3,7 @@
 ``SessionProcess`` is textual-serve's ``AppService`` (which relays the app's screen to the page and
 the page's keys to the app) with the process started with no shell in between (the command
 ``tui.web.session.session_command`` makes) before a page asks for it (``started``: a spare, which
-loads the app and waits), given its page later (``give``: the page's screen size, then the relay),
+starts the app and waits), given its page later (``give``: the page's screen size, then the relay),
 its stderr kept rather than printed, ended at once when its page goes (SIGTERM, then SIGKILL after
 ``TERM_SECONDS``) even while it is still starting, and why it ended said to the page in one line.
 """

@@ -4,10 +4,9 @@ Each browser tab that opens the page gets its own app process (textual-serve's m
 websocket is given ``plyscope explore ...``, run through ``tui.web.session``, and relays its screen).
 On top of textual-serve, this server:
 
-* keeps one app process started ahead, a spare that has loaded the app (from the server's start on),
-  so that a page that connects is served at once by a warm process, and a new spare is started
-  behind it; the spare is not a session (no page has it), and obeys the same limits;
-
+* keeps one app process started ahead, a spare whose app has started (from the server's start on),
+  so that a page that connects is drawn at once, and starts a new spare behind it; the spare is not
+  a session (no page has it), and obeys the same limits;
 * accepts a websocket only from its own pages (``Origin``: the addresses it printed and the names
   it was started with; a client that sends no ``Origin`` is not a browser, and is let in);
 * counts app processes, not connections: at most ``max_sessions`` run at once, a slot being free
@@ -301,7 +300,7 @@ class PlyscopeServer(Server):
         """An app process started ahead and waiting for a page (``None``: none yet, or the server is stopping); the
         first may be given (started as ``plyscope serve`` starts, it loads the app while the server loads)."""
         self.spares = asyncio.Lock()
-        """Held while the spare is handed over and another started: each page gets a process of its own."""
+        """Held while the spare is handed over or another started: each page gets a process of its own."""
         self.stopping = False
         """Set as the server stops: no spare is started from then on."""
         self.last_screen = (80, 24)
