@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import os
 import sys
 import tempfile
@@ -47,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=MAX_SESSIONS,
         default=4,
         metavar="N",
-        help="tabs open at once, each an app process (default 4); the next one is refused",
+        help="tabs open at once, each an app process (default 4); the next one is refused. One more process, "
+        "started ahead (about 45 MB, under the same memory limit), waits for the next tab",
     )
     parser.add_argument(
         "--idle-minutes",
@@ -139,23 +142,11 @@ def run(args: argparse.Namespace) -> int:
     check_public_url(args.public_url)
     explore.session_for(args)  # a bad position, algorithm or parameter is refused here, not in the browser
     try:
-        from tui.web.server import PlyscopeServer, exposure_warning
+        from tui.web.app_process import SessionProcess
     except ImportError:
         raise UserError(INSTALL_HINT) from None
     files = files_folder(args)
-    warning = exposure_warning(args.host)
-    if warning:
-        print(warning, file=sys.stderr)
-    server = PlyscopeServer(
-        session_command(os.getpid(), args.session_memory, app_words(args, files)),
-        host=args.host,
-        port=args.port,
-        max_sessions=args.max_sessions,
-        idle_seconds=args.idle_minutes * 60,
-        memory_mb=args.session_memory,
-        public_url=args.public_url,
-        say=lambda line: print(line, flush=True),
-    )
+    command = session_command(os.getpid(), args.session_memory, app_words(args, files))
 
     def ready(url: str, others: list[str]) -> None:
         tabs = "1 tab" if args.max_sessions == 1 else f"{args.max_sessions} tabs"
@@ -164,6 +155,28 @@ def run(args: argparse.Namespace) -> int:
         if files is not None:
             print(f"plyscope serve: the sessions read and write files in {files} only", flush=True)
 
-    status = server.run(ready)  # Ctrl-C raises KeyboardInterrupt: "interrupted", exit status 130
+    async def serve() -> int:
+        spare = None
+        with contextlib.suppress(OSError):  # the server says so when it tries again
+            spare = await SessionProcess.started(command, args.session_memory)  # it loads while the server does
+        from tui.web.server import PlyscopeServer, exposure_warning
+
+        warning = exposure_warning(args.host)
+        if warning:
+            print(warning, file=sys.stderr)
+        server = PlyscopeServer(
+            command,
+            host=args.host,
+            port=args.port,
+            max_sessions=args.max_sessions,
+            idle_seconds=args.idle_minutes * 60,
+            memory_mb=args.session_memory,
+            public_url=args.public_url,
+            say=lambda line: print(line, flush=True),
+            spare=spare,
+        )
+        return await server.run(ready)
+
+    status = asyncio.run(serve())  # Ctrl-C raises KeyboardInterrupt: "interrupted", exit status 130
     print("plyscope serve: stopped", file=sys.stderr)
     return status

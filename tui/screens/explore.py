@@ -392,10 +392,11 @@ class ExploreScreen(SearchScreen):
             moves = self.chosen.moves() if self.chosen is not None else searcher.principal_variation()
             board.show(session.state, moves, searcher.best_move())
         if self.chosen is not None:
-            board.border_title = f"node {move_labels(session.state, moves)}" if moves else "root"
-            board.border_subtitle = "esc: back to the PV"
+            titles = (f"node {move_labels(session.state, moves)}" if moves else "root", "esc: back to the PV")
         else:
-            board.border_title, board.border_subtitle = "principal variation", ""
+            titles = ("principal variation", "")
+        if (board.border_title, board.border_subtitle) != titles:  # setting either repaints the whole board
+            board.border_title, board.border_subtitle = titles
 
     def _show_details(self) -> None:
         self.query_one(ReadingGuide).show_session(self.session, self.chosen)

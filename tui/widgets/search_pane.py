@@ -174,7 +174,9 @@ class SearchPane(Vertical):
             shown, total = session.step_shown, session.steps_taken
         if shown < total:
             head.append(f" · past: step {shown:,} of {total:,}", "bold reverse")
-        self.query_one("#head", Static).update(head)
+        shown_head = self.query_one("#head", Static)
+        if head != shown_head.content:  # an update repaints it and lays the pane out again, at every step
+            shown_head.update(head)
         self.query_one(TimelineBar).show(shown, total, session.timeline.best_changes())
         figures = Figures(stats, session.node_cap, self.rate.rate(), signed=positive_scale(searcher) is None)
         self.query_one(StatsPanel).show(figures, session.history.shown())

@@ -396,6 +396,13 @@ class SearchTree(Tree[TreeItem]):
             text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
         return text
 
+    def get_label_width(self, node: View) -> int:
+        """The width of ``node``'s line as ``render_label`` draws it, without drawing it (Textual measures every
+        line this way each time a branch opens, closes or grows): the label, after the open/closed icon."""
+        icon = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else ""
+        label = node.label
+        return cell_len(icon) + (label.cell_len if isinstance(label, Text) else cell_len(label))
+
     def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
         """Tree line ``y``, drawn again only if something it shows changed since it was last drawn (at any line:
         a line drawn before at another ``y`` is moved there, which is a tenth of the cost of drawing it)."""
