@@ -1,4 +1,4 @@
-"""A game between sides driven turn by turn, as the play screen and compare's match mode both drive it; no Textual.
+"""A game between sides driven turn by turn, as the play screen and compare's match both drive it; no Textual.
 
 ``MatchRunner`` says whose turn it is and builds the search of an agent's turn (a
 ``Session``), keeps which search is under way (a decision of any other is dropped), plays the

@@ -1,7 +1,7 @@
 """Compare's match: the first two compared agents play each other from the position, over the comparison.
 
 Each turn is a new search shown live in its agent's pane (turns from ``tui.match``, run by
-``SearchScreen.start_turn`` as on the play screen; the budget is per turn here).  The keys are
+``TurnScreen.start_turn`` as on the play screen; the budget is per turn here).  The keys are
 the compare screen's: those that step the comparison say how to leave the match (``m``, escape),
 ``x`` plays it again, ``a`` leaves it for a comparison of other agents.
 """

@@ -1,7 +1,7 @@
 """The play screen: a human or an agent on each side of the board, the agents' search live in a ``SearchPane``.
 
-Turns come from a ``MatchRunner`` (``tui.match``) and run through ``SearchScreen.start_turn``,
-as in compare's match mode.  Undo, redo, a new game, new sides and loading a game stop the
+Turns come from a ``MatchRunner`` (``tui.match``) and run through ``TurnScreen.start_turn``,
+as in compare's match.  Undo, redo, a new game, new sides and loading a game stop the
 search under way; a decision that arrives for a position no longer on the board is dropped.
 For Connect Four, ``a`` shows the solver's exact score of every column under the board.
 """
