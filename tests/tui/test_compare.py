@@ -144,6 +144,31 @@ async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
         await pilot.press("m")
         await pilot.pause()
         assert in_match(pilot) is None and top(pilot) is screen and [pane.session for pane in screen.panes] == compared
+        assert "back to the comparison" in status(screen)
+
+
+@run_async
+async def test_the_match_keeps_the_live_setting_and_leaves_for_other_agents() -> None:
+    """``l`` before ``m`` plays the match at full speed; ``a`` in the match leaves it for a comparison of the agents
+    typed, and the comparison keeps the setting changed there."""
+    screen, app = comparing(MIDDLE_GAME, ["minimax:depth=1", "rivest"], 200)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("l", "m")
+        await pilot.pause()
+        match = top(pilot)
+        assert isinstance(match, CompareMatchScreen) and not match.live and len(match.panes) == 2
+        await pilot.press("s")
+        assert "a match is on: m leaves it" in status(match)
+        await pilot.press("l", "a")
+        assert prompt_field(match).value == "minimax:depth=1 rivest"
+        prompt_field(match).value = "rivest mcts alphabeta:depth=2"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: top(pilot) is screen and len(screen.panes) == 3, "the new comparison")
+        assert screen.live and [pane.border_title for pane in screen.panes] == [
+            "A · rivest",
+            "B · mcts",
+            "C · alphabeta:depth=2",
+        ]
 
 
 @run_async

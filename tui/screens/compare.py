@@ -157,8 +157,10 @@ class CompareScreen(SideBySideScreen):
         self.live = match.live
         if match.chosen is not None:
             await self.compare(match.chosen)
-        else:
-            self.say("back to the comparison")
+            return
+        for pane, session in zip(self.panes, self.sessions, strict=True):
+            pane.show(session)  # (each tree shown afresh, its root's children folded)
+        self.say("back to the comparison")
 
     def action_back(self) -> None:
         self._stop()

@@ -103,8 +103,13 @@ class CompareMatchScreen(SideBySideScreen):
         self._next_turn()
 
     def action_match(self) -> None:
-        """Back to the comparison."""
         self.action_back()
+
+    def action_back(self) -> None:
+        """Back to the comparison (``dismiss``: it hears of the live setting and of ``chosen``)."""
+        self.stop_searches()
+        if self.is_current:  # (not twice, for a key typed again before the first was handled)
+            self.dismiss()
 
     async def compare(self, agents: Sequence[Agent]) -> None:
         """Leave the match for a comparison of ``agents``."""
