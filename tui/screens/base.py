@@ -216,10 +216,6 @@ class SearchScreen(Screen[None]):
         self.run_worker(write, thread=True, group="export", name="export")
         self.say(f"writing {path}…")
 
-    def action_play_column(self, column: int) -> None:
-        """A digit key plays on the board whichever pane has the focus (the screens that bind the digits)."""
-        self.query_one(Board).action_play_column(column)
-
     def files_allowed(self) -> bool:
         """Whether this app may write and read files; if not (a served session), say so."""
         if getattr(self.app, "files", True):
@@ -262,6 +258,10 @@ class SearchScreen(Screen[None]):
         """Say why an action did nothing (nothing else changes), on the status line and in a notification."""
         self.notify(reason, severity="warning", timeout=4)
         self.say(reason)
+
+    def action_play_column(self, column: int) -> None:
+        """A digit key plays on the board whichever pane has the focus (the screens that bind the digits)."""
+        self.query_one(Board).action_play_column(column)
 
     def action_back(self) -> None:
         """Back to the screen below: the searches and the solver's analysis stop."""

@@ -147,9 +147,7 @@ class CompareScreen(SideBySideScreen):
     def action_match(self) -> None:
         """A match between the first two agents from the position, over the comparison (``m`` leaves it)."""
         self._stop()
-        match = CompareMatchScreen(
-            self.state, self.agents, self.total, seed=self.seed, clock=self.clock, shown=self.sessions, live=self.live
-        )
+        match = CompareMatchScreen(self, self.sessions)
         self.app.push_screen(match, partial(self._match_left, match))
 
     async def _match_left(self, match: CompareMatchScreen, _: None) -> None:

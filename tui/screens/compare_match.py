@@ -8,16 +8,13 @@ the compare screen's: those that step the comparison say how to leave the match 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 
 from engine.agents import Agent, Decision
 from engine.errors import UserError
 from engine.game_record import PlayedGame
-from engine.games import State
-from engine.search.base import Limit
 from tui.formatting import player_glyph
 from tui.match import MatchRunner, Turn
 from tui.screens.side_by_side import SideBySideScreen
@@ -30,22 +27,14 @@ from tui.widgets.move_list import moves_text
 class CompareMatchScreen(SideBySideScreen):
     """A match between the first two of the compared agents, from the compared position."""
 
-    def __init__(
-        self,
-        state: State,
-        agents: Sequence[Agent],
-        total: Limit,
-        *,
-        seed: int = 0,
-        clock: Callable[[], float] = time.perf_counter,
-        shown: Sequence[Session] = (),
-        live: bool = True,
-    ) -> None:
-        """A match between ``agents[0]`` and ``agents[1]`` (the others wait for the comparison), ``total`` a turn;
-        their panes show ``shown`` (the comparison's searches) until their first turns."""
-        super().__init__(state, agents, total, seed=seed, clock=clock)
+    def __init__(self, comparison: SideBySideScreen, shown: Sequence[Session] = ()) -> None:
+        """The match of ``comparison``'s first two agents (the others wait for it), from its position, with its
+        budget a turn and its live setting; their panes show ``shown`` (its searches) until their first turns."""
+        super().__init__(
+            comparison.state, comparison.agents, comparison.total, seed=comparison.seed, clock=comparison.clock
+        )
+        self.live = comparison.live
         self.shown = list(shown)
-        self.live = live
         self.runner = self._new_runner()
         self.chosen: list[Agent] | None = None
         """The agents typed after ``a``: the comparison goes on with them once the match is left."""
