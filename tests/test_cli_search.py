@@ -9,7 +9,8 @@ import pytest
 from engine.games import make_game
 from engine.search import Limit
 from engine.search.registry import DETERMINISTIC_FAMILIES, algorithms, make_searcher
-from tui.cli import SEARCH_DEFAULT_MOVES, main
+from tui.cli import main
+from tui.commands.search import SEARCH_DEFAULT_MOVES
 
 CONTRACT_KEYS = {"best_move", "value", "pv", "moves", "nodes", "max_depth", "seconds"}
 
@@ -29,7 +30,7 @@ def test_json_report_matches_the_searcher_run_through_the_api(capsys: pytest.Cap
     state = make_game("connect4").parse("2737")
     result = make_searcher("pns", state).run(Limit(moves=5000))
     assert report["best_move"] == "4"
-    assert report["value"] == 1.0
+    assert report["value"] == 0.993  # won at ply 7 (proof-number search: 1 - ply/1000)
     assert report["pv"] == [state.move_label(m) for m in result.principal_variation]
     assert (report["moves"], report["nodes"], report["max_depth"], report["iterations"]) == (
         result.stats.moves,
@@ -66,7 +67,7 @@ def test_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> N
         "finished",
     ]
     assert fields["best move"] == "8=7+1"
-    assert fields["value"] == "+1 (for the first player)"
+    assert fields["value"] == "+0.995 (for the first player)"  # grundy 8: won at ply 5
     assert fields["pv"].split()[0] == "8=7+1"
     assert fields["finished"] == "yes"
 
@@ -74,7 +75,7 @@ def test_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> N
 def test_parameters_reach_the_searcher(capsys: pytest.CaptureFixture[str]) -> None:
     report = run_json(capsys, "33445", "--algo", "pns", "--param", "target=draw-or-win")
     assert report["params"] == {"target": "draw-or-win"}
-    assert report["value"] == 1.0  # the second player, to move, is lost: +1 for the first player
+    assert report["value"] == 0.993  # the second player, to move, is lost: the first player wins at ply 7
 
 
 def test_without_a_budget_the_search_spends_the_default_moves(capsys: pytest.CaptureFixture[str]) -> None:

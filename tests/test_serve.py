@@ -27,7 +27,7 @@ import pytest
 
 from tui.app import PlyscopeApp
 from tui.cli import parse_arguments
-from tui.commands.serve import app_words, explore_words
+from tui.commands.serve import app_words, explore_words, session_command
 from tui.screens.play import PlayScreen
 from tui.web.app_process import ended_words
 from tui.web.browser import Browser, Screen, Served, Tab, browser_problem, free_port, wait_for
@@ -43,7 +43,6 @@ from tui.web.server import (
     screen_size,
     served_origins,
 )
-from tui.web.session import session_command
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_BROWSER = browser_problem()

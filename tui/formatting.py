@@ -31,7 +31,15 @@ def format_number(value: Number) -> str:
         return "∞" if value > 0 else "-∞"
     if value.is_integer() and abs(value) < 1e7:
         return str(int(value))
-    return f"{value:.4g}"
+    return significant(value, 4)
+
+
+def significant(value: float, digits: int) -> str:
+    """``value`` (finite) to ``digits`` significant digits, but to the thousandth from 1,000 to 10,000: a finished
+    game's value on Rivest's scale carries its ply in its thousandths (``1022.962``: a win at ply 38)."""
+    if 1000 <= abs(value) < 10_000:
+        return f"{value:.3f}".rstrip("0").rstrip(".")
+    return f"{value:.{digits}g}"
 
 
 def format_value(value: float) -> str:
@@ -111,9 +119,10 @@ NUMBER_MEANINGS = {
     "n": "visits",
     "mean": "mean result for the mover, 0..1",
     "ucb": "UCB1 as the parent sees it",
-    "proven": "MCTS-Solver's proof, for the mover",
+    "proven": "the result proven, for the mover (win@38: at ply 38; loss@36..40: between)",
     "pn": "proof number: leaves still to prove",
     "dn": "disproof number: leaves still to disprove",
+    "result": "the result proven, for the root's mover (win@38: at ply 38)",
     "score": "Pons' exact score for the mover (+ wins, - loses; at the root: the player to move)",
     "lo": "the score's lower bound, for the mover",
     "hi": "the score's upper bound, for the mover",

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.agents import Agent, Decision, turn_limit
-from engine.arena import chance_draw
 from engine.errors import UserError
 from engine.game_record import Controller, PlayedGame, controller_text
 from engine.games import Move, State, is_chance
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec
+from engine.seeds import chance_draw
 from tui.contest import agent_session
 from tui.session import Session, default_algorithm
 

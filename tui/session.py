@@ -20,7 +20,7 @@ from pathlib import Path
 from engine.errors import UserError
 from engine.games import Game, Move, State, make_game
 from engine.saved_tree import SavedTree
-from engine.search.base import AlgorithmInfo, Limit, Node, Searcher, Step
+from engine.search.base import NO_CHILDREN, AlgorithmInfo, Limit, Node, Searcher, Step
 from engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
 from engine.search_file import SavedSearch, SearchRecipe, write_search
 from engine.timeline import REBUILD_CHUNK, Timeline, rebuild
@@ -38,8 +38,8 @@ UNDO_CHUNK = 256
 FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
 
-FREEZE_NODES = 10_000
-"""Nodes a tree grows by between two ``gc.freeze()`` of ``Session.take`` (see ``Session``)."""
+FREEZE_NODES = 8192
+"""Tree nodes a session grows between two ``freeze_young``: the cycle collector's walks stay this short."""
 
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 """Rates ``Session.drive`` runs at, in steps per second; ``None`` runs flat out."""
@@ -91,7 +91,8 @@ class SearchConfig:
     budget: int | None = DEFAULT_BUDGET
     """Moves the search may spend; ``None`` for no bound."""
     node_cap: int | None = None
-    """Nodes the tree may hold; ``None`` for the algorithm's default (``AlgorithmInfo.node_cap``, about 1 GB)."""
+    """Nodes the tree may hold; ``None`` for the algorithm's default in the app (``AlgorithmInfo.ui_node_cap``:
+    about 1 GB of the app's memory)."""
 
     def spec(self) -> AgentSpec:
         """The algorithm with its non-default parameters as an agent spec (``mcts:c=1.4``)."""
@@ -163,15 +164,27 @@ class ValueHistory:
         self.values: list[float] = []
         self.stride = 1
         self._seen = 0
+        self._newest: float | None = None
+        """The newest finite value when it is not a sample (``None`` when it is)."""
 
     def add(self, value: float) -> None:
         """Record the value after one more step; infinite values (proven results) are left out."""
-        if self._seen % self.stride == 0 and math.isfinite(value):
-            self.values.append(value)
-            if len(self.values) > self.capacity:
-                self.values = self.values[::2]
-                self.stride *= 2
+        if math.isfinite(value):
+            self._newest = value
+            if self._seen % self.stride == 0:
+                self._newest = None
+                self.values.append(value)
+                if len(self.values) > self.capacity:
+                    if len(self.values) % 2 == 0:  # (the value just added is at an odd place: thinned out)
+                        self._newest = value
+                    self.values = self.values[::2]
+                    self.stride *= 2
         self._seen += 1
+
+    def shown(self) -> list[float]:
+        """The samples, then the newest value if it is not one of them: what the stats draw, ending at the value
+        now."""
+        return self.values if self._newest is None else [*self.values, self._newest]
 
 
 class RateMeter:
@@ -201,16 +214,23 @@ class RateMeter:
         self._samples.clear()
 
 
+def freeze_young() -> None:
+    """Collect the cycles made since the last freeze, then freeze what is left: the new tree nodes stay out of
+    the collector's walks from now on (see ``Session``).  The collection walks only what is not frozen yet."""
+    gc.collect()
+    gc.freeze()
+
+
 class Session:
     """A searcher on a root position, the budget it may spend and the root values it went through.
 
-    A ``take`` that grew (or shrank) the tree by ``FREEZE_NODES`` nodes since the last ends with
-    ``gc.freeze()``: a tree of 10^5 nodes made every full run of the cycle collector walk it,
-    pausing the UI 100-400 ms while a search ran.  Frozen objects are never collected, so a new
-    session first unfreezes them all: a tree that was let go (its nodes point at each other) is
-    then freed by the next collection.  Not every frame freezes: what the UI thread has let go
-    but the collector has not yet freed would be frozen with it, for good (a solver run, whose
-    tree does not grow, took 0.9 MB a second so).
+    Its tree is frozen (``freeze_young``) each time it has grown by ``FREEZE_NODES`` nodes: a
+    tree of 10^5 nodes made every full run of the cycle collector walk it, pausing the UI
+    100-400 ms while a search ran.  Frozen objects are never collected, so a new session first
+    unfreezes them all: a tree that was let go (its nodes point at each other) is then freed by
+    the next collection.  A freeze also keeps for ever what the screen held then and drops later
+    in a cycle (Textual's rendered strips): frozen at every frame, that made a Rivest run in the
+    explorer grow by 515 bytes a tree node instead of about 210.
     """
 
     def __init__(self, config: SearchConfig, state: State, searcher: Searcher[Node]) -> None:
@@ -238,8 +258,11 @@ class Session:
         """Steps of the saved search ``open_saved`` has rebuilt so far."""
         self._opened = threading.Event()
         """Set once ``open_saved`` has ended (rebuilt and swapped in, or stopped)."""
-        self._frozen_at = searcher.stats.nodes
-        """The tree's nodes when ``take`` last froze the objects there are (see the class)."""
+        self._unfrozen = 0
+        """Nodes the tree has grown by since the last ``freeze_young``."""
+        self._dropped: list[Searcher[Node]] = []
+        """Searchers this session let go (replaced along the timeline), whose trees the next search-thread job
+        unlinks (``_unlink_dropped``)."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -248,9 +271,9 @@ class Session:
 
     @property
     def node_cap(self) -> int:
-        """The most nodes the tree may hold: the configuration's cap, or the algorithm's default."""
+        """The most nodes the tree may hold: the configuration's cap, or the algorithm's default in the app."""
         cap = self.config.node_cap
-        return self.info.node_cap if cap is None else cap
+        return self.info.ui_node_cap if cap is None else cap
 
     def stop_reason(self) -> str:
         """Why the search cannot go on: ``rebuilding`` (a saved search, shown as saved), ``finished``, ``cap``
@@ -350,7 +373,7 @@ class Session:
         if self.stop_reason() == "cap":
             cap = self.node_cap * 2
             self.set_node_cap(cap)
-            megabytes = cap * self.info.node_bytes // (1 << 20)
+            megabytes = cap * self.info.ui_node_bytes // (1 << 20)
             return f"node cap raised to {cap:,} nodes: this tree may take about {megabytes:,} MB of memory"
         budget = self.config.budget
         self.set_budget(None if budget is None else budget * 2)
@@ -404,6 +427,7 @@ class Session:
         ``paced``: count only the steps that show something new, as a run at a chosen speed does: a step that
         ``continues`` the work under way (a slice of the solver's probe) is taken without counting.
         """
+        self._unlink_dropped()
         changed: dict[int, Node] = {}
         last: Step[Node] | None = None
         taken = 0
@@ -411,6 +435,7 @@ class Session:
         cap = self.node_cap
         with self.lock:
             searcher = self.searcher
+            nodes = searcher.stats.nodes
             while count is None or counted < count:
                 if searcher.stats.nodes >= cap:
                     self.ended = True
@@ -432,15 +457,16 @@ class Session:
                 if searcher.stats.iterations > len(self.timeline):
                     self.timeline.record(step, searcher.best_move(), value)
                 elif self.ahead is not None and searcher.stats.iterations >= self.ahead.stats.iterations:
-                    self.ahead = None  # the past retraced as far as the one kept ahead: no use for it now
+                    self._let_go(self.ahead)  # the past retraced as far as the one kept ahead: no use for it now
+                    self.ahead = None
                 if (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
                     break
             if searcher.finished:
                 self.ended = True
-            nodes = searcher.stats.nodes
-        if abs(nodes - self._frozen_at) >= FREEZE_NODES:
-            self._frozen_at = nodes
-            gc.freeze()  # what the frames grew stays out of the collector's walks (see the class)
+            self._unfrozen += searcher.stats.nodes - nodes
+        if self._unfrozen >= FREEZE_NODES:
+            freeze_young()
+            self._unfrozen = 0
         return Batch(taken, last, tuple(changed.values()), self.ended, counted=counted)
 
     # ----------------------------------------------------------------- the timeline
@@ -555,6 +581,7 @@ class Session:
         again, in place, the steps it took back (``Searcher.redo``) as far as it kept them, and is run on beyond
         (it retraces the recorded steps), a chunk at a time under the lock.
         """
+        self._unlink_dropped()
         step = max(0, min(step, self.steps_taken))
         if self.as_saved and step > self.steps_taken - self.opening and not self._await_opening(stop):
             return None
@@ -571,12 +598,16 @@ class Session:
                 if stop is not None and stop.is_set():
                     return None
                 if self.ahead is None or self.step_shown > self.ahead.stats.iterations:
+                    self._let_go(self.ahead)
                     self.ahead = self.searcher
+                else:
+                    self._let_go(self.searcher)
                 self.searcher = past
         else:
             ahead = self.ahead
             if ahead is not None and self.step_shown < ahead.stats.iterations <= step:
                 with self.lock:
+                    self._let_go(self.searcher)
                     self.searcher, self.ahead = ahead, None
             while self.step_shown < step:
                 if stop is not None and stop.is_set():
@@ -586,6 +617,7 @@ class Session:
                     if searcher.redo(step) is None:
                         searcher.run(Limit(iterations=min(REBUILD_CHUNK, step - self.step_shown)))
                     if self.ahead is not None and self.step_shown >= self.ahead.stats.iterations:
+                        self._let_go(self.ahead)
                         self.ahead = None
         with self.lock:
             self.history = ValueHistory()
@@ -594,6 +626,27 @@ class Session:
                 self.history.add(value)
             self._recheck()
             return Batch(0, None, (), self.ended, rebuilt=True)
+
+    def _let_go(self, searcher: Searcher[Node] | None) -> None:
+        """Note that ``searcher`` (call with the lock held) is this session's no more: neither shown nor kept ahead.
+
+        Its tree was frozen (see the class), so the cycle collector would never free it (its nodes point at their
+        parents): a minimax search went back and forth along its timeline left a whole tree behind each time.  A
+        saved tree (its nodes made as they are shown, from rows let go apart) is left alone."""
+        if searcher is not None and not isinstance(searcher, SavedTree):
+            self._dropped.append(searcher)
+
+    def _unlink_dropped(self) -> None:
+        """Cut every node of the trees let go from its children, so that reference counting frees them, a node at a
+        time.  Runs in a search thread, at the start of the job after the one that let them go: the screen has shown
+        the searcher that replaced them by then (a pane still showing one would show its root's children as
+        leaves)."""
+        while self._dropped:
+            stack = [self._dropped.pop().root]
+            while stack:
+                node = stack.pop()
+                stack.extend(node.children)
+                node.children = NO_CHILDREN
 
     def _await_opening(self, stop: threading.Event | None) -> bool:
         """Wait for ``open_saved`` to end (``False`` if ``stop`` came first).  A step of a saved search shown as

@@ -1,8 +1,10 @@
 """Static evaluators, kept apart from the game states.
 
 Every evaluator scores a position from the **first player's** point of view (the first
-player is MAX) and handles terminal positions too.  ``lo`` and ``hi`` bound every value it
-returns: ``hi`` means "the first player has won", ``lo`` "the second player has won".
+player is MAX) and handles terminal positions too, a finished game's value carrying its
+length (a quicker win, or a slower loss, is worth more: ``finished_on_rivest_scale``, and
+``±(1000 - ply)`` for the threat and feature evaluators).  ``lo`` and ``hi`` bound every value
+it returns: near ``hi``, "the first player has won", near ``lo``, "the second player has won".
 
 ``make_evaluator`` builds one by name (``EVALUATORS``): Rivest's, the threat heuristic, the
 weighted features (``FeatureEvaluator``, whose weights come from ``parse_weights``: hand-set,
@@ -35,9 +37,9 @@ class Evaluator(Protocol):
 
     name: str
     lo: float
-    """The value of a won game for the second player (the least any position scores)."""
+    """The least any position scores (a game the second player won at its first ply would)."""
     hi: float
-    """The value of a won game for the first player (the most any position scores)."""
+    """The most any position scores (a game the first player won at its first ply would)."""
 
     def __call__(self, state: State) -> float: ...
 
@@ -89,10 +91,30 @@ def _lanes(game: Connect4) -> tuple[tuple[int, int, int, int], int]:
     return (m0, m1, m2, m3), starts
 
 
+PLY_SCALE = 1000
+"""A ply takes ``1 / PLY_SCALE`` off a finished game's value on Rivest's scale (``finished_on_rivest_scale``)."""
+
+
+def finished_on_rivest_scale(winner: int, ply: int) -> float:
+    """A finished game on Rivest's 1..1023 scale (first player's point of view): 512 for a draw, and a win
+    ``1023 - ply / 1000`` for the first player (``winner`` +1), ``1 + ply / 1000`` for the second (-1).
+
+    Rivest scores every win 1023 and every loss 1; the thousandths added here make a quicker win and a slower
+    loss worth more, as the SPEC's terminal utility allows ("a scaled value that prefers quicker wins"), and
+    are read off the value (``1.038``: the second player won at ply 38).  They stay outside the open
+    positions' 2..1022 for games of up to 999 plies (Connect Four has at most 100) and, for the neutral
+    evaluator, outside its 512 for games of up to 510,000 (Nim has at most 32,000).
+    """
+    if winner == 0:
+        return 512.0
+    return 1023.0 - ply / PLY_SCALE if winner > 0 else 1.0 + ply / PLY_SCALE
+
+
 class RivestEvaluator:
     """Rivest's Connect Four evaluator (AI 34, 1988, section 5.2): values 1..1023.
 
-    1023 = first player ("Black") has won, 1 = second player ("Red") has won, 512 = draw.
+    1023 = first player ("Black") has won, 1 = second player ("Red") has won, 512 = draw; a finished game
+    carries its length as thousandths (``finished_on_rivest_scale``: 1022.962 is Black's win at ply 38).
     Otherwise 512, plus 16 if Black is to move (minus 16 if Red), plus for each of the
     lines of four (69 on 7x6) holding only Black stones 1, 10 or 50 for 1, 2 or 3 stones,
     minus the same for Red-only lines; clamped to 2..1022.
@@ -116,7 +138,7 @@ class RivestEvaluator:
         assert isinstance(state, Connect4State)
         winner = state.winner()
         if winner is not None:
-            return 512.0 + 511.0 * winner
+            return finished_on_rivest_scale(winner, state.ply)
         m0, m1, m2, m3 = self._cell_multipliers
         starts = self._line_starts
         own = state.current
@@ -455,10 +477,11 @@ def write_weights_file(path: str | Path, weights: Sequence[float], **about: obje
 
 
 class NeutralEvaluator:
-    """Knows only the rules: won, lost or drawn at the end, ``mid`` before it.
+    """Knows only the rules: won, lost or drawn at the end, 512 before it.
 
     For games with no heuristic (the Nim family); values 1..1023 like Rivest's so that the
-    generalized means of the min/max approximation stay positive.
+    generalized means of the min/max approximation stay positive, a finished game's carrying
+    its length as Rivest's do (``finished_on_rivest_scale``).
     """
 
     name = "neutral"
@@ -467,7 +490,7 @@ class NeutralEvaluator:
 
     def __call__(self, state: State) -> float:
         winner = state.winner()
-        return 512.0 if winner is None else 512.0 + 511.0 * winner
+        return 512.0 if winner is None else finished_on_rivest_scale(winner, state.ply)
 
 
 # --- monotonic transforms ------------------------------------------------------------------
@@ -599,7 +622,7 @@ class ChanceBoardEvaluator:
 EVALUATORS: dict[str, str] = {
     "rivest": "Rivest's 1988 Connect Four evaluator, values 1..1023",
     "threats": "threat-aware Connect Four heuristic, values -1000..1000",
-    "neutral": "rules only: win, loss or draw at the end, 512 before it",
+    "neutral": "rules only: win, loss or draw at the end (less a thousandth a ply), 512 before it",
     "features": "weighted sum of named Connect Four features (weights=...), values -1000..1000",
 }
 

@@ -42,9 +42,10 @@ square of the remaining depth wherever that move was best) and, at the root, tri
 previous iteration's best move first.  With the transposition table (``tt``), the table's
 best move for a position goes first whatever the ordering.
 
-The transposition table (keyed by ``State.key()``, kept for the searcher's life, never
-between turns) answers a node only from an entry searched to exactly the node's remaining
-depth, so that the root value stays exactly the fixed-depth minimax value; entries of
+The transposition table (keyed by ``State.key()``, with the ply where the position does not fix
+it: ``table_key``; kept for the searcher's life, never between turns) answers a node only from an
+entry searched to exactly the node's remaining depth, so that the root value stays exactly the
+fixed-depth minimax value; entries of
 earlier iterations, one ply shallower, still give the best move to try first.
 
 ``run()`` takes the same steps through the same code with ``record=False``, so it builds
@@ -103,6 +104,7 @@ from operator import attrgetter
 from typing import Self
 
 from engine.games.base import Move, State
+from engine.games.connect4 import Connect4State
 from engine.games.evaluators import Evaluator
 from engine.pov import PovScore
 from engine.search.base import (
@@ -481,7 +483,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         table_move: Move | None = None
         table = self._table
         if table is not None:
-            key = state.key()
+            key = table_key(state)
             entry = table.get(key)
             if entry is not None:
                 table_move = entry[3]
@@ -679,7 +681,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         key: Hashable = None
         first: Move | None = None
         if self._table is not None:
-            key = state.key()
+            key = table_key(state)
             entry = self._table.get(key)
             first = None if entry is None else entry[3]
         self._stack.append(self._open(root, state, depth, key, first))
@@ -944,7 +946,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         while open: its visited children's moves in their order, then as many placeholders as it pruned (never
         visited again: going forward from the past, the node is complete again at the same step)."""
         remaining = node.iteration - node.depth
-        key = state.key() if self._table is not None else None
+        key = table_key(state) if self._table is not None else None
         moves: list[Move] = [child.move for child in node.children]
         states: list[State] | None = None
         evals: list[float] | None = None
@@ -1090,6 +1092,17 @@ def _best_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
     return best_child(completed, node.player, _VALUE)
 
 
+def table_key(state: State) -> Hashable:
+    """The transposition table's key for ``state``: its ``key()``, with its ply unless the position fixes it.
+
+    A finished game's value carries the ply it ended at (``engine.games.evaluators``), so a position's value
+    depends on the ply it is reached at.  A Connect Four position's ply is its stone count, but a classic Nim
+    position can be reached at several (piles 4, 4 after two moves or after four): an entry found at one ply
+    must not answer at another."""
+    key = state.key()
+    return key if isinstance(state, Connect4State) else (key, state.ply)
+
+
 def _path(node: AlphaBetaNode) -> tuple[AlphaBetaNode, ...]:
     return tuple(node.path())
 
@@ -1142,6 +1155,7 @@ ALGORITHMS = (
         description=AlphaBeta.description,
         factory=AlphaBeta,
         node_bytes=192,
+        ui_node_bytes=288,
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
@@ -1168,6 +1182,7 @@ ALGORITHMS = (
         description=RivestAlphaBeta.description,
         factory=RivestAlphaBeta,
         node_bytes=216,
+        ui_node_bytes=328,
         params=(
             DEPTH_PARAM,
             Param(

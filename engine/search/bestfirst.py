@@ -12,15 +12,30 @@ above that depth is expanded; the backed-up values are those alpha-beta would re
 that depth, found without its pruning, so this phase costs every move of the full-width
 tree), and then best-first from its frontier.
 
-Terminal leaves are never expanded.  The search is finished when the principal leaf is
-terminal: the principal variation then ends in the game's end.  When that end is a win or a
-loss, the *result* is proven (the evaluators score wins and losses beyond every heuristic
-value, so on the line every alternative of the losing side is a proven loss too), but the
-root *value* is not exact: the winner may have a quicker win in a branch still valued by the
-heuristic.  With ``eval=threats``, which prefers quicker wins, ``3734156763667367115423357654447``
-(second player to move) finishes at -960, a win for the second player at ply 40, while the
-exact value is -966 (alpha-beta, or the solver: a win at ply 34).  A principal variation
-ending in a draw proves nothing: it is only as sure as the heuristic values beside it.
+Terminal leaves are never expanded.  Korf and Chickering's search ends when the principal
+leaf is terminal: the principal variation then ends in the game's end.  When that end is a
+win or a loss, the *result* is proven (the evaluators score wins and losses beyond every
+heuristic value, so on the line every alternative of the losing side is a proven loss too),
+but not its length: the winner may have a quicker win, or the loser a slower loss, in a branch
+still valued by the heuristic.  With ``eval=threats`` (a win worth ``1000 - ply``),
+``3734156763667367115423357654447`` (second player to move) reaches a win for the second player
+at ply 40 (-960) there, while the exact value is a win at ply 34 (-966).  When that end is a
+draw, nothing is proven: the line is only as sure as the heuristic values beside it.  With
+Rivest's evaluator, ``67152117737262713366376314254`` (second player to move) reaches a draw by
+4, a move that loses (at ply 41), while 5 wins at ply 32.
+
+So the search goes on, until the score is exact, its length included: a **refinement** after
+Korf and Chickering's search.  Every node keeps bounds on its game-theoretic score (``bounds``,
+in ``engine.search.outcomes``' units, for the first player: a win at ply p is ``1000 - p``): a
+finished game's exact score, an open leaf's intrinsic bounds (the game cannot end before the
+next ply), an inner node those its children give.  A refinement step walks down from the root,
+at each node among the children whose search can still change its bounds (``improvable``: not
+exact, and possibly better for the player to move than what the node is sure of) to the one of
+best value, and expands the leaf it reaches, as a step of the search does.  The search is
+finished when the root's bounds meet.  Until the principal leaf ends the game the steps are
+exactly Korf and Chickering's; once the result is proven, the move played is the one whose
+bound is surest (the most the first player is sure of, or the least the second), so a lost
+position is defended longest and a won one won quickest.
 """
 
 from __future__ import annotations
@@ -47,6 +62,7 @@ from engine.search.base import (
     best_child,
 )
 from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+from engine.search.outcomes import Bounds, backed_up, bounds, exact, improvable, intrinsic, result_of, score
 
 _VALUE = attrgetter("v")
 
@@ -54,29 +70,36 @@ _VALUE = attrgetter("v")
 class BestFirstNode(Node):
     """A node of the best-first minimax tree."""
 
-    __slots__ = ("best", "state", "terminal", "v")
+    __slots__ = ("best", "bounds", "state", "v")
 
     state: State | None
     """The position, kept from the node's expansion on: a leaf's position is made again from its parent's when
     the leaf is expanded (that ``play`` is not counted in ``Stats.moves``), so that leaves, most of the tree, stay
     small.  ``Searcher.state_at`` gives any node's position."""
-    terminal: bool
-    """True when the game is over here."""
     v: float
     """Minimax value of the tree below, from the first player's point of view (the static value at a leaf)."""
     best: Self | None
     """The principal child: the first child with the best value for the player to move (``None`` at a leaf)."""
+    bounds: Bounds | None
+    """Bounds on the game-theoretic score for the first player (``engine.search.outcomes``): exact at a finished
+    game, from the children at an inner node, ``None`` at a leaf where the game goes on (its intrinsic bounds)."""
 
-    def __init__(self, parent: Self | None, move: Move | None, v: float, terminal: bool) -> None:
+    def __init__(self, parent: Self | None, move: Move | None, v: float, bounds: Bounds | None) -> None:
+        """``bounds``: a finished game's (``_finished``), ``None`` where the game goes on."""
         # Every slot is set here (not through Node.__init__): nodes are created in the inner loop.
         self.parent = parent
         self.move = move
         self.children = NO_CHILDREN
         self.depth = 0 if parent is None else parent.depth + 1
         self.state = None
-        self.terminal = terminal
         self.v = v
         self.best = None
+        self.bounds = bounds
+
+    @property
+    def terminal(self) -> bool:
+        """True when the game is over here: a leaf whose bounds are known (an open leaf has none of its own)."""
+        return self.bounds is not None and not self.children
 
     def numbers(self) -> dict[str, float | int | str | None]:
         return {"v": self.v}
@@ -94,10 +117,11 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         super().__init__(state)
         self.evaluator = resolve_evaluator(evaluator, state) if isinstance(evaluator, str) else evaluator
         self.ab_depth = ab_depth
-        self.root = BestFirstNode(None, None, self.evaluator(state), state.is_terminal())
+        self.root = BestFirstNode(None, None, self.evaluator(state), _finished(state) if state.is_terminal() else None)
         self.root.state = state
         self._players = (state.player, -state.player)
         """The player to move at an even depth, and at an odd one (+1 first, MAX; -1 second, MIN)."""
+        self._root_ply = state.ply
         self.stats.nodes = 1
         self._full_width: deque[BestFirstNode] = deque()
         """Nodes still to expand in the full-width phase, shallowest first."""
@@ -105,6 +129,7 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
             self._full_width.append(self.root)
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
+        self.finished = state.is_terminal()
         self._expansions = Expansions(self._leaf_again, self._reattach, self._kept, self._given_back, self._rescore)
         """Every step's expansion, for ``undo``, ``rewind`` and ``redo``."""
 
@@ -113,6 +138,8 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
             return None
         full_width = bool(self._full_width)
         leaf = self._full_width[0] if full_width else self._principal[-1]
+        if leaf.terminal:
+            leaf = self._refinement_leaf()
         state = leaf.state
         if state is None:
             parent = leaf.parent
@@ -129,7 +156,8 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         children = []
         for move in moves:
             child_state = state.play(move)
-            children.append(BestFirstNode(leaf, move, evaluator(child_state), child_state.is_terminal()))
+            finished = _finished(child_state) if child_state.is_terminal() else None
+            children.append(BestFirstNode(leaf, move, evaluator(child_state), finished))
         leaf.children = children
         stats = self.stats
         stats.moves += len(moves)
@@ -139,8 +167,7 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         if full_width:
             self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.terminal)
         changed = self._back_up(leaf)
-        self._principal = self._principal_from_root()
-        self.finished = not self._full_width and self._principal[-1].terminal
+        self._moved()
         if not record:
             return TAKEN
         return Step(
@@ -151,21 +178,53 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         )
 
     def _back_up(self, leaf: BestFirstNode) -> list[BestFirstNode]:
-        """Recompute values and principal children from ``leaf`` up; the nodes that changed, ``leaf`` first."""
+        """Recompute values, principal children and bounds from ``leaf`` up; the nodes that changed, ``leaf``
+        first.  A node's bounds are recomputed only while the child below it had its bounds changed."""
         changed: list[BestFirstNode] = []
         node: BestFirstNode | None = leaf
         players = self._players
+        rebound = True
         while node is not None:
             children = node.children
             best = best_child(children, players[node.depth & 1], _VALUE)
             assert best is not None  # a node backed up has children
-            if best is node.best and best.v == node.v:
+            span = self._backed_bounds(node) if rebound else self.bounds_of(node)
+            rebound = span != node.bounds
+            if best is node.best and best.v == node.v and not rebound:
                 break
             node.best = best
             node.v = best.v
+            node.bounds = span
             changed.append(node)
             node = node.parent
         return changed
+
+    def _backed_bounds(self, node: BestFirstNode) -> Bounds:
+        """``node``'s bounds from its children's (every move has a child)."""
+        first_to_move = self._players[node.depth & 1] > 0
+        ply = self._root_ply + node.depth
+        spans = [child.bounds for child in node.children]
+        return backed_up(spans, intrinsic(ply + 1, not first_to_move), first_to_move)
+
+    def bounds_of(self, node: BestFirstNode) -> Bounds:
+        """``node``'s bounds on the first player's score (a leaf's intrinsic ones if the game goes on there)."""
+        if node.bounds is not None:
+            return node.bounds
+        return intrinsic(self._root_ply + node.depth, self._players[node.depth & 1] > 0)
+
+    def _refinement_leaf(self) -> BestFirstNode:
+        """The leaf a refinement step expands: from the root, at each node the child of best value among those
+        whose search can still change the node's bounds (there is one while the node's bounds are apart)."""
+        node = self.root
+        players = self._players
+        while node.children:
+            first_to_move = players[node.depth & 1] > 0
+            span = self.bounds_of(node)
+            open_children = [c for c in node.children if improvable(self.bounds_of(c), span, first_to_move)]
+            best = best_child(open_children, players[node.depth & 1], _VALUE)
+            assert best is not None, "a node whose bounds are apart has a child that can change them"
+            node = best
+        return node
 
     def undo(self, path: Sequence[Move]) -> bool:
         """Not with ``ab_depth``: its full-width phase is replayed."""
@@ -176,15 +235,23 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         return None if self.ab_depth > 0 else super().rewind_cost(step)
 
     def _moved(self) -> None:
-        """The principal variation and ``finished`` after the tree went back or forth along the timeline."""
+        """The principal variation and ``finished`` after a step, or after the tree went back or forth along the
+        timeline: finished once the root's bounds meet."""
         self._principal = self._principal_from_root()
-        self.finished = not self._full_width and self._principal[-1].terminal
+        lo, hi = self.bounds_of(self.root)
+        self.finished = not self._full_width and lo == hi
+
+    def decided(self) -> bool:
+        """Whether the root's bounds prove a win or a loss (its length may still be open)."""
+        lo, hi = self.bounds_of(self.root)
+        return result_of(lo) == result_of(hi) != 0
 
     @staticmethod
     def _leaf_again(leaf: BestFirstNode, value: float) -> State | None:
         """``leaf`` a leaf of its static ``value`` again; the position it no longer keeps (none at the root)."""
         leaf.best = None
         leaf.v = value
+        leaf.bounds = None
         state = leaf.state
         if leaf.parent is not None:
             leaf.state = None
@@ -195,22 +262,25 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
         leaf.state = state
 
     @staticmethod
-    def _kept(node: BestFirstNode) -> tuple[float, int]:
-        """An inner node's numbers, for the journal: its value and the place of its principal child."""
-        return (node.v, node.children.index(node.best))
+    def _kept(node: BestFirstNode) -> tuple[float, int, int, int]:
+        """An inner node's numbers, for the journal: its value, the place of its principal child, its bounds."""
+        assert node.bounds is not None  # (an inner node's are its children's)
+        return (node.v, node.children.index(node.best), *node.bounds)
 
     @staticmethod
     def _given_back(node: BestFirstNode, kept: tuple[float | int, ...]) -> None:
         """``node``'s numbers as ``_kept`` took them."""
-        node.v, place = kept
+        node.v, place, lo, hi = kept
         node.best = node.children[int(place)]
+        node.bounds = bounds(int(lo), int(hi))
 
     def _rescore(self, node: BestFirstNode) -> None:
-        """Back up ``node``'s value and principal child from its children."""
+        """Back up ``node``'s value, principal child and bounds from its children."""
         best = best_child(node.children, self._players[node.depth & 1], _VALUE)
         assert best is not None  # a node rescored has children
         node.best = best
         node.v = best.v
+        node.bounds = self._backed_bounds(node)
 
     def player(self, node: BestFirstNode) -> int:
         """The player to move at ``node`` (+1 first player, MAX; -1 second, MIN)."""
@@ -224,21 +294,46 @@ class BestFirst(ExpandingSearcher[BestFirstNode]):
             node = node.best
         return path
 
+    def _surest_child(self, node: BestFirstNode) -> BestFirstNode | None:
+        """The child whose bound is surest for the player to move at ``node`` (the greatest lower bound for the
+        first player, the least upper bound for the second), the best value among equals, then the first."""
+        if not node.children:
+            return None
+        player = self._players[node.depth & 1]
+        spans = [self.bounds_of(child) for child in node.children]
+        side = 0 if player > 0 else 1
+        surest = max(player * span[side] for span in spans)
+        tied = [child for child, span in zip(node.children, spans, strict=True) if player * span[side] == surest]
+        return best_child(tied, player, _VALUE)
+
     def best_move(self) -> Move | None:
-        best = self.root.best
+        """The principal child's move; once the result is proven (or the root's bounds meet), the surest child's."""
+        best = self._surest_child(self.root) if self._settled() else self.root.best
         return None if best is None else best.move
+
+    def _settled(self) -> bool:
+        lo, hi = self.bounds_of(self.root)
+        return lo == hi or self.decided()
 
     def value(self) -> PovScore[float]:
         """The root's backed-up minimax value, first player's point of view, on the evaluator's scale."""
         return self.scored(self.root.v)
 
     def principal_path(self) -> list[BestFirstNode]:
-        return list(self._principal)
+        """The principal variation; once the result is proven, the surest child at each node."""
+        if not self._settled():
+            return list(self._principal)
+        path = [self.root]
+        while (child := self._surest_child(path[-1])) is not None:
+            path.append(child)
+        return path
 
     def proven(self) -> Verdict | None:
-        """Once finished on a win or a loss, that result (a draw at the end of the line proves nothing)."""
-        verdict = self.line_verdict(self.principal_variation()) if self.finished else None
-        return verdict if verdict is not None and verdict != (0, 0) else None
+        """A win or a loss once the root's bounds prove it, a draw once they meet at 0 (a draw at the end of the
+        principal variation proves nothing)."""
+        lo, hi = self.bounds_of(self.root)
+        result = result_of(lo)
+        return (result, result) if result == result_of(hi) else None
 
 
 ALGORITHMS = (
@@ -247,6 +342,7 @@ ALGORITHMS = (
         description=BestFirst.description,
         factory=BestFirst,
         node_bytes=192,
+        ui_node_bytes=264,
         params=(
             Param(
                 "ab_depth",
@@ -260,3 +356,10 @@ ALGORITHMS = (
         ),
     ),
 )
+
+
+def _finished(state: State) -> Bounds:
+    """A finished game's bounds: its exact score for the first player."""
+    winner = state.winner()
+    assert winner is not None
+    return exact(score(winner, state.ply))

@@ -4,7 +4,9 @@ One step is one iteration: select a path by UCB1 from the root, expand one untri
 (one ``State.play``, the only move the tree search pays for), score the new leaf with
 ``k`` random playouts (one numpy batch on Connect Four; see ``engine.search.playouts``),
 and back the results up as ``k`` visits.  Options: partial expansion, and MCTS-Solver
-(Winands, Björnsson & Saito 2008), which proves wins and losses.
+(Winands, Björnsson & Saito 2008), which proves wins and losses, here with the bounds of
+score-bounded MCTS (Cazenave & Saffidine 2010) on scores that carry the game's length, so that
+it proves how soon a game is won or lost too (see ``MonteCarloTreeSearch._prove``).
 
 Points of view, stated once for this module:
 
@@ -12,15 +14,17 @@ Points of view, stated once for this module:
   move into the node**: win 1, draw 0.5, loss 0.  So ``mean = total / visits`` is in
   [0, 1] and every parent picks the child with the largest UCB1.  The root's numbers are
   for the player who moved into the root position: the opponent of the player to move.
-* ``proven`` (MCTS-Solver) is from the same point of view: ``WIN`` means the player who
-  moved into the node wins it with perfect play, ``LOSS`` that this player loses.
+* ``bounds`` and ``proven`` (MCTS-Solver) are from the same point of view: ``bounds`` on the
+  score of the node's position with perfect play (``engine.search.outcomes``: ``+962`` a win at
+  ply 38, ``-962`` a loss then, 0 a draw), and ``proven`` is ``WIN`` once they show the player
+  who moved into the node wins it, ``LOSS`` once they show this player loses.
 * Chance nodes (Connect Four with chance): a chance node's numbers are for the player whose
   choice led to it, and so are those of its outcomes (the disc that landed is theirs).  Selection
   at a chance node draws an outcome with its probability (no UCB1), and expands it if it is not
   in the tree yet.  MCTS-Solver is for games without chance.
 * ``Searcher.value()`` is ``2 * mean - 1`` of the root's mean, in [-1, 1], as a ``PovScore`` for
-  the player who moved into the root (exactly +1 or -1 once the root is proven); its
-  ``first()`` is the first player's.
+  the player who moved into the root (exactly +1 or -1 once the root's result is proven; its
+  length is in the root's ``proven`` number); its ``first()`` is the first player's.
 
 Rewards are already in [0, 1], the scale partial expansion's ``UCB_c = 0.5 +
 sqrt(ln(n) / (1 + k))`` assumes, so it is compared with UCB1 as it is.
@@ -50,6 +54,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
+from operator import attrgetter
 
 from engine.games.base import Move, Player, State, is_chance
 from engine.pov import PovScore
@@ -67,12 +72,24 @@ from engine.search.base import (
     Verdict,
     cyclic_gc_paused,
 )
+from engine.search.outcomes import (
+    Bounds,
+    backed_up,
+    bounds,
+    exact,
+    improvable,
+    intrinsic,
+    result_of,
+    score,
+    span_words,
+)
 from engine.search.playouts import Playouts
 from engine.search.stream import RandomStream
 
 WIN = 1
 LOSS = -1
-"""Values of ``MctsNode.proven`` (0: not proven), for the player who moved into the node."""
+OPEN = 0
+"""Values of ``MctsNode.proven``, for the player who moved into the node (``OPEN``: not proven)."""
 
 GROWN = 1
 PLAYED = 2
@@ -120,7 +137,7 @@ def _widened(values: array[int], length: int, value: int) -> array[int]:
 class MctsNode(Node):
     """A node of the Monte Carlo tree; its numbers are for the player who moved into it."""
 
-    __slots__ = ("visits", "total", "untried", "proven")
+    __slots__ = ("visits", "total", "untried", "bounds")
 
     visits: int
     """Playout results backed up through this node."""
@@ -128,15 +145,24 @@ class MctsNode(Node):
     """Their sum for the player who moved into this node: win 1, draw 0.5, loss 0."""
     untried: list[Move] | None
     """Moves not yet expanded; ``None`` until the first expansion from this node."""
-    proven: int
-    """``WIN`` or ``LOSS`` for the player who moved into this node once proven (MCTS-Solver), else 0."""
+    bounds: Bounds | None
+    """MCTS-Solver: bounds on the score of this node's position for the player who moved into it
+    (``engine.search.outcomes``); ``None`` for its intrinsic ones (nothing below it proven, or no solver)."""
 
     def __init__(self, parent: MctsNode | None, move: Move | None) -> None:
         super().__init__(parent, move)
         self.visits = 0
         self.total = 0.0
         self.untried = None
-        self.proven = 0
+        self.bounds = None
+
+    @property
+    def proven(self) -> int:
+        """``WIN`` or ``LOSS`` for the player who moved into this node once its bounds prove it, else ``OPEN``."""
+        span = self.bounds
+        if span is None:
+            return OPEN
+        return WIN if span[0] > 0 else LOSS if span[1] < 0 else OPEN
 
     def mean(self) -> float | None:
         """Mean result for the player who moved into this node, in [0, 1] (``None`` before any visit)."""
@@ -156,8 +182,9 @@ class MctsNode(Node):
         return float(self.visits)
 
     def numbers(self) -> dict[str, float | int | str | None]:
-        """``n`` visits; ``mean`` and ``proven`` for the player who moved here."""
-        proven = "win" if self.proven == WIN else "loss" if self.proven == LOSS else None
+        """``n`` visits; ``mean`` and ``proven`` for the player who moved here (``win@38``: the game is won at ply
+        38; ``loss@36..40``: lost, somewhere in those plies; ``draw``)."""
+        proven = None if self.bounds is None else span_words(self.bounds)
         return {"n": self.visits, "mean": self.mean(), "proven": proven}
 
 
@@ -195,13 +222,20 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self.k = k
         self.partial = partial
         self.solver = solver
-        if solver and not state.is_terminal() and is_chance(state.play(state.legal_moves()[0])):
+        chance = not state.is_terminal() and is_chance(state.play(state.legal_moves()[0]))
+        if solver and chance:
             raise SearchError("solver=true (MCTS-Solver) proves wins and losses of games without chance only")
+        self._bounded = not chance
+        """Whether the tree keeps MCTS-Solver's bounds (on every game without chance): the solver searches by
+        them; plain MCTS searches as if it had none, and only plays by them once they settle a move's result."""
         self.stream = stream if stream is not None else RandomStream(seed)
         self.playouts = Playouts(self.stream)
         self.root = MctsNode(None, None)
         self.stats.nodes = 1
         self.finished = state.is_terminal()
+        self._root_ply = state.ply
+        if self.finished and self._bounded:
+            self.root.bounds = _finished(state)
         self._draws = array("H")
         """The journal, one entry a step, in order (``rewind``, ``redo``, ``undo``): the draws each step took from the
         stream (widened to ``Q`` if one takes more than 65,535)..."""
@@ -261,12 +295,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         reward = self._simulate(state, movers[-1])
         self._back_up(path, movers, reward)
         played = stats.playouts != playouts  # (none at a finished game)
-        if self.solver and not played:
+        if self._bounded:
             proved = self._prove(path)
             if proved:
                 self._proof_steps.append(stats.iterations)
                 self._proof_counts.append(proved)
-            self.finished = self.root.proven != 0
+                self.finished = self._finished_by_proof()
         start, self._drawn = self._drawn, self.stream.position
         self._leaves.append(leaf)
         self._kinds.append(int(2 * reward) << 2 | (GROWN if grow else 0) | (PLAYED if played else 0))
@@ -297,10 +331,10 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         """The path from the root to the node to act on, the player who moved into each node of it, its
         position, whether to expand a new child of it, and (at a chance node) the outcome to expand.
 
-        Descends by UCB1 (``ucb1``, computed here as mean + c * sqrt(ln N) / sqrt(n)), skipping
-        children proven lost for the player choosing; stops at a node never expanded, at a
-        finished game, or at a node with untried moves (with partial expansion: only when
-        its UCB_c beats the best child's UCB1).  At a chance node it draws an outcome with its
+        Descends by UCB1 (``ucb1``, computed here as mean + c * sqrt(ln N) / sqrt(n)), with the
+        solver skipping the children it need not search (``_searched``); stops at a node never
+        expanded, at a finished game, or at a node with untried moves (with partial expansion:
+        only when its UCB_c beats the best child's UCB1).  At a chance node it draws an outcome with its
         probability and follows it, or stops to expand it if it is not in the tree yet.
         """
         node = self.root
@@ -326,16 +360,14 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             exploration = c * sqrt(math.log(node.visits))
             best = None
             best_score = -math.inf
-            for child in node.children:
-                if child.proven == LOSS:
-                    continue
+            for child in self._searched(node) if self.solver else node.children:
                 visits = child.visits
                 score = child.total / visits + exploration / sqrt(visits)
                 if score > best_score:
                     best, best_score = child, score
             if untried and (best is None or expansion_urgency(node.visits, len(node.children)) > best_score):
                 break
-            assert isinstance(best, MctsNode), "an unproven node has a child that is not proven lost"
+            assert isinstance(best, MctsNode), "a node whose bounds are apart has a child that can change them"
             node = best
             path.append(node)
             movers.append(state.player)
@@ -362,8 +394,8 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         stats.nodes += 1
         if child.depth > stats.max_depth:
             self._deeper(child.depth)
-        if self.solver and state.is_terminal() and state.utility():
-            child.proven = WIN if state.utility() == -state.player else LOSS
+        if self._bounded and state.is_terminal():
+            child.bounds = _finished(state)
         return child, state, index
 
     def _simulate(self, state: State, mover: Player) -> float:
@@ -398,32 +430,68 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
                 reward = k - reward
 
     def _prove(self, path: Sequence[MctsNode]) -> int:
-        """MCTS-Solver, after reaching a finished game: pass proofs up ``path`` while they change; how many
-        nodes it proved (the leaf's parent first, then each one above it).
+        """MCTS-Solver, after every iteration: pass bounds up ``path`` while they change; how many nodes changed
+        (the leaf's parent first, then each one above it).
 
-        For the player who moved into the parent: a child proven won by its mover (the
-        player to move at the parent) makes the parent a proven loss; a fully expanded
-        parent whose children are all proven lost by their mover is a proven win.
+        Winands et al.'s proofs, on scores that carry the length (``engine.search.outcomes``), with the bounds
+        of Cazenave and Saffidine's score-bounded MCTS: a node's bounds, for the player who moved into it, are
+        the opposite of the best its children's give the player to move there (``_backed_bounds``).  A child
+        proven won by its mover makes its parent a proven loss, and a fully expanded parent whose children are
+        all proven lost by their mover is a proven win, as in MCTS-Solver; the length is exact once no other
+        child can end the game sooner (for a win) or later (for a loss).  A finished game is exact at once;
+        a position where the game goes on has its intrinsic bounds (``outcomes.intrinsic``), tighter once
+        every move has a child (none of them ended the game at once).
         """
-        for index in range(len(path) - 1, 0, -1):
-            child, parent = path[index], path[index - 1]
-            if parent.proven or not child.proven:
-                return len(path) - 1 - index
-            if child.proven == WIN:
-                parent.proven = LOSS
-            elif parent.untried == [] and all(sibling.proven == LOSS for sibling in parent.children):
-                parent.proven = WIN
-            else:
-                return len(path) - 1 - index
+        for index in range(len(path) - 2, -1, -1):
+            node = path[index]
+            span = self._backed_bounds(node)
+            if span == self._bounds_of(node):
+                return len(path) - 2 - index
+            node.bounds = span
         return len(path) - 1
+
+    def _bounds_of(self, node: MctsNode) -> Bounds:
+        """``node``'s bounds, for the player who moved into it."""
+        span = node.bounds
+        return intrinsic(self._root_ply + node.depth, False) if span is None else span
+
+    def _backed_bounds(self, node: MctsNode) -> Bounds:
+        """``node``'s bounds from its children's, for the player who moved into it: the opposite of the best the
+        player to move there gets from them (``outcomes.backed_up`` from the player to move's side)."""
+        ply = self._root_ply + node.depth
+        spans = [child.bounds for child in node.children]
+        own = None if node.untried == [] else intrinsic(ply, True)
+        lo, hi = backed_up(spans, intrinsic(ply + 1, False), True, own)
+        return bounds(-hi, -lo)
+
+    def _searched(self, node: MctsNode) -> list[MctsNode]:
+        """The children of ``node`` the solver searches: those that can still change its bounds
+        (``outcomes.improvable``), and of them, while the player to move there may not lose, none proven lost
+        for that player (MCTS-Solver's rule)."""
+        lo, hi = self._bounds_of(node)
+        sure = -hi  # what the player to move at ``node`` is sure of
+        may_not_lose = lo <= 0
+        unsettled = intrinsic(self._root_ply + node.depth + 1, False)
+        searched = []
+        for child in node.children:
+            span = unsettled if child.bounds is None else child.bounds
+            if improvable(span, (sure, -lo), True) and not (may_not_lose and span[1] < 0):
+                searched.append(child)
+        return searched
+
+    def _finished_by_proof(self) -> bool:
+        """MCTS-Solver: whether the root's bounds have met (its score, the game's length included, is known);
+        plain MCTS never finishes (it does not search by its bounds)."""
+        span = self.root.bounds
+        return self.solver and span is not None and span[0] == span[1]
 
     def _note(self, path: Sequence[MctsNode], state: State, reward: float) -> str:
         leaf = path[-1]
         note = f"{self._line(path)}: {self.k} result(s) scoring {reward:g} for the player who moved there"
         if state.is_terminal():
             note += " (game over)"
-        if leaf.proven:
-            note += ", proven " + ("win" if leaf.proven == WIN else "loss")
+        if leaf.bounds is not None and (proven := span_words(leaf.bounds)) is not None:
+            note += f", proven {proven}"
         return note
 
     def _line(self, path: Sequence[MctsNode]) -> str:
@@ -488,8 +556,8 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         are set back to no visits, as their expansion will find them again (``_take_again``).  Results are
         journaled as integer halves and totals are sums of halves, so every float comes back exactly.
 
-        Last, the proofs the steps made are cleared (a node is proven once, never again), the stream is sought to
-        where step ``back`` left it, and the stats are taken back by the steps' sums.
+        Last, the bounds the steps changed are backed up again from the children kept (``_rebound``), the stream
+        is sought to where step ``back`` left it, and the stats are taken back by the steps' sums.
         """
         k = self.k
         newest_first = slice(now - 1, back - 1 if back else None, -1)
@@ -537,13 +605,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             if parent.untried is not None:
                 first[parent] = parent.untried
                 parent.untried = None
-        for proved, count in self._proofs(back, now):
-            node: MctsNode | None = proved
-            for _ in range(count):
-                assert node is not None
-                node = node.parent
-                assert node is not None
-                node.proven = 0
+        self._rebound(back, now)
         stats = self.stats
         stats.moves -= now - back
         stats.nodes -= grown
@@ -552,7 +614,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self._drawn -= sum(self._draws[back:now])
         self.stream.seek(self._drawn)
         self._undone_to(back)
-        self.finished = self.root.proven != 0
+        self.finished = self._finished_by_proof()
 
     def _take_again(self, now: int, ahead: int) -> None:
         """Take the steps ``now`` to ``ahead - 1``, taken back and kept, again, exactly: ``_take_back`` run
@@ -607,13 +669,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self._add(sums, 1)
         if not first:  # (a dict emptied keeps its table)
             self._first_untried = {}
-        for proved, count in self._proofs(now, ahead):
-            node = proved
-            for _ in range(count):
-                parent = node.parent
-                assert parent is not None
-                parent.proven = LOSS if node.proven == WIN else WIN
-                node = parent
+        self._rebound(now, ahead)
         stats.moves += ahead - now
         stats.nodes += grown
         stats.playouts += k * (played // PLAYED)
@@ -621,7 +677,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self._drawn += sum(self._draws[now:ahead])
         self.stream.seek(self._drawn)
         stats.iterations = ahead
-        self.finished = self.root.proven != 0
+        self.finished = self._finished_by_proof()
 
     @staticmethod
     def _add(sums: dict[MctsNode, list[int]], sign: int) -> None:
@@ -653,6 +709,21 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
                     entry[0] += count
                     entry[1] += half
 
+    def _rebound(self, first: int, last: int) -> None:
+        """Back up again, deepest first, the bounds that steps ``first`` to ``last - 1`` changed, after the tree
+        went back or forth over them: a node's bounds are a function of its children's (``_backed_bounds``), its
+        intrinsic ones (``None``) if it has none (a finished game's, exact, are its own and never change)."""
+        changed: set[MctsNode] = set()
+        for proved, count in self._proofs(first, last):
+            node: MctsNode | None = proved
+            for _ in range(count):
+                assert node is not None
+                node = node.parent
+                assert node is not None
+                changed.add(node)
+        for node in sorted(changed, key=attrgetter("depth"), reverse=True):
+            node.bounds = self._backed_bounds(node) if node.children else None
+
     def _proofs(self, first: int, last: int) -> list[tuple[MctsNode, int]]:
         """The leaf of each step from ``first`` to ``last - 1`` that proved nodes, and how many it proved, in order."""
         steps = self._proof_steps
@@ -679,17 +750,43 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
     # --- answers ---
 
     def _final_child(self, node: MctsNode) -> MctsNode | None:
-        """The child to play at ``node``: most visited, or with the solver a proven win, else the secure child."""
+        """The child to play at ``node``.  Once the tree's bounds settle its result (a child proven won, every move
+        proven lost, or its score exact), the child of surest score: the soonest win, or the latest loss, it is
+        sure of.  Otherwise the most visited child, or with the solver the secure child among those not proven
+        lost.  Among equals, the most visited (the secure child with the solver)."""
         children = node.children
         if not children:
             return None
+        key = self._secure if self.solver else self._robust
+        surest = self._surest_children(node)
+        if surest:
+            return max(surest, key=key)
         if self.solver:
-            for child in children:
-                if child.proven == WIN:
-                    return child
-            candidates = [child for child in children if child.proven != LOSS] or children
-            return max(candidates, key=lambda child: secure_value(child.total / child.visits, child.visits))
-        return max(children, key=lambda child: (child.visits, child.total))
+            return max([child for child in children if child.proven != LOSS] or children, key=key)
+        return max(children, key=key)
+
+    def _surest_children(self, node: MctsNode) -> list[MctsNode]:
+        """Once the tree's bounds settle ``node``'s result (a child proven won, every move proven lost, or its
+        score exact), the children of surest score (the greatest lower bound: the soonest win, or the latest
+        loss, the player to move is sure of); none before, or in a game with chance."""
+        if not self._bounded or not node.children:
+            return []
+        spans = [self._bounds_of(child) for child in node.children]
+        lo, hi = self._bounds_of(node)
+        surest = max(span[0] for span in spans)
+        if surest > 0 or lo > 0 or lo == hi:
+            return [child for child, span in zip(node.children, spans, strict=True) if span[0] == surest]
+        return []
+
+    @staticmethod
+    def _robust(child: MctsNode) -> tuple[int, float]:
+        """UCT's final choice: the most visits (then the most wins)."""
+        return (child.visits, child.total)
+
+    @staticmethod
+    def _secure(child: MctsNode) -> float:
+        """MCTS-Solver's final choice: the secure child (``secure_value``)."""
+        return secure_value(child.total / child.visits, child.visits)
 
     def best_move(self) -> Move | None:
         best = self._final_child(self.root)
@@ -697,17 +794,22 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
 
     def value(self) -> PovScore[float]:
         """The root's mean reward as 2 * mean - 1, in [-1, 1], for the player who moved into the root (its
-        rewards' point of view); +1 or -1 once the root is proven."""
+        rewards' point of view); +1 or -1 once the root's result is proven."""
         root = self.root
         mover = -self.root_state.player
-        if root.proven:
+        if root.proven != OPEN:
             return self.scored(float(root.proven), mover)
         return self.scored(2 * root.total / root.visits - 1 if root.visits else 0.0, mover)
 
     def proven(self) -> Verdict | None:
-        """The root's MCTS-Solver proof, for the first player."""
-        proven = self.root.proven * -self.root_state.player
-        return (proven, proven) if proven else None
+        """What the root's bounds settle (MCTS-Solver), for the first player."""
+        span = self.root.bounds
+        if span is None:
+            return None
+        lowest, highest = result_of(span[0]), result_of(span[1])
+        if (lowest, highest) == (-1, 1):
+            return None
+        return (lowest, highest) if -self.root_state.player == 1 else (-highest, -lowest)
 
     def principal_path(self) -> list[MctsNode]:
         """Root first, then the child ``best_move`` would play at each node (most visited without the solver)."""
@@ -746,16 +848,26 @@ class FlatMonteCarlo(MonteCarloTreeSearch):
         return [root, child], [-state.player, state.player], state.play(child.move), False, None
 
     def _final_child(self, node: MctsNode) -> MctsNode | None:
-        """At the root, the child with the best mean (then the most visits); nothing below it."""
+        """At the root, the child with the best mean (then the most visits), among those of surest score once the
+        bounds settle the result (a move that wins at once); nothing below it."""
         if node is not self.root or not node.children:
             return None
-        return max(node.children, key=lambda child: (child.total / child.visits, child.visits))
+        return max(
+            self._surest_children(node) or node.children, key=lambda child: (child.total / child.visits, child.visits)
+        )
 
     def value(self) -> PovScore[float]:
         """The best root child's mean reward as 2 * mean - 1, in [-1, 1], for the player to move at the root
         (who would play it); 0 before any step."""
         best = self._final_child(self.root)
         return self.scored(2 * best.total / best.visits - 1 if best is not None else 0.0, self.root_state.player)
+
+
+def _finished(state: State) -> Bounds:
+    """A finished game's bounds for the player who moved into it: its exact score."""
+    winner = state.winner()
+    assert winner is not None
+    return exact(score(winner * -state.player, state.ply))
 
 
 K_PARAM = Param(
@@ -768,6 +880,7 @@ ALGORITHMS = (
         description=MonteCarloTreeSearch.description,
         factory=MonteCarloTreeSearch,
         node_bytes=200,
+        ui_node_bytes=296,
         random=True,
         params=(
             Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),

@@ -12,14 +12,26 @@ takes the least ``pn`` of its children and the sum of their ``dn``, an AND node 
 their ``pn`` and the least ``dn``.  One step descends from the root to the most-proving node
 (least ``pn`` at OR nodes, least ``dn`` at AND nodes, the first such child on ties), expands
 it (every child is generated; terminal children are proven or disproven at once) and
-updates its ancestors, stopping at the first whose numbers do not change.  The search is
-finished when the root is proven or disproven.
+updates its ancestors, stopping at the first whose numbers do not change.
+
+Settling the claim settles the result, not its length: a proof tree need not hold the
+quickest win, nor a disproof the slowest loss.  So every node also keeps bounds on its
+game-theoretic score for the root player (``bounds``, in ``engine.search.outcomes``' units: a
+win at ply p is ``1000 - p``, a loss ``p - 1000``, a draw 0): a finished game's exact score, an
+unknown leaf's intrinsic bounds (the game cannot end before the next ply), an inner node those
+its children give (the most of theirs at OR nodes, the least at AND nodes).  Once the claim is
+settled, the search goes on until the root's bounds meet: a **refinement** step walks down from
+the root, at each node among the children whose search can still change its bounds
+(``improvable``) to the most hopeful for the player to move (the highest upper bound at an OR
+node, the lowest lower bound at an AND node; the first on ties), and expands the leaf it reaches,
+as a step of the search does.  The search is finished when the root's bounds meet: the move
+played is then the one of the root's exact score (the quickest win, the slowest loss).
 
 The tree keeps no positions: the descent replays the selected path's moves from the root
 position.  Those replays are not charged; ``Stats.moves`` counts the children generated.
 
-Going back (``undo``, ``rewind``): a node's numbers are a function of its children's, so an
-expansion is taken back by making the node a leaf again, unknown ``(1, 1)`` as it was, and
+Going back (``undo``, ``rewind``): a node's numbers (and bounds) are a function of its children's,
+so an expansion is taken back by making the node a leaf again, unknown ``(1, 1)`` as it was, and
 recomputing its ancestors from their children, which gives back exactly the numbers they had.
 The search keeps the nodes it expanded, in order (one reference a step, about 1% of the
 tree's memory), so that ``rewind`` finds them without walking paths: it takes many steps back
@@ -45,6 +57,19 @@ from engine.search.base import (
     Taken,
     Verdict,
 )
+from engine.search.outcomes import (
+    SCALE,
+    Bounds,
+    backed_up,
+    bounds,
+    exact,
+    improvable,
+    intrinsic,
+    result_of,
+    score,
+    span_words,
+    words,
+)
 
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""
@@ -54,28 +79,31 @@ TARGETS = ("win", "draw-or-win")
 
 
 def _unknown_again(node: PnsNode, _: float) -> None:
-    """``node`` an unknown leaf again, ``(1, 1)``."""
+    """``node`` an unknown leaf again, ``(1, 1)``, with its intrinsic bounds."""
     node.pn = node.dn = 1
+    node.bounds = None
 
 
 def _keeps_no_position(node: PnsNode, _: State | None) -> None:
     """Proof-number nodes keep no position: nothing to give back."""
 
 
-def _kept(node: PnsNode) -> tuple[float, float]:
-    """An inner node's numbers, for the journal."""
-    return (node.pn, node.dn)
+def _kept(node: PnsNode) -> tuple[float, float, int, int]:
+    """An inner node's numbers, for the journal: its proof and disproof numbers, and its bounds."""
+    assert node.bounds is not None  # (an inner node's are its children's)
+    return (node.pn, node.dn, *node.bounds)
 
 
 def _given_back(node: PnsNode, kept: tuple[float | int, ...]) -> None:
     """``node``'s numbers as ``_kept`` took them."""
-    node.pn, node.dn = kept
+    node.pn, node.dn, lo, hi = kept
+    node.bounds = bounds(int(lo), int(hi))
 
 
 class PnsNode(Node):
     """A node of the proof-number tree; both numbers are for the claim about the **root player**."""
 
-    __slots__ = ("pn", "dn")
+    __slots__ = ("pn", "dn", "bounds")
 
     parent: PnsNode | None
     children: list[PnsNode]
@@ -83,11 +111,15 @@ class PnsNode(Node):
     """Proof number: leaves still to prove for the claim to hold here (0 proven, inf disproven)."""
     dn: float
     """Disproof number: leaves still to disprove for the claim to fail here (0 disproven, inf proven)."""
+    bounds: Bounds | None
+    """Bounds on the game-theoretic score for the root player (``engine.search.outcomes``): exact at a finished
+    game, from the children at an inner node, ``None`` at an unknown leaf (its intrinsic bounds)."""
 
     def __init__(self, parent: PnsNode | None, move: Move | None) -> None:
         super().__init__(parent, move)
         self.pn = 1
         self.dn = 1
+        self.bounds = None
 
     def is_or(self) -> bool:
         """True where the root player moves (pn is a minimum, dn a sum), false where the opponent moves."""
@@ -113,7 +145,7 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
         """The player whose claim is being proven: the player to move at the root (+1 first, -1 second)."""
         self._threshold = 1 if target == "win" else 0
         """The least terminal utility, from the root player's point of view, that proves the claim."""
-        self._outcomes: dict[PnsNode, int] | None = None
+        self._root_ply = state.ply
         self._expansions = Expansions(
             _unknown_again, _keeps_no_position, _kept, _given_back, self._rescore, leaf_values=False
         )
@@ -125,19 +157,23 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
             self.finished = True
 
     def _settle(self, node: PnsNode, state: State) -> None:
-        """Give the leaf ``node`` (at the terminal ``state``) the numbers of a proven or disproven node."""
-        if state.utility() * self.root_player >= self._threshold:
+        """Give the leaf ``node`` (at the terminal ``state``) the numbers of a proven or disproven node, and its
+        exact score."""
+        result = state.utility() * self.root_player
+        if result >= self._threshold:
             node.pn, node.dn = 0, INF
         else:
             node.pn, node.dn = INF, 0
+        node.bounds = exact(score(result, state.ply))
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[PnsNode] | Taken | None:
         if self.finished:
             return None
         node = self.root
         state = self.root_state
+        refining = self.settled()
         while node.children:
-            node = self._most_proving_child(node)
+            node = self._most_hopeful_child(node) if refining else self._most_proving_child(node)
             state = state.play(node.move)
         moves = state.legal_moves()
         if moves_left is not None and len(moves) > moves_left:
@@ -158,14 +194,43 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
             self._deeper(node.depth + 1)
         changed = [node, *children] if record else None
         self._update(node, changed)
-        self.finished = self.root.pn == 0 or self.root.dn == 0
+        self._moved()
         if changed is None:
             return TAKEN
-        if self.finished:
-            note = "root proven" if self.root.pn == 0 else "root disproven"
+        root = self.root
+        if self.settled():
+            lo, hi = self.bounds_of(root)
+            note = "root proven" if root.pn == 0 else "root disproven"
+            note += f": {words(lo)}" if lo == hi else f"; its score: {words(lo)} to {words(hi)}, refining"
         else:
-            note = f"root pn {self.root.pn:g}, dn {self.root.dn:g}"
+            note = f"root pn {root.pn:g}, dn {root.dn:g}"
         return Step(path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed), note=note)
+
+    def settled(self) -> bool:
+        """Whether the claim is proven or disproven at the root."""
+        return self.root.pn == 0 or self.root.dn == 0
+
+    def bounds_of(self, node: PnsNode) -> Bounds:
+        """``node``'s bounds on the root player's score (an unknown leaf's intrinsic ones)."""
+        if node.bounds is not None:
+            return node.bounds
+        return intrinsic(self._root_ply + node.depth, node.is_or())
+
+    def _most_hopeful_child(self, node: PnsNode) -> PnsNode:
+        """A refinement step's way down: of the children that can still change ``node``'s bounds, the one of
+        highest upper bound at an OR node, of lowest lower bound at an AND node (the first on ties)."""
+        span = self.bounds_of(node)
+        is_or = node.is_or()
+        hopeful: PnsNode | None = None
+        best = -INF
+        for child in node.children:
+            child_span = self.bounds_of(child)
+            if improvable(child_span, span, is_or):
+                hope = child_span[1] if is_or else -child_span[0]
+                if hope > best:
+                    hopeful, best = child, hope
+        assert hopeful is not None, "a node whose bounds are apart has a child that can change them"
+        return hopeful
 
     @staticmethod
     def _most_proving_child(node: PnsNode) -> PnsNode:
@@ -201,112 +266,106 @@ class ProofNumberSearch(ExpandingSearcher[PnsNode]):
             total += child.pn
         return (total if total < INF else INF), least
 
-    @classmethod
-    def _update(cls, expanded: PnsNode, changed: list[PnsNode] | None) -> None:
-        """Recompute ``expanded`` and its ancestors from their children, up to the first that does not change.
+    def _update(self, expanded: PnsNode, changed: list[PnsNode] | None) -> None:
+        """Recompute ``expanded`` and its ancestors (numbers and bounds) from their children, up to the first that
+        does not change.
 
-        Every ancestor whose numbers changed is appended to ``changed`` (when it is given).
+        Every ancestor whose numbers shown changed (``pn``, ``dn``, the ``result`` its bounds settle) is appended to
+        ``changed`` (when it is given).  A node's bounds are recomputed only while the child below it had its bounds
+        changed.
         """
-        numbers = cls._numbers_from_children
+        numbers = self._numbers_from_children
         node: PnsNode | None = expanded
+        rebound = True
         while node is not None:
             pn, dn = numbers(node)
-            if pn == node.pn and dn == node.dn:
+            span = self._backed_bounds(node) if rebound else self.bounds_of(node)
+            rebound = span != node.bounds
+            if pn == node.pn and dn == node.dn and not rebound:
                 return
+            shown = pn != node.pn or dn != node.dn
+            if changed is not None and not shown:
+                shown = span_words(span) != span_words(self.bounds_of(node))
             node.pn = pn
             node.dn = dn
-            if changed is not None and node is not expanded:
+            node.bounds = span
+            if changed is not None and shown and node is not expanded:
                 changed.append(node)
             node = node.parent
 
+    def _backed_bounds(self, node: PnsNode) -> Bounds:
+        """``node``'s bounds from its children's (every move has a child)."""
+        is_or = node.is_or()
+        ply = self._root_ply + node.depth
+        spans = [child.bounds for child in node.children]
+        return backed_up(spans, intrinsic(ply + 1, not is_or), is_or)
+
     def _moved(self) -> None:
-        """``finished`` and the outcomes after the tree went back or forth along the timeline."""
-        self.finished = self.root.pn == 0 or self.root.dn == 0
-        self._outcomes = None
+        """``finished`` after a step, or after the tree went back or forth along the timeline: once the root's
+        bounds meet (which settles the claim)."""
+        lo, hi = self.bounds_of(self.root)
+        self.finished = lo == hi
 
     def _rescore(self, node: PnsNode) -> None:
         node.pn, node.dn = self._numbers_from_children(node)
+        node.bounds = self._backed_bounds(node)
 
-    def _outcome_table(self) -> dict[PnsNode, int]:
-        """For each node of the finished proof (or disproof) tree, a bound on its value for the root player.
-
-        The proof tree holds, below each proven node, its proven children (all of them at AND
-        nodes); the disproof tree likewise.  Terminal utilities (from the root player's point of
-        view: +1 win, 0 draw, -1 loss) are backed up by max at OR nodes and min at AND nodes over
-        those children: a lower bound on the true value for a proof, an upper bound for a
-        disproof.  With ``target=win`` a proof bounds at +1 (a win) and a disproof at 0 or -1;
-        with ``draw-or-win`` a disproof bounds at -1 (a loss) and a proof at 0 or +1.
-        """
-        if self._outcomes is None:
-            outcomes: dict[PnsNode, int] = {}
-            order: list[PnsNode] = []
-            stack: list[tuple[PnsNode, State]] = [(self.root, self.root_state)]
-            while stack:
-                node, state = stack.pop()
-                order.append(node)
-                if not node.children:
-                    outcomes[node] = state.utility() * self.root_player
-                    continue
-                for child in self._solution_children(node):
-                    stack.append((child, state.play(child.move)))
-            for node in reversed(order):
-                if node.children:
-                    values = [outcomes[child] for child in self._solution_children(node)]
-                    outcomes[node] = max(values) if node.is_or() else min(values)
-            self._outcomes = outcomes
-        return self._outcomes
-
-    @staticmethod
-    def _solution_children(node: PnsNode) -> list[PnsNode]:
-        """The children of the settled ``node`` that are settled the same way (proven, or disproven)."""
-        if node.pn == 0:
-            return [child for child in node.children if child.pn == 0]
-        return [child for child in node.children if child.dn == 0]
-
-    def _outcome_child(self, node: PnsNode) -> PnsNode:
-        """In a finished search, the child of the settled ``node`` whose bound is ``node``'s (the first on ties)."""
-        outcomes = self._outcome_table()
-        target = outcomes[node]
-        return next(child for child in self._solution_children(node) if outcomes[child] == target)
+    def _surest_child(self, node: PnsNode) -> PnsNode | None:
+        """The child whose bounds are surest for the player to move at ``node``: the highest lower bound at an OR
+        node (then the highest upper bound), the lowest upper bound at an AND node (then the lowest lower
+        bound); the first on ties."""
+        if not node.children:
+            return None
+        sign = 1 if node.is_or() else -1
+        bounds_of = self.bounds_of
+        return max(
+            node.children,
+            key=lambda child: (sign * bounds_of(child)[(1 - sign) // 2], sign * bounds_of(child)[(1 + sign) // 2]),
+        )
 
     def best_move(self) -> Move | None:
-        """A proving move once proven, the best-bounded move once disproven, else the child of least ``pn``."""
+        """The child of least ``pn`` while the claim is open; once settled, the surest move (the move of the
+        root's exact score once the bounds meet)."""
         if not self.root.children:
             return None
-        if self.finished:
-            return self._outcome_child(self.root).move
-        return self._most_proving_child(self.root).move
+        best = self._surest_child(self.root) if self.settled() else self._most_proving_child(self.root)
+        assert best is not None
+        return best.move
 
     def value(self) -> PovScore[float]:
-        """For the player to move at the root (``root_player``): 0 while unsettled; once settled, the bound the
-        proof gives.
-
-        That is +1 or -1 when the proof decides the game (a proven win, a disproof made only of
-        losses), and 0 when it only shows "at most a draw" (``win`` disproven) or "at least a
-        draw" (``draw-or-win`` proven) -- or the game is a draw.
-        """
-        return self.scored(float(self._outcome_table()[self.root]) if self.finished else 0.0, self.root_player)
+        """For the player to move at the root (``root_player``): 0 while the claim is open; once settled, the bound
+        the search gives on the root player's score (``engine.search.outcomes``, over 1000: ``0.962`` a win at ply
+        38), the lower one for a proof, the upper one for a disproof: exact once the search is finished."""
+        if not self.settled():
+            return self.scored(0.0, self.root_player)
+        lo, hi = self.bounds_of(self.root)
+        return self.scored((lo if self.root.pn == 0 else hi) / SCALE, self.root_player)
 
     def proven(self) -> Verdict | None:
-        """The settled claim about the player to move at the root (``root_player``), for the first player."""
-        if not self.finished:
+        """Once the claim is settled, the results the root's bounds allow, for the first player."""
+        if not self.settled():
             return None
-        mover = self.root_player
-        held = self.root.pn == 0
-        if self.target == "win":
-            lowest, highest = (1, 1) if held else (-1, 0)
-        else:
-            lowest, highest = (0, 1) if held else (-1, -1)
-        return (lowest, highest) if mover == 1 else (-highest, -lowest)
+        lo, hi = self.bounds_of(self.root)
+        lowest, highest = result_of(lo), result_of(hi)
+        return (lowest, highest) if self.root_player == 1 else (-highest, -lowest)
 
     def principal_path(self) -> list[PnsNode]:
-        """Most-proving choices from the root; once finished, the best-bounded line of the proof tree."""
+        """Most-proving choices from the root; once settled, the surest child at each node."""
         path = [self.root]
         node = self.root
+        settled = self.settled()
         while node.children:
-            node = self._outcome_child(node) if self.finished else self._most_proving_child(node)
+            child = self._surest_child(node) if settled else self._most_proving_child(node)
+            assert child is not None
+            node = child
             path.append(node)
         return path
+
+    def numbers(self, node: Node) -> dict[str, float | int | str | None]:
+        """``pn`` and ``dn``, and ``result``: the root player's result there once the bounds settle it
+        (``win@38``, ``loss@36..40``, ``draw``: ``outcomes.span_words``)."""
+        assert isinstance(node, PnsNode)
+        return {**node.numbers(), "result": span_words(self.bounds_of(node))}
 
 
 ALGORITHMS = (
@@ -315,6 +374,7 @@ ALGORITHMS = (
         description=ProofNumberSearch.description,
         factory=ProofNumberSearch,
         node_bytes=104,
+        ui_node_bytes=144,
         params=(
             Param(
                 "target",

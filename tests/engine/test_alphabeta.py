@@ -13,6 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.games import Connect4, Nim, State
+from engine.games.evaluators import NeutralEvaluator
 from engine.search import Limit, SearchError
 from engine.search.alphabeta import ORDERINGS, AlphaBeta, AlphaBetaNode, AlphaBetaStep, RivestAlphaBeta
 from engine.search.minimax import Minimax, MinimaxNode
@@ -423,23 +424,40 @@ def test_completed_nodes_hold_the_fail_soft_values_of_their_children() -> None:
 def test_grundy_7_is_lost_and_8_is_won_by_splitting_off_1(ordering: str, tt: bool) -> None:
     seven = AlphaBeta(GRUNDY.parse("7"), ordering=ordering, tt=tt)
     assert seven.run(Limit()).finished and seven.solved
-    assert seven.value().first() == 1.0  # the neutral evaluator's "second player won"
+    assert seven.value().first() == 1.004  # the neutral evaluator's "second player won at ply 4"
     eight = AlphaBeta(GRUNDY.parse("8"), ordering=ordering, tt=tt)
     assert eight.run(Limit()).finished and eight.solved
-    assert eight.value().first() == 1023.0
+    assert eight.value().first() == 1022.995  # "the first player won at ply 5"
     assert GRUNDY.parse("8").move_label(eight.best_move()) == "8=7+1"
 
 
 @pytest.mark.parametrize("piles", ["1,2,3", "3,4,5", "1,3,5,7", "2,3", "1,4,5", "2,2", "1,2,4"])
 def test_classic_nim_follows_the_xor_rule(piles: str) -> None:
+    """With the table: classic Nim reaches a position at several plies (piles 2, 2 from 3, 3 after two moves or
+    four), and a finished game's value carries its ply, so an entry answers only at the ply it was found at."""
     state = CLASSIC.parse(piles)
     searcher = AlphaBeta(state, tt=True)
     searcher.run(Limit())
     assert searcher.solved
     first_player_wins = reduce(xor, state.piles) != 0
-    assert searcher.value().first() == (1023.0 if first_player_wins else 1.0)
+    assert searcher.value().first() == exact_neutral_value(state)
+    assert (searcher.value().first() > 512) == first_player_wins
     if first_player_wins:
         assert reduce(xor, state.play(searcher.best_move()).piles) == 0
+
+
+def exact_neutral_value(state: State, known: dict[tuple[object, int], float] | None = None) -> float:
+    """The neutral evaluator's value of ``state`` with best play (the quickest win, the slowest loss), each position
+    valued once at each ply it is reached at (``known``)."""
+    known = {} if known is None else known
+    at = (state.key(), state.ply)
+    if at not in known:
+        if state.is_terminal():
+            known[at] = NeutralEvaluator()(state)
+        else:
+            values = [exact_neutral_value(state.play(move), known) for move in state.legal_moves()]
+            known[at] = max(values) if state.player > 0 else min(values)
+    return known[at]
 
 
 @pytest.mark.parametrize(("ordering", "tt"), CONFIGS)

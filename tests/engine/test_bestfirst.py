@@ -17,7 +17,8 @@ from tests.engine.test_rivest import BLOCK, WIN_IN_ONE, WIN_IN_THREE, HandEvalua
 
 
 def full_minimax_value(state: State) -> float:
-    """The root value of full-width minimax over the whole game (neutral evaluator: wins 1023, losses 1)."""
+    """The root value of full-width minimax over the whole game (neutral evaluator: a win at ply p 1023 - p/1000, a
+    loss at ply p 1 + p/1000)."""
     searcher = Minimax(state, depth=100, evaluator="neutral")
     assert searcher.run(Limit()).finished
     return searcher.value().first()
@@ -43,25 +44,34 @@ def test_expands_the_principal_leaf() -> None:
 
 
 @pytest.mark.parametrize("ab_depth", [0, 2])
-@pytest.mark.parametrize(("text", "won"), [("7", False), ("8", True), ("10", False), ("12", True)])
-def test_grundy(ab_depth: int, text: str, won: bool) -> None:
-    """Grundy's game: 7 and 10 are lost for the player to move; 8 is won by 8=7+1, 12 by 12=10+2."""
+@pytest.mark.parametrize(
+    ("text", "won", "value"), [("7", False, 1.004), ("8", True, 1022.995), ("10", False, 1.006), ("12", True, 1022.993)]
+)
+def test_grundy(ab_depth: int, text: str, won: bool, value: float) -> None:
+    """Grundy's game: 7 and 10 are lost for the player to move (at ply 4 and 6 at the latest); 8 is won by 8=7+1
+    (at ply 5), 12 by 12=10+2 (at ply 7)."""
     state = Nim("grundy").parse(text)
     result = BestFirst(state, ab_depth=ab_depth).run(Limit())
     assert result.finished
-    assert result.value.first() == (1023.0 if won else 1.0) == full_minimax_value(state)
+    assert result.value.first() == value == full_minimax_value(state)
     if won:
         assert state.move_label(result.best_move) == {"8": "8=7+1", "12": "12=10+2"}[text]
 
 
 @pytest.mark.parametrize("ab_depth", [0, 3])
-@pytest.mark.parametrize(("text", "winning_move"), [("2,3,4", (4, 3)), ("3,4,5", (3, 2)), ("1,2,3", None)])
-def test_classic_nim_follows_the_xor_rule(ab_depth: int, text: str, winning_move: tuple[int, int] | None) -> None:
-    """The player to move wins exactly when the XOR of the piles is not 0, by making it 0."""
+@pytest.mark.parametrize(
+    ("text", "winning_move", "value"),
+    [("2,3,4", (4, 3), 1022.993), ("3,4,5", (3, 2), 1022.989), ("1,2,3", None, 1.006)],
+)
+def test_classic_nim_follows_the_xor_rule(
+    ab_depth: int, text: str, winning_move: tuple[int, int] | None, value: float
+) -> None:
+    """The player to move wins exactly when the XOR of the piles is not 0, by making it 0 (2,3,4: at ply 7 at the
+    soonest; 3,4,5: at ply 11); 1,2,3 is lost, at ply 6 at the latest."""
     state = Nim("classic").parse(text)
     result = BestFirst(state, ab_depth=ab_depth).run(Limit())
     assert result.finished
-    assert result.value.first() == (1.0 if winning_move is None else 1023.0)
+    assert result.value.first() == value
     if winning_move is not None:
         assert result.best_move == winning_move
     if text != "3,4,5":  # the full tree of (3, 4, 5) is too big to search here
@@ -78,7 +88,7 @@ def test_connect_four_tactics(ab_depth: int, text: str, moves: int, right: set[s
     result = BestFirst(state, ab_depth=ab_depth).run(Limit(moves=moves))
     assert state.move_label(result.best_move) in right
     if text != BLOCK:
-        assert result.value.first() == 1023.0
+        assert result.value.first() == 1022.993  # won at ply 7
 
 
 def test_finishes_when_the_principal_leaf_is_terminal() -> None:

@@ -7,7 +7,13 @@ import random
 import pytest
 
 from engine.games import Connect4, Connect4State, PositionError, make_game
-from engine.games.evaluators import NeutralEvaluator, RivestEvaluator, ThreatEvaluator, make_evaluator
+from engine.games.evaluators import (
+    NeutralEvaluator,
+    RivestEvaluator,
+    ThreatEvaluator,
+    finished_on_rivest_scale,
+    make_evaluator,
+)
 from tests.engine.test_connect4 import random_game
 
 GAME = Connect4()
@@ -24,10 +30,16 @@ def test_rivest_values_from_the_paper() -> None:
     assert rivest(GAME.parse("4")) == 503
 
 
-def test_rivest_terminal_values() -> None:
+def test_rivest_terminal_values_carry_the_ply_the_game_ended_at() -> None:
+    """Rivest's 1023 (first player won) and 1 (second player won), less or plus a thousandth a ply: a quicker
+    win and a slower loss are worth more, and every one stays outside the open positions' 2..1022."""
     rivest = RivestEvaluator(GAME)
-    assert rivest(GAME.parse("1212121")) == 1023
-    assert rivest(GAME.parse("71122334")) == 1
+    assert rivest(GAME.parse("1212121")) == 1022.993  # won at ply 7
+    assert rivest(GAME.parse("671212121")) == 1022.991  # won at ply 9
+    assert rivest(GAME.parse("71122334")) == 1.008  # lost at ply 8
+    assert finished_on_rivest_scale(1, 100) == 1022.9 and finished_on_rivest_scale(-1, 100) == 1.1  # 10x10's last
+    assert finished_on_rivest_scale(0, 42) == 512
+    assert NeutralEvaluator()(make_game("nim").parse("1/2").play((1, 1))) == 1.002  # the second player took the last
 
 
 def test_rivest_range_and_colour_symmetry() -> None:

@@ -338,7 +338,7 @@ def test_solver_proves_the_win_in_three(k: int) -> None:
     assert {state.move_label(result.best_move)} <= {"2", "5"}
     best = next(child for child in search.root.children if child.move == result.best_move)
     assert best.proven == WIN
-    assert best.numbers()["proven"] == "win"
+    assert best.numbers()["proven"] == "win@7"  # the game won at ply 7, exactly
 
 
 def test_solver_proves_the_win_in_one_at_its_first_expansion_of_column_three() -> None:

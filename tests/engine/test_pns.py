@@ -13,6 +13,7 @@ from engine.games import Connect4, Game, Move, Nim, PositionError, State, make_g
 from engine.search import Limit, Node, SearchError
 from engine.search.pns import INF, ProofNumberSearch
 from engine.search.registry import make_searcher
+from tests.engine.test_distance import exact_score
 
 
 class TreeGame:
@@ -137,7 +138,11 @@ def test_proof_and_disproof_numbers_on_a_drawn_tree() -> None:
     4. c: c = (1 + 1 + 1, 1) = (3, 1); root stays (1, 2).
     5. b: b = (0 + 1, min(inf, 1)) = (1, 1), unchanged.
     6. b2: b2 = (min(inf, 1), 0 + 1) = (1, 1), unchanged.
-    7. b2y: (0, inf), and so are b2, b and the root: proven.
+    7. b2y: (0, inf), and so are b2, b and the root: proven, by b, a win at ply 4.
+
+    Then the refinement (the length): c, whose children are unknown, could still win at ply 3, so
+    8-10. c1, c2, c3 (c's children, each of highest upper bound in turn): each wins at ply 3, so c does,
+       and so does the root: finished, by c, the quicker win.
     """
     search = ProofNumberSearch(DRAWN_TREE.start())
     expected: list[tuple[str, dict[str, tuple[float, float]], set[str]]] = [
@@ -159,14 +164,27 @@ def test_proof_and_disproof_numbers_on_a_drawn_tree() -> None:
         assert {name(n) for n in step.added} == {name(c) for c in step.node.children}
         current = numbers_by_name(search)
         assert {label: current[label] for label in numbers} == numbers
-    assert search.finished
-    assert step is not None and step.note == "root proven"
-    assert search.step() is None
-    assert search.value().first() == 1.0
+    assert not search.finished
+    assert step is not None and step.note == "root proven; its score: win at ply 4 to win at ply 3, refining"
+    assert search.value().first() == 0.996  # the proof's win, at ply 4
     assert search.best_move() == "b"
-    assert search.principal_variation() == ["b", "b1"]
+    assert search.principal_variation() == ["b", "b2", "b2y", "b2y1"]  # b2 holds the loss off longest (b1: at once)
     assert (search.stats.moves, search.stats.nodes, search.stats.max_depth, search.stats.iterations) == (15, 16, 4, 7)
     assert search.root.numbers() == {"pn": 0, "dn": INF}
+    assert search.numbers(search.root)["result"] == "win@3..4"
+    refined = [search.step() for _ in range(3)]
+    assert [None if r is None else name(r.node) for r in refined] == ["c1", "c2", "c3"]
+    assert finished(search) and search.step() is None
+    assert refined[-1] is not None and refined[-1].note == "root proven: win at ply 3"
+    assert search.value().first() == 0.997
+    assert search.best_move() == "c"
+    assert search.principal_variation() == ["c", "c1", "c1x"]
+    assert search.numbers(search.root)["result"] == "win@3"
+
+
+def finished(search: ProofNumberSearch) -> bool:
+    """``search.finished`` (read through a call: a step changes it)."""
+    return search.finished
 
 
 def test_before_any_step_the_root_is_unknown_and_there_is_no_move() -> None:
@@ -202,7 +220,7 @@ def test_a_draw_is_a_disproof_of_a_win_and_a_proof_of_a_draw(target: str, proven
 def test_a_terminal_root_is_settled_at_once() -> None:
     search = ProofNumberSearch(make_game("grundy").parse("2"))  # a pile of 2 cannot be split: the mover lost
     assert search.finished
-    assert search.value().first() == -1.0
+    assert search.value().first() == -1.0  # lost at ply 0
     assert search.best_move() is None
     assert search.step() is None
 
@@ -217,14 +235,14 @@ def solve(state: State, target: str = "win") -> ProofNumberSearch:
 def test_grundy_7_is_disproven_for_the_first_player() -> None:
     search = solve(Nim("grundy").parse("7"))
     assert search.root.dn == 0
-    assert search.value().first() == -1.0
+    assert search.value().first() == -0.996  # lost at ply 4 at the latest
 
 
 def test_grundy_8_is_proven_by_splitting_into_7_and_1() -> None:
     state = Nim("grundy").parse("8")
     search = solve(state)
     assert search.root.pn == 0
-    assert search.value().first() == 1.0
+    assert search.value().first() == 0.995  # won at ply 5
     assert search.best_move() == (8, 7)
     assert state.move_label(search.best_move()) == "8=7+1"
 
@@ -232,8 +250,10 @@ def test_grundy_8_is_proven_by_splitting_into_7_and_1() -> None:
 @pytest.mark.parametrize("pile", range(3, 14))
 def test_grundy_losses_are_exactly_the_listed_piles(pile: int) -> None:
     """SPEC.md: the first player loses exactly for n = 1, 2, 4, 7, 10, 20, ..."""
-    search = solve(Nim("grundy").parse(str(pile)))
-    assert search.value().first() == (-1.0 if pile in (4, 7, 10) else 1.0)
+    state = Nim("grundy").parse(str(pile))
+    search = solve(state)
+    assert (search.value().first() < 0) == (pile in (4, 7, 10))
+    assert search.value().first() == exact_score(state) / 1000
 
 
 def xor(piles: Sequence[int]) -> int:
@@ -245,7 +265,8 @@ def test_classic_nim_follows_the_xor_rule(piles: str) -> None:
     state = Nim("classic").parse(piles)
     search = solve(state)
     wins = xor(state.piles) != 0
-    assert search.value().first() == (1.0 if wins else -1.0)
+    assert (search.value().first() > 0) == wins
+    assert search.value().first() == exact_score(state) / 1000
     if wins:
         best = search.best_move()
         assert best is not None
@@ -256,12 +277,13 @@ def test_classic_nim_follows_the_xor_rule(piles: str) -> None:
 @given(st.lists(st.integers(min_value=1, max_value=3), min_size=1, max_size=3))
 def test_classic_nim_xor_rule_on_random_small_piles(piles: list[int]) -> None:
     state = Nim("classic").parse(",".join(map(str, piles)))
-    assert solve(state).value().first() == (1.0 if xor(piles) else -1.0)
+    value = solve(state).value().first()
+    assert (value > 0) == bool(xor(piles)) and value == exact_score(state) / 1000
 
 
 def test_misere_nim_single_pile_of_one_is_lost() -> None:
     search = solve(Nim("classic", misere=True).parse("1"))  # the mover must take the last token
-    assert search.value().first() == -1.0
+    assert search.value().first() == -0.999  # lost at ply 1
 
 
 @pytest.mark.parametrize("target", ["win", "draw-or-win"])
@@ -280,7 +302,7 @@ def test_connect4_win_in_three_is_proven(target: str) -> None:
     state = Connect4().parse("2737")
     search = solve(state, target)
     assert search.root.pn == 0
-    assert search.value().first() == 1.0
+    assert search.value().first() == 0.993  # won at ply 7
     assert search.best_move() == 3  # column 4 (moves are 0-based columns)
     assert_line_ends_in_a_win_for_the_first_player(state, search.principal_variation())
 
@@ -296,14 +318,14 @@ def test_connect4_lost_position_is_disproven_for_the_second_player(target: str) 
         ..OO...
         ..XXX..
 
-    The claim is about O (the player to move), so it is disproven; the value is +1 because
+    The claim is about O (the player to move), so it is disproven; the value is positive because
     values are from the first player's point of view.
     """
     state = Connect4().parse("33445")
     search = solve(state, target)
     assert search.root.dn == 0
     assert search.root_player == -1
-    assert search.value().first() == 1.0
+    assert search.value().first() == 0.993  # X wins at ply 7
     pv = search.principal_variation()
     assert len(pv) == 2  # whatever O plays, X wins at once
     assert_line_ends_in_a_win_for_the_first_player(state, pv)

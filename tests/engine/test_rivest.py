@@ -272,19 +272,20 @@ def test_equal_root_values_are_broken_by_static_value_not_by_column() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "right"),
+    ("text", "right", "value"),
     [
-        ("2333222343322444446666655", "5"),  # won for Red by column 1 too, later: 5 wins at once
-        ("2332332242377237776161666", "4"),  # lost for Red: column 1 (leftmost) lets Black win at once
+        ("2333222343322444446666655", {"5"}, 1.026),  # won for Red by column 1 too, later: 5 wins at once (ply 26)
+        ("2332332242377237776161666", {"6", "7"}, 1022.969),  # lost for Red: 6 and 7 lose latest (ply 31), 1 at once
     ],
 )
-def test_a_decided_root_plays_like_alpha_beta_not_the_leftmost_column(text: str, right: str) -> None:
-    """Positions from Table 2 games where MM, every root child equal (1 or 1023), played column 1."""
+def test_a_decided_root_plays_the_quickest_win_or_the_slowest_loss(text: str, right: set[str], value: float) -> None:
+    """Positions from Table 2 games where MM, every root child equal (1 or 1023 before a finished game's value
+    carried its ply), played column 1; the solver's best moves."""
     state = Connect4().parse(text)
     searcher = AgentSpec.parse("rivest:mode=reverse,accounting=true,eval=rivest").make(state)
     result = searcher.run(Limit(moves=1000))
-    assert searcher.value().first() in (1.0, 1023.0)
-    assert result.best_move is not None and state.move_label(result.best_move) == right
+    assert searcher.value().first() == value
+    assert result.best_move is not None and state.move_label(result.best_move) in right
 
 
 # --- Rivest's evaluator against a plain per-segment count ----------------------------
@@ -307,8 +308,8 @@ SEGMENT_SCORES = {1: 1, 2: 10, 3: 50}
 
 def reference_rivest_value(state: Connect4State, lines: list[list[tuple[int, int]]]) -> float:
     """Rivest's evaluator segment by segment, from the board's picture (``X`` = Black, the first player)."""
-    if state.is_terminal():
-        return 512.0 + 511.0 * state.utility()
+    if state.is_terminal():  # Rivest's 1023 and 1, less or plus a thousandth a ply
+        return {1: 1023.0 - state.ply / 1000, 0: 512.0, -1: 1.0 + state.ply / 1000}[state.utility()]
     rows = list(reversed(state.rows()))
     total = 512 + 16 * state.player
     for cells in lines:
@@ -326,8 +327,8 @@ def test_rivest_evaluator_known_values() -> None:
     evaluator = RivestEvaluator(game)
     assert evaluator(game.start()) == 528.0
     assert evaluator(game.parse("4")) == 503.0
-    assert evaluator(game.parse("4142434")) == 1023.0
-    assert evaluator(game.parse("14152627")) == 1.0
+    assert evaluator(game.parse("4142434")) == 1022.993  # won at ply 7
+    assert evaluator(game.parse("14152627")) == 1.008  # lost at ply 8
 
 
 def test_segment_count() -> None:
@@ -359,15 +360,18 @@ MODES = [{"mode": "reverse"}, {"mode": "mean"}, {"mode": "reverse-derivative"}, 
 
 
 @pytest.mark.parametrize("params", MODES)
-@pytest.mark.parametrize(("text", "won"), [("7", False), ("8", True), ("10", False), ("12", True)])
-def test_grundy(params: dict[str, object], text: str, won: bool) -> None:
-    """Grundy's game: 7 and 10 are lost for the player to move; 8 is won by 8=7+1, 12 by 12=10+2."""
+@pytest.mark.parametrize(
+    ("text", "won", "value"), [("7", False, 1.004), ("8", True, 1022.995), ("10", False, 1.006), ("12", True, 1022.993)]
+)
+def test_grundy(params: dict[str, object], text: str, won: bool, value: float) -> None:
+    """Grundy's game: 7 and 10 are lost for the player to move (at ply 4 and 6 at the latest); 8 is won by 8=7+1
+    (at ply 5), 12 by 12=10+2 (at ply 7)."""
     state = Nim("grundy").parse(text)
     searcher = Rivest(state, **params)  # type: ignore[arg-type]
     result = searcher.run(Limit(moves=20_000))
     assert result.finished
     if params["mode"] != "mean":
-        assert result.value.first() == (1023.0 if won else 1.0)
+        assert result.value.first() == value
     if won:
         assert state.move_label(result.best_move) == {"8": "8=7+1", "12": "12=10+2"}[text]
 
@@ -384,8 +388,8 @@ def test_classic_nim_follows_the_xor_rule(params: dict[str, object]) -> None:
     assert result.finished and result.best_move == (4, 3)
     lost = Rivest(game.parse("1,2,3"), **params)  # type: ignore[arg-type]
     assert lost.run(Limit()).finished
-    if params["mode"] != "mean":
-        assert won.value().first() == 1023.0 and lost.value().first() == 1.0
+    if params["mode"] != "mean":  # won at ply 7 at the soonest, lost at ply 6 at the latest
+        assert won.value().first() == 1022.993 and lost.value().first() == 1.006
 
 
 WIN_IN_ONE = "112233"
@@ -432,7 +436,7 @@ def test_connect_four_tactics(params: dict[str, object], text: str, moves: int, 
     result = searcher.run(Limit(moves=moves))
     assert state.move_label(result.best_move) in right
     if text != BLOCK and params["mode"] != "mean":
-        assert result.value.first() == 1023.0
+        assert result.value.first() == 1022.993  # won at ply 7
 
 
 def tree_snapshot(searcher: Rivest) -> list[tuple[object, ...]]:

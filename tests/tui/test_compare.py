@@ -10,9 +10,9 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine.arena import turn_seed
 from engine.games import make_game
 from engine.search.base import Limit
+from engine.seeds import turn_seed
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
 from tui.app import PlyscopeApp
@@ -262,3 +262,26 @@ async def test_step_keys_pressed_while_steps_are_taken_add_theirs() -> None:
         await pilot.press("f", "x", "s")  # the reset drops the steps still to take, then one more
         await idle(pilot, screen)
         assert reached() == lockstep(specs, 5000, 1)
+
+
+@run_async
+async def test_tree_lines_cut_at_a_narrow_panes_edge_end_with_an_ellipsis() -> None:
+    screen, app = comparing(MIDDLE_GAME, ["alphabeta", "rivest", "mcts"], 5000)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("d")
+        await idle(pilot, screen)
+        whole = cut = 0
+        for pane in screen.panes:
+            tree = pane.search_tree
+            shown = tree.scrollable_content_region  # (without the scroll bars, which cover the lines' ends)
+            for y in range(shown.height):
+                view = tree.get_node_at_line(tree.scroll_offset.y + y)
+                if view is None:
+                    continue
+                text = tree.render_line(y).text[: shown.width].rstrip()
+                if text.endswith(str(view.label)):
+                    whole += 1
+                else:
+                    assert text.endswith("…"), f"cut without an ellipsis: {text!r}"
+                    cut += 1
+        assert whole and cut  # both kinds of line were on the screen

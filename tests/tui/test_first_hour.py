@@ -6,8 +6,6 @@ Every test here failed before its fix.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -443,20 +441,7 @@ async def test_the_setup_form_shows_the_new_algorithms_parameters_at_once() -> N
         await wait_until(pilot, shown, "the new algorithm's parameters in the form")
 
 
-# --- layers and styles ------------------------------------------------------------------------------
-
-
-def test_the_engine_loads_neither_textual_nor_rich_and_the_ui_logic_no_textual() -> None:
-    code = (
-        "import importlib, pkgutil, sys, engine\n"
-        "for m in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
-        "    importlib.import_module(m.name)\n"
-        "assert not [k for k in sys.modules if k.split('.')[0] in ('textual', 'rich')], 'engine'\n"
-        "import tui.session, tui.contest, tui.match\n"
-        "assert not [k for k in sys.modules if k.split('.')[0] == 'textual'], 'tui logic'\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+# --- styles -----------------------------------------------------------------------------------------
 
 
 def test_each_screen_stylesheet_holds_only_rules_for_its_screen() -> None:

@@ -104,8 +104,27 @@ def test_value_history_thins_evenly() -> None:
     for value in range(10):
         history.add(float(value))
     assert (history.values, history.stride) == ([0.0, 4.0, 8.0], 4)
+    assert history.shown() == [0.0, 4.0, 8.0, 9.0]  # ending at the value now
     history.add(math.inf)
     assert history.values == [0.0, 4.0, 8.0]
+    assert history.shown() == [0.0, 4.0, 8.0, 9.0]
+    history.add(12.0)
+    assert history.shown() == [0.0, 4.0, 8.0, 12.0]
+    history.add(13.0)  # the value after step 12, a sample
+    assert (history.values, history.shown()) == ([0.0, 4.0, 8.0, 13.0], [0.0, 4.0, 8.0, 13.0])
+    odd = ValueHistory(capacity=3)
+    for value in range(4):
+        odd.add(float(value))
+    assert (odd.values, odd.shown()) == ([0.0, 2.0], [0.0, 2.0, 3.0])  # 3.0 thinned out, still the value now
+
+
+def test_the_stats_show_the_root_value_now() -> None:
+    """After a search of many steps, the value the stats end at is the searcher's value now, not the last one the
+    history kept (best-first minimax here proves a win at ply 32, 1.032 on Rivest's scale, at step 3,366)."""
+    session = Session.create(SearchConfig(position="67152117737262713366376314254", algorithm="bestfirst"))
+    assert session.take(None).ended
+    assert session.searcher.finished and session.searcher.value().first() == 1.032
+    assert session.history.shown()[-1] == 1.032
 
 
 def test_rate_meter() -> None:
@@ -133,6 +152,9 @@ def test_rate_meter() -> None:
         (math.inf, "∞"),
         (-math.inf, "-∞"),
         (123456.7, "1.235e+05"),
+        (1022.962, "1022.962"),  # Rivest's scale: the first player won at ply 38
+        (1022.9, "1022.9"),
+        (1.038, "1.038"),  # the second player won at ply 38
     ],
 )
 def test_format_number(value: float | int | str | None, text: str) -> None:

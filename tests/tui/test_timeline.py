@@ -411,7 +411,7 @@ def test_a_replay_waits_for_its_rebuild_to_reach_a_far_step_and_replays_a_near_o
 def marks(tree: SearchTree) -> dict[tuple[object, ...], str]:
     """Each shown node (its moves) and the marks on its line: ``◂`` (changed by the last step), ``✂`` (cut off)."""
     shown: dict[tuple[object, ...], str] = {}
-    for view in tree._views.values():  # (the widget nodes shown)
+    for view in (record.view for record in tree._shown.values()):  # (the widget nodes shown)
         node = view.data
         if isinstance(node, Node) and node.parent is not None:
             label = str(view.label)

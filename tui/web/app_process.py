@@ -2,7 +2,7 @@
 
 ``SessionProcess`` is textual-serve's ``AppService`` (which relays the app's screen to the page and
 the page's keys to the app) with the process started with no shell in between (the command
-``tui.web.session.session_command`` makes), its stderr kept rather than printed, ended at once when
+``tui.commands.serve.session_command`` makes), its stderr kept rather than printed, ended at once when
 its page goes (SIGTERM, then SIGKILL after ``TERM_SECONDS``) even while it is still starting, and
 why it ended said to the page in one line.
 """

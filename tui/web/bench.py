@@ -7,11 +7,14 @@
   painted with the step counter moved (target 150 ms), timed inside the page; a session's first
   step is shown apart (the explorer's first tree repaint costs more, in a terminal too); and to
   the first websocket message from the server, and the bytes the page was sent for the step;
-* the resident memory of each session's app process (``/proc``), and of the server itself.
+* the resident memory of each session's app process (``/proc``), and of the server itself;
+* the growth of a session's app process per tree node while Rivest's search runs flat out in the page to
+  ``NODES`` nodes (follow mode on, the explorer's default), beside the figure its node cap uses.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 import tempfile
 import time
@@ -19,11 +22,19 @@ from pathlib import Path
 
 from engine.benchmarks import BenchTable
 from engine.errors import UserError
+from engine.search.registry import algorithm
+from tui.bench_memory import CAP_TOLERANCE, TARGET_BYTES
 from tui.web.browser import Browser, KeyAnswer, Served, browser_problem, cpu_seconds, rss_bytes, wait_for
 
 FIRST_FRAME_TARGET_S = 3.0
 KEY_TARGET_MS = 150.0
 MB = 1024 * 1024
+NODES = {False: 500_000, True: 100_000}
+"""Tree nodes a served session grows to for its bytes per node (quick: fewer): its move budget (a Rivest
+expansion plays a move a child)."""
+FLAT_OUT = "+" * 7
+"""The keys that take the explorer's run speed from its default (10 steps a second) to flat out."""
+NODES_SHOWN = re.compile(r"nodes\s+([\d,]+)")
 
 
 def _row(label: str, values: list[float], target: float) -> list[object]:
@@ -120,6 +131,7 @@ def measure(quick: bool) -> list[BenchTable]:
             ]
         )
         memory.rows.append(["the server (plyscope serve)", 1, round(server_rss, 1), round(server_rss, 1)])
+        per_node = _node_bytes(browser, NODES[quick])
     speed.notes.append(
         f"first frame: the explorer's title and step counter read from the page's terminal, polled "
         f"every 50 ms; {runs} servers started one after another, the browser already running. "
@@ -130,4 +142,49 @@ def measure(quick: bool) -> list[BenchTable]:
         f"{sessions} sessions open, each after 100 steps of the default searcher; the browser's own "
         "memory is not counted"
     )
-    return [speed, memory]
+    return [speed, memory, per_node]
+
+
+def _node_bytes(browser: Browser, nodes: int) -> BenchTable:
+    """A served session's growth per tree node: Rivest run flat out in the page until its move budget is spent."""
+    info = algorithm("rivest")
+    table = BenchTable(
+        "plyscope serve: a session's resident memory per tree node",
+        ["searcher", "nodes", "seconds", "grown MB", "bytes/node", "cap uses", "met (<= 400, within 25%)"],
+    )
+    with Served("--algo", "rivest", "--moves", str(nodes)) as served:
+        tab = browser.open(served.url)
+        tab.wait_app()
+        (pid,) = wait_for(lambda: served.session_pids() or None, 30, "the session's app process")
+        tab.focus()
+        time.sleep(1.0)
+        before = rss_bytes(pid)
+        started = time.monotonic()
+        tab.press(*FLAT_OUT, "r")
+        done = wait_for(
+            lambda: (shown := tab.screen()) and "budget spent" in shown.text and shown, 1800, "the run's end"
+        )
+        seconds = time.monotonic() - started
+        time.sleep(1.0)
+        grown = rss_bytes(pid) - before
+        found = NODES_SHOWN.search(done.text)
+        reached = int(found.group(1).replace(",", "")) if found else nodes
+    size = grown / reached
+    stated = reached * info.ui_node_bytes
+    met = size <= TARGET_BYTES and abs(grown - stated) <= CAP_TOLERANCE * stated
+    table.rows.append(
+        [
+            "rivest",
+            reached,
+            round(seconds, 1),
+            round(grown / MB, 1),
+            round(size),
+            info.ui_node_bytes,
+            "yes" if met else "no",
+        ]
+    )
+    table.notes.append(
+        "the app process's resident set (/proc) before the run and after it, the page open in headless Chromium; "
+        "cap uses: AlgorithmInfo.ui_node_bytes, which sets the explorer's node cap (bench --ui measures it headless)"
+    )
+    return table

@@ -273,7 +273,7 @@ class PlyscopeServer(Server):
             " ".join(command), host=host, port=port, title="plyscope", public_url=public_url, templates_path=TEMPLATES
         )
         self.argv = command
-        """Each session's process: ``tui.web.session.session_command``."""
+        """Each session's process: ``tui.commands.serve.session_command``."""
         self.given_url = public_url
         """``--public-url``; without it each page's addresses are those its browser reached (any interface)."""
         self.max_sessions = max_sessions

@@ -15,12 +15,6 @@ from collections.abc import Sequence
 MB = 1 << 20
 
 
-def session_command(parent: int, memory_mb: int, explore_words: Sequence[str]) -> list[str]:
-    """The command line of one session's process: ``plyscope explore`` with ``explore_words``, ending with the
-    process ``parent`` and held to ``memory_mb`` megabytes of address space."""
-    return [sys.executable, "-m", "tui.web.session", str(parent), str(memory_mb), "explore", *explore_words]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """In a session's process: end with the server, cap the address space, then run ``plyscope explore``."""
     parent, memory_mb, *command = sys.argv[1:] if argv is None else argv

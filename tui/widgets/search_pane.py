@@ -196,4 +196,4 @@ class SearchPane(Vertical):
         self.query_one("#head", Static).update(head)
         self.query_one(TimelineBar).show(shown, total, session.timeline.best_changes())
         figures = Figures(stats, session.node_cap, self.rate.rate(), signed=positive_scale(searcher) is None)
-        self.query_one(StatsPanel).show(figures, session.history.values)
+        self.query_one(StatsPanel).show(figures, session.history.shown())
