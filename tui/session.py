@@ -13,17 +13,18 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.games import Game, State, make_game
+from engine.games import Game, Move, State, make_game
 from engine.saved_tree import SavedTree
 from engine.search.base import NO_CHILDREN, AlgorithmInfo, Limit, Node, Searcher, Step
-from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
+from engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
 from engine.search_file import SavedSearch, SearchRecipe, write_search
 from engine.timeline import REBUILD_CHUNK, Timeline, rebuild
+from tui.formatting import verdict_words
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 """The explorer's default searcher: the first of these that is registered and fits the game."""
@@ -39,6 +40,16 @@ FRAME_SECONDS = 1 / 60
 
 FREEZE_NODES = 8192
 """Tree nodes a session grows between two ``freeze_young``: the cycle collector's walks stay this short."""
+
+SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
+"""Rates ``Session.drive`` runs at, in steps per second; ``None`` runs flat out."""
+DEFAULT_SPEED = 10
+
+
+def next_speed(speed: float | None, change: int) -> float | None:
+    """The speed ``change`` places along ``SPEEDS`` from ``speed`` (kept within them)."""
+    index = SPEEDS.index(speed) if speed in SPEEDS else SPEEDS.index(DEFAULT_SPEED)
+    return SPEEDS[min(max(0, index + change), len(SPEEDS) - 1)]
 
 
 def default_algorithm(game: Game) -> str:
@@ -99,6 +110,13 @@ class SearchConfig:
             budget = default_budget(name)
         return replace(self, algorithm=name, params={}, node_cap=None, budget=budget)
 
+    def with_game(self, name: str) -> SearchConfig:
+        """This configuration on the start of game ``name``, with the game's default algorithm if this one does not
+        play it."""
+        config = replace(self, game=name, position="")
+        fits = any(info.name == self.algorithm for info in fitting_algorithms(name))
+        return config if fits else config.with_algorithm(None)
+
 
 @dataclass(frozen=True, slots=True)
 class Batch:
@@ -118,6 +136,21 @@ class Batch:
     counted: int = 0
     """Of ``steps``, those ``Session.take`` counted against its ``count``: all, or under ``paced`` the ones that
     show something new (not ``Step.continues``)."""
+
+
+Deliver = Callable[[Sequence[tuple["Session", Batch]]], None]
+"""Hands batches (one per session stepped) to the screen and returns once they are painted."""
+Job = Callable[[Deliver, threading.Event], None]
+"""The body of a search thread (``SearchScreen.host``): steps sessions, delivers batches, stops when the event is
+set."""
+
+
+def export_path(name: str) -> Path:
+    """The file ``name`` (typed) names for ``Session.write``; a ``UserError`` unless it ends in .json or .dot."""
+    path = Path(name.strip()).expanduser()
+    if path.suffix.lower() not in (".json", ".dot"):
+        raise UserError(f"'{name.strip()[:60]}': the file's name ends in .json (to replay) or .dot (Graphviz)")
+    return path
 
 
 class ValueHistory:
@@ -257,23 +290,6 @@ class Session:
             return "budget"
         return ""
 
-    def stop_words(self) -> tuple[str, str]:
-        """Why the search cannot go on, for a status line and for a refused step; ``("", "")`` while it can."""
-        reason = self.stop_reason()
-        if reason == "rebuilding":
-            return (
-                "■ the saved tree, as saved",
-                "the saved search is being rebuilt (a few seconds): then s and r step it on",
-            )
-        if reason == "finished":
-            return "■ search finished", "the search is finished: x resets it, e changes it"
-        if reason == "cap":
-            cap = f"{self.node_cap:,}"
-            return f"■ node cap of {cap} reached (] raises it)", f"the tree holds {cap} nodes, its cap: ] raises it"
-        if reason == "budget":
-            return "■ budget spent (] doubles it)", "the budget is spent: ] doubles it"
-        return "", ""
-
     @classmethod
     def create(cls, config: SearchConfig) -> Session:
         """A new session; raises a ``UserError`` naming the first thing wrong in ``config``."""
@@ -291,6 +307,57 @@ class Session:
     def renewed(self) -> Session:
         """A fresh session with the same configuration (the same seed gives the same tree)."""
         return Session.create(self.config)
+
+    def after(self, move: Move) -> SearchConfig:
+        """This configuration from the position after ``move``; a ``UserError`` if ``move`` cannot be played here
+        (keys typed faster than the board is redrawn) or ends the game (nothing to search)."""
+        state = self.state
+        if move not in state.legal_moves():
+            raise UserError(f"{state.move_label(move)} cannot be played here")
+        after = state.play(move)
+        winner = after.winner()
+        if winner is not None:
+            raise UserError(
+                f"{state.move_label(move)} ends the game ({verdict_words(winner, winner)}): nothing to search"
+            )
+        return replace(self.config, position=after.text())
+
+    def export_name(self) -> str:
+        """The file the search shown is proposed to be written to: ``rivest-4453-step120.json``."""
+        config = self.config
+        return f"{config.algorithm}-{config.position or 'start'}-step{self.step_shown}.json"
+
+    def timeline_target(self, where: str, shown: int) -> int | None:
+        """The step ``where`` leads to from step ``shown``: ``back``, ``forward``, ``start``, ``newest``,
+        ``previous-change`` or ``next-change`` (of the best move); ``None`` when there is none that way."""
+        total = self.steps_taken
+        changes = self.timeline.best_changes()
+        return {
+            "back": shown - 1 if shown > 0 else None,
+            "forward": shown + 1 if shown < total else None,
+            "start": 0 if shown > 0 else None,
+            "newest": total if shown < total else None,
+            "previous-change": max((c for c in changes if c < shown), default=None),
+            "next-change": min((c for c in changes if c > shown), default=None),
+        }[where]
+
+    def replay_job(self, said: Callable[[str], object]) -> Job:
+        """The thread that rebuilds the saved search this session replays (``open_saved``): it hands what the
+        check found to ``said``, delivers the rebuilt tree if it is shown, then lets the saved rows go."""
+        saved = self.saved
+        assert saved is not None
+
+        def job(deliver: Deliver, stop: threading.Event) -> None:
+            opened = self.open_saved(stop)
+            if opened is None:
+                return
+            batch, note = opened
+            said(note)
+            if batch is not None:
+                deliver([(self, batch)])
+            saved.let_go(stop)  # the rebuilt tree on the screen: the rows of the saved one are read no more
+
+        return job
 
     @property
     def budget(self) -> int | None:
@@ -658,3 +725,50 @@ class Session:
                 deliver(batch)
             if batch.ended or (steps is not None and done >= steps):
                 return
+
+    def driving(self, steps: int | None, rate: Callable[[], float | None]) -> Job:
+        """``drive`` as the job of a search thread (``SearchScreen.host``)."""
+        return lambda deliver, stop: self.drive(steps, rate, lambda batch: deliver([(self, batch)]), stop)
+
+
+class Exploration:
+    """What the explorer searches and how it came there: its session, and the configurations before each move
+    played on its board, which ``undo`` goes back to.  Each change builds the new session first: a ``UserError``
+    (bad input, a move that ends the game) changes nothing."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.played: list[SearchConfig] = []
+        """The configurations before each move played on the board, the last move's last."""
+
+    def search(self, config: SearchConfig, *, fresh: bool = False) -> Session:
+        """Search ``config`` from now on; ``fresh``: a new position or game (the moves played are forgotten)."""
+        return self.adopt(Session.create(config), fresh=fresh)
+
+    def adopt(self, session: Session, *, fresh: bool = False) -> Session:
+        """Search ``session`` from now on (``fresh``: as ``search``)."""
+        if fresh:
+            self.played.clear()
+        self.session = session
+        return session
+
+    def play(self, move: Move | None) -> Session:
+        """Search the position after ``move`` (``None``: the best move found so far), with the same algorithm and
+        parameters."""
+        if move is None:
+            with self.session.lock:
+                move = self.session.searcher.best_move()
+            if move is None:
+                raise UserError("no best move yet: take a step first")
+        previous = self.session.config
+        session = self.search(self.session.after(move))
+        self.played.append(previous)
+        return session
+
+    def undo(self) -> Session:
+        """Search the position before the last move played again (at this search's budget)."""
+        if not self.played:
+            raise UserError("no move to take back")
+        session = self.search(replace(self.played[-1], budget=self.session.budget))
+        self.played.pop()
+        return session

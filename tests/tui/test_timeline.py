@@ -14,6 +14,7 @@ from engine.timeline import rebuild, recorded
 from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp
+from tui.screens.explore import stop_words
 from tui.session import Batch, SearchConfig, Session
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
@@ -378,7 +379,7 @@ def test_a_replay_moved_to_the_past_gets_the_rebuilt_search_as_its_newest(tmp_pa
     import threading
 
     original, session = replaying(tmp_path, SearchRecipe("connect4", "4453", "mcts", {}, 4, None), 200)
-    assert session.stop_words()[1].startswith("the saved search is being rebuilt")
+    assert stop_words(session)[1].startswith("the saved search is being rebuilt")
     assert session.go_to(120) is not None and session.step_shown == 120 and not session.as_saved
     opened = session.open_saved(threading.Event())
     assert opened is not None and opened[0] is None and "matches" in opened[1]

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from tui.web.session import size_line
+from tui.web.spare import size_line
 
 TERM_SECONDS = 0.5
 """How long an app process asked to end (SIGTERM) is given before it is killed (SIGKILL): its page is gone,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.web.session import PAGE_NAME
+from tui.web.spare import PAGE_NAME
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver

@@ -4,7 +4,7 @@ textual-serve's ``WebDriver`` writes the app's screen to stdout in its packet fo
 moment the app starts.  A spare starts before any page asks for it, so ``SpareDriver`` lets the
 app start in full (its screens composed, styled, laid out and drawn, on a screen of ``COLUMNS`` x
 ``ROWS``) while it writes nothing, and waits in a thread for the server to give it a page (a line
-``COLUMNS ROWS`` on stdin, ``tui.web.session.read_size``).  Then it starts as ``WebDriver`` does,
+``COLUMNS ROWS`` on stdin, ``tui.web.spare.read_size``).  Then it starts as ``WebDriver`` does,
 on the page's screen: the server's packets, the terminal's set-up, the page's size (the app lays
 itself out again if it differs), and a whole frame.
 """
@@ -20,7 +20,7 @@ from textual.app import App
 from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
 
-from tui.web.session import PAGE_NAME, read_size, rename
+from tui.web.spare import PAGE_NAME, read_size, rename
 
 
 class SpareDriver(WebDriver):

@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from engine.errors import UserError
 from engine.search.base import Node, Searcher
 from tui.formatting import format_number, format_value, player_glyph, verdict_words
 from tui.session import Batch, RateMeter, Session
@@ -152,6 +153,24 @@ class SearchPane(Vertical):
             self.search_tree.apply(batch, shown_line(session.searcher))
         self.rate.add(session.searcher.stats.iterations)
         self.refresh_figures()
+
+    def reveal_line(self) -> str:
+        """Open the tree along the principal variation; what to say if the tree shown holds only part of it (``""``:
+        all).  A ``UserError`` before there is one."""
+        session = self.session
+        if session is None:
+            raise UserError("no principal variation yet: take a step first")
+        with session.lock:
+            line = session.searcher.principal_variation()
+        followed = self.search_tree.reveal_moves(line)
+        if not line:
+            raise UserError("no principal variation yet: take a step first")
+        if followed < len(line):
+            return (
+                f"the tree shown holds {followed} of the principal variation's {len(line)} moves "
+                "(alpha-beta shows the iteration under way; its line is the last complete one's)"
+            )
+        return ""
 
     def reveal_step(self) -> None:
         """Open the tree down to the node the step shown acted on (a search shown afresh: after a move along the
