@@ -25,7 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.agents import Agent
-from engine.arena import GameRecord, GameTask, pentanomial, schedule, tally
+from engine.arena.records import GameRecord
+from engine.arena.schedule import GameTask, schedule
+from engine.arena.summary import pentanomial, tally
 from engine.errors import UserError
 from engine.games import Game, Move
 from engine.numbers import parse_moves, parse_seconds, shown

@@ -33,6 +33,11 @@ cutechess-cli's:
 
 The rating list (``rating_list``) is a maximum likelihood fit over all the games of many
 agents, as Ordo's is: the logistic model, a draw counted as half a win.
+
+``Tally`` keeps an agent's plain counts (and the games stopped by an error, which count for
+nobody), with Wilson's score interval (E. B. Wilson, "Probable inference, the law of
+succession, and statistical inference", JASA 22, 1927; draws counted as half a win) and its
+image in Elo, for ``plyscope tune`` and the evaluation lab's benchmark.
 """
 
 from __future__ import annotations
@@ -194,6 +199,81 @@ def _ratio(numerator: float, denominator: float) -> float:
     if denominator:
         return numerator / denominator
     return math.nan if numerator == 0 else math.copysign(math.inf, numerator)
+
+
+def wilson_interval(score: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a success rate ``score`` over ``games`` trials."""
+    if games <= 0:
+        raise ValueError("an interval needs at least one game")
+    spread = z * z / games
+    centre = (score + spread / 2) / (1 + spread)
+    half = z / (1 + spread) * math.sqrt(score * (1 - score) / games + spread / (4 * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Games of ``agent`` against ``opponent`` (every opponent if empty), from ``agent``'s point of view: the
+    ``Trinomial`` counts with the agents' names and the games that count for nobody, with Wilson's score
+    interval (draws counted as half a win) and its image in Elo."""
+
+    agent: str
+    opponent: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    errors: int = 0
+    """Games stopped by an error: counted in no other field."""
+
+    def trinomial(self) -> Trinomial:
+        """The games that count: wins, draws and losses."""
+        return Trinomial(self.wins, self.draws, self.losses)
+
+    @property
+    def games(self) -> int:
+        """Games that count: wins, draws and losses."""
+        return self.trinomial().games
+
+    def score(self) -> float | None:
+        """(wins + draws / 2) / games; ``None`` with no game."""
+        return self.trinomial().score()
+
+    def interval(self) -> tuple[float, float] | None:
+        """The score's 95% Wilson interval."""
+        score = self.score()
+        return None if score is None else wilson_interval(score, self.games)
+
+    def elo(self) -> float | None:
+        score = self.score()
+        return None if score is None else elo_from_score(score)
+
+    def elo_interval(self) -> tuple[float, float] | None:
+        interval = self.interval()
+        return None if interval is None else (elo_from_score(interval[0]), elo_from_score(interval[1]))
+
+    def as_dict(self) -> dict[str, object]:
+        """The tally for JSON: Elo values that are infinite (a score of 0 or 1) are written ``null``."""
+        return {
+            "agent": self.agent,
+            "opponent": self.opponent or None,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "errors": self.errors,
+            "score": self.score(),
+            "score_95": finite_or_none(self.interval()),
+            "elo": finite_or_none(self.elo()),
+            "elo_95": finite_or_none(self.elo_interval()),
+        }
+
+
+def finite_or_none(value: float | tuple[float, float] | None) -> object:
+    """``value`` for JSON, which has no infinity: a number that is not finite (an Elo at a score of 0 or 1) is
+    ``None``, a pair a list."""
+    if isinstance(value, tuple):
+        return [finite_or_none(v) for v in value]
+    return value if value is None or math.isfinite(value) else None
 
 
 # --- SPRT ----------------------------------------------------------------------------------

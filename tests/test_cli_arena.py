@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import engine.rivest_experiment
-from engine.arena import GameRecord, PairingStats, pairing_stats
+from engine.arena.records import GameRecord
+from engine.arena.summary import PairingStats, pairing_stats
 from engine.search.registry import algorithms
 from tui.cli import main
 from tui.commands.arena import match_lines
@@ -185,20 +186,19 @@ def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> Non
 def test_interrupted_arena_keeps_its_games_and_exits_130(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import engine.arena
+    import engine.arena.pool
+    from engine.arena.play import play_game as real_play
+    from engine.arena.schedule import GameTask
 
-    real_play = engine.arena.play_game
     calls: list[int] = []
 
-    def play_then_interrupt(
-        task: engine.arena.GameTask, on_turn: Callable[[tuple[int, int]], None] | None = None
-    ) -> engine.arena.GameRecord:
+    def play_then_interrupt(task: GameTask, on_turn: Callable[[tuple[int, int]], None] | None = None) -> GameRecord:
         calls.append(task.index)
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real_play(task, on_turn)
 
-    monkeypatch.setattr(engine.arena, "play_game", play_then_interrupt)
+    monkeypatch.setattr(engine.arena.pool, "play_game", play_then_interrupt)
     out = tmp_path / "cut.json"
     argv = ["arena", *AGENTS, "--openings", "3", "--moves", "40", "--workers", "1", "--out", str(out)]
     assert main(argv) == 130

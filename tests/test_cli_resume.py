@@ -209,14 +209,15 @@ def test_rivest_resumes_too(tmp_path: Path) -> None:
 def test_resume_keeps_the_summary_game_by_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saved after every game, the file's summary is the one of its games, kept game by game: the summary is
     made from every game only once, for the last save (not after each game, at a cost growing with the run)."""
-    import engine.arena
+    import engine.arena.summary
     import tui.commands.arena as arena
+    from engine.arena.records import GameRecord
 
     made: list[int] = []
     saved: list[dict[str, object]] = []
-    real_summary, real_save = engine.arena.summary, arena.save
+    real_summary, real_save = engine.arena.summary.summary, arena.save
 
-    def summary(records: list[engine.arena.GameRecord], *args: object, **kwargs: object) -> object:
+    def summary(records: list[GameRecord], *args: object, **kwargs: object) -> object:
         made.append(len(records))
         return real_summary(records, *args, **kwargs)  # type: ignore[arg-type]
 
@@ -231,5 +232,5 @@ def test_resume_keeps_the_summary_game_by_game(tmp_path: Path, monkeypatch: pyte
     assert made == [12] and len(saved) == 1 + 12 + 1  # before the first game, after each game, at the end
     names = ["minimax:depth=1", "minimax:depth=2", "mcts:k=1"]
     for document in saved:
-        games = [engine.arena.GameRecord.from_dict(game) for game in document["games"]]  # type: ignore[attr-defined]
+        games = [GameRecord.from_dict(game) for game in document["games"]]  # type: ignore[attr-defined]
         assert document["summary"] == real_summary(games, names)

@@ -9,7 +9,8 @@ import pytest
 from engine.games import make_game
 from engine.search import Limit
 from engine.search.registry import DETERMINISTIC_FAMILIES, algorithms, make_searcher
-from tui.cli import SEARCH_DEFAULT_MOVES, main
+from tui.cli import main
+from tui.commands.search import SEARCH_DEFAULT_MOVES
 
 CONTRACT_KEYS = {"best_move", "value", "pv", "moves", "nodes", "max_depth", "seconds"}
 

@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from engine.agents import Agent
-from engine.arena import GamePool, run_games, schedule, two_move_openings
+from engine.arena.openings import two_move_openings
+from engine.arena.pool import GamePool, run_games
+from engine.arena.schedule import schedule
 from engine.games import make_game
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec
@@ -338,7 +340,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_many(tmp_path: Path) -> No
 def test_every_error_record_carries_the_errors_type_and_message() -> None:
     import dataclasses
 
-    from engine.arena import play_game
+    from engine.arena.play import play_game
 
     task = dataclasses.replace(
         small_tasks()[0], game="grundy", opening=(), first=Agent(AgentSpec.parse("solver"), Limit(moves=50))
@@ -928,7 +930,7 @@ def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_are_refu
 ) -> None:
     """10x10 was refused after 21 s of CPU: the pure Python solver spent 3,000,000 nodes on its first opening, and
     no opening of a board of 54 cells or more is settled in that many."""
-    import engine.arena as arena
+    import engine.arena.openings as openings
     from engine.errors import UserError
     from engine.solver import ScoreSearch
 
@@ -940,8 +942,8 @@ def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_are_refu
     monkeypatch.setattr(ScoreSearch, "advance", advance)
     game = make_game(name)
     with pytest.raises(UserError, match="more than 50,000,000" if compiled else "out of the exact solver's reach"):
-        arena.opening_scores(game, arena.two_move_openings(game)[:1])
-    assert budgets == ([arena.BALANCED_NODES] if compiled else [])
+        openings.opening_scores(game, openings.two_move_openings(game)[:1])
+    assert budgets == ([openings.BALANCED_NODES] if compiled else [])
 
 
 @pytest.mark.parametrize("host", ["x" * 100_000, "a" * 64, "a..b"])

@@ -13,6 +13,7 @@ import contextlib
 import functools
 import ipaddress
 import os
+import re
 import signal
 import socket
 import struct
@@ -27,7 +28,7 @@ import pytest
 
 from tui.app import PlyscopeApp
 from tui.cli import parse_arguments
-from tui.commands.serve import app_words, explore_words
+from tui.commands.serve import app_words, explore_words, session_command
 from tui.screens.play import PlayScreen
 from tui.web.app_process import ended_words
 from tui.web.browser import Browser, Screen, Served, Tab, browser_problem, free_port, wait_for
@@ -43,7 +44,6 @@ from tui.web.server import (
     screen_size,
     served_origins,
 )
-from tui.web.session import session_command
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_BROWSER = browser_problem()
@@ -436,6 +436,34 @@ def read_close(raw: socket.socket) -> tuple[int, str]:
             return struct.unpack(">H", payload[:2])[0], payload[2:].decode()
 
 
+def app_output(raw: socket.socket, until: bytes) -> str:
+    """Read the server's binary frames (the app's output) until they hold ``until``; all of them, as text."""
+    output = b""
+    while until not in output:
+        head = raw.recv(2, socket.MSG_WAITALL)
+        assert len(head) == 2, "the connection ended"
+        size = head[1] & 0x7F
+        if size == 126:
+            size = struct.unpack(">H", raw.recv(2, socket.MSG_WAITALL))[0]
+        elif size == 127:
+            size = struct.unpack(">Q", raw.recv(8, socket.MSG_WAITALL))[0]
+        payload = raw.recv(size, socket.MSG_WAITALL) if size else b""
+        if head[0] & 0x0F == 0x2:
+            output += payload
+    return output.decode()
+
+
+def drawn_size(output: str) -> tuple[int, int]:
+    """The screen an app's ``output`` draws on: its rightmost column and lowest row written (each piece of text
+    is written at a cursor position, ``ESC [ ROW ; COLUMN H``)."""
+    pieces = re.split(r"\x1b\[(\d+);(\d+)H", output)
+    columns = rows = 0
+    for row, column, text in zip(pieces[1::3], pieces[2::3], pieces[3::3], strict=True):
+        cells = len(re.sub(r"\x1b\[[0-9;]*m", "", text).rstrip("\n"))
+        columns, rows = max(columns, int(column) - 1 + cells), max(rows, int(row))
+    return columns, rows
+
+
 def test_a_websocket_from_another_origin_is_closed_with_its_reason_and_no_session_starts() -> None:
     with Served() as served:
         for origin in ("http://127.0.0.1:9000", "http://evil.example", "null"):
@@ -593,6 +621,7 @@ def test_why_a_session_ended_in_one_line_for_its_page() -> None:
         ("plyscope explore: internal error (RuntimeError: can't start new thread); the full traceback is in /x\n", 1),
         ("LLVM ERROR: out of memory\nterminate called after throwing an instance of 'std::bad_alloc'\n", -6),
         ("", -11),
+        ("ImportError: /usr/lib/python3.11/lib-dynload/array.so: failed to map segment from shared object\n", 1),
     ]:
         assert (
             ended_words(code, stderr, 2048) == "plyscope: this session reached its memory limit of 2,048 MB and ended"
@@ -724,16 +753,47 @@ def test_sessions_end_with_the_server_even_when_it_is_killed(how: int) -> None:
                 pids: list[int] = wait_for(
                     lambda: len(served.session_pids()) == 2 and served.session_pids(), WAIT, "two"
                 )
+                pids += wait_for(served.spare_pids, WAIT, "the spare behind them")
                 # the app itself is the server's child: no shell in between
-                assert all(parent_of(pid) == served.process.pid for pid in pids)
+                assert len(pids) == 3 and all(parent_of(pid) == served.process.pid for pid in pids)
                 os.kill(served.process.pid, how)  # to its pid only
                 served.process.wait(WAIT)
                 return pids
 
         pids = asyncio.run(open_two())
-        wait_for(lambda: not any(alive(pid) for pid in pids), 5, "no session left 5 s after the server")
+        wait_for(lambda: not any(alive(pid) for pid in pids), 5, "no session or spare left 5 s after the server")
     finally:
         served.stop()
+
+
+def test_a_spare_waits_for_the_next_page_which_gets_it_and_another_is_started_behind_it() -> None:
+    """The server starts an app process before any page asks (it loads and starts the app meanwhile): the next
+    page is given it, a new spare is started, and a spare is neither a session (the cap counts sessions) nor
+    exempt from the memory limit; it ends with the server."""
+    with Served("--max-sessions", "1", "--session-memory", "1500") as served:
+        spare = wait_for(served.spare_pids, WAIT, "a spare, with no page open")
+        assert len(spare) == 1 and parent_of(spare[0]) == served.process.pid and served.session_pids() == []
+        assert address_space_limit(spare[0]) == 1500 << 20
+        with websocket_handshake(served.port, "/ws?width=120&height=40") as raw:
+            assert drawn_size(app_output(raw, b"step ")) == (120, 40)  # the page's screen, not the spare's
+            assert served.session_pids() == spare  # the spare itself, now the page's session
+            behind = wait_for(served.spare_pids, WAIT, "a new spare behind it")
+            assert len(behind) == 1 and behind != spare
+            environment = Path(f"/proc/{behind[0]}/environ").read_bytes().split(b"\0")
+            assert b"COLUMNS=120" in environment and b"ROWS=40" in environment  # the last page's screen
+            with websocket_handshake(served.port) as refused:  # one session at most: the spare is no session
+                assert read_close(refused)[0] == 1013
+            assert served.spare_pids() == behind
+        wait_for(lambda: served.session_pids() == [], WAIT, "the session ended with its page")
+        assert served.spare_pids() == behind  # still waiting for the next page
+    wait_for(lambda: not alive(behind[0]), WAIT, "the spare ended with the server")
+    assert "Traceback" not in served.output, served.output
+
+
+def address_space_limit(pid: int) -> int:
+    """Process ``pid``'s address space limit (RLIMIT_AS) in bytes."""
+    line = next(line for line in Path(f"/proc/{pid}/limits").read_text().splitlines() if "address space" in line)
+    return int(line.split()[3])
 
 
 def parent_of(pid: int) -> int:
@@ -817,10 +877,7 @@ def test_the_screen_a_page_asks_for_is_clamped() -> None:
     assert screen_size("wide", None) == (80, 24) and screen_size(True, 1.5) == (80, 24)
     assert screen_size(142, 36) == (142, 36)
     with Served() as served, websocket_handshake(served.port, "/ws?width=6000&height=3000") as raw:
-        pid = wait_for(served.session_pids, WAIT, "the session")[0]
-        environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-        assert b"COLUMNS=400" in environment and b"ROWS=150" in environment
-        raw.close()
+        assert drawn_size(app_output(raw, b"step ")) == (400, 150)
 
 
 def test_a_wildcard_host_prints_the_machine_s_addresses_too() -> None:

@@ -6,7 +6,8 @@
   key being sent to its action having run, and to the screen having been repainted after it;
   for the default searcher and for the exact solver on the empty board (its probes run for
   minutes: each of its steps must still hand control back within a frame);
-* the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s).
+* the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s);
+* the timeline's figures, and the explorer's resident bytes per tree node (``tui.bench_memory``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine.benchmarks import BenchTable
 from engine.search_file import read_search
 from engine.travel import travel_of
 from tui.app import PlyscopeApp
+from tui.bench_memory import measure as memory_figures
 from tui.screens.explore import ExploreScreen
 from tui.session import Batch, SearchConfig, Session
 from tui.widgets.search_tree import SearchTree
@@ -44,7 +46,7 @@ def grown_session(nodes: int) -> Session:
     """A session with the explorer's default searcher, its tree grown to ``nodes`` nodes (no budget)."""
     session = Session.create(SearchConfig(budget=None, node_cap=nodes))
     session.take(None)  # recorded, so that the timeline holds every step
-    session.set_node_cap(session.info.node_cap)
+    session.set_node_cap(session.info.ui_node_cap)
     return session
 
 
@@ -195,7 +197,7 @@ def measure(quick: bool) -> list[BenchTable]:
         times = [asyncio.run(quit_time(Session.create(config))) for _ in range(3 if quick else 5)]
         quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
     quits.notes.append("from the key sent to the app closed, its search threads stopped")
-    return [steps, keys, quits, timeline_figures(quick)]
+    return [steps, keys, quits, timeline_figures(quick), *memory_figures(quick)]
 
 
 def replay_session(folder: Path, steps: int) -> Session:

@@ -12,11 +12,15 @@ search time): after every lockstep step, and after every increment of a run to t
 each has spent the same budget, up to the cost of one step it could not afford.  A lockstep
 step is one step of the session that has spent least; the others then catch up with it, step
 by step, to what it has spent (a step that would go past that is not taken).
+
+The bodies of the screens' search threads are built here (``turn_job``, ``Lockstep``), as
+``Session.drive`` is the explorer's: how a thread paces its frames is no screen's business.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,10 +29,11 @@ from dataclasses import replace
 from engine.agents import Agent, Decision, fallback_move
 from engine.analysis import ColumnScores, ScoresSnapshot
 from engine.errors import UserError
-from engine.game_record import parse_controller
+from engine.game_record import Controller, parse_controller
 from engine.games import Connect4State, Game, State
 from engine.search.base import Limit, Node, Stats, Step
-from tui.session import FRAME_SECONDS, Batch, SearchConfig, Session
+from engine.search.registry import AgentSpec, fitting_algorithms
+from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Deliver, Job, SearchConfig, Session
 
 LOCKSTEP_ROUNDS = 25
 """Increments a lockstep run is cut into: each is 1/25 of the budget."""
@@ -82,6 +87,24 @@ def think(
             return
 
 
+def turn_job(
+    session: Session, seconds: float | None, live: Callable[[], bool], decided: Callable[[Decision], object]
+) -> Job:
+    """The thread of an agent's turn: ``think`` (to the session's move budget, or ``seconds`` of search), each
+    frame delivered while ``live()`` (read every frame), then, unless stopped, ``decided`` with its move."""
+
+    def job(deliver: Deliver, stop: threading.Event) -> None:
+        def frame(batch: Batch) -> None:
+            if live():
+                deliver([(session, batch)])
+
+        think(session, seconds, frame, stop, TURN_FRAME_SECONDS)
+        if not stop.is_set():
+            decided(decide(session))
+
+    return job
+
+
 def analyse(state: Connect4State, report: Callable[[ScoresSnapshot], object], stop: threading.Event) -> None:
     """Solve ``state``'s columns a slice at a time (in a thread), reporting at the start, each time a column
     is solved, at the end, and at least every ``ANALYSIS_REPORT_SECONDS`` in between (for the nodes spent)."""
@@ -105,6 +128,12 @@ def decide(session: Session) -> Decision:
     return Decision(best, False, stats)
 
 
+def default_rival(state: State, spec: AgentSpec) -> str:
+    """The first preferred algorithm (the explorer's order) that differs from ``spec``'s and plays the game."""
+    fitting = [info.name for info in fitting_algorithms(state.game.name)]
+    return next(name for name in (*PREFERRED_ALGORITHMS, *fitting) if name in fitting and name != spec.name)
+
+
 def compared_agents(texts: Sequence[str], total: Limit, game: Game) -> list[Agent]:
     """Two to four agents for a comparison, all with the budget ``total``; repeated specs are numbered ``#2``..."""
     if not 2 <= len(texts) <= MAX_COMPARED:
@@ -123,6 +152,25 @@ def compared_agents(texts: Sequence[str], total: Limit, game: Game) -> list[Agen
         taken = sum(1 for other in agents if other.spec == agent.spec)
         agents.append(Agent(agent.spec, total, f"{agent.label} #{taken + 1}") if taken else agent)
     return agents
+
+
+def parse_sides(text: str, limit: Limit, game: Game) -> tuple[Controller, Controller]:
+    """The two sides of ``FIRST vs SECOND`` (each ``human`` or an agent; ``limit``: an agent's budget when its
+    text gives none); a ``UserError`` saying what is wrong."""
+    if not text:
+        raise UserError("type the sides")
+    parts = re.split(r"\s+vs\s+", text)
+    if len(parts) != 2:
+        raise UserError("write the two sides as FIRST vs SECOND, e.g. human vs mcts:k=32,moves=2000")
+    first, second = (parse_controller(part, limit, game) for part in parts)
+    return first, second
+
+
+def compared_with(label: str, rivals: str, total: Limit, game: Game) -> list[Agent]:
+    """The agent ``label`` and the one to three agents typed in ``rivals`` (``mcts alphabeta``) for a comparison."""
+    if not rivals:
+        raise UserError("name one to three agents to compare with, e.g. mcts alphabeta")
+    return compared_agents([label, *rivals.split()], total, game)
 
 
 def spent(stats: Stats, limit: Limit) -> float:
@@ -237,6 +285,37 @@ class LockstepQueue:
                         self._asked = 0
                         self._taking = False
                 return
+
+
+class Lockstep:
+    """Compared sessions moved in lockstep on the ``total`` budget, and the search threads that move them: the
+    step keys' (``LockstepQueue``) and a run to the budget (``run_together``), each frame's batches delivered
+    with their sessions."""
+
+    def __init__(self, sessions: Sequence[Session], total: Limit) -> None:
+        self.sessions = list(sessions)
+        self.total = total
+        self.queue = LockstepQueue()
+
+    @property
+    def ended(self) -> bool:
+        """Whether no session can step any more (each has spent its budget, or finished)."""
+        return all(session.ended for session in self.sessions)
+
+    def steps(self, count: int) -> Job | None:
+        """Ask for ``count`` lockstep steps: the thread to take them, or ``None`` when one is taking steps already
+        (it takes these after those)."""
+        if not self.queue.ask(count):
+            return None
+        return lambda deliver, stop: self.queue.take(self.sessions, self.total, self._paired(deliver), stop)
+
+    def run(self) -> Job:
+        """The thread that runs every session to the budget in equal increments."""
+        return lambda deliver, stop: run_together(self.sessions, self.total, self._paired(deliver), stop)
+
+    def _paired(self, deliver: Deliver) -> Callable[[list[Batch]], None]:
+        """``deliver`` for batches given one per session, in the sessions' order."""
+        return lambda batches: deliver(list(zip(self.sessions, batches, strict=True)))
 
 
 def run_together(

@@ -4,44 +4,20 @@ Loading the command line and then a command's modules (numpy, numba, Rich, Textu
 A Ctrl-C then raised ``KeyboardInterrupt`` inside an import, where nothing of ``tui.cli`` could catch it yet
 (Python printed a traceback of 20 to 40 lines and died of the signal), or inside a callback of the import
 machinery, which only prints it ("Exception ignored") and goes on, so that the command ran regardless.  Here
-a Ctrl-C ends the process at once (``leave_now``: one line on stderr, exit status 130) until the command's
-module is loaded; then ``interruptible`` gives the command ``KeyboardInterrupt`` back, which ``tui.cli``
-answers the same way once a command has kept what it must (an arena its finished games).  Once the command
-is over, a Ctrl-C while the interpreter shuts down (joining threads, ending worker processes) ends it at once
-too.  This module imports nothing but the standard library, so only Python's own start-up, before any line
-of plyscope runs, is out of reach.
+a Ctrl-C ends the process at once (``tui.interrupts.leave_now``: one line on stderr, exit status 130) until
+the command's module is loaded; then ``interruptible`` gives the command ``KeyboardInterrupt`` back, which
+``tui.cli`` answers the same way once a command has kept what it must (an arena its finished games).  Once the
+command is over, a Ctrl-C while the interpreter shuts down (joining threads, ending worker processes) ends it
+at once too.  This module imports nothing but the standard library and ``tui.interrupts`` (which imports only
+the standard library), so only Python's own start-up, before any line of plyscope runs, is out of reach.
 """
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
-from types import FrameType
 
-INTERRUPTED_EXIT_STATUS = 130
-"""The exit status after a Ctrl-C (128 + SIGINT, as a shell reports a program the signal ended)."""
-
-
-def interrupted(command: str) -> int:
-    """Say on stderr that ``command`` (``""``: before it was known) was interrupted; the exit status to end with."""
-    print(f"plyscope {command}: interrupted" if command else "plyscope: interrupted", file=sys.stderr)
-    return INTERRUPTED_EXIT_STATUS
-
-
-def leave_now(signum: int, frame: FrameType | None) -> None:
-    """SIGINT's handler while nothing is to be kept (modules loading, the interpreter shutting down): end the
-    process at once, in one line."""
-    os.write(2, b"plyscope: interrupted\n")
-    os._exit(INTERRUPTED_EXIT_STATUS)
-
-
-def interruptible() -> None:
-    """From now on a Ctrl-C raises ``KeyboardInterrupt`` (the command runs: it keeps what it has, says so and
-    ends with 130), where the console script had it end the process at once; elsewhere (``tui.cli.main`` called
-    by a test) nothing changes."""
-    if signal.getsignal(signal.SIGINT) is leave_now:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+from tui.interrupts import interrupted, leave_now
 
 
 def main() -> int:

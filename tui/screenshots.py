@@ -21,6 +21,7 @@ from textual.pilot import Pilot
 from engine.search.registry import algorithms
 from tui.app import PlyscopeApp
 from tui.screens.compare import CompareScreen
+from tui.screens.compare_match import CompareMatchScreen
 from tui.screens.explore import ExploreScreen
 from tui.session import SearchConfig, Session
 from tui.widgets.search_tree import SearchTree
@@ -52,10 +53,12 @@ async def _choose_deep_node(pilot: Pilot[None]) -> None:
 
 async def _play_match(pilot: Pilot[None]) -> None:
     """Start a match between the compared agents and wait for its end."""
-    screen = pilot.app.screen
-    assert isinstance(screen, CompareScreen)
+    assert isinstance(pilot.app.screen, CompareScreen)
     await pilot.press("m")
-    while screen.runner is None or not screen.runner.played.is_over() or screen.searching:
+    await pilot.pause()
+    match = pilot.app.screen
+    assert isinstance(match, CompareMatchScreen)
+    while not match.runner.played.is_over() or match.searching:
         await pilot.pause(0.05)
 
 

@@ -13,19 +13,20 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.games import Game, State, make_game
+from engine.games import Game, Move, State, make_game
 from engine.saved_tree import SavedTree
-from engine.search.base import AlgorithmInfo, Node, Searcher, Step
-from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher, plays
+from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Searcher, Step
+from engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
 from engine.search_file import SavedSearch, SearchRecipe, write_search
 from engine.timeline import Timeline
 from engine.travel import travel_of
 from engine.travel.replay import rebuild
+from tui.formatting import verdict_words
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 """The explorer's default searcher: the first of these that is registered and fits the game."""
@@ -36,8 +37,18 @@ DEFAULT_BUDGET = 100_000
 FRAME_SECONDS = 1 / 60
 """The longest stretch of search between two hand-overs to the UI."""
 
-FREEZE_NODES = 10_000
-"""Nodes a tree grows by between two ``gc.freeze()`` of ``Session.take`` (see ``Session``)."""
+FREEZE_NODES = 8192
+"""Tree nodes a session grows between two ``freeze_young``: the cycle collector's walks stay this short."""
+
+SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
+"""Rates ``Session.drive`` runs at, in steps per second; ``None`` runs flat out."""
+DEFAULT_SPEED = 10
+
+
+def next_speed(speed: float | None, change: int) -> float | None:
+    """The speed ``change`` places along ``SPEEDS`` from ``speed`` (kept within them)."""
+    index = SPEEDS.index(speed) if speed in SPEEDS else SPEEDS.index(DEFAULT_SPEED)
+    return SPEEDS[min(max(0, index + change), len(SPEEDS) - 1)]
 
 
 def default_algorithm(game: Game) -> str:
@@ -79,7 +90,8 @@ class SearchConfig:
     budget: int | None = DEFAULT_BUDGET
     """Moves the search may spend; ``None`` for no bound."""
     node_cap: int | None = None
-    """Nodes the tree may hold; ``None`` for the algorithm's default (``AlgorithmInfo.node_cap``, about 1 GB)."""
+    """Nodes the tree may hold; ``None`` for the algorithm's default in the app (``AlgorithmInfo.ui_node_cap``:
+    about 1 GB of the app's memory)."""
 
     def spec(self) -> AgentSpec:
         """The algorithm with its non-default parameters as an agent spec (``mcts:c=1.4``)."""
@@ -96,6 +108,13 @@ class SearchConfig:
         if budget == default_budget(self.algorithm):
             budget = default_budget(name)
         return replace(self, algorithm=name, params={}, node_cap=None, budget=budget)
+
+    def with_game(self, name: str) -> SearchConfig:
+        """This configuration on the start of game ``name``, with the game's default algorithm if this one does not
+        play it."""
+        config = replace(self, game=name, position="")
+        fits = any(info.name == self.algorithm for info in fitting_algorithms(name))
+        return config if fits else config.with_algorithm(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +135,21 @@ class Batch:
     counted: int = 0
     """Of ``steps``, those ``Session.take`` counted against its ``count``: all, or under ``paced`` the ones that
     show something new (not ``Step.continues``)."""
+
+
+Deliver = Callable[[Sequence[tuple["Session", Batch]]], None]
+"""Hands batches (one per session stepped) to the screen and returns once they are painted."""
+Job = Callable[[Deliver, threading.Event], None]
+"""The body of a search thread (``SearchScreen.host``): steps sessions, delivers batches, stops when the event is
+set."""
+
+
+def export_path(name: str) -> Path:
+    """The file ``name`` (typed) names for ``Session.write``; a ``UserError`` unless it ends in .json or .dot."""
+    path = Path(name.strip()).expanduser()
+    if path.suffix.lower() not in (".json", ".dot"):
+        raise UserError(f"'{name.strip()[:60]}': the file's name ends in .json (to replay) or .dot (Graphviz)")
+    return path
 
 
 class ValueHistory:
@@ -179,16 +213,23 @@ class RateMeter:
         self._samples.clear()
 
 
+def freeze_young() -> None:
+    """Collect the cycles made since the last freeze, then freeze what is left: the new tree nodes stay out of
+    the collector's walks from now on (see ``Session``).  The collection walks only what is not frozen yet."""
+    gc.collect()
+    gc.freeze()
+
+
 class Session:
     """A searcher on a root position, the budget it may spend and the root values it went through.
 
-    A ``take`` that grew (or shrank) the tree by ``FREEZE_NODES`` nodes since the last ends with
-    ``gc.freeze()``: a tree of 10^5 nodes made every full run of the cycle collector walk it,
-    pausing the UI 100-400 ms while a search ran.  Frozen objects are never collected, so a new
-    session first unfreezes them all: a tree that was let go (its nodes point at each other) is
-    then freed by the next collection.  Not every frame freezes: what the UI thread has let go
-    but the collector has not yet freed would be frozen with it, for good (a solver run, whose
-    tree does not grow, took 0.9 MB a second so).
+    Its tree is frozen (``freeze_young``) each time it has grown by ``FREEZE_NODES`` nodes: a
+    tree of 10^5 nodes made every full run of the cycle collector walk it, pausing the UI
+    100-400 ms while a search ran.  Frozen objects are never collected, so a new session first
+    unfreezes them all: a tree that was let go (its nodes point at each other) is then freed by
+    the next collection.  A freeze also keeps for ever what the screen held then and drops later
+    in a cycle (Textual's rendered strips): frozen at every frame, that made a Rivest run in the
+    explorer grow by 515 bytes a tree node instead of about 210.
     """
 
     def __init__(self, config: SearchConfig, state: State, searcher: Searcher[Node]) -> None:
@@ -216,8 +257,11 @@ class Session:
         """Steps of the saved search ``open_saved`` has rebuilt so far."""
         self._opened = threading.Event()
         """Set once ``open_saved`` has ended (rebuilt and swapped in, or stopped)."""
-        self._frozen_at = searcher.stats.nodes
-        """The tree's nodes when ``take`` last froze the objects there are (see the class)."""
+        self._unfrozen = 0
+        """Nodes the tree has grown by since the last ``freeze_young``."""
+        self._dropped: list[Searcher[Node]] = []
+        """Searchers this session let go (replaced along the timeline), whose trees the next search-thread job
+        unlinks (``_unlink_dropped``)."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -226,9 +270,9 @@ class Session:
 
     @property
     def node_cap(self) -> int:
-        """The most nodes the tree may hold: the configuration's cap, or the algorithm's default."""
+        """The most nodes the tree may hold: the configuration's cap, or the algorithm's default in the app."""
         cap = self.config.node_cap
-        return self.info.node_cap if cap is None else cap
+        return self.info.ui_node_cap if cap is None else cap
 
     def stop_reason(self) -> str:
         """Why the search cannot go on: ``rebuilding`` (a saved search, shown as saved), ``finished``, ``cap``
@@ -244,23 +288,6 @@ class Session:
         if self.ended or (budget is not None and stats.moves >= budget):
             return "budget"
         return ""
-
-    def stop_words(self) -> tuple[str, str]:
-        """Why the search cannot go on, for a status line and for a refused step; ``("", "")`` while it can."""
-        reason = self.stop_reason()
-        if reason == "rebuilding":
-            return (
-                "■ the saved tree, as saved",
-                "the saved search is being rebuilt (a few seconds): then s and r step it on",
-            )
-        if reason == "finished":
-            return "■ search finished", "the search is finished: x resets it, e changes it"
-        if reason == "cap":
-            cap = f"{self.node_cap:,}"
-            return f"■ node cap of {cap} reached (] raises it)", f"the tree holds {cap} nodes, its cap: ] raises it"
-        if reason == "budget":
-            return "■ budget spent (] doubles it)", "the budget is spent: ] doubles it"
-        return "", ""
 
     @classmethod
     def create(cls, config: SearchConfig) -> Session:
@@ -280,6 +307,57 @@ class Session:
         """A fresh session with the same configuration (the same seed gives the same tree)."""
         return Session.create(self.config)
 
+    def after(self, move: Move) -> SearchConfig:
+        """This configuration from the position after ``move``; a ``UserError`` if ``move`` cannot be played here
+        (keys typed faster than the board is redrawn) or ends the game (nothing to search)."""
+        state = self.state
+        if move not in state.legal_moves():
+            raise UserError(f"{state.move_label(move)} cannot be played here")
+        after = state.play(move)
+        winner = after.winner()
+        if winner is not None:
+            raise UserError(
+                f"{state.move_label(move)} ends the game ({verdict_words(winner, winner)}): nothing to search"
+            )
+        return replace(self.config, position=after.text())
+
+    def export_name(self) -> str:
+        """The file the search shown is proposed to be written to: ``rivest-4453-step120.json``."""
+        config = self.config
+        return f"{config.algorithm}-{config.position or 'start'}-step{self.step_shown}.json"
+
+    def timeline_target(self, where: str, shown: int) -> int | None:
+        """The step ``where`` leads to from step ``shown``: ``back``, ``forward``, ``start``, ``newest``,
+        ``previous-change`` or ``next-change`` (of the best move); ``None`` when there is none that way."""
+        total = self.steps_taken
+        changes = self.timeline.best_changes()
+        return {
+            "back": shown - 1 if shown > 0 else None,
+            "forward": shown + 1 if shown < total else None,
+            "start": 0 if shown > 0 else None,
+            "newest": total if shown < total else None,
+            "previous-change": max((c for c in changes if c < shown), default=None),
+            "next-change": min((c for c in changes if c > shown), default=None),
+        }[where]
+
+    def replay_job(self, said: Callable[[str], object]) -> Job:
+        """The thread that rebuilds the saved search this session replays (``open_saved``): it hands what the
+        check found to ``said``, delivers the rebuilt tree if it is shown, then lets the saved rows go."""
+        saved = self.saved
+        assert saved is not None
+
+        def job(deliver: Deliver, stop: threading.Event) -> None:
+            opened = self.open_saved(stop)
+            if opened is None:
+                return
+            batch, note = opened
+            said(note)
+            if batch is not None:
+                deliver([(self, batch)])
+            saved.let_go(stop)  # the rebuilt tree on the screen: the rows of the saved one are read no more
+
+        return job
+
     @property
     def budget(self) -> int | None:
         return self.config.budget
@@ -294,7 +372,7 @@ class Session:
         if self.stop_reason() == "cap":
             cap = self.node_cap * 2
             self.set_node_cap(cap)
-            megabytes = cap * self.info.node_bytes // (1 << 20)
+            megabytes = cap * self.info.ui_node_bytes // (1 << 20)
             return f"node cap raised to {cap:,} nodes: this tree may take about {megabytes:,} MB of memory"
         budget = self.config.budget
         self.set_budget(None if budget is None else budget * 2)
@@ -348,6 +426,7 @@ class Session:
         ``paced``: count only the steps that show something new, as a run at a chosen speed does: a step that
         ``continues`` the work under way (a slice of the solver's probe) is taken without counting.
         """
+        self._unlink_dropped()
         changed: dict[int, Node] = {}
         last: Step[Node] | None = None
         taken = 0
@@ -355,6 +434,7 @@ class Session:
         cap = self.node_cap
         with self.lock:
             searcher = self.searcher
+            nodes = searcher.stats.nodes
             while count is None or counted < count:
                 if searcher.stats.nodes >= cap:
                     self.ended = True
@@ -376,15 +456,16 @@ class Session:
                 if searcher.stats.iterations > len(self.timeline):
                     self.timeline.record(step, searcher.best_move(), value)
                 elif self.ahead is not None and searcher.stats.iterations >= self.ahead.stats.iterations:
-                    self.ahead = None  # the past retraced as far as the one kept ahead: no use for it now
+                    self._let_go(self.ahead)  # the past retraced as far as the one kept ahead: no use for it now
+                    self.ahead = None
                 if (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
                     break
             if searcher.finished:
                 self.ended = True
-            nodes = searcher.stats.nodes
-        if abs(nodes - self._frozen_at) >= FREEZE_NODES:
-            self._frozen_at = nodes
-            gc.freeze()  # what the frames grew stays out of the collector's walks (see the class)
+            self._unfrozen += searcher.stats.nodes - nodes
+        if self._unfrozen >= FREEZE_NODES:
+            freeze_young()
+            self._unfrozen = 0
         return Batch(taken, last, tuple(changed.values()), self.ended, counted=counted)
 
     # ----------------------------------------------------------------- the timeline
@@ -498,6 +579,7 @@ class Session:
         search: going back to it is a swap).  Forward, the searcher kept ahead is swapped in if it is not beyond
         ``step``.
         """
+        self._unlink_dropped()
         step = max(0, min(step, self.steps_taken))
         if self.as_saved and step > self.steps_taken - self.opening and not self._await_opening(stop):
             return None
@@ -510,12 +592,16 @@ class Session:
                 if stop is not None and stop.is_set():
                     return None
                 if self.ahead is None or self.step_shown > self.ahead.stats.iterations:
+                    self._let_go(self.ahead)
                     self.ahead = self.searcher
+                else:
+                    self._let_go(self.searcher)
                 self.searcher = past
         elif step > self.step_shown:
             ahead = self.ahead
             if ahead is not None and self.step_shown < ahead.stats.iterations <= step:
                 with self.lock:
+                    self._let_go(self.searcher)
                     self.searcher, self.ahead = ahead, None
         while self.step_shown != step:
             if stop is not None and stop.is_set():
@@ -524,6 +610,7 @@ class Session:
                 travel, shown = travel_of(self.searcher), self.step_shown
                 reached = travel.back(step) if shown > step else travel.forth(step)
                 if self.ahead is not None and reached >= self.ahead.stats.iterations:
+                    self._let_go(self.ahead)
                     self.ahead = None
             if reached == shown:  # (a search that cannot go on)
                 break
@@ -534,6 +621,27 @@ class Session:
                 self.history.add(value)
             self._recheck()
             return Batch(0, None, (), self.ended, rebuilt=True)
+
+    def _let_go(self, searcher: Searcher[Node] | None) -> None:
+        """Note that ``searcher`` (call with the lock held) is this session's no more: neither shown nor kept ahead.
+
+        Its tree was frozen (see the class), so the cycle collector would never free it (its nodes point at their
+        parents): a minimax search went back and forth along its timeline left a whole tree behind each time.  A
+        saved tree (its nodes made as they are shown, from rows let go apart) is left alone."""
+        if searcher is not None and not isinstance(searcher, SavedTree):
+            self._dropped.append(searcher)
+
+    def _unlink_dropped(self) -> None:
+        """Cut every node of the trees let go from its children, so that reference counting frees them, a node at a
+        time.  Runs in a search thread, at the start of the job after the one that let them go: the screen has shown
+        the searcher that replaced them by then (a pane still showing one would show its root's children as
+        leaves)."""
+        while self._dropped:
+            stack = [self._dropped.pop().root]
+            while stack:
+                node = stack.pop()
+                stack.extend(node.children)
+                node.children = NO_CHILDREN
 
     def _await_opening(self, stop: threading.Event | None) -> bool:
         """Wait for ``open_saved`` to end (``False`` if ``stop`` came first).  A step of a saved search shown as
@@ -582,3 +690,50 @@ class Session:
                 deliver(batch)
             if batch.ended or (steps is not None and done >= steps):
                 return
+
+    def driving(self, steps: int | None, rate: Callable[[], float | None]) -> Job:
+        """``drive`` as the job of a search thread (``SearchScreen.host``)."""
+        return lambda deliver, stop: self.drive(steps, rate, lambda batch: deliver([(self, batch)]), stop)
+
+
+class Exploration:
+    """What the explorer searches and how it came there: its session, and the configurations before each move
+    played on its board, which ``undo`` goes back to.  Each change builds the new session first: a ``UserError``
+    (bad input, a move that ends the game) changes nothing."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.played: list[SearchConfig] = []
+        """The configurations before each move played on the board, the last move's last."""
+
+    def search(self, config: SearchConfig, *, fresh: bool = False) -> Session:
+        """Search ``config`` from now on; ``fresh``: a new position or game (the moves played are forgotten)."""
+        return self.adopt(Session.create(config), fresh=fresh)
+
+    def adopt(self, session: Session, *, fresh: bool = False) -> Session:
+        """Search ``session`` from now on (``fresh``: as ``search``)."""
+        if fresh:
+            self.played.clear()
+        self.session = session
+        return session
+
+    def play(self, move: Move | None) -> Session:
+        """Search the position after ``move`` (``None``: the best move found so far), with the same algorithm and
+        parameters."""
+        if move is None:
+            with self.session.lock:
+                move = self.session.searcher.best_move()
+            if move is None:
+                raise UserError("no best move yet: take a step first")
+        previous = self.session.config
+        session = self.search(self.session.after(move))
+        self.played.append(previous)
+        return session
+
+    def undo(self) -> Session:
+        """Search the position before the last move played again (at this search's budget)."""
+        if not self.played:
+            raise UserError("no move to take back")
+        session = self.search(replace(self.played[-1], budget=self.session.budget))
+        self.played.pop()
+        return session

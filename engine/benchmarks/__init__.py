@@ -1,24 +1,12 @@
 """Measurements for ``plyscope bench``: each section module has ``measure(quick) -> list[BenchTable]``.
 
-Speed is measured here, never by timed assertions in tests.
+Speed is measured here, never by timed assertions in tests.  ``engine.benchmarks.sections`` names the
+sections and measures one.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-
-SECTIONS: dict[str, str] = {
-    "rules": "engine.benchmarks.rules",
-    "alphabeta": "engine.benchmarks.alphabeta",
-    "playouts": "engine.benchmarks.playouts",
-    "peers": "engine.benchmarks.peers",
-    "searchers": "engine.benchmarks.searchers",
-    "memory": "engine.benchmarks.memory",
-    "solver": "engine.benchmarks.solver",
-    "lab": "engine.benchmarks.lab",
-}
-"""Section name -> module, in the order the tables are printed."""
 
 
 @dataclass(slots=True)
@@ -36,10 +24,3 @@ class BenchTable:
             "rows": [dict(zip(self.columns, row, strict=True)) for row in self.rows],
             "notes": self.notes,
         }
-
-
-def measure(section: str, quick: bool) -> list[BenchTable]:
-    """The tables of ``section``."""
-    module = importlib.import_module(SECTIONS[section])
-    tables: list[BenchTable] = module.measure(quick)
-    return tables

@@ -22,7 +22,10 @@ import time
 from pathlib import Path
 
 from engine.agents import Agent
-from engine.arena import run_games, schedule, tally, two_move_openings
+from engine.arena.openings import two_move_openings
+from engine.arena.pool import run_games
+from engine.arena.schedule import schedule
+from engine.arena.summary import tally
 from engine.benchmarks import BenchTable
 from engine.games import Connect4, State, make_game
 from engine.games.evaluators import write_weights_file

@@ -70,21 +70,26 @@ def measure_here(spec_text: str, nodes: int) -> tuple[float, int, float]:
 
 def measure_apart(spec_text: str, nodes: int) -> tuple[float, int, float] | str:
     """``measure_here`` in a fresh process; a one-line reason instead if it failed."""
+    found = run_apart("engine.benchmarks.memory", [spec_text, str(nodes)], TIMEOUT_SECONDS)
+    if isinstance(found, str):
+        return found
+    size, reached, seconds = found
+    return float(size), int(reached), float(seconds)
+
+
+def run_apart(module: str, args: list[str], timeout: float) -> list[str] | str:
+    """The words ``python -m module args`` printed, run in a fresh process (so that no earlier run's freed memory
+    flatters it); a one-line reason instead if it failed or took more than ``timeout`` seconds."""
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "engine.benchmarks.memory", spec_text, str(nodes)],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_SECONDS,
-            check=False,
+            [sys.executable, "-m", module, *args], capture_output=True, text=True, timeout=timeout, check=False
         )
     except subprocess.TimeoutExpired:
-        return f"over {TIMEOUT_SECONDS} s"
+        return f"over {timeout:g} s"
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         return lines[-1] if lines else f"exit status {done.returncode}"
-    size, reached, seconds = done.stdout.split()
-    return float(size), int(reached), float(seconds)
+    return done.stdout.split()
 
 
 def measure(quick: bool) -> list[BenchTable]:

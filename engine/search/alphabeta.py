@@ -704,6 +704,7 @@ ALGORITHMS = (
         description=AlphaBeta.description,
         factory=AlphaBeta,
         node_bytes=192,
+        ui_node_bytes=288,
         params=(
             DEPTH_PARAM,
             Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
@@ -730,6 +731,7 @@ ALGORITHMS = (
         description=RivestAlphaBeta.description,
         factory=RivestAlphaBeta,
         node_bytes=216,
+        ui_node_bytes=328,
         params=(
             DEPTH_PARAM,
             Param(

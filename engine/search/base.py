@@ -470,15 +470,26 @@ class AlgorithmInfo:
     random: bool = False
     """True when the searcher draws random numbers: only such a searcher is given the ``seed``."""
     node_bytes: int = DEFAULT_NODE_BYTES
-    """Resident memory per tree node, as ``plyscope bench`` measures it (rounded up): sets the default node cap."""
+    """Resident memory per tree node of the searcher alone, as ``plyscope bench`` measures it (rounded up): sets
+    the default node cap where no screen shows the tree (``plyscope search``, the arena's agents)."""
+    ui_node_bytes: int = DEFAULT_NODE_BYTES
+    """Resident memory per tree node of the explorer's whole process while it shows this search (the tree, the
+    screen, the timeline), follow mode on or off, whichever costs more, as ``plyscope bench --ui`` measures it
+    (rounded up): sets the default node cap of every screen's search."""
     default_budget: int | None = None
     """The move budget a search gets when none is given (the explorer, ``plyscope search``) if not theirs: the
     solver's, whose moves are negamax nodes that an exact score near the start takes 10^8 of."""
 
     @property
     def node_cap(self) -> int:
-        """The default cap on this searcher's tree, in nodes: about ``TREE_MEMORY_BYTES`` of memory."""
+        """The default cap on this searcher's tree with no screen, in nodes: about ``TREE_MEMORY_BYTES``."""
         return TREE_MEMORY_BYTES // self.node_bytes
+
+    @property
+    def ui_node_cap(self) -> int:
+        """The default cap on this searcher's tree in the app, in nodes: about ``TREE_MEMORY_BYTES`` of the app's
+        memory."""
+        return TREE_MEMORY_BYTES // self.ui_node_bytes
 
     def param(self, name: str) -> Param:
         for param in self.params:

@@ -310,6 +310,7 @@ ALGORITHMS = (
         description=BestFirst.description,
         factory=BestFirst,
         node_bytes=192,
+        ui_node_bytes=264,
         params=(
             Param(
                 "ab_depth",

@@ -398,5 +398,6 @@ ALGORITHMS = (
             *EVAL_PARAMS,
         ),
         games=("connect4", "connect4-chance", "nim"),
+        ui_node_bytes=240,
     ),
 )

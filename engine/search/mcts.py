@@ -554,6 +554,7 @@ ALGORITHMS = (
         description=MonteCarloTreeSearch.description,
         factory=MonteCarloTreeSearch,
         node_bytes=200,
+        ui_node_bytes=296,
         random=True,
         params=(
             Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),

@@ -184,5 +184,6 @@ ALGORITHMS = (
         description=Minimax.description,
         factory=Minimax,
         params=(Param("depth", int, 4, "search depth in plies", lo=0, hi=12), *EVAL_PARAMS),
+        ui_node_bytes=192,
     ),
 )

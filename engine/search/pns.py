@@ -345,6 +345,7 @@ ALGORITHMS = (
         description=ProofNumberSearch.description,
         factory=ProofNumberSearch,
         node_bytes=104,
+        ui_node_bytes=144,
         params=(
             Param(
                 "target",

@@ -400,6 +400,7 @@ ALGORITHMS = (
         description=Rivest.description,
         factory=Rivest,
         node_bytes=176,
+        ui_node_bytes=216,
         params=(
             Param(
                 "p",

@@ -22,8 +22,11 @@ The package:
 * ``python_kernel``: the same negamax in pure Python, for any board; both keep Pons'
   fixed-size table (``table_slots``), overwritten alike, and the tests hold the two to the
   same scores and the same node counts;
-* ``scores``: ``Connect4Solver`` (a kernel and its table for one board size) and
-  ``ScoreSearch``, the one resumable search on a position's score that every caller drives.
+* ``scores``: ``Connect4Solver`` (a kernel and its table for one board size; ``make_kernel``
+  picks the kernel) and ``ScoreSearch``, the one resumable search on a position's score that
+  every caller drives.
+
+The imports run one way: ``scores`` imports the kernels, which import ``kernel``.
 """
 
 from engine.solver.kernel import (

@@ -65,21 +65,6 @@ class Kernel:
         """Nodes this kernel searches in a few milliseconds: the slice a step of work takes at most."""
 
 
-def make_kernel(game: Connect4, table_limit: int, native: bool | None) -> Kernel:
-    """The kernel for ``game``'s board: compiled where it fits (``native=None``), else as ``native`` says."""
-    if native is None:
-        native = native_fits(game)
-    elif native and not native_fits(game):
-        raise ValueError(f"the compiled solver plays boards of at most {NATIVE_MAX_BITS} bits")
-    if native:
-        from engine.solver.native_kernel import compile_native  # numba loads only when a solver is made
-
-        return compile_native(game, table_limit)
-    from engine.solver.python_kernel import compile_python
-
-    return compile_python(game, table_limit)
-
-
 def table_slots(table_limit: int) -> int:
     """Slots in a kernel's fixed table (Pons'): the least prime ``>= 2 * table_limit``.
 

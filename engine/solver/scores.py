@@ -18,7 +18,30 @@ from __future__ import annotations
 
 from engine.games.connect4 import Connect4, Connect4State
 from engine.pov import PovBounds, PovScore
-from engine.solver.kernel import TABLE_LIMIT, NodeBudgetSpent, centre_first, make_kernel, win_now_score
+from engine.solver.kernel import (
+    NATIVE_MAX_BITS,
+    TABLE_LIMIT,
+    Kernel,
+    NodeBudgetSpent,
+    centre_first,
+    native_fits,
+    win_now_score,
+)
+
+
+def make_kernel(game: Connect4, table_limit: int, native: bool | None) -> Kernel:
+    """The kernel for ``game``'s board: compiled where it fits (``native=None``), else as ``native`` says."""
+    if native is None:
+        native = native_fits(game)
+    elif native and not native_fits(game):
+        raise ValueError(f"the compiled solver plays boards of at most {NATIVE_MAX_BITS} bits")
+    if native:
+        from engine.solver.native_kernel import compile_native  # numba loads only when a solver is made
+
+        return compile_native(game, table_limit)
+    from engine.solver.python_kernel import compile_python
+
+    return compile_python(game, table_limit)
 
 
 def _truncated_half(value: int) -> int:

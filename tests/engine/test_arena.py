@@ -15,44 +15,33 @@ from pathlib import Path
 import pytest
 
 from engine.agents import Agent, Decision
-from engine.arena import (
-    OPENING_SCORES,
-    GamePool,
-    GameRecord,
-    GameTask,
+from engine.arena.openings import OPENING_SCORES, opening_scores, select_openings, two_move_openings
+from engine.arena.play import play_game
+from engine.arena.pool import GamePool, open_executor, run_games
+from engine.arena.records import GameRecord
+from engine.arena.results import game_text, results_text
+from engine.arena.schedule import GameTask, pairings, schedule
+from engine.arena.summary import (
     RunningSummary,
     SprtWatch,
-    Tally,
-    game_seed,
-    game_text,
-    open_executor,
     opening_pairs,
-    opening_scores,
     pairing_stats,
-    pairings,
     pentanomial,
-    play_game,
     ratings,
     ratings_summary,
-    results_text,
-    run_games,
-    schedule,
-    select_openings,
-    spell,
     sprt_summary,
     summary,
     tally,
-    turn_seed,
-    two_move_openings,
-    wilson_interval,
 )
 from engine.errors import UserError
 from engine.files import write_atomic
 from engine.games import Connect4, Move, State, make_game
+from engine.games.notation import spell
 from engine.search.base import Limit, Stats
 from engine.search.registry import algorithms
+from engine.seeds import game_seed, turn_seed
 from engine.solver import Connect4Solver
-from engine.stats import Pentanomial, Sprt, elo_from_score
+from engine.stats import Pentanomial, Sprt, Tally, elo_from_score, wilson_interval
 
 C4 = Connect4()
 STRONG = Agent.parse("minimax:depth=2", Limit(moves=120))

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from engine.agents import Agent
-from engine.arena import turn_seed
 from engine.game_record import (
     FORMAT,
     GameFileError,
@@ -18,6 +17,7 @@ from engine.game_record import (
 from engine.games import Connect4, Nim, PositionError, make_game
 from engine.search.base import Limit, SearchError
 from engine.search.registry import AgentSpec
+from engine.seeds import turn_seed
 
 DEFAULT = Limit(moves=1000)
 C4 = Connect4()

@@ -4,11 +4,11 @@ the tree, nature's moves drawn with the game's seed in play, undo back to where 
 from __future__ import annotations
 
 from engine.agents import Agent
-from engine.arena import chance_draw
 from engine.game_record import PlayedGame
 from engine.games import is_chance, make_game
 from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec
+from engine.seeds import chance_draw
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.match import MatchRunner
@@ -29,7 +29,10 @@ async def test_the_explorer_labels_chance_outcomes_with_their_probability() -> N
         tree = screen.query_one(SearchTree)
         searcher = screen.session.searcher
         outcomes = []
-        for view in tree._views.values():
+        views = list(tree.root.children)
+        while views:
+            view = views.pop()
+            views.extend(view.children)
             node = view.data
             if isinstance(node, Node) and node.parent is not None and is_chance(searcher.state_at(node.parent)):
                 outcomes.append(str(view.label))

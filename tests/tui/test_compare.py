@@ -10,9 +10,9 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine.arena import turn_seed
 from engine.games import make_game
 from engine.search.base import Limit
+from engine.seeds import turn_seed
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
 from tui.app import PlyscopeApp
@@ -20,8 +20,10 @@ from tui.cli import main
 from tui.contest import agent_session, compared_agents, step_together
 from tui.match import MatchRunner
 from tui.screens.compare import COMPARE_MOVES, CompareScreen
+from tui.screens.compare_match import CompareMatchScreen
 from tui.screens.explore import ExploreScreen
 from tui.screens.play import PlayScreen
+from tui.screens.side_by_side import SideBySideScreen
 from tui.widgets.board import Board
 from tui.widgets.prompt_bar import PromptBar
 
@@ -44,16 +46,17 @@ def top(pilot: Pilot[None]) -> Screen[object]:
     return pilot.app.screen
 
 
-def in_match(screen: CompareScreen) -> MatchRunner | None:
-    """The screen's match, read through a function (type checkers keep no earlier narrowing)."""
-    return screen.runner
+def in_match(pilot: Pilot[None]) -> MatchRunner | None:
+    """The match on top, if one is (a function: type checkers keep no earlier narrowing)."""
+    screen = pilot.app.screen
+    return screen.runner if isinstance(screen, CompareMatchScreen) else None
 
 
-def status(screen: CompareScreen) -> str:
+def status(screen: SideBySideScreen) -> str:
     return str(screen.query_one("#status", Static).render())
 
 
-async def idle(pilot: Pilot[None], screen: CompareScreen) -> None:
+async def idle(pilot: Pilot[None], screen: SideBySideScreen) -> None:
     """Wait for the search threads (not for the solver's analysis)."""
     await wait_until(pilot, lambda: not screen.searching, "the searches")
 
@@ -116,10 +119,11 @@ async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         compared = list(screen.sessions)
         await pilot.press("m")
-        await wait_until(pilot, lambda: screen.runner is not None and screen.runner.played.is_over(), "the match's end")
-        await idle(pilot, screen)
-        assert screen.runner is not None
-        match = screen.runner.played
+        await wait_until(pilot, lambda: (runner := in_match(pilot)) is not None and runner.played.is_over(), "its end")
+        match_screen = top(pilot)
+        assert isinstance(match_screen, CompareMatchScreen)
+        await idle(pilot, match_screen)
+        match = match_screen.runner.played
         # The second player is to move at the position, so B (alphabeta) moves first there.
         assert (match.first, match.second) == (screen.agents[1], screen.agents[0])
         state = C4.parse(END_GAME)
@@ -131,14 +135,40 @@ async def test_a_match_is_played_to_its_end_with_both_trees_live() -> None:
         winner = state.winner()
         if winner:
             letter = "A" if match.controller(winner) is screen.agents[0] else "B"
-            assert f"player ({letter}) won" in status(screen)
+            assert f"player ({letter}) won" in status(match_screen)
         else:
-            assert "■ a draw" in status(screen)
-        panes = screen.panes
+            assert "■ a draw" in status(match_screen)
+        panes = match_screen.panes
         assert all(pane.session not in compared for pane in panes)  # both panes show their agent's match turns
         assert panes[0].session is not panes[1].session
         await pilot.press("m")
-        assert in_match(screen) is None and [pane.session for pane in screen.panes] == compared
+        await pilot.pause()
+        assert in_match(pilot) is None and top(pilot) is screen and [pane.session for pane in screen.panes] == compared
+        assert "back to the comparison" in status(screen)
+
+
+@run_async
+async def test_the_match_keeps_the_live_setting_and_leaves_for_other_agents() -> None:
+    """``l`` before ``m`` plays the match at full speed; ``a`` in the match leaves it for a comparison of the agents
+    typed, and the comparison keeps the setting changed there."""
+    screen, app = comparing(MIDDLE_GAME, ["minimax:depth=1", "rivest"], 200)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("l", "m")
+        await pilot.pause()
+        match = top(pilot)
+        assert isinstance(match, CompareMatchScreen) and not match.live and len(match.panes) == 2
+        await pilot.press("s")
+        assert "a match is on: m leaves it" in status(match)
+        await pilot.press("l", "a")
+        assert prompt_field(match).value == "minimax:depth=1 rivest"
+        prompt_field(match).value = "rivest mcts alphabeta:depth=2"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: top(pilot) is screen and len(screen.panes) == 3, "the new comparison")
+        assert screen.live and [pane.border_title for pane in screen.panes] == [
+            "A · rivest",
+            "B · mcts",
+            "C · alphabeta:depth=2",
+        ]
 
 
 @run_async
@@ -232,3 +262,26 @@ async def test_step_keys_pressed_while_steps_are_taken_add_theirs() -> None:
         await pilot.press("f", "x", "s")  # the reset drops the steps still to take, then one more
         await idle(pilot, screen)
         assert reached() == lockstep(specs, 5000, 1)
+
+
+@run_async
+async def test_tree_lines_cut_at_a_narrow_panes_edge_end_with_an_ellipsis() -> None:
+    screen, app = comparing(MIDDLE_GAME, ["alphabeta", "rivest", "mcts"], 5000)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("d")
+        await idle(pilot, screen)
+        whole = cut = 0
+        for pane in screen.panes:
+            tree = pane.search_tree
+            shown = tree.scrollable_content_region  # (without the scroll bars, which cover the lines' ends)
+            for y in range(shown.height):
+                view = tree.get_node_at_line(tree.scroll_offset.y + y)
+                if view is None:
+                    continue
+                text = tree.render_line(y).text[: shown.width].rstrip()
+                if text.endswith(str(view.label)):
+                    whole += 1
+                else:
+                    assert text.endswith("…"), f"cut without an ellipsis: {text!r}"
+                    cut += 1
+        assert whole and cut  # both kinds of line were on the screen

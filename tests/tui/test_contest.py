@@ -9,10 +9,12 @@ import pytest
 
 from engine.agents import Agent
 from engine.errors import UserError
+from engine.game_record import PlayedGame
 from engine.games import make_game
 from engine.search.base import Limit
 from engine.search.registry import AgentSpec
-from tui.contest import agent_session, compared_agents, decide, run_together, step_together, think
+from tui.contest import Lockstep, agent_session, compared_agents, decide, run_together, step_together, think
+from tui.match import MatchRunner, Turn
 from tui.session import Batch, Session
 
 C4 = make_game("connect4")
@@ -149,3 +151,55 @@ def test_a_turn_stopped_by_the_node_cap_says_so() -> None:
     assert turn.session.searcher.stats.nodes == 50 and turn.session.stop_reason() == "cap"
     note = runner.conclude(turn, decide(turn.session))
     assert note.endswith("(its tree reached its cap of 50 nodes)")
+
+
+def test_lockstep_threads_deliver_every_session_with_its_batch() -> None:
+    total = Limit(moves=300)
+    lockstep = Lockstep(sessions(total), total)
+    job = lockstep.steps(3)
+    assert job is not None and lockstep.steps(2) is None  # the thread asked for first takes these two too
+    frames: list[list[Session]] = []
+    job(lambda batches: frames.append([session for session, _ in batches]), threading.Event())
+    fresh = sessions(total)
+    for _ in range(5):
+        step_together(fresh, total)
+    assert [s.searcher.stats.iterations for s in lockstep.sessions] == [s.searcher.stats.iterations for s in fresh]
+    assert frames and all(frame == lockstep.sessions for frame in frames)
+    run = lockstep.run()
+    run(lambda batches: frames.append([session for session, _ in batches]), threading.Event())
+    assert lockstep.ended and frames[-1] == lockstep.sessions
+
+
+def under_way(runner: MatchRunner) -> Turn | None:
+    """The runner's search under way (a function: type checkers keep no earlier narrowing)."""
+    return runner.searching
+
+
+def test_the_runner_keeps_the_search_under_way_hints_and_pauses() -> None:
+    bot = agent("minimax:depth=1", Limit(moves=100))
+    runner = MatchRunner(PlayedGame(C4.start(), None, bot))
+    assert runner.human_move(3) == "you played 4"
+    with pytest.raises(UserError, match=r"^it is not your turn: minimax:depth=1 is paused \(p resumes\)$"):
+        runner.human_move(3)
+    with pytest.raises(UserError, match=r"^hints are for a human's turn$"):
+        runner.hint(bot)
+    turn = runner.turn()
+    assert turn is not None and runner.searching is turn
+    with pytest.raises(UserError, match=r"^it is not your turn: minimax:depth=1 is thinking$"):
+        runner.human_move(3)
+    runner.drop()
+    assert not runner.decided(turn)  # a decision of a search the screen dropped is not played
+    assert runner.take_back() == 1 and not runner.paused and runner.played.moves == ()
+    hint = runner.hint(bot)
+    think(hint.session, None, lambda batch: None, threading.Event())
+    decision = decide(hint.session)
+    assert runner.decided(hint) and under_way(runner) is None
+    label = C4.start().move_label(decision.move)
+    assert runner.keep_hint(hint, decision) == f"hint: minimax:depth=1 would play {label}"
+    assert runner.hint_line()[1] == decision.move
+    runner.human_move(0)
+    assert runner.hint_line() == ([], None)  # a hint is shown only on its position
+    agents = MatchRunner(PlayedGame(C4.start(), bot, bot))
+    agents.play(3)
+    assert agents.take_back() == 1 and agents.paused and agents.turn() is None  # no human: one move, and pause
+    assert agents.take_back(redo=True) == 1 and agents.played.moves == (3,)

@@ -6,8 +6,6 @@ Every test here failed before its fix.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from tui.app import PlyscopeApp, run_app
 from tui.cli import main
 from tui.contest import compared_agents
 from tui.screens.compare import CompareScreen
+from tui.screens.compare_match import CompareMatchScreen
 from tui.screens.explore import ExploreScreen
 from tui.screens.help import HelpScreen
 from tui.screens.play import PlayScreen
@@ -83,11 +82,12 @@ async def test_a_compare_match_plays_on() -> None:
     agents = compared_agents(["rivest", "ab-rivest"], total, C4)
     screen = CompareScreen(C4.start(), agents, total, match=True, clock=lambda: 0.0)
     async with app_with("connect4", lambda: screen).run_test(size=(120, 36)) as pilot:
-        await wait_until(
-            pilot,
-            lambda: screen.runner is not None and len(screen.runner.played.moves) >= 8,
-            "eight moves of the match",
-        )
+
+        def played() -> int:
+            match = pilot.app.screen
+            return len(match.runner.played.moves) if isinstance(match, CompareMatchScreen) else 0
+
+        await wait_until(pilot, lambda: played() >= 8, "eight moves of the match")
 
 
 @run_async
@@ -441,25 +441,12 @@ async def test_the_setup_form_shows_the_new_algorithms_parameters_at_once() -> N
         await wait_until(pilot, shown, "the new algorithm's parameters in the form")
 
 
-# --- layers and styles ------------------------------------------------------------------------------
-
-
-def test_the_engine_loads_neither_textual_nor_rich_and_the_ui_logic_no_textual() -> None:
-    code = (
-        "import importlib, pkgutil, sys, engine\n"
-        "for m in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
-        "    importlib.import_module(m.name)\n"
-        "assert not [k for k in sys.modules if k.split('.')[0] in ('textual', 'rich')], 'engine'\n"
-        "import tui.session, tui.contest, tui.match\n"
-        "assert not [k for k in sys.modules if k.split('.')[0] == 'textual'], 'tui logic'\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+# --- styles -----------------------------------------------------------------------------------------
 
 
 def test_each_screen_stylesheet_holds_only_rules_for_its_screen() -> None:
     """Textual loads a screen's CSS_PATH for the whole app: an unscoped ``#tree`` reached every screen."""
-    screens = {"explore.tcss": "ExploreScreen", "play.tcss": "PlayScreen", "compare.tcss": "CompareScreen"}
+    screens = {"explore.tcss": "ExploreScreen", "play.tcss": "PlayScreen", "side_by_side.tcss": "SideBySideScreen"}
     for name, screen in screens.items():
         css = re.sub(r"/\*.*?\*/", "", (ROOT / "tui" / "screens" / name).read_text(), flags=re.S)
         selectors = [part.strip() for rule in re.findall(r"([^{}]+)\{", css) for part in rule.split(",")]
@@ -467,15 +454,11 @@ def test_each_screen_stylesheet_holds_only_rules_for_its_screen() -> None:
 
 
 def test_screen_modules_hold_layout_and_actions_only() -> None:
-    """About 300 logical lines each (statements, however the formatter wraps them): layout and actions only."""
-    import io
-    import tokenize
-
-    for name in ("explore", "play", "compare"):
-        text = (ROOT / "tui" / "screens" / f"{name}.py").read_text()
-        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
-        statements = sum(1 for token in tokens if token.type == tokenize.NEWLINE)
-        assert statements <= 320, (name, statements)
+    """At most 300 lines each, as ``wc -l`` counts them: a screen module holds layout and actions only."""
+    modules = sorted((ROOT / "tui" / "screens").glob("*.py"))
+    assert len(modules) >= 8
+    lines = {module.name: module.read_text().count("\n") for module in modules}
+    assert all(count <= 300 for count in lines.values()), lines
 
 
 @run_async

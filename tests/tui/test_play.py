@@ -13,11 +13,11 @@ from textual.widgets import Static
 
 from engine.agents import Agent
 from engine.analysis import ColumnScores
-from engine.arena import turn_seed
 from engine.game_record import PlayedGame
 from engine.games import Connect4State, NimState, make_game
 from engine.search.base import Limit, Node
 from engine.search.registry import AgentSpec
+from engine.seeds import turn_seed
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import run_async
 from tui.app import PlyscopeApp

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import threading
 
 import pytest
@@ -12,7 +13,16 @@ from engine.games import Connect4, Nim
 from engine.search.base import Limit
 from tui.commands.explore import parse_params
 from tui.formatting import format_number, format_numbers, format_rate
-from tui.session import FREEZE_NODES, Batch, RateMeter, SearchConfig, Session, ValueHistory, default_algorithm
+from tui.session import (
+    FREEZE_NODES,
+    Batch,
+    Exploration,
+    RateMeter,
+    SearchConfig,
+    Session,
+    ValueHistory,
+    default_algorithm,
+)
 
 
 def minimax(**config: object) -> Session:
@@ -240,3 +250,23 @@ def test_a_take_freezes_the_objects_there_are_only_once_the_tree_has_grown(monke
     assert frozen == []
     grown.take(1)
     assert frozen == [1] and grown.searcher.stats.nodes == FREEZE_NODES + 1  # the root, and a node a step
+
+
+def test_an_exploration_goes_back_to_the_positions_its_moves_came_from() -> None:
+    ending = Exploration(minimax(position="121212"))
+    with pytest.raises(UserError, match=re.escape("1 ends the game (first player wins): nothing to search")):
+        ending.play(0)
+    with pytest.raises(UserError, match=r"^no move to take back$"):
+        ending.undo()
+    exploration = Exploration(minimax(position="44", params={"depth": 2}, budget=500))
+    with pytest.raises(UserError, match=r"^no best move yet: take a step first$"):
+        exploration.play(None)
+    assert exploration.play(4).config.position == "445" and exploration.played[-1].position == "44"
+    exploration.session.take(None)
+    state, best = exploration.session.state, exploration.session.searcher.best_move()
+    assert best is not None and exploration.play(None).config.position == f"445{state.move_label(best)}"
+    exploration.session.set_budget(900)
+    back = exploration.undo()
+    assert (back.config.position, back.config.budget, len(exploration.played)) == ("445", 900, 1)
+    assert exploration.search(back.config.with_game("nim"), fresh=True).config.game == "nim"
+    assert exploration.played == [] and exploration.session.config.algorithm == "minimax"

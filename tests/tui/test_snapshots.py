@@ -20,6 +20,7 @@ from tests.tui.helpers import make_app, settle
 from tui.app import PlyscopeApp
 from tui.contest import compared_agents
 from tui.screens.compare import CompareScreen
+from tui.screens.compare_match import CompareMatchScreen
 from tui.screens.play import PlayScreen
 
 SnapCompare = Callable[..., bool]
@@ -117,16 +118,18 @@ def test_compare_after_a_run(snap_compare: SnapCompare) -> None:
 
 
 def test_compare_a_match_played_out(snap_compare: SnapCompare) -> None:
-    screen, app = comparing("5554224333234511764415115", ["minimax:depth=2", "alphabeta:depth=3"], 500)
+    _, app = comparing("5554224333234511764415115", ["minimax:depth=2", "alphabeta:depth=3"], 500)
 
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.press("m")
 
         def over() -> bool:
-            """The match over and every thread of the screen ended (the searches', and the analysis stopped at
-            the match's start: its last message can still repaint the panes)."""
-            settled = all(worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) for worker in screen.workers)
-            return screen.runner is not None and screen.runner.played.is_over() and settled
+            """The match (a screen over the comparison) over, and every thread of its screen ended."""
+            match = pilot.app.screen
+            if not isinstance(match, CompareMatchScreen):
+                return False
+            settled = all(worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) for worker in match.workers)
+            return match.runner.played.is_over() and settled
 
         await wait_until(pilot, over, "the match's end")
         await repainted(pilot)

@@ -20,6 +20,7 @@ from engine.travel.replay import Replay, rebuild
 from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 from tui.app import PlyscopeApp
+from tui.screens.explore import stop_words
 from tui.session import Batch, SearchConfig, Session
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
@@ -472,7 +473,7 @@ def test_a_replay_moved_to_the_past_gets_the_rebuilt_search_as_its_newest(tmp_pa
     import threading
 
     original, session = replaying(tmp_path, SearchRecipe("connect4", "4453", "mcts", {}, 4, None), 200)
-    assert session.stop_words()[1].startswith("the saved search is being rebuilt")
+    assert stop_words(session)[1].startswith("the saved search is being rebuilt")
     assert session.go_to(120) is not None and session.step_shown == 120 and not session.as_saved
     opened = session.open_saved(threading.Event())
     assert opened is not None and opened[0] is None and "matches" in opened[1]
@@ -504,7 +505,7 @@ def test_a_replay_waits_for_its_rebuild_to_reach_a_far_step_and_replays_a_near_o
 def marks(tree: SearchTree) -> dict[tuple[object, ...], str]:
     """Each shown node (its moves) and the marks on its line: ``◂`` (changed by the last step), ``✂`` (cut off)."""
     shown: dict[tuple[object, ...], str] = {}
-    for view in tree._views.values():  # (the widget nodes shown)
+    for view in (record.view for record in tree._shown.values()):  # (the widget nodes shown)
         node = view.data
         if isinstance(node, Node) and node.parent is not None:
             label = str(view.label)

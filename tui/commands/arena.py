@@ -21,38 +21,71 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from engine.agents import Agent, check_seed, limit_text, turn_limit
-from engine.arena import (
-    GameRecord,
-    GameTask,
-    GameTexts,
-    PairingStats,
-    RunningSummary,
-    RunOutcome,
-    SprtWatch,
-    open_executor,
-    pairing_stats,
-    pairings,
-    ratings,
-    results_text,
-    resumed_games,
-    run_games,
-    schedule,
-    select_openings,
-    spell,
-    summary,
-)
+from engine.arena.openings import select_openings
+from engine.arena.pool import RunOutcome, open_executor, run_games
+from engine.arena.records import GameRecord
+from engine.arena.results import GameTexts, results_text, resumed_games
+from engine.arena.schedule import GameTask, pairings, schedule
+from engine.arena.summary import PairingStats, RunningSummary, SprtWatch, pairing_stats, ratings, summary
 from engine.errors import UserError
 from engine.files import check_writable, write_atomic
 from engine.game_record import controller_text, parse_controller
 from engine.games import Game, make_game
+from engine.games.notation import spell
 from engine.numbers import shown
 from engine.search.base import Limit, SearchError
-from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt
+from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
+from tui.commands.options import add_budget, add_cluster, add_game
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
 PLAIN_PROGRESS_SECONDS = 5.0
 """Seconds between two progress lines when stderr is not a terminal (a terminal has the bar)."""
+OPENINGS_HELP = (
+    "every two-move opening (all2, the default); that many of them drawn with --seed; balanced:N, the N whose exact "
+    "score is nearest a draw (ties drawn with --seed); or a file of move strings, one a line"
+)
+
+
+def sprt(text: str) -> Sprt:
+    """An argparse ``type`` reading ``--sprt`` (``engine.stats.parse_sprt``), its refusal in one line."""
+    try:
+        return parse_sprt(text)
+    except UserError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--sprt: ").removeprefix("--sprt ")) from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="two agents (head-to-head) or more (round robin), e.g. minimax:depth=3 mcts:c=1.4,k=32; "
+        "moves=N or seconds=S in a spec: that agent's own budget per turn",
+    )
+    parser.add_argument("--openings", default="all2", metavar="all2|NUMBER|balanced:N|FILE", help=OPENINGS_HELP)
+    parser.add_argument(
+        "--sprt",
+        type=sprt,
+        metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+        help="a head-to-head stops as soon as this sequential test decides (as fastchess spells it; "
+        "model=normalized (default) or logistic)",
+    )
+    parser.add_argument(
+        "--tournament",
+        choices=("round-robin", "gauntlet"),
+        default="round-robin",
+        help="three agents or more: every pair meets (default), or the first meets each of the others",
+    )
+    parser.add_argument(
+        "--anchor", metavar="AGENT", help="the agent rated 0 in the rating list (default: the ratings average 0)"
+    )
+    add_budget(
+        parser, moves="per turn: calls to the move operator (default 1000)", seconds="per turn: wall-clock seconds"
+    )
+    add_cluster(parser)
+    add_game(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,13 +8,26 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from engine.benchmarks import SECTIONS, BenchTable, measure
+from engine.benchmarks import BenchTable
+from engine.benchmarks.sections import SECTIONS, measure
 from engine.errors import UserError
 
 UI_SECTION = "ui"
 """The explorer's figures (``tui.benchmark``), measured with ``--ui``; alone, ``--ui`` measures only them."""
 WEB_SECTION = "web"
 """``plyscope serve``'s figures in a browser (``tui.web.bench``), measured with ``--web``, likewise."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--quick", action="store_true", help="small samples, for a first look")
+    parser.add_argument("--only", action="append", default=[], metavar="SECTION", help="run only these sections")
+    parser.add_argument("--ui", action="store_true", help="measure the explorer headless")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="measure plyscope serve in headless Chromium (needs selenium, chromium, chromedriver)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
 from engine.games import make_game
+from tui.commands.options import SEED, add_budget, add_game
 from tui.contest import compared_agents
 from tui.session import SearchConfig, Session, parse_position
 
@@ -31,6 +32,25 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     from tui.app import PlyscopeApp
 
     return PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", help="move string or piles ('-' for the start)")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="two to four agents, e.g. rivest:p=10 mcts:k=32 alphabeta",
+    )
+    add_game(parser)
+    add_budget(
+        parser,
+        moves="each agent's budget: calls to the move operator (default 10000)",
+        seconds="each agent's budget: seconds of search",
+    )
+    parser.add_argument("--seed", type=SEED, default=0, help="every searcher's seed (default 0)")
+    parser.add_argument("--match", action="store_true", help="start with the first two agents playing each other")
 
 
 def run(args: argparse.Namespace) -> int:

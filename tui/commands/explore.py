@@ -10,6 +10,7 @@ from engine.errors import UserError
 from engine.files import NO_FILES, set_files_folder, set_files_off
 from engine.numbers import shown
 from engine.search.base import SearchError
+from tui.commands.options import MOVES, SEED, add_game
 from tui.session import SearchConfig, Session, default_budget
 
 if TYPE_CHECKING:
@@ -69,6 +70,32 @@ def keep_files_in(folder: str) -> None:
     except OSError as error:
         raise UserError(f"--files-in {shown(folder)}: {error.strerror or error}") from None
     set_files_folder(".")
+
+
+def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
+    """The explorer's arguments: ``plyscope explore`` takes them, and ``plyscope serve`` passes them on."""
+    add_game(parser)
+    parser.add_argument("position", nargs="?", default=None, help="move string or piles")
+    parser.add_argument("--algo", default=None, help="algorithm from the registry")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator")
+    parser.add_argument("--moves", type=MOVES, metavar="N", help="budget: calls to the move operator")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_explore_arguments(parser)
+    files = parser.add_mutually_exclusive_group()
+    files.add_argument(
+        "--no-files",
+        action="store_true",
+        help="no file is read or written from the screens (w and o refuse); serve sets it",
+    )
+    files.add_argument(
+        "--files-in",
+        metavar="DIR",
+        help="read and write files from the screens only inside DIR, where a bare name goes; serve --allow-files "
+        "sets it",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

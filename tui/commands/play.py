@@ -9,6 +9,7 @@ from engine.agents import check_seed, turn_limit
 from engine.errors import UserError
 from engine.game_record import PlayedGame, parse_controller
 from engine.games import make_game
+from tui.commands.options import SEED, add_budget, add_game
 from tui.session import SearchConfig, Session, default_algorithm, parse_position
 
 if TYPE_CHECKING:
@@ -48,6 +49,28 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     from tui.screens.play import PlayScreen
 
     return PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_game(parser)
+    parser.add_argument(
+        "--first",
+        default="human",
+        metavar="human|AGENT",
+        help="who moves first: human (default) or an agent such as mcts:c=1.4,k=32,moves=2000",
+    )
+    parser.add_argument("--second", metavar="human|AGENT", help="who moves second (default: the game's default agent)")
+    parser.add_argument("--position", default="", help="start from this position (move string or piles)")
+    parser.add_argument("--hint", metavar="AGENT", help="the agent asked for hints (default: the agent side)")
+    parser.add_argument("--load", metavar="FILE", help="continue a saved game (its sides and position)")
+    add_budget(
+        parser,
+        moves="per turn, for agents whose spec has no moves= or seconds=: calls to the move operator (default 1000)",
+        seconds="per turn, likewise: seconds of search",
+    )
+    parser.add_argument(
+        "--seed", type=SEED, default=0, help="the seed each agent turn's seed is drawn from (default 0)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

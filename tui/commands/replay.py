@@ -8,6 +8,13 @@ from engine.search_file import read_search
 from tui.session import Session
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a .json file written by plyscope search --export or the explorer's w")
+    parser.add_argument(
+        "--check", action="store_true", help="rebuild the search, check it against the saved tree and say so; no screen"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     saved = read_search(args.file)
     recipe = saved.recipe

@@ -8,11 +8,35 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from engine.agents import check_seed
-from engine.arena import select_openings, spell
+from engine.arena.openings import select_openings
 from engine.games import Connect4
+from engine.games.notation import spell
 from engine.rivest_experiment import AB, AB_SPEC, MM, MM_SPEC, RivestRow, parse_values, rivest_rows, rivest_tasks
 from engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from tui.commands.arena import make_console, play_with_progress, report_end, results_file
+from tui.commands.options import add_cluster
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bound", choices=("moves", "seconds"), default="moves", help="budget per turn (default moves)"
+    )
+    parser.add_argument(
+        "--values",
+        metavar="V,V,...",
+        help="bounds to play (default 1000,2000,3000,4000,5000 moves or 1,2,3,4,5 seconds)",
+    )
+    parser.add_argument(
+        "--openings",
+        default="all2",
+        metavar="all2|NUMBER|balanced:N|FILE",
+        help="every two-move opening (default, as Rivest); or as plyscope arena --openings",
+    )
+    parser.add_argument(
+        "--mm", metavar="SPEC", help="another MM agent (default rivest:mode=reverse,accounting=true,eval=rivest)"
+    )
+    parser.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
+    add_cluster(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,17 +18,68 @@ from rich.table import Table
 from engine.errors import UserError
 from engine.files import check_writable
 from engine.games import State, make_game
+from engine.numbers import MAX_MOVES, MAX_NODES, parse_int
 from engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
 from engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
 from engine.search_file import SearchFileError, SearchRecipe, write_search
 from engine.timeline import recorded
-from tui.cli import SEARCH_DEFAULT_MOVES
 from tui.commands.explore import parse_params
+from tui.commands.options import SECONDS, SEED, add_game, number
 from tui.formatting import significant
 from tui.session import parse_position
 
+SEARCH_DEFAULT_MOVES = 10_000
+"""The budget of ``plyscope search`` when none is given: calls to the move operator."""
+NODES = number(parse_int, "--max-nodes", lo=1, hi=MAX_NODES)
+DOT_NODES = number(parse_int, "--dot-nodes", lo=1, hi=100_000)
 VALUE_FOR = "first player"
 """Every searcher's root value is from the first player's point of view (the first player is MAX)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves, or the "
+        "algorithm's own default (the solver's: 10^9 of its nodes)."
+    )
+    parser.add_argument("position", nargs="?", default=None, help="move string or piles")
+    parser.add_argument("--algo", help="algorithm name (see --list)")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--moves",
+        type=number(parse_int, "--moves", lo=0, hi=MAX_MOVES),
+        metavar="N",
+        help="budget: calls to the move operator (0: none)",
+    )
+    budget.add_argument("--seconds", type=SECONDS, metavar="S", help="budget: wall-clock seconds")
+    budget.add_argument(
+        "--iterations",
+        type=number(parse_int, "--iterations", lo=0, hi=MAX_MOVES),
+        metavar="N",
+        help="budget: steps (expansions, iterations, visits)",
+    )
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator (default 0)")
+    add_game(parser)
+    parser.add_argument(
+        "--max-nodes",
+        type=NODES,
+        metavar="N",
+        help="the tree's node cap (default: about 1 GB of tree for the algorithm)",
+    )
+    parser.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--export",
+        metavar="FILE",
+        help="write the search: FILE.json (its timeline and tree; plyscope replay opens it) or FILE.dot (Graphviz)",
+    )
+    parser.add_argument(
+        "--dot-nodes",
+        type=DOT_NODES,
+        default=200,
+        metavar="N",
+        help="nodes drawn in a .dot export (default 200; at most 6 children each)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,27 +3,95 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.numbers import shown
-from tui.cli import Parser, add_explore_arguments
+from engine.numbers import parse_float, parse_int, shown
 from tui.commands import explore
+from tui.commands.options import Parser, number
 from tui.crash import state_directory
-from tui.web.session import session_command
 
 INSTALL_HINT = "plyscope serve needs textual-serve: pip install 'plyscope[web]'"
+PORT = number(parse_int, "--port", lo=1, hi=65_535)
+MAX_SESSIONS = number(parse_int, "--max-sessions", lo=1, hi=64)
+IDLE_MINUTES = number(parse_float, "--idle-minutes", above=0.0, hi=24 * 60)
+DEFAULT_SESSION_MEMORY_MB = 2048
+"""A served session's address space by default: the app (about 0.6 GB with its threads) and one search tree at
+its default node cap (about 1 GB)."""
+SESSION_MEMORY = number(parse_int, "--session-memory", lo=64, hi=1 << 20)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "Any other arguments are the explorer's (a position, --game, --algo, --param, --seed, --moves), "
+        "as plyscope explore takes them; each browser tab opens the explorer with them."
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: browsers on this machine only)",
+    )
+    parser.add_argument("--port", type=PORT, default=8000, help="the port to listen on (default 8000)")
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers open, where it differs from the one they reach (a proxy, https)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=MAX_SESSIONS,
+        default=4,
+        metavar="N",
+        help="tabs open at once, each an app process (default 4); the next one is refused. One more process, "
+        "started ahead (about 45 MB, under the same memory limit), waits for the next tab",
+    )
+    parser.add_argument(
+        "--idle-minutes",
+        type=IDLE_MINUTES,
+        default=30.0,
+        metavar="M",
+        help="end a session after M minutes without a key or a click from its page (default 30)",
+    )
+    parser.add_argument(
+        "--session-memory",
+        type=SESSION_MEMORY,
+        default=DEFAULT_SESSION_MEMORY_MB,
+        metavar="MB",
+        help=f"each session's memory limit, its address space (default {DEFAULT_SESSION_MEMORY_MB:,} MB: one search "
+        "tree at its default node cap); a session that reaches it ends, and its page says so",
+    )
+    parser.add_argument(
+        "--allow-files",
+        action="store_true",
+        help="let the served screens write and read files (w, o), in one folder only: --files, else a new one "
+        "under ~/.local/state/plyscope; off by default",
+    )
+    parser.add_argument(
+        "--files",
+        metavar="DIR",
+        help="the folder the served screens write and read files in, and nowhere else (implies --allow-files)",
+    )
+    explore.add_explore_arguments(parser)
+
+
+def session_command(parent: int, memory_mb: int, explore_words: Sequence[str]) -> list[str]:
+    """The command line of one session's process (``tui.web.session``): ``plyscope explore`` with ``explore_words``,
+    ending with the process ``parent`` and held to ``memory_mb`` megabytes of address space."""
+    return [sys.executable, "-m", "tui.web.session", str(parent), str(memory_mb), "explore", *explore_words]
 
 
 def explore_words(args: argparse.Namespace) -> list[str]:
     """The explorer arguments in ``args`` as ``plyscope explore`` takes them (those left at their default omitted)."""
     words: list[str] = []
     probe = Parser(prog="plyscope explore")
-    add_explore_arguments(probe)
+    explore.add_explore_arguments(probe)
     for action in probe._actions:
         if not action.option_strings and action.dest != "help":
             value = getattr(args, action.dest)
@@ -74,23 +142,11 @@ def run(args: argparse.Namespace) -> int:
     check_public_url(args.public_url)
     explore.session_for(args)  # a bad position, algorithm or parameter is refused here, not in the browser
     try:
-        from tui.web.server import PlyscopeServer, exposure_warning
+        from tui.web.app_process import SessionProcess
     except ImportError:
         raise UserError(INSTALL_HINT) from None
     files = files_folder(args)
-    warning = exposure_warning(args.host)
-    if warning:
-        print(warning, file=sys.stderr)
-    server = PlyscopeServer(
-        session_command(os.getpid(), args.session_memory, app_words(args, files)),
-        host=args.host,
-        port=args.port,
-        max_sessions=args.max_sessions,
-        idle_seconds=args.idle_minutes * 60,
-        memory_mb=args.session_memory,
-        public_url=args.public_url,
-        say=lambda line: print(line, flush=True),
-    )
+    command = session_command(os.getpid(), args.session_memory, app_words(args, files))
 
     def ready(url: str, others: list[str]) -> None:
         tabs = "1 tab" if args.max_sessions == 1 else f"{args.max_sessions} tabs"
@@ -99,6 +155,28 @@ def run(args: argparse.Namespace) -> int:
         if files is not None:
             print(f"plyscope serve: the sessions read and write files in {files} only", flush=True)
 
-    status = server.run(ready)  # Ctrl-C raises KeyboardInterrupt: "interrupted", exit status 130
+    async def serve() -> int:
+        spare = None
+        with contextlib.suppress(OSError):  # the server says so when it tries again
+            spare = await SessionProcess.started(command, args.session_memory)  # it loads while the server does
+        from tui.web.server import PlyscopeServer, exposure_warning
+
+        warning = exposure_warning(args.host)
+        if warning:
+            print(warning, file=sys.stderr)
+        server = PlyscopeServer(
+            command,
+            host=args.host,
+            port=args.port,
+            max_sessions=args.max_sessions,
+            idle_seconds=args.idle_minutes * 60,
+            memory_mb=args.session_memory,
+            public_url=args.public_url,
+            say=lambda line: print(line, flush=True),
+            spare=spare,
+        )
+        return await server.run(ready)
+
+    status = asyncio.run(serve())  # Ctrl-C raises KeyboardInterrupt: "interrupted", exit status 130
     print("plyscope serve: stopped", file=sys.stderr)
     return status

@@ -26,6 +26,7 @@ from engine.errors import UserError
 from engine.games import Connect4, State, make_game
 from engine.numbers import NumberError, OutOfRange, parse_float, parse_int
 from engine.solve import PositionSolve, Solution, Stop
+from tui.commands.options import add_game
 from tui.formatting import score_words, signed
 from tui.session import parse_position
 
@@ -43,6 +44,18 @@ STATUS_REFRESH_SECONDS = 0.25
 """Seconds between two updates of the progress line on a terminal."""
 INTERRUPTED = 130
 """The exit status after ctrl+c (128 + SIGINT), as shells report it."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
+    add_game(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--nodes", metavar="N", help="budget: solver nodes (Connect Four)")
+    parser.add_argument(
+        "--seconds",
+        metavar="S",
+        help="budget: wall-clock seconds (Connect Four; default 60 when neither budget is given)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

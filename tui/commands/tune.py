@@ -20,15 +20,21 @@ from rich.console import Console
 from rich.table import Table
 
 from engine.agents import Agent, check_seed, limit_text, turn_limit
-from engine.arena import RunOutcome, Tally, schedule, select_openings, tally
+from engine.arena.openings import select_openings
+from engine.arena.pool import RunOutcome
+from engine.arena.schedule import schedule
+from engine.arena.summary import tally
 from engine.errors import UserError
 from engine.files import check_writable
 from engine.games import Connect4, make_game
 from engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
+from engine.numbers import parse_float, parse_int
 from engine.search.base import Limit, SearchError
 from engine.search.registry import AgentSpec, algorithm
+from engine.stats import Tally
 from engine.tuning import TuneReport, parse_plies, sample_positions, tune
 from tui.commands.arena import make_console, play_with_progress, report_end
+from tui.commands.options import MOVES, SEED, WORKERS, add_game, number
 
 TUNED = "tuned"
 HAND_SET = "hand-set"
@@ -36,6 +42,60 @@ HAND_SET = "hand-set"
 MATCH_MOVES = 20_000
 """The match's budget per turn when ``--moves`` is not given: enough for ``alphabeta:depth=4`` to finish."""
 MAX_POSITIONS = 1_000_000
+POSITIONS = number(parse_int, "--positions", lo=10, hi=MAX_POSITIONS)
+L2 = number(parse_float, "--l2", lo=0.0, hi=1e6)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE.json",
+        help="the weights file to write (atomically); eval=features,weights=FILE reads it",
+    )
+    parser.add_argument(
+        "--positions", type=POSITIONS, default=2000, metavar="N", help="positions to fit on (default 2000)"
+    )
+    parser.add_argument(
+        "--plies",
+        default="12-34",
+        metavar="A-B",
+        help="positions are cut from games at a ply drawn from A to B (default 12-34)",
+    )
+    parser.add_argument(
+        "--source",
+        choices=("random", "selfplay"),
+        default="selfplay",
+        help="games of the hand-set evaluator with one move in five random (default), or of random moves",
+    )
+    parser.add_argument(
+        "--labels",
+        choices=("solver", "games"),
+        default="solver",
+        help="each position's result: with perfect play (the exact solver, default), or the result "
+        "of the self-play game it came from",
+    )
+    parser.add_argument("--l2", type=L2, default=1e-4, metavar="X", help="ridge penalty of the fit (default 1e-4)")
+    parser.add_argument(
+        "--match",
+        default="alphabeta:depth=4,ordering=history",
+        metavar="SPEC",
+        help="the searcher both evaluators play with (default alphabeta:depth=4,ordering=history)",
+    )
+    parser.add_argument("--no-match", action="store_true", help="fit and write the weights, play no match")
+    parser.add_argument(
+        "--openings",
+        default="all2",
+        metavar="all2|NUMBER|balanced:N|FILE",
+        help="the match's openings: every two-move opening (default); or as plyscope arena --openings",
+    )
+    parser.add_argument("--moves", type=MOVES, metavar="N", help="the match's budget per turn in moves (default 20000)")
+    parser.add_argument(
+        "--workers", type=WORKERS, metavar="N", help="the match's worker processes (default: one per core)"
+    )
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the positions and of the match (default 0)")
+    add_game(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:

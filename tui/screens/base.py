@@ -1,4 +1,4 @@
-"""What every screen that shows searches shares: hosting search threads, agents' turns, the status line.
+"""What every screen that shows searches shares: hosting search threads, the timeline, the status line.
 
 **Search threads.**  ``host(job)`` runs ``job(deliver, stop)`` in a thread worker.  The job
 steps sessions (``Session.take``, ``Session.drive``, ``tui.contest``) and hands each frame's
@@ -7,9 +7,8 @@ painted it (or the worker is cancelled): the tree the screen reads only changes 
 repaints, and the search never competes with a repaint for the GIL.  ``on_batches_ready``
 gives every batch to the ``SearchPane`` showing its session, then calls ``batches_shown``.
 
-**Agents' turns.**  ``start_turn`` runs a ``Turn`` (``tui.match``) in the pane given: live
-(every frame painted) or at full speed (``live`` off: the tree is shown when the turn ends),
-and posts ``Decided`` with the move.  The play screen and compare's match mode both use it.
+**The timeline.**  The timeline keys move the search of the pane holding the focus to another
+of its steps (``Session.go_to``, in a search thread); ``w`` writes it to a file.
 
 **Size.**  Below ``MIN_SIZE`` the screen says so instead of squeezing its panes.
 """
@@ -17,34 +16,26 @@ and posts ``Decided`` with the move.  The play screen and compare's match mode b
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.worker import Worker, get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
-from engine.agents import Decision
 from engine.errors import UserError
 from engine.files import NO_FILES
-from engine.games import Connect4State
-from tui.contest import TURN_FRAME_SECONDS, analyse, decide, think
-from tui.match import Turn
-from tui.messages import Analysed, BatchesReady, Decided
+from tui.messages import BatchesReady
 from tui.screens.help import binding_commands
-from tui.session import Batch, Session
+from tui.session import Batch, Deliver, Job, Session, export_path
+from tui.widgets.board import Board
 from tui.widgets.prompt_bar import PromptBar
 from tui.widgets.search_pane import SearchPane
-
-Deliver = Callable[[Sequence[tuple[Session, Batch]]], None]
-"""Hands batches (one per session stepped) to the screen and returns once they are painted."""
-Job = Callable[[Deliver, threading.Event], None]
-"""The body of a search thread: steps sessions, delivers batches, stops when the event is set."""
 
 
 class SearchScreen(Screen[None]):
@@ -66,14 +57,12 @@ class SearchScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.live = True
-        """Agents' turns are painted frame by frame (else only when they end); the turn threads read it."""
         self.note = ""
         """What happened last, for the status line (a step's note, a refused action, a move played)."""
-        self._exporting: Session | None = None
-        """The session ``action_export`` asked a file name for."""
         self._goal: tuple[Session, int] | None = None
         """The step a move along a session's timeline is bringing back (until it is shown)."""
+        self._run: Worker[None] | None = None
+        """The search thread of a run (``start_run``), until it ends or is paused."""
 
     # ----------------------------------------------------------------- search threads
 
@@ -117,6 +106,32 @@ class SearchScreen(Screen[None]):
         """After the panes showed ``batches``: bring the rest of the screen up to date."""
         self.show_status()
 
+    def start_run(self, job: Job) -> None:
+        """Host ``job`` as the screen's run (``r``): ``running`` until it ends or is paused."""
+        self._run = self.host(job)
+
+    @property
+    def running(self) -> bool:
+        """Whether a run (to the budget, not a number of steps) is going on."""
+        run = self._run
+        return run is not None and run.state in (WorkerState.PENDING, WorkerState.RUNNING)
+
+    def pause(self) -> None:
+        """Stop the run, if one is going on (other search threads go on)."""
+        if self._run is not None:
+            self._run.cancel()
+            self._run = None
+            self.run_ended()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is self._run and event.state in (WorkerState.SUCCESS, WorkerState.CANCELLED, WorkerState.ERROR):
+            self._run = None
+            self.run_ended()
+            self.show_status()
+
+    def run_ended(self) -> None:
+        """After the run ended or was paused (the screens say what follows)."""
+
     # ----------------------------------------------------------------- the timeline
 
     def timeline_pane(self) -> SearchPane | None:
@@ -148,15 +163,7 @@ class SearchScreen(Screen[None]):
         goal = self._goal
         shown = goal[1] if goal is not None and goal[0] is session else session.step_shown
         total = session.steps_taken
-        changes = session.timeline.best_changes()
-        target = {
-            "back": shown - 1 if shown > 0 else None,
-            "forward": shown + 1 if shown < total else None,
-            "start": 0 if shown > 0 else None,
-            "newest": total if shown < total else None,
-            "previous-change": max((c for c in changes if c < shown), default=None),
-            "next-change": min((c for c in changes if c > shown), default=None),
-        }[where]
+        target = session.timeline_target(where, shown)
         if target is None:
             self.refuse(
                 f"no change of the best move {'before' if where == 'previous-change' else 'after'} step {shown:,}"
@@ -186,24 +193,16 @@ class SearchScreen(Screen[None]):
         if session is None or self.timeline_refusal(session):
             self.refuse("no search here to write" if session is None else self.timeline_refusal(session))
             return
-        self._exporting = session
-        config = session.config
-        name = f"{config.algorithm}-{config.position or 'start'}-step{session.step_shown}.json"
         self.query_one(PromptBar).ask(
-            "export",
             "write the search to",
-            name,
+            session.export_name(),
+            partial(self.export_search, session),
             placeholder="FILE.json (plyscope replay FILE opens it) or FILE.dot (Graphviz)",
         )
 
-    def export_search(self, name: str) -> None:
-        """Write the search asked for by ``action_export`` to ``name``, in a thread (a big tree takes seconds)."""
-        path = Path(name.strip()).expanduser()
-        if path.suffix.lower() not in (".json", ".dot"):
-            raise UserError(f"'{name.strip()[:60]}': the file's name ends in .json (to replay) or .dot (Graphviz)")
-        session = self._exporting
-        if session is None:
-            return
+    def export_search(self, session: Session, name: str) -> None:
+        """Write ``session``'s search to the file ``name``, in a thread (a big tree takes seconds)."""
+        path = export_path(name)
         self.stop_searches()
 
         def write() -> None:
@@ -224,74 +223,18 @@ class SearchScreen(Screen[None]):
         self.refuse(NO_FILES)
         return False
 
-    def open_saved(self, session: Session) -> None:
-        """Rebuild the saved search ``session`` replays (shown as saved meanwhile) and check it against the saved
-        tree, in a thread of its own group: moving along the timeline does not stop it."""
+    def open_saved(self, session: Session, pane: SearchPane) -> None:
+        """If ``session`` replays a saved search (shown in ``pane`` as saved meanwhile): rebuild it and check it
+        against the saved tree, in a thread of its own group (moving along the timeline does not stop it).  The
+        rebuild of another stops."""
         self.workers.cancel_group(self, "replay")
+        if session.saved is not None:
+            pane.reveal_step()
+            self.call_after_refresh(self._open_saved, session)  # the saved tree on the screen first
+
+    def _open_saved(self, session: Session) -> None:
         self.say(f"rebuilding the saved search of {session.steps_taken:,} steps to check it…")
-
-        saved = session.saved
-        assert saved is not None
-
-        def job(deliver: Deliver, stop: threading.Event) -> None:
-            opened = session.open_saved(stop)
-            if opened is None:
-                return
-            batch, said = opened
-            self.app.call_from_thread(self.say, said)
-            if batch is not None:
-                deliver([(session, batch)])
-            saved.let_go(stop)  # the rebuilt tree on the screen: the rows of the saved one are read no more
-
-        self.host(job, group="replay")
-
-    # ----------------------------------------------------------------- agents' turns
-
-    def start_turn(self, turn: Turn, pane: SearchPane, title: str) -> None:
-        """Search ``turn`` in a thread, shown in ``pane`` (titled ``title``), then post ``Decided``."""
-        session = turn.session
-        pane.show(session)
-        pane.border_subtitle = title
-        seconds = turn.agent.limit.seconds
-
-        def job(deliver: Deliver, stop: threading.Event) -> None:
-            def frame(batch: Batch) -> None:
-                if self.live:
-                    deliver([(session, batch)])
-
-            think(session, seconds, frame, stop, TURN_FRAME_SECONDS)
-            if not stop.is_set():
-                self.post_message(Decided(turn, decide(session)))
-
-        self.host(job)
-
-    def on_decided(self, message: Decided) -> None:
-        for pane in self.query(SearchPane).results(SearchPane):
-            if pane.session is message.turn.session and not self.live:
-                pane.show(message.turn.session)  # at full speed the tree is shown when the turn ends
-        self.turn_decided(message.turn, message.decision)
-
-    def turn_decided(self, turn: Turn, decision: Decision) -> None:
-        """A turn's search ended with ``decision``: play it (the screens say how)."""
-
-    def action_toggle_live(self) -> None:
-        """Agents' searches painted live, or at full speed (shown when each turn ends)."""
-        self.live = not self.live
-        self.say("live search" if self.live else "full speed: each turn's tree is shown when it ends")
-
-    # ----------------------------------------------------------------- the solver's analysis
-
-    def start_analysis(self, state: Connect4State) -> None:
-        """Solve ``state``'s columns in a thread, posting ``Analysed`` as they are found (a previous one stops)."""
-        self.workers.cancel_group(self, "analysis")
-        self._analysis_thread(state)
-
-    @work(thread=True, group="analysis")
-    def _analysis_thread(self, state: Connect4State) -> None:
-        analyse(state, lambda found: self.post_message(Analysed(found)), get_current_worker().cancelled_event)
-
-    def stop_analysis(self) -> None:
-        self.workers.cancel_group(self, "analysis")
+        self.host(session.replay_job(partial(self.app.call_from_thread, self.say)), group="replay")
 
     # ----------------------------------------------------------------- the status line
 
@@ -315,6 +258,16 @@ class SearchScreen(Screen[None]):
         """Say why an action did nothing (nothing else changes), on the status line and in a notification."""
         self.notify(reason, severity="warning", timeout=4)
         self.say(reason)
+
+    def action_play_column(self, column: int) -> None:
+        """A digit key plays on the board whichever pane has the focus (the screens that bind the digits)."""
+        self.query_one(Board).action_play_column(column)
+
+    def action_back(self) -> None:
+        """Back to the screen below: the searches and the solver's analysis stop."""
+        self.stop_searches()
+        self.query_one(Board).analyse(None)
+        self.leave()
 
     def leave(self) -> None:
         """Back to the screen below, if this one is still on top (a second escape typed before the first was

@@ -2,16 +2,21 @@
 
 * from starting ``plyscope serve`` to the explorer's first whole frame in the browser (target 3 s):
   the server starting, the page loading, its app process starting and drawing (the browser is
-  started beforehand and not counted);
+  started beforehand and not counted); and from opening the page on a server already running (its
+  spare started, as when students open it after the teacher started it) to that frame;
 * from a key press in the page (``s``, typed into xterm.js as a key is) to the first frame
   painted with the step counter moved (target 150 ms), timed inside the page; a session's first
   step is shown apart (the explorer's first tree repaint costs more, in a terminal too); and to
   the first websocket message from the server, and the bytes the page was sent for the step;
-* the resident memory of each session's app process (``/proc``), and of the server itself.
+* the resident memory of each session's app process (``/proc``), of the spare (the app process
+  started ahead, waiting for a page) and of the server itself;
+* the growth of a session's app process per tree node while Rivest's search runs flat out in the page to
+  ``NODES`` nodes (follow mode on, the explorer's default), beside the figure its node cap uses.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 import tempfile
 import time
@@ -19,11 +24,19 @@ from pathlib import Path
 
 from engine.benchmarks import BenchTable
 from engine.errors import UserError
+from engine.search.registry import algorithm
+from tui.bench_memory import CAP_TOLERANCE, TARGET_BYTES
 from tui.web.browser import Browser, KeyAnswer, Served, browser_problem, cpu_seconds, rss_bytes, wait_for
 
 FIRST_FRAME_TARGET_S = 3.0
 KEY_TARGET_MS = 150.0
 MB = 1024 * 1024
+NODES = {False: 500_000, True: 100_000}
+"""Tree nodes a served session grows to for its bytes per node (quick: fewer): its move budget (a Rivest
+expansion plays a move a child)."""
+FLAT_OUT = "+" * 7
+"""The keys that take the explorer's run speed from its default (10 steps a second) to flat out."""
+NODES_SHOWN = re.compile(r"nodes\s+([\d,]+)")
 
 
 def _row(label: str, values: list[float], target: float) -> list[object]:
@@ -36,6 +49,13 @@ def _row(label: str, values: list[float], target: float) -> list[object]:
         target,
         "yes" if worst <= target else "no",
     ]
+
+
+def _idle(pids: list[int], seconds: float = 0.5) -> bool:
+    """Whether the processes ``pids`` (one at least) used no CPU time for ``seconds``: a spare has started."""
+    before = [cpu_seconds(pid) for pid in pids]
+    time.sleep(seconds)
+    return bool(pids) and [cpu_seconds(pid) for pid in pids] == before
 
 
 def measure(quick: bool) -> list[BenchTable]:
@@ -51,6 +71,7 @@ def measure(quick: bool) -> list[BenchTable]:
         first_frames: list[float] = []
         addresses: list[float] = []
         starts: list[float] = []
+        opened: list[float] = []
         tab = browser.open("about:blank")
         for _ in range(runs):
             started = time.monotonic()
@@ -61,8 +82,16 @@ def measure(quick: bool) -> list[BenchTable]:
                 first_frames.append(time.monotonic() - started)
                 starts += [cpu_seconds(pid) for pid in served.session_pids()]
                 tab.load("about:blank")
+                later = browser.open("about:blank")  # a second page (the first one's session stays open)
+                wait_for(lambda: _idle(served.spare_pids()), 60, "a spare started")
+                opening = time.monotonic()
+                later.load(served.url)
+                later.wait_app()
+                opened.append(time.monotonic() - opening)
+                later.close()
         speed.rows.append(_row("serve started to address printed (s)", addresses, FIRST_FRAME_TARGET_S))
         speed.rows.append(_row("serve started to first frame in the page (s)", first_frames, FIRST_FRAME_TARGET_S))
+        speed.rows.append(_row("page opened on a running server to first frame (s)", opened, FIRST_FRAME_TARGET_S))
         speed.rows.append(
             [
                 "a session's CPU time to its first frame (s)",
@@ -110,6 +139,7 @@ def measure(quick: bool) -> list[BenchTable]:
             pids = wait_for(lambda: len(found := served.session_pids()) == sessions and found, 30, "sessions")
             time.sleep(1.0)
             session_rss = [rss_bytes(pid) / MB for pid in pids]
+            spare_rss = [rss_bytes(pid) / MB for pid in served.spare_pids()]
             server_rss = rss_bytes(served.process.pid) / MB
         memory.rows.append(
             [
@@ -119,10 +149,21 @@ def measure(quick: bool) -> list[BenchTable]:
                 round(max(session_rss), 1),
             ]
         )
+        if spare_rss:
+            memory.rows.append(
+                [
+                    "the spare (waiting for a page)",
+                    len(spare_rss),
+                    round(statistics.median(spare_rss), 1),
+                    round(max(spare_rss), 1),
+                ]
+            )
         memory.rows.append(["the server (plyscope serve)", 1, round(server_rss, 1), round(server_rss, 1)])
+        per_node = _node_bytes(browser, NODES[quick])
     speed.notes.append(
         f"first frame: the explorer's title and step counter read from the page's terminal, polled "
-        f"every 50 ms; {runs} servers started one after another, the browser already running. "
+        f"every 50 ms; {runs} servers started one after another, the browser already running; on a running "
+        "server, a second page opened in another tab once the spare had started. "
         f"Key: typed into xterm.js in one tab of {sessions} open (the page focused first), timed "
         "inside the page until a frame is painted with the step counter changed"
     )
@@ -130,4 +171,49 @@ def measure(quick: bool) -> list[BenchTable]:
         f"{sessions} sessions open, each after 100 steps of the default searcher; the browser's own "
         "memory is not counted"
     )
-    return [speed, memory]
+    return [speed, memory, per_node]
+
+
+def _node_bytes(browser: Browser, nodes: int) -> BenchTable:
+    """A served session's growth per tree node: Rivest run flat out in the page until its move budget is spent."""
+    info = algorithm("rivest")
+    table = BenchTable(
+        "plyscope serve: a session's resident memory per tree node",
+        ["searcher", "nodes", "seconds", "grown MB", "bytes/node", "cap uses", "met (<= 400, within 25%)"],
+    )
+    with Served("--algo", "rivest", "--moves", str(nodes)) as served:
+        tab = browser.open(served.url)
+        tab.wait_app()
+        (pid,) = wait_for(lambda: served.session_pids() or None, 30, "the session's app process")
+        tab.focus()
+        time.sleep(1.0)
+        before = rss_bytes(pid)
+        started = time.monotonic()
+        tab.press(*FLAT_OUT, "r")
+        done = wait_for(
+            lambda: (shown := tab.screen()) and "budget spent" in shown.text and shown, 1800, "the run's end"
+        )
+        seconds = time.monotonic() - started
+        time.sleep(1.0)
+        grown = rss_bytes(pid) - before
+        found = NODES_SHOWN.search(done.text)
+        reached = int(found.group(1).replace(",", "")) if found else nodes
+    size = grown / reached
+    stated = reached * info.ui_node_bytes
+    met = size <= TARGET_BYTES and abs(grown - stated) <= CAP_TOLERANCE * stated
+    table.rows.append(
+        [
+            "rivest",
+            reached,
+            round(seconds, 1),
+            round(grown / MB, 1),
+            round(size),
+            info.ui_node_bytes,
+            "yes" if met else "no",
+        ]
+    )
+    table.notes.append(
+        "the app process's resident set (/proc) before the run and after it, the page open in headless Chromium; "
+        "cap uses: AlgorithmInfo.ui_node_bytes, which sets the explorer's node cap (bench --ui measures it headless)"
+    )
+    return table

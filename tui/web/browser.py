@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.web.spare import PAGE_NAME
+
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -232,7 +234,14 @@ class Served:
         return "\n".join(self.lines)
 
     def session_pids(self) -> list[int]:
-        """The app processes running under the server (one per open session)."""
+        """The app processes running under the server and given a page (one per open session)."""
+        return [pid for pid in self._app_pids() if _name(pid) == PAGE_NAME]
+
+    def spare_pids(self) -> list[int]:
+        """The app processes running under the server and not given a page yet (the spare)."""
+        return [pid for pid in self._app_pids() if _name(pid) != PAGE_NAME]
+
+    def _app_pids(self) -> list[int]:
         return [pid for pid in _descendants(self.process.pid) if "tui.web.session\0" in _cmdline(pid)]
 
     def stop(self, sig: int = signal.SIGINT, timeout: float = 20.0) -> int:
@@ -274,6 +283,13 @@ def _descendants(root: int) -> list[int]:
 def _cmdline(pid: int) -> str:
     try:
         return (Path("/proc") / str(pid) / "cmdline").read_text()
+    except OSError:
+        return ""
+
+
+def _name(pid: int) -> str:
+    try:
+        return (Path("/proc") / str(pid) / "comm").read_text().strip()
     except OSError:
         return ""
 

@@ -1,9 +1,12 @@
 """The web server of ``plyscope serve``: textual-serve's, held to what a classroom needs.
 
 Each browser tab that opens the page gets its own app process (textual-serve's model: the page's
-websocket starts ``plyscope explore ...``, through ``tui.web.session``, and relays its screen).
+websocket is given ``plyscope explore ...``, run through ``tui.web.session``, and relays its screen).
 On top of textual-serve, this server:
 
+* keeps one app process started ahead, a spare whose app has started (from the server's start on),
+  so that a page that connects is drawn at once, and starts a new spare behind it; the spare is not
+  a session (no page has it), and obeys the same limits;
 * accepts a websocket only from its own pages (``Origin``: the addresses it printed and the names
   it was started with; a client that sends no ``Origin`` is not a browser, and is let in);
 * counts app processes, not connections: at most ``max_sessions`` run at once, a slot being free
@@ -48,6 +51,9 @@ SHUTDOWN_SECONDS = 5.0
 SLOT_WAIT_SECONDS = 2.0
 """How long a page that finds every session in use waits for one to end (a reloaded page's own session is
 being ended at that moment) before it is refused."""
+SPARE_DELAY_SECONDS = 2.0
+"""How long after a page's first frame is drawn the next spare starts: its start (a second of CPU time) would
+otherwise take CPU time from the browser drawing that frame, on a busy machine."""
 GOODBYE_SECONDS = 2.0
 """How long closing a page's websocket (with the reason) may take: a page that reads nothing holds no more."""
 HEARTBEAT_SECONDS = 15.0
@@ -59,9 +65,6 @@ MAX_SCREEN = (400, 150)
 """The smallest and largest screen, in cells (columns, rows), a page may ask for: beyond these the app's
 memory grows with the cells for nothing a browser window shows (a 4K screen at the page's 16 px font is
 about 400 x 110 cells)."""
-SESSION_ENVIRONMENT = {"MALLOC_ARENA_MAX": "2"}
-"""Added to each app process's environment: the C library keeps two heaps for its threads rather than one
-reserved (64 MB of address space) per thread, so that the memory limit leaves the tree what it measures."""
 REASON_BYTES = 123
 """The most bytes a websocket close frame's reason may hold (RFC 6455)."""
 MALFORMED_WORDS = "plyscope: this session ended: the page sent a malformed message"
@@ -268,12 +271,13 @@ class PlyscopeServer(Server):
         memory_mb: int,
         public_url: str | None = None,
         say: Callable[[str], None] = print,
+        spare: SessionProcess | None = None,
     ) -> None:
         super().__init__(
             " ".join(command), host=host, port=port, title="plyscope", public_url=public_url, templates_path=TEMPLATES
         )
         self.argv = command
-        """Each session's process: ``tui.web.session.session_command``."""
+        """Each session's process: ``tui.commands.serve.session_command``."""
         self.given_url = public_url
         """``--public-url``; without it each page's addresses are those its browser reached (any interface)."""
         self.max_sessions = max_sessions
@@ -292,6 +296,15 @@ class PlyscopeServer(Server):
         """Notified when a slot frees."""
         self.handlers: set[asyncio.Task[object]] = set()
         """The websocket handlers running, one per page connected (for the server's shutdown)."""
+        self.spare = spare
+        """An app process started ahead and waiting for a page (``None``: none yet, or the server is stopping); the
+        first may be given (started as ``plyscope serve`` starts, it loads the app while the server loads)."""
+        self.spares = asyncio.Lock()
+        """Held while the spare is handed over or another started: each page gets a process of its own."""
+        self.stopping = False
+        """Set as the server stops: no spare is started from then on."""
+        self.last_screen = (80, 24)
+        """The screen (columns, rows) of the last page that opened a session."""
 
     @property
     def other_urls(self) -> list[str]:
@@ -319,6 +332,7 @@ class PlyscopeServer(Server):
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Close every session (each app process is ended) so that the server stops promptly."""
+        self.stopping = True  # no spare is started behind the sessions closed now
         for task in list(self.handlers):
             task.cancel()
         if self.handlers:
@@ -401,19 +415,15 @@ class PlyscopeServer(Server):
             return True
 
     async def _session(self, websocket: web.WebSocketResponse, query: Mapping[str, str], peer: str) -> tuple[int, str]:
-        """Run one session in the slot taken: its app process while the page is there and in use; then end the
-        process and free the slot.  The close code and the reason to give the page ("" for none)."""
-        width, height = screen_size(query.get("width", 80), query.get("height", 24))
-        process = SessionProcess(
-            self.argv,
-            memory_mb=self.memory_mb,
-            environment=SESSION_ENVIRONMENT,
-            write_bytes=websocket.send_bytes,
-            write_str=websocket.send_str,
-        )
+        """Run one session in the slot taken: the spare's app process, given the page, while the page is there and
+        in use; then end the process and free the slot.  The close code and the reason to give the page ("" for
+        none)."""
+        width, height = self.last_screen = screen_size(query.get("width", 80), query.get("height", 24))
+        process: SessionProcess | None = None
         try:
             try:
-                await process.start(width, height)
+                process = await self._take_spare()
+                await process.give(width, height, websocket.send_bytes, websocket.send_str)
             except OSError as error:
                 self.say(f"plyscope serve: a session could not start: {error.strerror or error}")
                 return WSCloseCode.INTERNAL_ERROR, "plyscope: the session could not start on the server"
@@ -423,13 +433,60 @@ class PlyscopeServer(Server):
             async with self.slots:
                 self.ending += 1
             try:
-                await process.stop()
+                if process is not None:
+                    await process.stop()
             finally:
                 async with self.slots:
                     self.ending -= 1
                     self.taken -= 1
                     self.slots.notify_all()
                 self.say(f"plyscope serve: session closed ({self.taken} of {self.max_sessions} in use)")
+                await self._replace_spare()  # (its app may have ended before it drew)
+
+    async def _take_spare(self) -> SessionProcess:
+        """The spare, for a page (a new process if there is none, or if it has ended); ``OSError`` if no process
+        can be started."""
+        async with self.spares:
+            process, self.spare = self.spare, None
+            if process is not None and process.gone:  # it failed as it loaded, or was killed: never handed over
+                await process.stop()
+                process = None
+            return process if process is not None else await self._started()
+
+    async def _spare_behind(self, process: SessionProcess) -> None:
+        """Start a new spare behind ``process``, the spare just handed over, once its page has its first frame:
+        ``SPARE_DELAY_SECONDS`` after its app drew it (the browser draws it meanwhile)."""
+        await process.shown.wait()
+        await asyncio.sleep(SPARE_DELAY_SECONDS)
+        await self._replace_spare()
+
+    async def _replace_spare(self) -> None:
+        """Start a new spare, unless there is one (another page's session started it) or the server is stopping."""
+        async with self.spares:
+            if self.spare is None:
+                await self._start_spare()
+
+    async def _start_spare(self) -> None:
+        """Start the spare (unless the server is stopping), ``spares`` held; a failure is logged in one line, and
+        the next page's process is started when it connects."""
+        if self.stopping:
+            return
+        try:
+            self.spare = await self._started()
+        except OSError as error:
+            self.say(f"plyscope serve: a spare session could not start: {error.strerror or error}")
+
+    async def _started(self) -> SessionProcess:
+        """A new app process, on the screen of the last page given one (a class's browsers are often alike)."""
+        return await SessionProcess.started(self.argv, self.memory_mb, self.last_screen)
+
+    async def _end_spare(self) -> None:
+        """End the spare and start none from now on (the server is stopping)."""
+        async with self.spares:
+            self.stopping = True
+            spare, self.spare = self.spare, None
+        if spare is not None:
+            await spare.stop()
 
     async def _relay(self, websocket: web.WebSocketResponse, process: SessionProcess, peer: str) -> tuple[int, str]:
         """Hand the page's keys, clicks and resizes to the app until the page goes, the app ends, the session has
@@ -437,6 +494,7 @@ class PlyscopeServer(Server):
         loop = asyncio.get_running_loop()
         last_input = loop.time()
         app_ended: asyncio.Task[Any] = asyncio.create_task(process.ended.wait())
+        behind = asyncio.create_task(self._spare_behind(process))
         receiving: asyncio.Task[Any] | None = None
         try:
             while True:
@@ -488,7 +546,7 @@ class PlyscopeServer(Server):
                 elif kind == "blur":
                     await process.blur()
         finally:
-            for future in (receiving, app_ended):
+            for future in (receiving, app_ended, behind):
                 if future is not None:
                     future.cancel()
 
@@ -499,12 +557,13 @@ class PlyscopeServer(Server):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(websocket.close(code=code, message=close_reason(reason).encode()), GOODBYE_SECONDS)
 
-    def run(self, ready: Callable[[str, list[str]], None]) -> int:
-        """Serve until Ctrl-C (``KeyboardInterrupt``, after the sessions are closed), SIGTERM or SIGHUP (0)."""
-        return asyncio.run(self._serve(ready))
-
-    async def _serve(self, ready: Callable[[str, list[str]], None]) -> int:
+    async def run(self, ready: Callable[[str, list[str]], None]) -> int:
+        """Serve until Ctrl-C (``KeyboardInterrupt``, after the sessions are closed), SIGTERM or SIGHUP (0);
+        ``ready`` is told the addresses once the port is bound."""
         self.initialize_logging()
+        if self.spare is None:  # first: it loads the app while the server starts and the browser opens the page
+            async with self.spares:
+                await self._start_spare()
         runner = web.AppRunner(await self._make_app(), access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
         await runner.setup()
         try:
@@ -522,6 +581,7 @@ class PlyscopeServer(Server):
             return 0
         finally:
             await runner.cleanup()
+            await self._end_spare()
             # the sessions' pipes are closed by now: collect their transports while the loop still runs, or each
             # prints "Event loop is closed" at exit
             gc.collect()

@@ -1,36 +1,43 @@
 """What runs in the process of one session of ``plyscope serve`` (``tui.web.app_process`` starts it).
 
 The server starts each session's process directly, with no shell in between, as
-``python -m tui.web.session PARENT MEMORY_MB explore ARGS...``: ``main`` first makes the process
-end with the server, even when the server is SIGKILLed (``engine.processes.end_with_parent``),
-caps its address space at ``MEMORY_MB`` megabytes (``RLIMIT_AS``: a session that needs more fails
-to allocate, and ends), then runs ``plyscope explore ARGS``.  It imports nothing heavy before that.
+``python -m tui.web.session PARENT MEMORY_MB explore ARGS...``, before a page asks for it: the
+server keeps one such process started ahead, a *spare*, so that a page that connects is served by
+an app that has already started.  ``main`` first makes the process end with the server, even when
+the server is SIGKILLed (``engine.processes.end_with_parent``), and caps its address space at
+``MEMORY_MB`` megabytes (``RLIMIT_AS``: a session that needs more fails to allocate, and ends);
+it then runs ``plyscope explore ARGS`` with ``SPARE_DRIVER``, which starts the app writing nothing
+until the server gives it a page (a line ``COLUMNS ROWS``, the page's screen, on stdin), and draws
+it on the page from then on.  The process is named ``SPARE_NAME`` until it is given a page,
+``PAGE_NAME`` from then on (``tui.web.spare``) (what ``top``, ``ps -o comm`` and the tests see).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
+from tui.web.spare import SPARE_NAME, rename
+
 MB = 1 << 20
-
-
-def session_command(parent: int, memory_mb: int, explore_words: Sequence[str]) -> list[str]:
-    """The command line of one session's process: ``plyscope explore`` with ``explore_words``, ending with the
-    process ``parent`` and held to ``memory_mb`` megabytes of address space."""
-    return [sys.executable, "-m", "tui.web.session", str(parent), str(memory_mb), "explore", *explore_words]
+SPARE_DRIVER = "tui.web.spare_driver:SpareDriver"
+"""The Textual driver of a session's app (``TEXTUAL_DRIVER``): textual-serve's, silent until the page is given."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """In a session's process: end with the server, cap the address space, then run ``plyscope explore``."""
+    """In a session's process: end with the server, cap the address space, then run ``plyscope explore`` as a
+    spare (its page given later)."""
     parent, memory_mb, *command = sys.argv[1:] if argv is None else argv
     from engine.processes import end_with_parent
 
     end_with_parent(int(parent))
+    rename(SPARE_NAME)
     import resource
 
     limit = int(memory_mb) * MB
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    os.environ["TEXTUAL_DRIVER"] = SPARE_DRIVER
     from tui.cli import main as plyscope
 
     return plyscope(command)

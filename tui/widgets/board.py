@@ -5,7 +5,8 @@ variation, or the path to a chosen node).  On Connect Four the line's stones are
 numbered ghost stones where they would land; on Nim the line is listed under the piles.
 The first player's stones are ``●`` (red), the second player's ``○`` (yellow): the glyph
 tells them apart without colour.  A won game's four is highlighted.  Under the columns the
-board can show the exact solver's score of each column (``show_scores``).
+board can show the exact solver's score of each column (``show_scores``), which it finds in a
+thread of its own (``analyse``: the screen hears of each report by the ``Analysed`` message).
 """
 
 from __future__ import annotations
@@ -15,17 +16,22 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import RenderResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.worker import get_current_worker
 
 from engine.analysis import ScoresSnapshot
 from engine.games import Connect4State, Move, NimState, State, is_chance
 from engine.games.chance import ChanceDrop, connect4_grid
-from tui.formatting import player_glyph, signed
+from engine.search.base import Node
+from tui.contest import analyse
+from tui.formatting import move_labels, player_glyph, signed
+from tui.messages import Analysed
+from tui.session import Session
 
 WIDE_CELL = 4
 """Connect Four: columns are four cells wide (room for a signed score under each, ``-15``)..."""
@@ -41,6 +47,11 @@ Note = tuple[str, str]
 ``loss``, and with `` best`` added for a best column (``win best``)."""
 LINE_DIGITS = "123456789"
 """Numbers drawn on the ghost stones of a line; later moves are drawn ``+``."""
+COLUMN_BINDINGS = [
+    Binding(key, f"play_column({column})", f"Play column {key}", show=False) for column, key in enumerate("1234567890")
+]
+"""The digit keys, each playing a column (Connect Four; Nim: the cursor's pile); screens bind them too, for the
+board to take them whichever widget has the focus."""
 
 
 class Board(Widget, can_focus=True):
@@ -52,10 +63,7 @@ class Board(Widget, can_focus=True):
         Binding("up", "cursor(0, -1)", "Pile above (Nim)", show=False),
         Binding("down", "cursor(0, 1)", "Pile below (Nim)", show=False),
         Binding("enter,space", "play_cursor", "Play the move at the cursor", show=False),
-        *(
-            Binding(key, f"play_column({column})", f"Play column {key}", show=False)
-            for column, key in enumerate("1234567890")
-        ),
+        *COLUMN_BINDINGS,
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -131,6 +139,10 @@ class Board(Widget, can_focus=True):
         """A move marked as the best one in ``state``."""
         self.notes: tuple[Note, ...] = ()
         """Connect Four: a short note under each column: the solver's score."""
+        self.scores: ScoresSnapshot | None = None
+        """The solver's scores of the position ``analyse`` was given, as far as found (``None``: none yet)."""
+        self._analysed: State | None = None
+        """That position (``None``: none analysed)."""
         grid = connect4_grid(state)
         if grid is not None:
             self.set_reactive(Board.cursor_column, grid.game.width // 2)
@@ -150,6 +162,19 @@ class Board(Widget, can_focus=True):
         self.line = line
         self.best = best
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
+
+    def show_search(self, session: Session, chosen: Node | None) -> None:
+        """Draw ``chosen``'s position in ``session``'s tree (``None``: the principal variation) and say which."""
+        with session.lock:
+            searcher = session.searcher
+            moves = chosen.moves() if chosen is not None else searcher.principal_variation()
+            self.show(session.state, moves, searcher.best_move())
+        if chosen is not None:
+            titles = (f"node {move_labels(session.state, moves)}" if moves else "root", "esc: back to the PV")
+        else:
+            titles = ("principal variation", "")
+        if (self.border_title, self.border_subtitle) != titles:  # setting either repaints the whole board
+            self.border_title, self.border_subtitle = titles
 
     @property
     def highlighted(self) -> int:
@@ -173,6 +198,24 @@ class Board(Widget, can_focus=True):
         lines = self.render_board().plain.count("\n")
         self.notes = notes
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
+
+    def analyse(self, state: State | None) -> None:
+        """Solve ``state``'s columns in a thread (the one before stops), keeping its reports in ``scores`` as they
+        come (each also reaches the screen as ``Analysed``); ``None``, or a position the solver does not play
+        (Connect Four without chance only) or a game over: stop, and keep none."""
+        self.workers.cancel_group(self, "analysis")
+        self.scores = None
+        self._analysed = state if isinstance(state, Connect4State) and not state.is_terminal() else None
+        if isinstance(self._analysed, Connect4State):
+            self._analysis_thread(self._analysed)
+
+    @work(thread=True, group="analysis")
+    def _analysis_thread(self, state: Connect4State) -> None:
+        analyse(state, lambda found: self.post_message(Analysed(found)), get_current_worker().cancelled_event)
+
+    def on_analysed(self, message: Analysed) -> None:
+        if message.analysis.state == self._analysed:
+            self.scores = message.analysis
 
     @property
     def cell(self) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -9,16 +11,21 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from engine.errors import UserError
+
+Answer = Callable[[str], Awaitable[None] | None]
+"""What an answer is for: takes the text typed (stripped) and acts on it, or raises ``UserError`` to refuse it."""
+
 
 class PromptBar(Widget):
-    """Asks for one line of text; posts ``Answered`` on enter and stays open until the screen closes it.
+    """Asks for one line of text and gives it, on enter, to the ``Answer`` the screen asked with.
 
-    The screen checks the answer and either closes the bar or shows why it is wrong (``fail``),
-    so bad input never changes anything.  Escape closes it; focus goes back where it was.
+    The answer acts on the text and the bar closes (unless the answer closed it first), or the
+    answer refuses the text with a ``UserError``, whose message the bar shows under it, staying
+    open: bad input never changes anything.  Escape closes it; focus goes back where it was.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -34,23 +41,10 @@ class PromptBar(Widget):
     PromptBar #error { color: $error; height: auto; }
     """
 
-    class Answered(Message):
-        """The user typed ``value`` (stripped) for ``purpose`` and pressed enter."""
-
-        def __init__(self, bar: PromptBar, purpose: str, value: str) -> None:
-            super().__init__()
-            self.bar = bar
-            self.purpose = purpose
-            self.value = value
-
-        @property
-        def control(self) -> PromptBar:
-            return self.bar
-
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.purpose = ""
-        """What the open bar asks for (the screen's name for it, e.g. ``save``); ``""`` when closed."""
+        self._answer: Answer | None = None
+        """What the open bar's answer is for; ``None`` when closed."""
         self._focus_before: Widget | None = None
 
     def compose(self) -> ComposeResult:
@@ -61,13 +55,13 @@ class PromptBar(Widget):
 
     @property
     def is_open(self) -> bool:
-        return bool(self.purpose)
+        return self._answer is not None
 
-    def ask(self, purpose: str, prompt: str, value: str = "", *, placeholder: str = "") -> None:
-        """Open the bar asking ``prompt``, with ``value`` typed in already."""
+    def ask(self, prompt: str, value: str, answer: Answer, *, placeholder: str = "") -> None:
+        """Open the bar asking ``prompt``, with ``value`` typed in already; enter gives the text to ``answer``."""
         if not self.is_open:
             self._focus_before = self.screen.focused
-        self.purpose = purpose
+        self._answer = answer
         self.query_one("#prompt", Static).update(f"{prompt}:")
         self.query_one("#error", Static).update("")
         field = self.query_one(Input)
@@ -85,7 +79,7 @@ class PromptBar(Widget):
         """Close the bar and give focus back to the widget that had it."""
         if not self.is_open:
             return
-        self.purpose = ""
+        self._answer = None
         self.remove_class("-open")
         before = self._focus_before
         self._focus_before = None
@@ -98,7 +92,16 @@ class PromptBar(Widget):
         self.close()
 
     @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
+    async def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if self.is_open:
-            self.post_message(self.Answered(self, self.purpose, event.value.strip()))
+        answer = self._answer
+        if answer is None:
+            return
+        try:
+            acted = answer(event.value.strip())
+            if inspect.isawaitable(acted):
+                await acted
+        except UserError as error:
+            self.fail(str(error))
+            return
+        self.close()

@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from engine.errors import UserError
 from engine.search.base import Node, Searcher
 from tui.formatting import format_number, format_value, player_glyph, verdict_words
 from tui.session import Batch, RateMeter, Session
@@ -153,6 +154,24 @@ class SearchPane(Vertical):
         self.rate.add(session.searcher.stats.iterations)
         self.refresh_figures()
 
+    def reveal_line(self) -> str:
+        """Open the tree along the principal variation; what to say if the tree shown holds only part of it (``""``:
+        all).  A ``UserError`` before there is one."""
+        session = self.session
+        if session is None:
+            raise UserError("no principal variation yet: take a step first")
+        with session.lock:
+            line = session.searcher.principal_variation()
+        followed = self.search_tree.reveal_moves(line)
+        if not line:
+            raise UserError("no principal variation yet: take a step first")
+        if followed < len(line):
+            return (
+                f"the tree shown holds {followed} of the principal variation's {len(line)} moves "
+                "(alpha-beta shows the iteration under way; its line is the last complete one's)"
+            )
+        return ""
+
     def reveal_step(self) -> None:
         """Open the tree down to the node the step shown acted on (a search shown afresh: after a move along the
         timeline, a saved search)."""
@@ -174,7 +193,9 @@ class SearchPane(Vertical):
             shown, total = session.step_shown, session.steps_taken
         if shown < total:
             head.append(f" · past: step {shown:,} of {total:,}", "bold reverse")
-        self.query_one("#head", Static).update(head)
+        shown_head = self.query_one("#head", Static)
+        if head != shown_head.content:  # an update repaints it and lays the pane out again, at every step
+            shown_head.update(head)
         self.query_one(TimelineBar).show(shown, total, session.timeline.best_changes())
         figures = Figures(stats, session.node_cap, self.rate.rate(), signed=positive_scale(searcher) is None)
         self.query_one(StatsPanel).show(figures, session.history.shown())

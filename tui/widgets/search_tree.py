@@ -9,7 +9,10 @@ listed), the same for every algorithm; ``O`` lists them by work instead, most fi
 Each line is the mover's glyph (``●`` the first player, ``○`` the second), the move and
 the numbers the algorithm keeps (``Searcher.numbers(node)``, written generically), with the
 principal variation highlighted, the nodes changed by the last step marked ``◂`` and
-cut-off nodes (``Node.cut_off``) marked ``✂``.
+cut-off nodes (``Node.cut_off``) marked ``✂``.  A line too wide for the pane ends with ``…``.
+
+The pane keeps one record (``Shown``) per node it shows, and nothing for the others: a tree of
+millions of nodes costs it what its few hundred lines cost.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -38,6 +42,7 @@ from tui.session import Batch
 
 CHANGED_MARK = " ◂"
 CUT_MARK = " ✂"
+ELLIPSIS = "…"
 
 
 class MoreChildren:
@@ -52,6 +57,28 @@ class MoreChildren:
 
 TreeItem = Node | MoreChildren
 View = TreeNode[TreeItem]
+
+
+class Shown:
+    """What the pane keeps of one searcher node it shows (its line), as of the node's last change."""
+
+    __slots__ = ("auto_opened", "cut", "limit", "move", "mover", "numbers", "view")
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        """The widget node drawing it."""
+        self.move = ""
+        """The mover's glyph and the move (``● 4``)."""
+        self.numbers = ""
+        """Its numbers as written (``v=528 n=12``)."""
+        self.mover = 1
+        """Who made the move: +1 the first player, -1 the second."""
+        self.cut = False
+        """Whether a cut-off there left children unsearched (``Node.cut_off``)."""
+        self.auto_opened = False
+        """Whether follow mode opened it (and will close it when the path moves away)."""
+        self.limit: int | None = None
+        """Children to show under it, once "… N more" was chosen there (``None``: ``top_k``)."""
 
 
 def move_order(move: Move) -> tuple[int, object]:
@@ -132,20 +159,16 @@ class SearchTree(Tree[TreeItem]):
         self._lock: AbstractContextManager[object] = nullcontext()
         self._root_player = 1
         """The player to move at the root: the mover of a node at an odd depth."""
-        self._views: dict[int, View] = {}
-        """Widget node of each shown searcher node, by ``id`` of the searcher node."""
-        self._parts: dict[int, tuple[str, str, int]] = {}
-        """Glyph-and-move text, numbers text and mover (+1, -1) of each shown node, as of its last change."""
+        self._shown: dict[Node, Shown] = {}
+        """The record of each searcher node the pane shows (the root's included), and of no other."""
         self._chance = False
         """Whether the game has chance nodes (their outcomes are labelled with their probability)."""
-        self._pv: set[int] = set()
-        self._marked: set[int] = set()
-        self._trail: set[int] = set()
-        """The path of the last step: always shown, even beyond ``top_k``."""
-        self._auto_opened: set[int] = set()
-        """Nodes that follow mode opened (and will close when the path moves away)."""
-        self._limits: dict[int, int] = {}
-        """Children to show under a node, where "… N more" was chosen."""
+        self._pv: set[Node] = set()
+        """The principal variation's nodes (shown or not: always listed, even beyond ``top_k``)."""
+        self._marked: set[Node] = set()
+        """The nodes the last step acted on and changed (marked ``◂`` where shown)."""
+        self._trail: set[Node] = set()
+        """The path of the last step: always listed, even beyond ``top_k``."""
         self._strips: LRUCache[tuple[object, ...], tuple[int, Strip]] = LRUCache(1024)
         """Drawn lines by what they show, and the line each was drawn at (``_render_line``): Textual's own cache
         is emptied whenever a branch opens, closes or grows, which in follow mode is every step, and whenever the
@@ -160,12 +183,13 @@ class SearchTree(Tree[TreeItem]):
 
     @property
     def shown_nodes(self) -> int:
-        """Widget nodes in the pane (its visible lines are at most this many)."""
-        return len(self._views)
+        """Searcher nodes the pane shows, the root's included (its visible lines are at most this many)."""
+        return len(self._shown)
 
     def view_of(self, node: Node) -> View | None:
         """The widget node showing ``node``, if it is shown."""
-        return self._views.get(id(node))
+        record = self._shown.get(node)
+        return None if record is None else record.view
 
     def show_searcher(
         self,
@@ -177,19 +201,11 @@ class SearchTree(Tree[TreeItem]):
         thread steps it; ``last`` is the step that made it (``Timeline.marked``), whose nodes are marked."""
         self._searcher = searcher
         self._lock = lock if lock is not None else nullcontext()
-        for store in (
-            self._views,
-            self._parts,
-            self._pv,
-            self._marked,
-            self._trail,
-            self._auto_opened,
-            self._limits,
-        ):
+        for store in (self._shown, self._pv, self._marked, self._trail):
             store.clear()
         if last is not None:
-            self._marked = {id(last.node), *(id(node) for node in last.changed)}
-            self._trail = {id(node) for node in last.path}
+            self._marked = {last.node, *last.changed}
+            self._trail = set(last.path)
         self.clear()
         self.root.data = None
         self.border_title = ""
@@ -207,43 +223,45 @@ class SearchTree(Tree[TreeItem]):
         if searcher.root is not self.root.data:
             self._forget_all()
             self._adopt_root(searcher)
-        dirty: set[int] = set()
-        structural: dict[int, View] = {}
+        shown = self._shown
+        structural: set[Node] = set()
+        """Shown nodes changed, and shown parents of nodes changed: their lists of children may differ."""
         for node in batch.changed:
-            key = id(node)
-            if key in self._views:
-                dirty.add(key)
-                structural[key] = self._views[key]
+            if node in shown:
+                structural.add(node)
             parent = node.parent
-            if parent is not None and id(parent) in self._views:
-                structural[id(parent)] = self._views[id(parent)]
-                dirty.add(id(parent))
+            if parent is not None and parent in shown:
+                structural.add(parent)
+        dirty = set(structural)
+        """Shown nodes to relabel."""
         last = batch.last
-        marked = set() if last is None else {id(last.node), *(id(n) for n in last.changed)}
+        marked = set() if last is None else {last.node, *last.changed}
         dirty |= self._marked ^ marked
         self._marked = marked
-        pv = {id(node) for node in principal_path}
+        pv = set(principal_path)
         restyled = self._pv ^ pv
         self._pv = pv
         if last is not None:
-            self._trail = {id(node) for node in last.path}
-        for view in structural.values():
-            self._sync(view)
+            self._trail = set(last.path)
+        for node in structural:
+            record = shown.get(node)
+            if record is not None:
+                self._sync(record.view)
         if self.follow and last is not None:
             self._reveal(last.path)
-        for key in dirty:
-            shown = self._views.get(key)
-            if shown is not None:
-                self._relabel(shown)
-        for key in restyled - dirty:
-            shown = self._views.get(key)
-            if shown is not None:
-                shown.refresh()
+        for node in dirty:
+            record = shown.get(node)
+            if record is not None:
+                self._relabel(record.view)
+        for node in restyled - dirty:
+            record = shown.get(node)
+            if record is not None:
+                record.view.refresh()
 
     def reveal(self, path: Sequence[Node]) -> None:
         """Open the branches down to the last node of ``path`` (root first) and bring it into view."""
         with self._lock:
-            self._trail = {id(node) for node in path}
+            self._trail = set(path)
             self._reveal(path, user=True)
 
     def reveal_moves(self, moves: Sequence[Move]) -> int:
@@ -254,7 +272,7 @@ class SearchTree(Tree[TreeItem]):
             return 0
         with self._lock:
             path = searcher.nodes_along(moves)
-            self._trail = {id(node) for node in path}
+            self._trail = set(path)
             self._reveal(path, user=True)
         return len(path) - 1
 
@@ -283,7 +301,7 @@ class SearchTree(Tree[TreeItem]):
         for view in list(self.root.children):
             if view.is_expanded:
                 view.collapse()
-        self._auto_opened.clear()
+        self._forget_auto_opened()
 
     def action_toggle_order(self) -> None:
         self.by_work = not self.by_work
@@ -302,7 +320,7 @@ class SearchTree(Tree[TreeItem]):
         view = event.node
         if not view.is_expanded and view is not self.root and self._current(view):
             if isinstance(view.data, Node):
-                self._auto_opened.discard(id(view.data))
+                self._shown[view.data].auto_opened = False
             for child in list(view.children):
                 self._forget(child)
             view.remove_children()
@@ -314,11 +332,11 @@ class SearchTree(Tree[TreeItem]):
             return
         item = event.node.data
         if isinstance(item, MoreChildren):
-            parent = self._views.get(id(item.parent))
+            parent = self._shown.get(item.parent)
             if parent is not None:
-                self._limits[id(item.parent)] = self._limit(item.parent) + self.top_k
+                parent.limit = self._limit(item.parent) + self.top_k
                 with self._lock:
-                    self._sync(parent)
+                    self._sync(parent.view)
         elif isinstance(item, Node):
             self.post_message(self.NodeChosen(item))
 
@@ -333,14 +351,14 @@ class SearchTree(Tree[TreeItem]):
 
     def watch_follow(self, follow: bool) -> None:
         if not follow:
-            self._auto_opened.clear()
+            self._forget_auto_opened()
 
     def watch_by_work(self) -> None:
         """Re-list the open branches in the new order."""
         with self._lock:
-            for view in list(self._views.values()):
-                if view.is_expanded:
-                    self._sync(view, reorder=True)
+            for record in list(self._shown.values()):
+                if record.view.is_expanded:
+                    self._sync(record.view, reorder=True)
 
     # ----------------------------------------------------------------- rendering
 
@@ -352,14 +370,14 @@ class SearchTree(Tree[TreeItem]):
         if isinstance(item, MoreChildren):
             text.stylize(self.get_component_rich_style("search-tree--more", partial=True), start)
             return text
-        if item is None:
+        record = None if item is None else self._shown.get(item)
+        if item is None or record is None:
             return text
-        key = id(item)
-        move, numbers, player = self._parts.get(key, ("", "", 1))
-        mover = "first" if player == 1 else "second"
+        move, numbers = record.move, record.numbers
+        mover = "first" if record.mover == 1 else "second"
         text.stylize(self.get_component_rich_style(f"search-tree--{mover}", partial=True), start, start + 1)
         move_style = self.get_component_rich_style("search-tree--move", partial=True)
-        if key in self._pv:
+        if item in self._pv:
             move_style += self.get_component_rich_style("search-tree--pv", partial=True)
         text.stylize(move_style, start + 2, start + len(move))
         text.stylize(
@@ -367,16 +385,23 @@ class SearchTree(Tree[TreeItem]):
             start + len(move) + 1,
             start + len(move) + 1 + len(numbers),
         )
-        at = text.plain.find(CUT_MARK, start)  # (the label says it: written under the lock, from the node)
-        if at >= 0:
+        if record.cut:
+            at = text.plain.find(CUT_MARK, start)
             text.stylize(self.get_component_rich_style("search-tree--cutoff", partial=True), at, at + len(CUT_MARK))
-        if key in self._marked:
+        if item in self._marked:
             text.stylize(
                 self.get_component_rich_style("search-tree--changed", partial=True), start + 2, start + len(move)
             )
             at = text.plain.rfind(CHANGED_MARK)
             text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
         return text
+
+    def get_label_width(self, node: View) -> int:
+        """The width of ``node``'s line as ``render_label`` draws it, without drawing it (Textual measures every
+        line this way each time a branch opens, closes or grows): the label, after the open/closed icon."""
+        icon = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else ""
+        label = node.label
+        return cell_len(icon) + (label.cell_len if isinstance(label, Text) else cell_len(label))
 
     def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
         """Tree line ``y``, drawn again only if something it shows changed since it was last drawn (at any line:
@@ -385,8 +410,9 @@ class SearchTree(Tree[TreeItem]):
         if y >= len(lines):
             return super()._render_line(y, x1, x2, base_style)
         line = lines[y]
-        node = line.node
-        item = id(node.data)
+        view = line.node
+        item = view.data
+        record = self._shown.get(item) if isinstance(item, Node) else None
         width = max(self.virtual_size.width, self.size.width)
         key = (
             width,
@@ -398,11 +424,11 @@ class SearchTree(Tree[TreeItem]):
             self.hover_line == y,
             line.last,
             tuple((step, step.is_last, step._hover, step._selected) for step in line.path),  # the guides
-            node._updates,  # its label, set or restyled
-            node.is_expanded,
+            view._updates,  # its label, set or restyled
+            view.is_expanded,
             item in self._pv,
             item in self._marked,
-            self._parts.get(item),
+            None if record is None else (record.move, record.numbers, record.mover, record.cut),
         )
         drawn = self._strips.get(key)
         if drawn is None:
@@ -418,6 +444,31 @@ class SearchTree(Tree[TreeItem]):
         self._strips[key] = (y, strip)
         return strip.crop(x1, x2)
 
+    def render_line(self, y: int) -> Strip:
+        """The line as ``Tree`` draws it, its last cell in view an ellipsis when the line goes on past the pane's
+        edge (or under its vertical scroll bar)."""
+        strip = super().render_line(y)
+        shown = self.scrollable_content_region.width
+        view = self.get_node_at_line(y + self.scroll_offset.y)
+        if view is None or shown < 2 or self._line_width(view) <= self.scroll_offset.x + shown:
+            return strip
+        last = list(strip.crop(shown - 1, shown))
+        style = last[0].style if last else None
+        ellipsis = Strip([Segment(ELLIPSIS, style)], 1)
+        return Strip.join([strip.crop(0, shown - 1), ellipsis, strip.crop(shown, strip.cell_length)])
+
+    def _line_width(self, view: View) -> int:
+        """The cells ``view``'s whole line takes: its guides (``guide_depth`` a level below the root's
+        children), its open or closed icon and its label (as ``render_label`` draws them)."""
+        level = 0
+        parent = view.parent
+        while parent is not None and parent is not self.root:
+            level += 1
+            parent = parent.parent
+        icon = (self.ICON_NODE_EXPANDED if view.is_expanded else self.ICON_NODE) if view.allow_expand else ""
+        label = view.label
+        return level * self.guide_depth + cell_len(icon) + cell_len(label.plain if isinstance(label, Text) else label)
+
     # ----------------------------------------------------------------- internals
 
     def _current(self, view: View) -> bool:
@@ -425,11 +476,13 @@ class SearchTree(Tree[TreeItem]):
         if view is self.root:
             return True
         item = view.data
-        key = id(item.parent) if isinstance(item, MoreChildren) else id(item)
+        if item is None:
+            return False
         if isinstance(item, MoreChildren):
-            parent_view = self._views.get(key)
-            return parent_view is not None and view.parent is parent_view
-        return self._views.get(key) is view
+            parent = self._shown.get(item.parent)
+            return parent is not None and view.parent is parent.view
+        record = self._shown.get(item)
+        return record is not None and record.view is view
 
     def _move_text(self, node: Node) -> tuple[str, int]:
         """``● 4`` (the mover's glyph and the move) and the mover; with chance, an outcome of a chance node is
@@ -449,7 +502,7 @@ class SearchTree(Tree[TreeItem]):
     def _adopt_root(self, searcher: Searcher[Node]) -> None:
         root = searcher.root
         self.root.data = root
-        self._views[id(root)] = self.root
+        self._shown[root] = Shown(self.root)
         self._relabel(self.root)
         self.root.expand()
         self._sync(self.root)
@@ -458,23 +511,25 @@ class SearchTree(Tree[TreeItem]):
         for view in list(self.root.children):
             self._forget(view)
         self.root.remove_children()
-        for store in (self._views, self._parts, self._auto_opened, self._limits):
-            store.clear()
+        self._shown.clear()
 
     def _forget(self, view: View) -> None:
-        """Drop the bookkeeping of ``view`` and of every widget node below it."""
+        """Drop the records of ``view`` and of every widget node below it."""
         stack = [view]
         while stack:
             current = stack.pop()
             if isinstance(current.data, Node):
-                key = id(current.data)
-                self._views.pop(key, None)
-                self._parts.pop(key, None)
-                self._auto_opened.discard(key)
+                self._shown.pop(current.data, None)
             stack.extend(current.children)
 
+    def _forget_auto_opened(self) -> None:
+        """Leave every branch follow mode opened to the user (follow mode no longer closes them)."""
+        for record in self._shown.values():
+            record.auto_opened = False
+
     def _limit(self, node: Node) -> int:
-        return self._limits.get(id(node), self.top_k)
+        record = self._shown.get(node)
+        return self.top_k if record is None or record.limit is None else record.limit
 
     def _ordered(self, children: Sequence[Node]) -> list[Node]:
         if self.by_work:
@@ -488,21 +543,22 @@ class SearchTree(Tree[TreeItem]):
         those already open; the rest by the work spent below them, ties in move order.
         """
         children = node.children
-        limit = min(self._limit(node), max(1, self.max_lines - len(self._views)))
+        shown = self._shown
+        limit = min(self._limit(node), max(1, self.max_lines - len(shown)))
         if len(children) <= limit:
             return self._ordered(children), 0
         keep = {
-            id(child): child
+            child: None
             for child in children
-            if (key := id(child)) in self._pv
-            or key in self._trail
-            or (key in self._views and self._views[key].is_expanded)
+            if child in self._pv
+            or child in self._trail
+            or ((record := shown.get(child)) is not None and record.view.is_expanded)
         }
         for child in sorted(children, key=lambda c: (-c.work(), move_order(c.move))):
             if len(keep) >= limit:
                 break
-            keep.setdefault(id(child), child)
-        return self._ordered(list(keep.values())), len(children) - len(keep)
+            keep.setdefault(child)
+        return self._ordered(list(keep)), len(children) - len(keep)
 
     def _sync(self, view: View, reorder: bool = False) -> None:
         """Make ``view``'s widget children match its searcher node's children (only if it is open)."""
@@ -515,24 +571,24 @@ class SearchTree(Tree[TreeItem]):
         if not view.is_expanded:
             return
         wanted, hidden = self._shown_children(node)
-        wanted_keys = {id(child) for child in wanted}
+        wanted_set = set(wanted)
         more: View | None = None
         for child_view in list(view.children):
             item = child_view.data
             if isinstance(item, MoreChildren):
                 more = child_view
-            elif isinstance(item, Node) and (reorder or id(item) not in wanted_keys):
+            elif isinstance(item, Node) and (reorder or item not in wanted_set):
                 # A change of order rebuilds the branch; otherwise only the children no longer wanted go
                 # (by work, the order is the one at the last rebuild: work changes at every step).
                 self._forget(child_view)
                 child_view.remove()
         for index, child in enumerate(wanted):
-            if id(child) in self._views:
+            if child in self._shown:
                 continue
             # The "… N more" line stays last: inserting before ``index`` keeps the pane's order.
             before = index if index < len(view.children) else None
             child_view = view.add(Text(""), child, before=before, allow_expand=bool(child.children))
-            self._views[id(child)] = child_view
+            self._shown[child] = Shown(child_view)
             self._relabel(child_view)
         if hidden and more is None:
             view.add(Text(f"… {hidden} more"), MoreChildren(node, hidden), allow_expand=False)
@@ -545,61 +601,62 @@ class SearchTree(Tree[TreeItem]):
     def _reveal(self, path: Sequence[Node], user: bool = False) -> None:
         """Open the widget branches down ``path`` and its last node; follow mode remembers what it opened."""
         view = self.root
-        for depth, node in enumerate(path):
-            if depth:
-                next_view = self._views.get(id(node))
-                if next_view is None:
-                    break
-                view = next_view
+        for node in path:
+            record = self._shown.get(node)
+            if record is None:
+                break
+            view = record.view
             if node.children and not view.is_expanded:
                 if not user:
-                    self._auto_opened.add(id(node))
+                    record.auto_opened = True
                 view.expand()
             self._sync(view)
         if not user:
-            self._close_stale({id(node) for node in path})
+            self._close_stale(set(path))
         if user:
             self.call_after_refresh(self.move_cursor, view)
         else:
             self.call_after_refresh(self.scroll_to_node, view, False)
 
-    def _close_stale(self, on_path: set[int]) -> None:
+    def _close_stale(self, on_path: set[Node]) -> None:
         """Close the branches follow mode opened that are off ``on_path`` and do not hold the cursor."""
         keep = set(on_path)
         cursor = self.cursor_node
         while cursor is not None:
             if isinstance(cursor.data, Node):
-                keep.add(id(cursor.data))
+                keep.add(cursor.data)
             cursor = cursor.parent
-        for key in list(self._auto_opened - keep):
-            self._auto_opened.discard(key)
-            view = self._views.get(key)
-            if view is not None and view.is_expanded:
-                view.collapse()
+        stale = [record for node, record in self._shown.items() if record.auto_opened and node not in keep]
+        for record in stale:
+            record.auto_opened = False
+            if record.view.is_expanded:
+                record.view.collapse()
 
     def _relabel(self, view: View) -> None:
         """Rewrite ``view``'s label from its node's numbers; a line is repainted only if its text changed."""
         node = view.data
         if not isinstance(node, Node):
             return
-        key = id(node)
         searcher = self._searcher
-        numbers = format_numbers(node.numbers() if searcher is None else searcher.numbers(node))
+        values = node.numbers() if searcher is None else searcher.numbers(node)
+        numbers = format_numbers(values)
         if view is self.root:
             self.border_title = f"root {numbers}"
             return
-        if node.parent is None or self._searcher is None:
+        record = self._shown.get(node)
+        if node.parent is None or searcher is None or record is None:
             return  # a root of a tree no longer shown
-        move, mover = self._move_text(node)
-        self._parts[key] = (move, numbers, mover)
+        record.move, record.mover = self._move_text(node)
+        record.numbers = numbers
+        record.cut = node.cut_off
         suffix = ""
-        if node.cut_off:
+        if record.cut:
             suffix += CUT_MARK
         if node.children and not view.is_expanded:
             suffix += f" ({len(node.children)})"
-        if key in self._marked:
+        if node in self._marked:
             suffix += CHANGED_MARK
-        text = f"{move} {numbers}{suffix}"
+        text = f"{record.move} {numbers}{suffix}"
         label = view.label
         if (label.plain if isinstance(label, Text) else label) != text:
             view.set_label(Text(text))

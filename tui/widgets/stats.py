@@ -150,7 +150,9 @@ class StatsPanel(Widget):
         if values:
             shown = format_value if figures.signed else format_number
             label += f" {shown(values[-1])} ({shown(min(values))}..{shown(max(values))})"
-        self.query_one("#value-label", Static).update(label, layout=False)
+        shown_label = self.query_one("#value-label", Static)
+        if label != shown_label.content:  # an update repaints it, at every step
+            shown_label.update(label, layout=False)
         sparkline = self.query_one("#values", ValueSparkline)
         sparkline.visible = len(values) > 1  # the start's value alone is no line (Textual draws it as a solid bar)
         sparkline.data = list(values)

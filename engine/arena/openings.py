@@ -1,0 +1,197 @@
+"""The openings a run plays: ``all2``, a number of them, the balanced ones, or a file.
+
+``all2`` is every sequence of two legal moves from the start that leaves the game open: the
+49 of 7x6 Connect Four (7 first moves x 7 replies, as in Rivest's Table 2).  A number ``N``
+is ``N`` of those, drawn at random without replacement with the run's seed (and listed in the
+``all2`` order), so a quick run still samples the whole range.  ``balanced:N`` is the ``N`` of
+them whose exact score is nearest a draw (ties drawn with the seed); a file gives one opening
+a line.  In a game with chance, an opening's discs land where they are aimed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+
+from engine.errors import UserError
+from engine.files import read_regular_file
+from engine.games import Connect4, Connect4State, Game, Move, NimState, State, is_chance
+from engine.games.notation import read_moves, spell
+from engine.numbers import NumberError, parse_int, shown
+from engine.solve import nim_score
+from engine.solver import NATIVE_MAX_BITS, Connect4Solver, ScoreSearch, native_fits
+
+
+def two_move_openings(game: Game) -> list[tuple[Move, ...]]:
+    """Every sequence of two legal moves from ``game``'s start that leaves the game open (in a game with
+    chance, two turns whose discs land where they are aimed: choice, landing, choice, landing)."""
+    start = game.start()
+    openings: list[tuple[Move, ...]] = []
+    for first in start.legal_moves():
+        first_turn, after_first = _turn(start, first)
+        for second in after_first.legal_moves():
+            second_turn, after_second = _turn(after_first, second)
+            if not after_second.is_terminal():
+                openings.append(first_turn + second_turn)
+    return openings
+
+
+def _turn(state: State, move: Move) -> tuple[tuple[Move, ...], State]:
+    """``move`` and, if it leads to a chance node, the outcome a draw of 0 picks (the column aimed at)."""
+    after = state.play(move)
+    if not is_chance(after):
+        return (move,), after
+    landing = after.outcome_for(0.0)
+    return (move, landing), after.play(landing)
+
+
+OPENINGS_HELP = "use all2, a number from 1 to {n}, balanced:N or a file of move strings"
+"""What ``--openings`` takes, for its refusals."""
+MAX_OPENINGS_BYTES = 1 << 20
+"""The largest file of openings read (a few bytes a line)."""
+BALANCED_NODES = 50_000_000
+"""The most solver nodes ``balanced:N`` spends on one opening of a board whose openings are not in
+``OPENING_SCORES`` (some 8 s of the compiled solver; the openings of boards up to 6x5 need far fewer)."""
+
+
+# fmt: off
+_SCORES_BY_FIRST_MOVE = (
+    # the reply in column 1 to 7
+    ( 1, -2, -1, -2,  1, -1,  2),  # the first move in column 1
+    ( 2,  0, -1,  0,  2,  2,  3),
+    ( 2,  2,  0,  0,  0,  0,  3),
+    ( 4,  2,  2,  1,  2,  2,  4),
+    ( 3,  0,  0,  0,  0,  2,  2),
+    ( 3,  2,  2,  0, -1,  0,  2),
+    ( 2, -1,  1, -2, -1, -2,  1),  # the first move in column 7
+)
+# fmt: on
+OPENING_SCORES: dict[str, int] = {
+    f"{first}{reply}": score
+    for first, row in enumerate(_SCORES_BY_FIRST_MOVE, start=1)
+    for reply, score in enumerate(row, start=1)
+}
+"""Pons' score of every two-move opening of 7x6 Connect Four by its move string (``41``: the first move in
+column 4, the reply in column 1), for the first player (to move after it): 0 a draw, ``s > 0`` a win with
+the ``s``-th-to-last possible stone, ``s < 0`` a loss.  Computed once with ``Connect4Solver.solve``
+(2026-11-24: the 25 openings that are not mirror images of another, an hour of solver time); the tests check
+them for symmetry and one of them against the solver."""
+
+
+def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
+    """The openings ``--openings text`` names: ``all2``; a number ``N`` of them drawn with ``seed``;
+    ``balanced:N``, the ``N`` whose exact score is nearest a draw; or a file of move strings, one a line."""
+    every = two_move_openings(game)
+    choice = text.strip()
+    help_text = OPENINGS_HELP.format(n=len(every))
+    if choice.lower() == "all2":
+        return every
+    if choice.lower().startswith("balanced:"):
+        try:
+            count = parse_int(choice.partition(":")[2], "--openings balanced", lo=1, hi=len(every))
+        except NumberError as error:
+            raise UserError(f"{error}: the number of openings to pick") from None
+        return balanced_openings(game, every, count, seed)
+    if re.fullmatch(r"[+-]?[0-9][0-9_,]*", choice):
+        try:
+            count = parse_int(choice, "--openings", lo=1, hi=len(every))
+        except NumberError:
+            raise UserError(f"--openings '{shown(text)}': {help_text}") from None
+        import numpy as np  # where it is used: the explorer starts without it (about 0.15 s of CPU a session)
+
+        rng = np.random.default_rng(np.random.SeedSequence(seed))
+        chosen = sorted(int(i) for i in rng.choice(len(every), size=count, replace=False))
+        return [every[i] for i in chosen]
+    if not choice or not os.path.lexists(choice):
+        raise UserError(f"--openings '{shown(text)}': {help_text}")
+    return read_openings(game, choice)
+
+
+def read_openings(game: Game, path: str) -> list[tuple[Move, ...]]:
+    """The openings of the file ``path``: one move string a line as ``spell`` writes them (a Pons move string
+    for Connect Four; move labels separated by spaces otherwise); blank lines and ``#`` comments are skipped.
+
+    Raises ``UserError`` naming the line of the first opening that cannot be played or ends the game.
+    """
+    data = read_regular_file(path, MAX_OPENINGS_BYTES, "a file of openings")
+    try:
+        text = data.decode("utf-8-sig")  # (a byte order mark at the start is no part of the text)
+    except UnicodeDecodeError:
+        raise UserError(f"--openings {path}: not UTF-8 text") from None
+    start = game.start()
+    openings: list[tuple[Move, ...]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        written = line.strip()
+        if not written or written.startswith("#"):
+            continue
+        try:
+            moves = read_moves(start, written)
+        except UserError as error:
+            raise UserError(f"--openings {path}: line {number}: {error}") from None
+        state = start
+        for move in moves:
+            state = state.play(move)
+        if state.is_terminal():
+            raise UserError(f"--openings {path}: line {number}: the game is over after '{shown(written)}'")
+        openings.append(tuple(moves))
+    if not openings:
+        raise UserError(f"--openings {path}: no opening in it (one move string a line)")
+    return openings
+
+
+def balanced_openings(game: Game, every: Sequence[tuple[Move, ...]], count: int, seed: int) -> list[tuple[Move, ...]]:
+    """The ``count`` openings of ``every`` whose exact score is nearest a draw (least ``|score|``), ties drawn
+    with ``seed``, listed in ``every``'s order."""
+    import numpy as np  # where it is used: the explorer starts without it (about 0.15 s of CPU a session)
+
+    scores = opening_scores(game, every)
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    tiebreak = rng.permutation(len(every))
+    ranked = sorted(range(len(every)), key=lambda i: (abs(scores[i]), int(tiebreak[i])))
+    return [every[i] for i in sorted(ranked[:count])]
+
+
+def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int]:
+    """The exact score of each opening for the player to move after it: Pons' score on Connect Four (0 a
+    draw, larger for quicker wins), +1 or -1 in the Nim games.  Raises ``UserError`` for a game without an
+    exact solver, or a board whose openings take the solver more than ``BALANCED_NODES`` nodes each.
+
+    A board the compiled solver does not play (over ``NATIVE_MAX_BITS`` bits: 54 cells or more) is refused at
+    once, its openings out of reach: three openings of 7x6 (42 cells) tried each took the compiled solver over
+    ``BALANCED_NODES`` nodes, and the pure Python one spent 19 s of CPU on 3,000,000 nodes of a 10x10 opening
+    without settling it."""
+    start = game.start()
+    if isinstance(game, Connect4) and (game.width, game.height) == (7, 6):
+        return [OPENING_SCORES[spell(start, opening)] for opening in openings]
+    if isinstance(game, Connect4) and not native_fits(game):
+        raise UserError(
+            f"--openings balanced: the openings of {game.name} are out of the exact solver's reach (its compiled "
+            f"kernel plays boards of at most {NATIVE_MAX_BITS} bits, width x (height + 1), this one has "
+            f"{game.width * game.column_bits}; in pure Python it would take far too long); use a number of "
+            f"openings or a file instead"
+        )
+    positions = []
+    for opening in openings:
+        state = start
+        for move in opening:
+            state = state.play(move)
+        positions.append(state)
+    if isinstance(game, Connect4):
+        solver = Connect4Solver(game)
+        scores = []
+        for position in positions:
+            assert isinstance(position, Connect4State)
+            search = ScoreSearch(solver, position)
+            search.advance(BALANCED_NODES)
+            score = search.score
+            if score is None:
+                raise UserError(
+                    f"--openings balanced: the openings of {game.name} take the solver more than "
+                    f"{BALANCED_NODES:,} nodes each; use a number of openings or a file instead"
+                )
+            scores.append(score.pov(position.player))
+        return scores
+    if all(isinstance(position, NimState) for position in positions):
+        return [nim_score(position) for position in positions if isinstance(position, NimState)]
+    raise UserError(f"--openings balanced: no exact solver plays {game.name}; use a number of openings or a file")

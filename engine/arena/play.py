@@ -1,0 +1,66 @@
+"""One game of a schedule played to its end, turn by turn (``play_game``); a pure function of its ``GameTask``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.arena.records import GameRecord, SideStats
+from engine.arena.schedule import GameTask
+from engine.games import State, is_chance, make_game
+from engine.games.notation import spell
+from engine.search.base import SearchError
+from engine.seeds import chance_draw, turn_seed
+
+TurnReport = tuple[int, int]
+"""A turn begins: the game's task index and the turns its agents have played before it (after the opening)."""
+
+
+def play_game(task: GameTask, on_turn: Callable[[TurnReport], None] | None = None) -> GameRecord:
+    """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record.
+
+    As every turn begins, ``on_turn`` is told (in a ``GamePool`` worker: its queue to the arena process), so that
+    a long game shows progress before it ends."""
+    start: State = make_game(task.game).start()
+    opening = spell(start, task.opening)
+    state = start
+    for move in task.opening:
+        state = state.play(move)
+    sides = {1: (task.first, SideStats()), -1: (task.second, SideStats())}
+    played = list(task.opening)
+    result = "error"
+    error: str | None = None
+    error_agent: str | None = None
+    try:
+        while not state.is_terminal():
+            if is_chance(state):
+                outcome = state.outcome_for(chance_draw(task.dice, state.ply))
+                played.append(outcome)
+                state = state.play(outcome)
+                continue
+            agent, stats = sides[state.player]
+            if on_turn is not None:
+                on_turn((task.index, len(played) - len(task.opening)))
+            decision = agent.decide(state, turn_seed(task.seed, state.ply))
+            if decision.move not in state.legal_moves():
+                raise SearchError(f"{agent.label} chose {decision.move!r}, which is not a legal move")
+            stats.add(decision)
+            played.append(decision.move)
+            state = state.play(decision.move)
+        result = {1: "first", -1: "second", 0: "draw"}[state.utility()]
+    except Exception as raised:
+        error = f"{type(raised).__name__}: {raised}"
+        error_agent = sides[state.player][0].label if state.player in sides else None
+    return GameRecord(
+        index=task.index,
+        group=task.group,
+        first=task.first.label,
+        second=task.second.label,
+        opening=opening,
+        seed=task.seed,
+        moves=spell(start, played),
+        result=result,
+        error=error,
+        error_agent=error_agent,
+        first_stats=sides[1][1],
+        second_stats=sides[-1][1],
+    )

@@ -1,0 +1,242 @@
+"""Many games: in this process, in local worker processes (``GamePool``) or on a Dask cluster (``cluster``).
+
+``run_games`` keeps every finished game whatever happens to the others: a Ctrl-C, an SPRT that
+decided, a worker process that died (the games it was running are played again on a fresh
+pool).  The pool's workers end with the arena process (``engine.processes.end_with_parent``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue as queue_module
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from engine.arena.cluster import dask_executor
+from engine.arena.play import TurnReport, play_game
+from engine.arena.records import GameRecord
+from engine.arena.schedule import GameTask
+from engine.errors import UserError
+from engine.games import make_game
+from engine.games.notation import spell
+from engine.processes import end_with_parent
+
+Progress = Callable[[Sequence[TurnReport]], None]
+"""Told of the turns begun since it was last told (``run_games``; possibly none)."""
+PROGRESS_SECONDS = 0.5
+"""How often ``run_games`` passes on the turns its worker processes report."""
+_worker_turns: Any = None
+"""In a ``GamePool`` worker: the queue its games report each turn to (``_play_in_worker``; ``None`` elsewhere)."""
+
+
+def _play_in_worker(task: GameTask) -> GameRecord:
+    """``play_game`` as ``run_games`` sends it out: in a ``GamePool`` worker, each turn reported to the arena
+    process; on a Dask worker, to nobody."""
+    return play_game(task, None if _worker_turns is None else _worker_turns.put)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    records: list[GameRecord]
+    """Every finished game, in schedule order."""
+    interrupted: bool
+    """True when a ``KeyboardInterrupt`` stopped the run (games then running are lost)."""
+
+
+def run_games(
+    tasks: Sequence[GameTask],
+    executor: Executor | None = None,
+    *,
+    in_flight: int = 1,
+    on_game: Callable[[GameRecord], None] | None = None,
+    enough: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+) -> RunOutcome:
+    """Play ``tasks`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a time.
+
+    ``progress`` hears of every turn as it begins (in this process, at once; from a ``GamePool``, every
+    ``PROGRESS_SECONDS``, even when there is nothing new; a Dask cluster reports only finished games).
+
+    ``on_game`` is called in this process after each game, then ``enough``: when it says so (an
+    SPRT decided), the run ends there, as it does on a ``KeyboardInterrupt`` (Ctrl-C, or raised
+    by ``on_game``) but not ``interrupted``: finished games are kept, the others cancelled and a
+    local pool's processes stopped.  When a worker process of a ``GamePool`` dies (killed, out of
+    memory), no finished game is lost: the pool starts afresh and the games that were running
+    are played again, each at most ``MAX_WORKER_DEATHS`` times before it is recorded as an error.
+    """
+    finished: list[GameRecord] = []
+    pending: dict[Future[GameRecord], GameTask] = {}
+    deaths: dict[int, int] = {}
+    """Per task index, how many worker processes died while it was running."""
+    interrupted = False
+
+    def finish(record: GameRecord) -> None:
+        finished.append(record)
+        if on_game is not None:
+            on_game(record)
+        if enough is not None and enough():
+            raise _Enough
+
+    try:
+        if executor is None:
+            for task in tasks:
+                finish(play_game(task, None if progress is None else lambda report: progress([report])))
+        else:
+            queue = iter(tasks)
+            for task in islice(queue, max(1, in_flight)):
+                pending[executor.submit(_play_in_worker, task)] = task
+            while pending:
+                local = isinstance(executor, GamePool)
+                done, _ = wait(pending, timeout=PROGRESS_SECONDS if local else None, return_when=FIRST_COMPLETED)
+                if isinstance(executor, GamePool):
+                    reports = executor.turns_reported()
+                    if progress is not None:
+                        progress(reports)
+                if isinstance(executor, GamePool) and any(_died(future) for future in done):
+                    wait(pending)  # every game of the dead pool ends now: finished, or failed with it
+                    done = set(pending)
+                    executor.respawn()
+                again: list[GameTask] = []
+                for future in done:
+                    task = pending.pop(future)
+                    if isinstance(executor, GamePool) and _died(future):
+                        deaths[task.index] = deaths.get(task.index, 0) + 1
+                        if deaths[task.index] < MAX_WORKER_DEATHS:
+                            again.append(task)
+                            continue
+                    finish(_outcome(future, task, deaths.get(task.index, 0)))
+                for task in [*again, *islice(queue, len(done) - len(again))]:
+                    pending[executor.submit(_play_in_worker, task)] = task
+    except (KeyboardInterrupt, _Enough) as stop:
+        interrupted = isinstance(stop, KeyboardInterrupt)
+        for future in pending:
+            future.cancel()
+        if isinstance(executor, GamePool):
+            executor.stop_now()
+        elif executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+    return RunOutcome(sorted(finished, key=lambda r: r.index), interrupted)
+
+
+class _Enough(Exception):
+    """``run_games``'s ``enough`` said so: the run ends early, and not by an interruption."""
+
+
+MAX_WORKER_DEATHS = 3
+"""Times a game is started again after the worker process running it died, before it is recorded as an error."""
+
+
+def _died(future: Future[GameRecord]) -> bool:
+    """Whether ``future``'s game ended because its worker process died (its pool is broken)."""
+    return not future.cancelled() and isinstance(future.exception(), BrokenExecutor)
+
+
+def _outcome(future: Future[GameRecord], task: GameTask, deaths: int = 0) -> GameRecord:
+    """The record of a finished future; a game its worker could not run is an ``error`` record."""
+    try:
+        return future.result()
+    except Exception as error:  # a worker that died, a task that did not pickle, a lost Dask worker...
+        if isinstance(error, BrokenExecutor):
+            message = f"WorkerDied: the worker process playing this game died {deaths} times (killed, or out of memory)"
+        else:
+            message = f"the game could not run: {type(error).__name__}: {error}"
+        return GameRecord(
+            index=task.index,
+            group=task.group,
+            first=task.first.label,
+            second=task.second.label,
+            opening=spell(make_game(task.game).start(), task.opening),
+            seed=task.seed,
+            moves="",
+            result="error",
+            error=message,
+        )
+
+
+def _worker_setup(parent: int, turns: Any) -> None:
+    """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed; report
+    every turn of its games to the queue ``turns``."""
+    global _worker_turns
+    _worker_turns = turns
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back while the worker was forked is dropped here
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    end_with_parent(parent)
+
+
+class GamePool(Executor):
+    """Local worker processes for games, each ending with the arena process; started afresh when one dies."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._turns: Any = multiprocessing.Queue()
+        """Where the workers report each turn they begin (``TurnReport``)."""
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers, initializer=_worker_setup, initargs=(os.getpid(), self._turns)
+        )
+
+    def turns_reported(self) -> list[TurnReport]:
+        """The turns the workers began since the last call."""
+        reports: list[TurnReport] = []
+        with suppress(queue_module.Empty):
+            while True:
+                reports.append(self._turns.get_nowait())
+        return reports
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        """Submit ``fn``; the pool forks its workers here, with Ctrl-C held back until the fork is over.
+
+        A ``KeyboardInterrupt`` raised inside ``os.fork`` (in its after-fork hooks, such as the one that
+        releases the logging module's lock) left that lock held and the arena hung on its way out; the
+        worker inherits the blocked signal and ignores it (``_worker_setup``).
+        """
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return self._pool.submit(fn, *args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    def respawn(self) -> None:
+        """A worker died and the pool with it: let the old pool go and start a fresh one."""
+        broken = self._pool
+        self._pool = self._start()
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def stop_now(self) -> None:
+        """Cancel what waits and stop the worker processes at once (Ctrl-C)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for child in multiprocessing.active_children():
+            child.terminate()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+@contextmanager
+def open_executor(workers: int, scheduler: str | None = None) -> Iterator[tuple[Executor | None, int]]:
+    """Where the games run, and how many to keep in flight there.
+
+    ``scheduler``: an existing Dask cluster (``tcp://HOST:PORT``) through its client's
+    executor.  Otherwise ``workers`` local processes (``workers == 1``: this process, no pool).
+    """
+    if workers < 1:
+        raise UserError(f"workers must be 1 or more, not {workers}")
+    if scheduler is not None:
+        with dask_executor(scheduler) as opened:
+            yield opened
+    elif workers == 1:
+        yield None, 1
+    else:
+        pool = GamePool(workers)
+        try:
+            yield pool, 2 * workers
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,165 @@
+"""The shape of the code: which layer loads what, and imports that run one way (ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "tui", "tests")
+"""The project's packages (the tests' too), whose modules the import graph is made of."""
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of ``PACKAGES`` by its dotted name (a package by its own, for its ``__init__.py``)."""
+    modules: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def _for_type_checking_only(node: ast.If) -> bool:
+    """``if TYPE_CHECKING:``: imports that annotations name and that never run."""
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _nodes_that_run(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``tree`` (in functions too) but those under ``if TYPE_CHECKING:``."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _for_type_checking_only(node):
+            for other in node.orelse:
+                yield other
+                yield from _nodes_that_run(other)
+            continue
+        yield node
+        yield from _nodes_that_run(node)
+
+
+def _is_import_module(call: ast.Call) -> bool:
+    function = call.func
+    name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+    return name == "import_module"
+
+
+def imports_of(name: str, path: Path, modules: Mapping[str, Path]) -> set[str]:
+    """The project's modules that the module ``name`` (at ``path``) imports, wherever the import stands (in a
+    function too; not under ``if TYPE_CHECKING:``).  ``from a import b`` imports ``a.b`` if that is a module,
+    else ``a``; ``import_module("a.b")`` imports ``a.b``; a module that calls ``import_module`` with a name it
+    computes may import every module it names in a string (``tui.cli``'s ``COMMANDS``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    imported: set[str] = set()
+    named: set[str] = set()
+    computed = False
+    for node in _nodes_that_run(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package
+                for _ in range(node.level - 1):
+                    parent = parent.rpartition(".")[0]
+                base = f"{parent}.{base}".strip(".")
+            for alias in node.names:
+                imported.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+        elif isinstance(node, ast.Call) and _is_import_module(node) and node.args:
+            argument = node.args[0]
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                imported.add(argument.value)
+            else:
+                computed = True
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in modules:
+            named.add(node.value)
+    if computed:
+        imported |= named
+    return {module for module in imported if module in modules and module != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def a_cycle(graph: Mapping[str, set[str]]) -> list[str] | None:
+    """A cycle of ``graph`` (its modules in order, the first again at the end), or ``None`` when it has none."""
+    state: dict[str, str] = {}
+    """``open`` while a module's imports are being followed, ``done`` after."""
+    path: list[str] = []
+
+    def follow(module: str) -> list[str] | None:
+        state[module] = "open"
+        path.append(module)
+        for other in sorted(graph[module]):
+            if state.get(other) == "open":
+                return [*path[path.index(other) :], other]
+            if other not in state:
+                found = follow(other)
+                if found is not None:
+                    return found
+        path.pop()
+        state[module] = "done"
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            found = follow(module)
+            if found is not None:
+                return found
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle_and_reads_every_kind_of_import(tmp_path: Path) -> None:
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"b"}}) == ["b", "c", "b"]
+    modules = {name: tmp_path / f"{name}.py" for name in ("p.q", "p.r", "p.s", "p.t", "p.u")}
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "import importlib\n"
+        "if TYPE_CHECKING:\n"
+        "    import p.u\n"
+        "TABLE = {'x': 'p.t'}\n"
+        "def f(name):\n"
+        "    from p import r\n"
+        "    importlib.import_module('p.s')\n"
+        "    return importlib.import_module(TABLE[name])\n"
+    )
+    (tmp_path / "q.py").write_text(source)
+    assert imports_of("p.q", tmp_path / "q.py", modules) == {"p.r", "p.s", "p.t"}
+
+
+def test_no_import_cycle_among_the_projects_modules() -> None:
+    """Imports run one way: in functions too, and through ``import_module`` (the command line loads each command's
+    module by name, and no command imports the command line back)."""
+    graph = import_graph()
+    assert "tui.commands.arena" in graph["tui.cli"]  # (the graph sees the imports made by name)
+    assert a_cycle(graph) is None, " -> ".join(a_cycle(graph) or [])
+
+
+def test_the_match_runner_takes_nothing_from_the_arena() -> None:
+    """``tui.match`` imports no module of ``engine.arena``, nor does anything it loads."""
+    assert not [module for module in import_graph()["tui.match"] if module.startswith("engine.arena")]
+    code = "import sys, tui.match\nassert not [k for k in sys.modules if k.startswith('engine.arena')]\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_engine_loads_neither_textual_nor_rich_and_the_ui_logic_no_textual() -> None:
+    code = (
+        "import importlib, pkgutil, sys, engine\n"
+        "for m in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "assert not [k for k in sys.modules if k.split('.')[0] in ('textual', 'rich')], 'engine'\n"
+        "import tui.session, tui.contest, tui.match\n"
+        "assert not [k for k in sys.modules if k.split('.')[0] == 'textual'], 'tui logic'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,80 @@
+"""What the commands' arguments share: the parser, number types read in one line, the game, the cluster options.
+
+``tui.cli`` builds the command line from these and each command module's ``add_arguments``; a
+command's own option types stay in its module.  Nothing heavy is imported here: ``plyscope
+--help`` loads this module and no command's.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
+
+from engine.errors import one_line
+from engine.games import GAME_NAMES
+from engine.numbers import MAX_MOVES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
+
+T = TypeVar("T")
+
+MAX_WORKERS = 4096
+"""The most worker processes an option may ask for (more than the machine's cores are capped, with a notice)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a mistake on the command line is one line on stderr and exit status 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {one_line(message)}\n")
+
+
+def number(parse: Callable[[object, str], T], field: str, **bounds: float) -> Callable[[str], T]:
+    """An argparse ``type`` reading ``field`` with ``parse`` (``engine.numbers``), its refusal in one line."""
+
+    def convert(text: str) -> T:
+        try:
+            return parse(text, field, **bounds)
+        except NumberError as error:
+            raise argparse.ArgumentTypeError(str(error).removeprefix(f"{field}: ")) from None
+
+    convert.__name__ = field
+    return convert
+
+
+MOVES = number(parse_int, "--moves", lo=1, hi=MAX_MOVES)
+SECONDS = number(parse_float, "--seconds", above=0.0, hi=MAX_SECONDS)
+SEED = number(parse_int, "--seed", lo=0, hi=MAX_SEED)
+WORKERS = number(parse_int, "--workers", lo=1, hi=MAX_WORKERS)
+
+
+def add_game(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        default="connect4",
+        metavar="GAME",
+        help=f"{' | '.join(GAME_NAMES)} | connect4:WxH (default: connect4)",
+    )
+
+
+def add_budget(parser: argparse.ArgumentParser, *, moves: str, seconds: str) -> None:
+    """A turn's budget, ``--moves N`` or ``--seconds S`` (one of them), with the command's help for each."""
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--moves", type=MOVES, metavar="N", help=moves)
+    budget.add_argument("--seconds", type=SECONDS, metavar="S", help=seconds)
+
+
+def add_cluster(parser: argparse.ArgumentParser) -> None:
+    """Where games run, their seeds, and the results file (arena and rivest)."""
+    parser.add_argument(
+        "--workers", type=WORKERS, metavar="N", help="local worker processes (default, and at most: one per core)"
+    )
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
+    parser.add_argument("--seed", type=SEED, default=0, help="the seed every game's seed is drawn from (default 0)")
+    results = parser.add_mutually_exclusive_group()
+    results.add_argument("--out", metavar="FILE.json", help="write every game and the summary here (atomically)")
+    results.add_argument(
+        "--resume",
+        metavar="FILE.json",
+        help="like --out, saved after every game; run the same command again to continue an "
+        "interrupted run from it (finished games are not played again)",
+    )

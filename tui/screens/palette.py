@@ -1,0 +1,66 @@
+"""What the command palette offers beyond each screen's keys (``binding_commands``): the choices the registry
+gives, for the explorer's search and for a game's sides and hints.
+
+The explorer's ``a`` and ``g`` open the palette on the same choices (``algorithm_picks``,
+``game_picks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+
+from textual.app import SystemCommand
+from textual.command import SimpleCommand
+
+from engine.agents import Agent
+from engine.game_record import Controller
+from engine.games import GAME_CHOICES
+from engine.search.base import Limit
+from engine.search.registry import AgentSpec, fitting_algorithms
+from tui.session import Session
+
+Choose = Callable[[str], object]
+"""Takes the name chosen (an algorithm's, a game's)."""
+
+
+def algorithm_picks(game: str, choose: Choose) -> list[SimpleCommand]:
+    """An entry for each algorithm that plays ``game``."""
+    return [SimpleCommand(info.name, partial(choose, info.name), info.description) for info in fitting_algorithms(game)]
+
+
+def game_picks(choose: Choose) -> list[SimpleCommand]:
+    """An entry for each game, explored from its start."""
+    return [SimpleCommand(name, partial(choose, name), "from its start position") for name in GAME_CHOICES]
+
+
+def search_commands(
+    session: Session, choose_algorithm: Choose, choose_game: Choose, edit: Callable[[str], object]
+) -> Iterator[SystemCommand]:
+    """The explorer's: each algorithm that plays the game, each game, and each of the algorithm's parameters
+    (``edit`` opens the setup form on its field)."""
+    for info in fitting_algorithms(session.config.game):
+        yield SystemCommand(f"Algorithm: {info.name}", info.description, partial(choose_algorithm, info.name))
+    for name in GAME_CHOICES:
+        yield SystemCommand(f"Game: {name}", "explore its start position", partial(choose_game, name))
+    for param in session.info.params:
+        yield SystemCommand(
+            f"Parameter: {param.name}…", f"{param.help} ({param.range_text()})", partial(edit, f"param-{param.name}")
+        )
+
+
+def side_commands(
+    game: str, limit: Limit, set_sides: Callable[[Controller, Controller], object], choose_hint: Choose
+) -> Iterator[SystemCommand]:
+    """The play screen's: against each algorithm that plays ``game`` (first or second; ``limit`` its budget), hints
+    from it, and two humans."""
+    for info in fitting_algorithms(game):
+        agent = Agent(AgentSpec(info.name), limit)
+        yield SystemCommand(
+            f"Play against {info.name}", f"you move first; {info.description}", partial(set_sides, None, agent)
+        )
+        yield SystemCommand(
+            f"Play second against {info.name}", "the agent moves first", partial(set_sides, agent, None)
+        )
+        yield SystemCommand(f"Hints from {info.name}", info.description, partial(choose_hint, info.name))
+    yield SystemCommand("Two humans", "both sides at the keyboard", partial(set_sides, None, None))
