@@ -99,7 +99,7 @@ def test_a_resumed_sprt_stops_where_an_uninterrupted_one_does(tmp_path: Path) ->
         "mcts",
         "mcts:moves=20",
         "--moves",
-        "2000",
+        "800",
         "--openings",
         "20",
         "--workers",

@@ -649,19 +649,19 @@ def test_a_session_past_its_memory_limit_ends_with_a_message_in_the_page(tmp_pat
 
 @needs_browser
 def test_an_idle_session_ends_and_its_page_says_why(tmp_path: Path) -> None:
-    with Served("--idle-minutes", "0.25", "--max-sessions", "1") as served, Browser(tmp_path / "profile") as browser:
+    with Served("--idle-minutes", "0.1", "--max-sessions", "1") as served, Browser(tmp_path / "profile") as browser:
         tab = browser.open(served.url)
         tab.wait_app(WAIT)
-        assert "it ends after 15 seconds without a key or a click" in tab.page_text()
+        assert "it ends after 6 seconds without a key or a click" in tab.page_text()
         for _ in range(3):  # keys keep it open
             tab.press("s")
-            time.sleep(8)
+            time.sleep(3)
         tab.wait_screen(lambda screen: screen.step() == 3, WAIT, "three steps")
         assert "idle" not in served.output
         wait_for(lambda: "-closed" in tab.page_classes(), WAIT, "the idle session's end")
-        assert "plyscope: this session ended after 15 seconds without a key or a click" in tab.page_text()
+        assert "plyscope: this session ended after 6 seconds without a key or a click" in tab.page_text()
         wait_for(lambda: served.session_pids() == [], WAIT, "its process gone")
-        logged(served, "ended a session idle for 15 seconds")
+        logged(served, "ended a session idle for 6 seconds")
         assert "session closed (0 of 1 in use)" in served.output  # its slot is free
     assert "Traceback" not in served.output, served.output
 

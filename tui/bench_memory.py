@@ -35,7 +35,7 @@ TARGET_BYTES = 400
 CAP_TOLERANCE = 0.25
 """How far the memory the cap states may be from the process's measured growth (issue: within 25%)."""
 FULL_NODES = 500_000
-QUICK_NODES = 100_000
+QUICK_NODES = 50_000
 QUICK_SEARCHERS = ("rivest",)
 """What ``--quick`` measures: Rivest's min/max approximation alone (the full run measures every searcher)."""
 TIMEOUT_SECONDS = 1800

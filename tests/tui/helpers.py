@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+import contextlib
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
+from unittest import mock
 
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -46,3 +48,16 @@ def run_async(test: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], Non
 def top(pilot: Pilot[None]) -> Screen[object]:
     """The screen on top (a function, so that type checkers do not keep an earlier narrowing)."""
     return pilot.app.screen
+
+
+async def _no_idle_wait(*_: object) -> None:
+    await asyncio.sleep(0)
+
+
+@contextlib.contextmanager
+def keys_without_idle_waits() -> Iterator[None]:
+    """``Pilot.press`` without its waits for an idle process after each key (``textual.app.wait_for_idle``: with a
+    search running flat out the process is never idle, so each key costs two one-second timeouts).  The key is
+    still handled, and its screen's messages processed, before ``press`` returns."""
+    with mock.patch("textual.app.wait_for_idle", _no_idle_wait):
+        yield

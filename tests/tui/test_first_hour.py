@@ -27,6 +27,7 @@ from tui.screens.compare_match import CompareMatchScreen
 from tui.screens.explore import ExploreScreen
 from tui.screens.help import HelpScreen
 from tui.screens.play import PlayScreen
+from tui.session import Session
 from tui.widgets.board import Board
 from tui.widgets.search_pane import SearchPane
 from tui.widgets.search_tree import SearchTree
@@ -241,10 +242,16 @@ async def test_v_opens_the_principal_variation_under_alphabeta() -> None:
             await pilot.press("f")
             await settle(pilot)
         # Alpha-beta shows the iteration under way; its line is the last complete one's: step until the
-        # iteration under way has reached the line's first move.
-        while not any(child.move == searcher.principal_variation()[0] for child in searcher.root.children):
-            await pilot.press("s")
-            await settle(pilot)
+        # iteration under way has reached the line's first move (counted on a twin: the search is deterministic).
+        twin = Session.create(screen.session.config)
+        twin.take(searcher.stats.iterations)
+        steps = 0
+        while not any(child.move == twin.searcher.principal_variation()[0] for child in twin.searcher.root.children):
+            twin.take(1)
+            steps += 1
+        screen.action_step(steps)
+        await settle(pilot)
+        assert any(child.move == searcher.principal_variation()[0] for child in searcher.root.children)
         tree = screen.query_one(SearchTree)
         tree.action_close_all()
         await pilot.press("v")

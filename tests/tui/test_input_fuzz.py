@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.tui.contest_helpers import prompt_field
+from tests.tui.helpers import keys_without_idle_waits
 from tests.tui.test_key_fuzz import compare_app, explorer_app, nim_app, play_app
 from tui.app import PlyscopeApp
 from tui.screens.base import SearchScreen
@@ -103,4 +104,5 @@ async def answer_every_bar(make: Callable[[], PlyscopeApp], openers: list[str]) 
 def test_every_input_bar_survives_whatever_is_typed(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     make, openers = BARS[case]
-    asyncio.run(asyncio.wait_for(answer_every_bar(make, openers), 300))
+    with keys_without_idle_waits():
+        asyncio.run(asyncio.wait_for(answer_every_bar(make, openers), 300))

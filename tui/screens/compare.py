@@ -76,6 +76,8 @@ class CompareScreen(SideBySideScreen):
 
     async def on_mount(self) -> None:
         await self.mount_panes(self.agents)
+        if not self.panes:  # (the screen was left before its panes were mounted)
+            return
         self.panes[0].search_tree.focus()
         self._new_sessions()
         self.query_one(Board).analyse(self.state)

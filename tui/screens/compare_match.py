@@ -41,6 +41,8 @@ class CompareMatchScreen(SideBySideScreen):
 
     async def on_mount(self) -> None:
         await self.mount_panes(self.agents[:2])
+        if not self.panes:  # (the screen was left before its panes were mounted)
+            return
         for pane, session in zip(self.panes, self.shown, strict=False):
             pane.show(session)
         self.panes[0].search_tree.focus()
