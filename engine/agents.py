@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.games.base import Move, State
-from engine.games.connect4 import Connect4State
-from engine.numbers import parse_moves, parse_seconds, parse_seed
-from engine.search.base import Limit, Stats
-from engine.search.registry import AgentSpec
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.connect4 import Connect4State
+from plyscope.engine.numbers import parse_moves, parse_seconds, parse_seed
+from plyscope.engine.search.base import Limit, Stats
+from plyscope.engine.search.registry import AgentSpec
 
 DEFAULT_TURN_MOVES = 1000
 """An agent's budget per turn when neither ``--moves`` nor ``--seconds`` is given: calls to the move operator."""
@@ -37,7 +37,8 @@ def limit_text(limit: Limit) -> str:
 
 
 def check_seed(seed: int) -> int:
-    """``seed`` if it is a seed (``engine.numbers.parse_seed``: 0 to 2^63 - 1); raises ``UserError`` otherwise."""
+    """``seed`` if it is a seed (``plyscope.engine.numbers.parse_seed``: 0 to 2^63 - 1); raises ``UserError``
+    otherwise."""
     return parse_seed(seed)
 
 

@@ -6,9 +6,9 @@ two slices, and shows each column's score as soon as it is known.  The columns a
 on round-robin with slices that double each round (from the solver's ``slice_nodes`` up to
 ``MAX_SLICES`` of them), so the easy columns come first; a column not solved when
 ``node_budget`` nodes have been spent in all keeps the score ``None``.  Each column is one
-``ScoreSearch`` (``engine.solver``) on the position the column leads to.
+``ScoreSearch`` (``plyscope.engine.solver``) on the position the column leads to.
 
-Scores are Pons' (see ``engine.solver``), kept for the **player who plays the column**
+Scores are Pons' (see ``plyscope.engine.solver``), kept for the **player who plays the column**
 (``PovScore``, ``PovBounds``): positive, that player wins (the larger, the sooner); ``0``, a
 draw; negative, they lose.  ``ScoresSnapshot``, handed to the UI, holds them as bare pairs
 for that player, the player to move in its position.
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.games.connect4 import Connect4State
-from engine.pov import PovBounds, PovScore
-from engine.solver import Connect4Solver, ScoreSearch, centre_first
+from plyscope.engine.games.connect4 import Connect4State
+from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.solver import Connect4Solver, ScoreSearch, centre_first
 
 MAX_SLICES = 32
 """A column's slice grows to at most this many of the solver's ``slice_nodes`` (about 150 ms compiled), so the
@@ -29,7 +29,7 @@ NODE_BUDGET = 30_000_000
 """Solver nodes an analysis spends at most, over all columns, before giving up on the rest (some 5 s of
 the compiled 7x6 solver; on boards too large for it, a minute or two of pure Python)."""
 TABLE_LIMIT = 1 << 20
-"""An analysis's solver table size (``engine.solver.TABLE_LIMIT``): a quarter of the default, 18 MB compiled,
+"""An analysis's solver table size (``plyscope.engine.solver.TABLE_LIMIT``): a quarter of the default, 18 MB compiled,
 20 to 26 MB in pure Python."""
 
 

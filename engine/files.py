@@ -10,9 +10,8 @@ import tempfile
 from pathlib import Path
 
 import orjson
-
-from engine.errors import UserError
-from engine.numbers import shown
+from plyscope.engine.errors import UserError
+from plyscope.engine.numbers import shown
 
 KINDS = {
     stat.S_IFIFO: "a named pipe",

@@ -34,15 +34,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine.agents import Agent
-from engine.errors import UserError
-from engine.files import FileRefused, read_regular_file, write_atomic
-from engine.games import Game, Move, Player, PositionError, State, is_chance, make_game
-from engine.games.notation import read_moves, spell
-from engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
-from engine.search.base import Limit, SearchError
-from engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays
-from engine.seeds import turn_seed
+from plyscope.engine.agents import Agent
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import FileRefused, read_regular_file, write_atomic
+from plyscope.engine.games import Game, Move, Player, PositionError, State, is_chance, make_game
+from plyscope.engine.games.notation import read_moves, spell
+from plyscope.engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
+from plyscope.engine.search.base import Limit, SearchError
+from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays
+from plyscope.engine.seeds import turn_seed
 
 FORMAT = "plyscope-game"
 """The first word of a saved game."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 
-from engine.errors import UserError
+from plyscope.engine.errors import UserError
 
 MAX_DIGITS = 30
 """The most digits a number may have (every field's range is far below 10^30)."""

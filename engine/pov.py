@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from engine.games.base import Player
+from plyscope.engine.games.base import Player
 
 FIRST: Player = 1
 """The first player (MAX)."""

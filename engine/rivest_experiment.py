@@ -24,16 +24,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.agents import Agent
-from engine.arena.records import GameRecord
-from engine.arena.schedule import GameTask, schedule
-from engine.arena.summary import pentanomial, tally
-from engine.errors import UserError
-from engine.games import Game, Move
-from engine.numbers import parse_moves, parse_seconds, shown
-from engine.search.base import Limit, SearchError
-from engine.search.registry import algorithms
-from engine.stats import EloEstimate, Pentanomial, Trinomial
+from plyscope.engine.agents import Agent
+from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.schedule import GameTask, schedule
+from plyscope.engine.arena.summary import pentanomial, tally
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Game, Move
+from plyscope.engine.numbers import parse_moves, parse_seconds, shown
+from plyscope.engine.search.base import Limit, SearchError
+from plyscope.engine.search.registry import algorithms
+from plyscope.engine.stats import EloEstimate, Pentanomial, Trinomial
 
 MM_SPEC = "rivest:mode=reverse,accounting=true,eval=rivest"
 AB_SPEC = "ab-rivest"
@@ -136,7 +136,7 @@ class RivestRow:
     """Our opening pairs, from MM's point of view."""
 
     def estimate(self) -> EloEstimate | None:
-        """MM's Elo difference to AB from our opening pairs (``engine.stats``: pentanomial)."""
+        """MM's Elo difference to AB from our opening pairs (``plyscope.engine.stats``: pentanomial)."""
         return self.pairs.estimate()
 
     def paper_estimate(self) -> EloEstimate | None:

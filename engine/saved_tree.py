@@ -19,13 +19,13 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Self
 
-from engine.games.base import Move, State
-from engine.games.evaluators import Evaluator
-from engine.pov import PovScore
-from engine.search.base import Node, Searcher, Step, Taken
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import Node, Searcher, Step, Taken
 
 if TYPE_CHECKING:
-    from engine.search_file import SavedSearch
+    from plyscope.engine.search_file import SavedSearch
 
 Number = float | int | str | None
 _SPECIAL = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}

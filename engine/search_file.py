@@ -21,14 +21,14 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from engine.errors import UserError
-from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
-from engine.games import State, make_game
-from engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed, shown
-from engine.search.base import Node, Searcher, Stats, cyclic_gc_paused
-from engine.search.registry import algorithm, make_searcher
-from engine.timeline import Timeline
-from engine.travel.replay import rebuild
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
+from plyscope.engine.games import State, make_game
+from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed, shown
+from plyscope.engine.search.base import Node, Searcher, Stats, cyclic_gc_paused
+from plyscope.engine.search.registry import algorithm, make_searcher
+from plyscope.engine.timeline import Timeline
+from plyscope.engine.travel.replay import rebuild
 
 FORMAT = "plyscope-search"
 VERSION = 1
@@ -217,7 +217,7 @@ def write_search(
 @dataclass(frozen=True, slots=True)
 class SavedSearch:
     """A saved search read back: its recipe, steps, timeline and tree, and the search's answers at its last step
-    as the file gives them (what ``engine.saved_tree.SavedTree`` shows until the search is rebuilt)."""
+    as the file gives them (what ``plyscope.engine.saved_tree.SavedTree`` shows until the search is rebuilt)."""
 
     recipe: SearchRecipe
     steps: int

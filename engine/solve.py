@@ -1,12 +1,12 @@
 """Exact values of a position and of each of its moves, for ``plyscope solve``, within a budget.
 
 Points of view: a ``Solution`` keeps its scores as ``PovScore`` and ``PovBounds``
-(``engine.pov``): a position's score for its **player to move**, a move's score for the
+(``plyscope.engine.pov``): a position's score for its **player to move**, a move's score for the
 player who **plays** it (the score of the position it leads to, seen by the other player).
 Its JSON has them as bare numbers, all for the player to move in the position solved, who
 is also the one who plays each move.
 
-* Connect Four: Pons' scores (``engine.solver``): ``0`` draw, ``s > 0`` the player
+* Connect Four: Pons' scores (``plyscope.engine.solver``): ``0`` draw, ``s > 0`` the player
   wins with their ``s``-th-to-last possible stone, ``s < 0`` the other player does.  The
   moves are solved one after the other, centre first, each by a ``ScoreSearch`` that
   ``PositionSolve.run`` drives a slice of nodes at a time, checking its budget (nodes,
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from functools import cache, reduce
 from operator import xor
 
-from engine.games.base import PositionError, State
-from engine.games.connect4 import Connect4State
-from engine.games.nim import NimState
-from engine.pov import PovBounds, PovScore
-from engine.solver import TABLE_LIMIT, Connect4Solver, ScoreSearch, centre_first
+from plyscope.engine.games.base import PositionError, State
+from plyscope.engine.games.connect4 import Connect4State
+from plyscope.engine.games.nim import NimState
+from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.solver import TABLE_LIMIT, Connect4Solver, ScoreSearch, centre_first
 
 NIM_WIN = 1
 NIM_LOSS = -1

@@ -47,8 +47,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from engine.errors import UserError
-from engine.numbers import parse_float, shown
+from plyscope.engine.errors import UserError
+from plyscope.engine.numbers import parse_float, shown
 
 Z95 = NormalDist().inv_cdf(0.975)
 """The normal quantile of a two-sided 95% interval: 1.959963984540054, as fastchess writes it."""

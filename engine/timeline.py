@@ -1,4 +1,4 @@
-"""A search's timeline: one compact event per step (``engine.travel`` takes the search to any of them).
+"""A search's timeline: one compact event per step (``plyscope.engine.travel`` takes the search to any of them).
 
 Every searcher is deterministic for its seed, and ``run`` visits exactly what ``step``
 visits, so the tree after step ``k`` is rebuilt exactly by a fresh searcher run for ``k``
@@ -21,7 +21,7 @@ from array import array
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.search.base import Node, Searcher, Step
+from plyscope.engine.search.base import Node, Searcher, Step
 
 _WIDER = {"B": "H", "H": "I"}
 """The next wider type of an unsigned integer array, up to ``I`` (4 bytes)."""

@@ -14,7 +14,7 @@ game is over are drawn again.  Everything is drawn from one seeded numpy generat
 same seed gives the same positions.
 
 **Labels.**  ``solver``: the exact result with perfect play from the position (Pons' solver,
-``engine.solver``: a weak solve, two null-window probes at most, at 0 and -1); ``games``
+``plyscope.engine.solver``: a weak solve, two null-window probes at most, at 0 and -1); ``games``
 (self-play only): the result of the self-play game the position was cut from, the classic
 Texel label.  A position the solver cannot settle within ``label_nodes(game)`` nodes (early
 positions can take it minutes) is skipped and another drawn; more skipped than kept means
@@ -29,13 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
-from engine.errors import UserError
-from engine.games import Connect4, Connect4State
-from engine.games.evaluators import FEATURE_NAMES, FEATURE_SCALE, HAND_SET_WEIGHTS, FeatureEvaluator
-from engine.numbers import NumberError, OutOfRange, parse_int, shown
-from engine.pov import PovScore
-from engine.solver import Connect4Solver, ScoreSearch, native_fits
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Connect4, Connect4State
+from plyscope.engine.games.evaluators import FEATURE_NAMES, FEATURE_SCALE, HAND_SET_WEIGHTS, FeatureEvaluator
+from plyscope.engine.numbers import NumberError, OutOfRange, parse_int, shown
+from plyscope.engine.pov import PovScore
+from plyscope.engine.solver import Connect4Solver, ScoreSearch, native_fits
 
 SOURCES = ("random", "selfplay")
 LABELS = ("solver", "games")

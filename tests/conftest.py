@@ -13,8 +13,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if hasattr(config, "workerinput"):  # an xdist worker: the main process has done it
         return
-    from engine.games import Connect4
-    from engine.solver import Connect4Solver
+    from plyscope.engine.games import Connect4
+    from plyscope.engine.solver import Connect4Solver
 
     game = Connect4()
     Connect4Solver(game).solve(game.parse("2252576253462244111563365343671351441"))

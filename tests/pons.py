@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.benchmarks.solver import read_set
+from plyscope.engine.benchmarks.solver import read_set
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "connect4-pons"
 """The first lines of four of Pons' sets (``tests/data/README.md`` says which and where they come from)."""

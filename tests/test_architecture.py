@@ -5,21 +5,26 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "tui", "tests")
-"""The project's packages (the tests' too), whose modules the import graph is made of."""
+PACKAGES = {"tui/_plyscope": "plyscope", "engine": "plyscope.engine", "tui": "plyscope.tui", "tests": "tests"}
+"""The project's folders (the tests' too) and the packages they are installed as (``pyproject.toml``'s
+``package-dir``), whose modules the import graph is made of."""
 
 
 def project_modules() -> dict[str, Path]:
     """Every module of ``PACKAGES`` by its dotted name (a package by its own, for its ``__init__.py``)."""
     modules: dict[str, Path] = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    for folder, package in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            if any(other.startswith(f"{folder}/") and path.is_relative_to(ROOT / other) for other in PACKAGES):
+                continue  # (in a folder installed as a package of its own)
+            dotted = (package, *(parts[:-1] if parts[-1] == "__init__" else parts))
+            modules[".".join(dotted)] = path
     return modules
 
 
@@ -53,7 +58,7 @@ def imports_of(name: str, path: Path, modules: Mapping[str, Path]) -> set[str]:
     """The project's modules that the module ``name`` (at ``path``) imports, wherever the import stands (in a
     function too; not under ``if TYPE_CHECKING:``).  ``from a import b`` imports ``a.b`` if that is a module,
     else ``a``; ``import_module("a.b")`` imports ``a.b``; a module that calls ``import_module`` with a name it
-    computes may import every module it names in a string (``tui.cli``'s ``COMMANDS``)."""
+    computes may import every module it names in a string (``plyscope.tui.cli``'s ``COMMANDS``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     imported: set[str] = set()
@@ -140,26 +145,48 @@ def test_no_import_cycle_among_the_projects_modules() -> None:
     """Imports run one way: in functions too, and through ``import_module`` (the command line loads each command's
     module by name, and no command imports the command line back)."""
     graph = import_graph()
-    assert "tui.commands.arena" in graph["tui.cli"]  # (the graph sees the imports made by name)
+    assert "plyscope.tui.commands.arena" in graph["plyscope.tui.cli"]  # (the graph sees the imports made by name)
     assert a_cycle(graph) is None, " -> ".join(a_cycle(graph) or [])
 
 
 def test_the_match_runner_takes_nothing_from_the_arena() -> None:
-    """``tui.match`` imports no module of ``engine.arena``, nor does anything it loads."""
-    assert not [module for module in import_graph()["tui.match"] if module.startswith("engine.arena")]
-    code = "import sys, tui.match\nassert not [k for k in sys.modules if k.startswith('engine.arena')]\n"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    """``plyscope.tui.match`` imports no module of ``plyscope.engine.arena``, nor does anything it loads."""
+    assert not [module for module in import_graph()["plyscope.tui.match"] if module.startswith("plyscope.engine.arena")]
+    code = (
+        "import sys, plyscope.tui.match\nassert not [k for k in sys.modules if k.startswith('plyscope.engine.arena')]\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path.home(), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
 
 def test_the_engine_loads_neither_textual_nor_rich_and_the_ui_logic_no_textual() -> None:
     code = (
-        "import importlib, pkgutil, sys, engine\n"
-        "for m in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
+        "import importlib, pkgutil, sys, plyscope.engine\n"
+        "for m in pkgutil.walk_packages(plyscope.engine.__path__, 'plyscope.engine.'):\n"
         "    importlib.import_module(m.name)\n"
         "assert not [k for k in sys.modules if k.split('.')[0] in ('textual', 'rich')], 'engine'\n"
-        "import tui.session, tui.contest, tui.match\n"
+        "import plyscope.tui.session, plyscope.tui.contest, plyscope.tui.match\n"
         "assert not [k for k in sys.modules if k.split('.')[0] == 'textual'], 'tui logic'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path.home(), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_installed_packages_are_plyscopes_own(tmp_path: Path) -> None:
+    """Installed, the project is one package, ``plyscope`` (``plyscope.engine``, ``plyscope.tui``): no top-level
+    ``engine`` or ``tui`` that another distribution's package of that name would clash with; every folder with an
+    ``__init__.py`` is installed (``pyproject.toml`` lists them); ``python -m plyscope`` is the command line."""
+    code = (
+        "import importlib.util, plyscope, plyscope.engine, plyscope.tui\n"
+        "assert importlib.util.find_spec('engine') is None and importlib.util.find_spec('tui') is None\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    modules = project_modules()
+    packages = {name for name, path in modules.items() if path.name == "__init__.py" and not name.startswith("tests")}
+    assert listed - packages == {"plyscope.tui.web.templates"}  # (the page's templates: data only)
+    assert packages <= listed
+    assert (ROOT / "tui" / "_plyscope" / "py.typed").is_file()
+    done = subprocess.run([sys.executable, "-m", "plyscope", "--help"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("usage: plyscope"), done.stderr

@@ -7,14 +7,13 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import plyscope.engine.rivest_experiment
 import pytest
-
-import engine.rivest_experiment
-from engine.arena.records import GameRecord
-from engine.arena.summary import PairingStats, pairing_stats
-from engine.search.registry import algorithms
-from tui.cli import main
-from tui.commands.arena import match_lines
+from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.summary import PairingStats, pairing_stats
+from plyscope.engine.search.registry import algorithms
+from plyscope.tui.cli import main
+from plyscope.tui.commands.arena import match_lines
 
 AGENTS = ["--agents", "minimax:depth=2", "minimax:depth=1"]
 
@@ -186,9 +185,9 @@ def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> Non
 def test_interrupted_arena_keeps_its_games_and_exits_130(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import engine.arena.pool
-    from engine.arena.play import play_game as real_play
-    from engine.arena.schedule import GameTask
+    import plyscope.engine.arena.pool
+    from plyscope.engine.arena.play import play_game as real_play
+    from plyscope.engine.arena.schedule import GameTask
 
     calls: list[int] = []
 
@@ -198,7 +197,7 @@ def test_interrupted_arena_keeps_its_games_and_exits_130(
             raise KeyboardInterrupt
         return real_play(task, on_turn)
 
-    monkeypatch.setattr(engine.arena.pool, "play_game", play_then_interrupt)
+    monkeypatch.setattr(plyscope.engine.arena.pool, "play_game", play_then_interrupt)
     out = tmp_path / "cut.json"
     argv = ["arena", *AGENTS, "--openings", "3", "--moves", "40", "--workers", "1", "--out", str(out)]
     assert main(argv) == 130
@@ -214,14 +213,14 @@ def test_rivest_says_which_agent_is_missing(
 ) -> None:
     known = dict(algorithms())
     known.pop("rivest", None)
-    monkeypatch.setattr(engine.rivest_experiment, "algorithms", lambda: known)
+    monkeypatch.setattr(plyscope.engine.rivest_experiment, "algorithms", lambda: known)
     line = _refused(["rivest", "--openings", "1"], capsys)
     assert "needs 'rivest' (MM, Rivest's min/max approximation), not in the registry" in line
     assert "ab-rivest" not in line
 
 
 def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("engine.search.rivest")
+    pytest.importorskip("plyscope.engine.search.rivest")
     out = tmp_path / "rivest.json"
     assert main(["rivest", "--values", "1000", "--openings", "1", "--workers", "1", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -229,7 +228,10 @@ def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: 
     row = next(line for line in printed.splitlines() if "1000 moves" in line)
     assert [cell.strip() for cell in row.split("│")[-5:-1]] == ["47", "35", "16", "+43 +/- 64"]  # the paper's row
     data = json.loads(out.read_text())
-    assert data["agents"] == {"MM": engine.rivest_experiment.MM_SPEC, "AB": engine.rivest_experiment.AB_SPEC}
+    assert data["agents"] == {
+        "MM": plyscope.engine.rivest_experiment.MM_SPEC,
+        "AB": plyscope.engine.rivest_experiment.AB_SPEC,
+    }
     assert {g["group"] for g in data["games"]} == {"1000 moves"}
     assert {(g["first"], g["second"]) for g in data["games"]} == {("MM", "AB"), ("AB", "MM")}
     ours, total = data["summary"]["table"]
@@ -296,19 +298,21 @@ def test_a_rivest_run_of_long_turns_states_their_cap_and_shows_each_turn(
 ) -> None:
     # Defect 9: plyscope rivest --values 1000000000 grew to its trees' node caps (the same as plyscope search's,
     # about 1 GB in each worker) for minutes a turn, printing nothing; now it states the caps and shows each turn.
-    import tui.commands.arena
-    from engine.games import Connect4
-    from engine.rivest_experiment import rivest_tasks
+    import plyscope.tui.commands.arena
+    from plyscope.engine.games import Connect4
+    from plyscope.engine.rivest_experiment import rivest_tasks
 
     openings = [(3, 3)]
     mm, ab = (algorithms()[name] for name in ("rivest", "ab-rivest"))
-    assert tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (1000, 10**9), openings, 0)) == (
+    assert plyscope.tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (1000, 10**9), openings, 0)) == (
         "plyscope: a turn whose budget is above its tree's node cap stops at the cap: "
         f"MM at {mm.node_cap:,} nodes (about {mm.node_cap * mm.node_bytes >> 20:,} MB of tree), "
         f"AB at {ab.node_cap:,} nodes (about {ab.node_cap * ab.node_bytes >> 20:,} MB of tree), in each worker process"
     )
-    assert tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (5000,), openings, 0)) == ""
-    monkeypatch.setattr(tui.commands.arena, "PLAIN_PROGRESS_SECONDS", 0.0)  # a line at every turn (not a terminal)
+    assert plyscope.tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (5000,), openings, 0)) == ""
+    monkeypatch.setattr(
+        plyscope.tui.commands.arena, "PLAIN_PROGRESS_SECONDS", 0.0
+    )  # a line at every turn (not a terminal)
     assert main(["rivest", "--values", "60", "--openings", "1", "--workers", "1"]) == 0
     lines = capsys.readouterr().err.splitlines()
     assert re.fullmatch(

@@ -7,8 +7,7 @@ import subprocess
 import sys
 
 import pytest
-
-from tui.cli import main
+from plyscope.tui.cli import main
 
 
 def test_quick_rules_section_reports_perft_as_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -29,7 +28,7 @@ def test_an_unknown_section_is_named_with_the_choices(capsys: pytest.CaptureFixt
 
 def test_memory_probe_reports_resident_bytes_per_node_of_a_fresh_process() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "engine.benchmarks.memory", "rivest", "20000"],
+        [sys.executable, "-m", "plyscope.engine.benchmarks.memory", "rivest", "20000"],
         capture_output=True,
         text=True,
         timeout=120,

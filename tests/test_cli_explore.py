@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from tui.cli import parse_arguments
+from plyscope.tui.cli import parse_arguments
 
 
 @pytest.mark.parametrize(

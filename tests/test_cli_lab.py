@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from engine.games.evaluators import FEATURE_NAMES, parse_weights
-from tui.cli import main
+from plyscope.engine.games.evaluators import FEATURE_NAMES, parse_weights
+from plyscope.tui.cli import main
 
 
 def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

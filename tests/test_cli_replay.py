@@ -9,20 +9,19 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from engine.games import make_game
-from engine.saved_tree import SavedTree
-from engine.search import registry
-from engine.search.registry import algorithms
-from engine.search_file import SearchRecipe, read_search, to_dot, write_search
-from engine.timeline import recorded
+from plyscope.engine.games import make_game
+from plyscope.engine.saved_tree import SavedTree
+from plyscope.engine.search import registry
+from plyscope.engine.search.registry import algorithms
+from plyscope.engine.search_file import SearchRecipe, read_search, to_dot, write_search
+from plyscope.engine.timeline import recorded
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def plyscope(*words: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli", *words],
+        [sys.executable, "-m", "plyscope.tui.cli", *words],
         cwd=cwd,
         capture_output=True,
         text=True,

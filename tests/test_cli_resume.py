@@ -1,7 +1,7 @@
 """``plyscope arena --resume`` and ``--sprt`` from the command line: interrupted runs end as uninterrupted ones.
 
 A run is stopped by a real signal (SIGINT, or SIGKILL) sent by the arena process to itself right
-after its results file holds a given number of games (a wrapper around ``tui.commands.arena.save``,
+after its results file holds a given number of games (a wrapper around ``plyscope.tui.commands.arena.save``,
 so the moment is exact, not a matter of timing); the same command line then resumes it from the
 file.  The final file must equal, less the seconds each search took, the file of a run that was
 never stopped.
@@ -16,16 +16,15 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tui.cli import main
+from plyscope.tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ["--agents", "minimax:depth=2", "mcts:k=1"]
 """Two agents whose games depend on the seeds (MCTS), quick enough for a dozen games."""
 STOPPER = """
 import json, os, signal, sys
-import tui.commands.arena as arena
-from tui.cli import main
+import plyscope.tui.commands.arena as arena
+from plyscope.tui.cli import main
 
 real_save = arena.save
 fired = []
@@ -46,7 +45,7 @@ sys.exit(main(sys.argv[1:]))
 def _run(argv: list[str], *, stop: tuple[str, int] | None = None, cwd: Path) -> subprocess.CompletedProcess[str]:
     """``plyscope argv`` in a subprocess; with ``stop = (signal name, games)``, stopped by that signal then."""
     if stop is None:
-        command = [sys.executable, "-m", "tui.cli", *argv]
+        command = [sys.executable, "-m", "plyscope.tui.cli", *argv]
     else:
         command = [sys.executable, "-c", STOPPER.format(signal=stop[0], after=stop[1]), *argv]
     return subprocess.run(
@@ -194,7 +193,7 @@ def test_resume_refuses_a_file_of_another_run(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_rivest_resumes_too(tmp_path: Path) -> None:
-    pytest.importorskip("engine.search.rivest")
+    pytest.importorskip("plyscope.engine.search.rivest")
     argv = ["rivest", "--values", "300,400", "--openings", "1", "--workers", "1"]
     whole = _run([*argv, "--out", "whole.json"], cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
@@ -209,13 +208,13 @@ def test_rivest_resumes_too(tmp_path: Path) -> None:
 def test_resume_keeps_the_summary_game_by_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saved after every game, the file's summary is the one of its games, kept game by game: the summary is
     made from every game only once, for the last save (not after each game, at a cost growing with the run)."""
-    import engine.arena.summary
-    import tui.commands.arena as arena
-    from engine.arena.records import GameRecord
+    import plyscope.engine.arena.summary
+    import plyscope.tui.commands.arena as arena
+    from plyscope.engine.arena.records import GameRecord
 
     made: list[int] = []
     saved: list[dict[str, object]] = []
-    real_summary, real_save = engine.arena.summary.summary, arena.save
+    real_summary, real_save = plyscope.engine.arena.summary.summary, arena.save
 
     def summary(records: list[GameRecord], *args: object, **kwargs: object) -> object:
         made.append(len(records))

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from engine.games import make_game
-from engine.search import Limit
-from engine.search.registry import DETERMINISTIC_FAMILIES, algorithms, make_searcher
-from tui.cli import main
-from tui.commands.search import SEARCH_DEFAULT_MOVES
+from plyscope.engine.games import make_game
+from plyscope.engine.search import Limit
+from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithms, make_searcher
+from plyscope.tui.cli import main
+from plyscope.tui.commands.search import SEARCH_DEFAULT_MOVES
 
 CONTRACT_KEYS = {"best_move", "value", "pv", "moves", "nodes", "max_depth", "seconds"}
 

@@ -9,12 +9,11 @@ import subprocess
 import sys
 
 import pytest
-
-from engine.games import Connect4
-from engine.solver import Connect4Solver
-from tui.cli import main
-from tui.commands import solve as solve_command
-from tui.commands.solve import meaning
+from plyscope.engine.games import Connect4
+from plyscope.engine.solver import Connect4Solver
+from plyscope.tui.cli import main
+from plyscope.tui.commands import solve as solve_command
+from plyscope.tui.commands.solve import meaning
 
 JSON_KEYS = {
     "game",
@@ -233,7 +232,7 @@ def test_ctrl_c_prints_what_is_known_and_exits_130(
 
 def test_sigint_to_a_real_solve_after_its_first_progress_line() -> None:
     solve = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "solve", "4453", "--json"],
+        [sys.executable, "-m", "plyscope.tui.cli", "solve", "4453", "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -17,15 +17,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-from engine.agents import Agent
-from engine.arena.openings import two_move_openings
-from engine.arena.pool import GamePool, run_games
-from engine.arena.schedule import schedule
-from engine.games import make_game
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec
-from tui.cli import main
+from plyscope.engine.agents import Agent
+from plyscope.engine.arena.openings import two_move_openings
+from plyscope.engine.arena.pool import GamePool, run_games
+from plyscope.engine.arena.schedule import schedule
+from plyscope.engine.games import make_game
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.tui.cli import main
 
 SMALL_ARENA = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40"]
 """Two quick agents over one opening pair: an arena run that is over in a second, to add a bad option to."""
@@ -140,7 +139,7 @@ def test_bad_input_is_one_line_and_exit_status_2(argv: list[str], capsys: pytest
 def refused_quickly(argv: list[str]) -> str:
     """Run plyscope with ``argv`` in a subprocess that must end within seconds; its one line of stderr."""
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", *argv],
+        [sys.executable, "-m", "plyscope.tui.cli", *argv],
         capture_output=True,
         text=True,
         timeout=30,
@@ -266,7 +265,7 @@ def test_a_sigkilled_arena_leaves_no_worker_behind(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "tui.cli",
+            "plyscope.tui.cli",
             "arena",
             "--agents",
             "mcts",
@@ -305,7 +304,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_many(tmp_path: Path) -> No
         [
             sys.executable,
             "-m",
-            "tui.cli",
+            "plyscope.tui.cli",
             "arena",
             "--agents",
             "minimax:depth=1",
@@ -340,7 +339,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_many(tmp_path: Path) -> No
 def test_every_error_record_carries_the_errors_type_and_message() -> None:
     import dataclasses
 
-    from engine.arena.play import play_game
+    from plyscope.engine.arena.play import play_game
 
     task = dataclasses.replace(
         small_tasks()[0], game="grundy", opening=(), first=Agent(AgentSpec.parse("solver"), Limit(moves=50))
@@ -452,7 +451,7 @@ def test_hostile_json_is_refused_in_one_line_by_every_reader(
 
 
 def test_parse_json_turns_every_failure_into_not_json() -> None:
-    from engine.files import NotJson, parse_json
+    from plyscope.engine.files import NotJson, parse_json
 
     bad: list[str | bytes] = [text for name, text in HOSTILE_JSON.items() if name != "400-digit-weight"]
     for text in [*bad, b"\xff\xfe", "", "[1,", '{"a": Infinity}', '{"a": -Infinity}']:
@@ -462,7 +461,7 @@ def test_parse_json_turns_every_failure_into_not_json() -> None:
 
 
 def test_numbers_refuse_python_ints_too_large_for_a_float() -> None:
-    from engine.numbers import NumberError, parse_float, parse_int
+    from plyscope.engine.numbers import NumberError, parse_float, parse_int
 
     with pytest.raises(NumberError, match="over 30 digits"):
         parse_float(10**400, "weight")
@@ -523,7 +522,7 @@ def test_a_file_quoting_a_newline_is_refused_in_one_line(tmp_path: Path, capsys:
 
 
 def test_one_line_escapes_only_what_is_not_printable() -> None:
-    from engine.errors import one_line
+    from plyscope.engine.errors import one_line
 
     assert one_line("connect4 ² ４ … é") == "connect4 ² ４ … é"
     assert one_line("a\nb\rc\x1b[2J\u2028\x85\t") == "a\\nb\\rc\\x1b[2J\\u2028\\x85\\t"
@@ -586,7 +585,7 @@ def stat_is_fifo(path: Path) -> bool:
 
 
 def test_write_atomic_never_replaces_a_named_pipe_or_a_folder(tmp_path: Path) -> None:
-    from engine.files import write_atomic
+    from plyscope.engine.files import write_atomic
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -657,9 +656,9 @@ def test_a_blank_scheduler_or_a_closed_port_of_another_transport_is_refused_at_o
 def test_an_agent_with_a_bad_weights_file_is_refused_before_the_screen_opens(
     option: str, weights: str, tmp_path: Path
 ) -> None:
-    from engine.errors import UserError
-    from tui.cli import parse_arguments
-    from tui.commands import compare, play
+    from plyscope.engine.errors import UserError
+    from plyscope.tui.cli import parse_arguments
+    from plyscope.tui.commands import compare, play
 
     paths = {
         "pipe": tmp_path / "pipe",
@@ -871,9 +870,9 @@ GIVEN_TWICE = [
 
 @pytest.mark.parametrize("argv", GIVEN_TWICE, ids=lambda argv: " ".join(argv[1:])[:40])
 def test_a_parameter_given_twice_or_a_blank_algorithm_is_refused(argv: list[str], tmp_path: Path) -> None:
-    from engine.errors import UserError
-    from tui.cli import parse_arguments
-    from tui.commands import arena, compare, explore, play, search
+    from plyscope.engine.errors import UserError
+    from plyscope.tui.cli import parse_arguments
+    from plyscope.tui.commands import arena, compare, explore, play, search
 
     module = {"search": search, "arena": arena, "play": play, "compare": compare, "explore": explore}[argv[0]]
     args = parse_arguments(argv)
@@ -907,8 +906,8 @@ def test_a_run_of_more_games_than_a_results_file_holds_is_refused_before_schedul
 
 @pytest.mark.parametrize("content", [b"\x8b\xff\x00garbage\n", b"4453 x\n", b"44x 3\n", b"4444444 1\n", b"4453\n"])
 def test_a_corrupt_file_of_pons_positions_is_one_line(content: bytes, tmp_path: Path) -> None:
-    from engine.benchmarks.solver import read_set
-    from engine.errors import UserError
+    from plyscope.engine.benchmarks.solver import read_set
+    from plyscope.engine.errors import UserError
 
     path = tmp_path / "Test_L3_R1"
     path.write_bytes(b"2252576253462244111563365343671351441 -1\n" + content)
@@ -930,9 +929,9 @@ def test_balanced_openings_of_a_board_the_compiled_solver_does_not_play_are_refu
 ) -> None:
     """10x10 was refused after 21 s of CPU: the pure Python solver spent 3,000,000 nodes on its first opening, and
     no opening of a board of 54 cells or more is settled in that many."""
-    import engine.arena.openings as openings
-    from engine.errors import UserError
-    from engine.solver import ScoreSearch
+    import plyscope.engine.arena.openings as openings
+    from plyscope.engine.errors import UserError
+    from plyscope.engine.solver import ScoreSearch
 
     budgets: list[int] = []
 
@@ -971,7 +970,7 @@ def test_a_path_of_100000_characters_is_quoted_short(argv: list[str], capsys: py
 
 def test_a_save_is_readable_as_any_new_file_is_and_keeps_the_mode_of_the_one_it_replaces(tmp_path: Path) -> None:
     """mkstemp makes 0600 files: saves meant to be shared (weights, exports, games) were private to their writer."""
-    from engine.files import write_atomic
+    from plyscope.engine.files import write_atomic
 
     umask = os.umask(0o022)
     try:
@@ -1019,7 +1018,7 @@ def test_a_number_too_large_is_refused_as_too_large(
 
 
 def test_a_number_of_many_digits_that_is_small_is_read() -> None:
-    from engine.numbers import parse_float, parse_int
+    from plyscope.engine.numbers import parse_float, parse_int
 
     assert parse_int("0" * 40 + "5", "--moves", lo=1) == 5
     assert parse_float("0." + "0" * 40 + "5", "--seconds", above=0.0) == 5e-41

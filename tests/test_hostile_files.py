@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plyscope.engine.files import ORJSON_NESTING, NotJson, parse_json
+from plyscope.engine.search.registry import algorithms
+from plyscope.engine.search_file import NESTING, SearchFileError, SearchRecipe, read_search, write_search
+from plyscope.engine.timeline import recorded
+from plyscope.tui.cli import main
 
-from engine.files import ORJSON_NESTING, NotJson, parse_json
-from engine.search.registry import algorithms
-from engine.search_file import NESTING, SearchFileError, SearchRecipe, read_search, write_search
-from engine.timeline import recorded
 from tests.test_hostile import ROOT, SMALL_ARENA, refused
-from tui.cli import main
 
 DEEP = "[" * 1000 + "]" * 1000
 """Nesting some 1,000 levels deep: orjson reads it (up to 1,024), and anything walking it recursively fails."""
@@ -141,9 +141,9 @@ def test_a_weights_file_nested_1000_levels_deep_is_refused(
 def test_a_weights_file_nested_1000_levels_deep_is_refused_before_the_screen_opens(
     command: str, tmp_path: Path
 ) -> None:
-    from engine.errors import UserError
-    from tui.cli import parse_arguments
-    from tui.commands import compare, explore, play
+    from plyscope.engine.errors import UserError
+    from plyscope.tui.cli import parse_arguments
+    from plyscope.tui.commands import compare, explore, play
 
     weights = deep_weights(tmp_path)
     spec = f"minimax:depth=1,eval=features,weights={weights}"
@@ -230,7 +230,7 @@ GAMES = {"connect4": "4453", "nim": "3,4,5", "connect4-chance": ""}
 @pytest.mark.parametrize("name", algorithms())
 def test_every_algorithms_root_values_lie_on_its_scale(name: str) -> None:
     """What makes the check above true: no searcher gives a root value off ``value_scale``, on any game it plays."""
-    from engine.errors import UserError
+    from plyscope.engine.errors import UserError
 
     played = 0
     for game, position in GAMES.items():
@@ -281,11 +281,11 @@ def test_a_file_of_more_steps_than_its_search_takes_is_refused(
 
 
 def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.arena.openings import read_openings
-    from engine.game_record import PlayedGame
-    from engine.games import make_game
-    from engine.games.evaluators import read_weights_file
-    from engine.search.base import Limit
+    from plyscope.engine.arena.openings import read_openings
+    from plyscope.engine.game_record import PlayedGame
+    from plyscope.engine.games import make_game
+    from plyscope.engine.games.evaluators import read_weights_file
+    from plyscope.engine.search.base import Limit
 
     bom = b"\xef\xbb\xbf"
     saved = tmp_path / "bom.json"
@@ -320,9 +320,9 @@ def test_a_tune_stopped_by_ctrl_c_says_in_its_weights_file_that_the_match_was_in
     partial counts with no sign of it."""
     import dataclasses
 
-    from engine.games.evaluators import WEIGHTS_NESTING, read_weights_file
-    from tui.commands import tune
-    from tui.commands.arena import play_with_progress as play
+    from plyscope.engine.games.evaluators import WEIGHTS_NESTING, read_weights_file
+    from plyscope.tui.commands import tune
+    from plyscope.tui.commands.arena import play_with_progress as play
 
     def stopped_after_two_games(tasks: Any, **options: Any) -> Any:
         return dataclasses.replace(play(tasks[:2], **options), interrupted=True)  # as a Ctrl-C at the third
@@ -344,7 +344,7 @@ def test_a_tune_stopped_by_ctrl_c_says_in_its_weights_file_that_the_match_was_in
 
 def test_the_console_script_is_the_one_that_answers_ctrl_c_while_modules_load() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert project["project"]["scripts"]["plyscope"] == "tui.entry:main"
+    assert project["project"]["scripts"]["plyscope"] == "plyscope.tui.entry:main"
 
 
 @pytest.mark.parametrize("stage", ["the command line", "the command's modules"])
@@ -352,28 +352,30 @@ def test_ctrl_c_while_the_command_line_is_read_or_the_command_loads_is_one_line_
     stage: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The command's module was imported before the ``try`` that answers a Ctrl-C: a traceback, exit status -2."""
-    import tui.cli
+    import plyscope.tui.cli
 
     def interrupt(*args: object) -> None:
         raise KeyboardInterrupt
 
     if stage == "the command line":
-        monkeypatch.setattr(tui.cli, "parse_arguments", interrupt)
+        monkeypatch.setattr(plyscope.tui.cli, "parse_arguments", interrupt)
     else:
-        monkeypatch.setattr(tui.cli, "importlib", type("Importer", (), {"import_module": staticmethod(interrupt)}))
+        monkeypatch.setattr(
+            plyscope.tui.cli, "importlib", type("Importer", (), {"import_module": staticmethod(interrupt)})
+        )
     assert main(SMALL_ARENA) == 130
     assert capsys.readouterr().err == "plyscope: interrupted\n"  # (the command's module holds its arguments)
 
 
-CONSOLE_SCRIPT = "import sys; from tui.entry import main; sys.exit(main())"
+CONSOLE_SCRIPT = "import sys; from plyscope.tui.entry import main; sys.exit(main())"
 """What the installed ``plyscope`` script runs (pip writes it from ``pyproject.toml``'s entry point)."""
 
 MOMENTS = [
-    ("tui.entry", 0.0),  # the console script's module loaded: tui.cli's imports start
-    ("engine.errors", 0.0),  # tui.cli's first module of its own: numpy, the games and Rich still to load
-    ("tui.cli", 0.0),  # the command line read, the arena's modules (numba...) loading
-    ("tui.entry", 0.3),
-    ("tui.entry", 1.0),
+    ("plyscope.tui.entry", 0.0),  # the console script's module loaded: plyscope.tui.cli's imports start
+    ("plyscope.engine.errors", 0.0),  # the command line's first module of its own: numpy, games, Rich to load
+    ("plyscope.tui.cli", 0.0),  # the command line read, the arena's modules (numba...) loading
+    ("plyscope.tui.entry", 0.3),
+    ("plyscope.tui.entry", 1.0),
 ]
 """When the Ctrl-C comes: after the import of a module (Python's ``-X importtime`` line for it), and a delay."""
 

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from plyscope.tui.cli import COMMANDS, parse_arguments
+from plyscope.tui.widgets.prompt_bar import PromptBar
 from textual.binding import Binding
 from textual.screen import Screen
 
 from tests.tui.contest_helpers import PATIENCE
 from tests.tui.helpers import keys_without_idle_waits
-from tui.cli import COMMANDS, parse_arguments
-from tui.widgets.prompt_bar import PromptBar
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -148,7 +148,7 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
             [
                 sys.executable,
                 "-m",
-                "tui.cli",
+                "plyscope.tui.cli",
                 "search",
                 "4453",
                 "--algo",
@@ -186,7 +186,7 @@ BATCH = [
 def test_a_batch_example_runs(example: Example, tmp_path: Path) -> None:
     words = shrink(example.words, example.name, tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", *words],
+        [sys.executable, "-m", "plyscope.tui.cli", *words],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -207,7 +207,7 @@ SERVED = [example for example in EXAMPLES if example.name == "serve" and example
 
 @pytest.mark.parametrize("example", SERVED, ids=str)
 def test_a_serve_example_serves_the_page(example: Example) -> None:
-    from tui.web.browser import Served
+    from plyscope.tui.web.browser import Served
 
     words = example.words[1:]
     for option in ("--host", "--port"):  # this machine only, on a free port

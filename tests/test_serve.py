@@ -1,7 +1,7 @@
 """``plyscope serve``: its command line, its session cap over the wire, and the explorer in a real browser.
 
 The browser tests start ``plyscope serve`` on a free localhost port and drive a headless
-Chromium (``tui.web.browser``: the screen is read from the page's xterm.js terminal); they are
+Chromium (``plyscope.tui.web.browser``: the screen is read from the page's xterm.js terminal); they are
 skipped, saying why, where selenium, Chromium or ChromeDriver is missing.
 """
 
@@ -25,14 +25,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from tui.app import PlyscopeApp
-from tui.cli import parse_arguments
-from tui.commands.serve import app_words, explore_words, session_command
-from tui.screens.play import PlayScreen
-from tui.web.app_process import ended_words
-from tui.web.browser import Browser, Screen, Served, Tab, browser_problem, free_port, wait_for
-from tui.web.server import (
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.cli import parse_arguments
+from plyscope.tui.commands.serve import app_words, explore_words, session_command
+from plyscope.tui.screens.play import PlayScreen
+from plyscope.tui.web.app_process import ended_words
+from plyscope.tui.web.browser import Browser, Screen, Served, Tab, browser_problem, free_port, wait_for
+from plyscope.tui.web.server import (
     MAX_SCREEN,
     MIN_SCREEN,
     close_reason,
@@ -54,7 +53,11 @@ WAIT = 60.0
 
 def serve(*words: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli", "serve", *words], capture_output=True, text=True, timeout=60, cwd=ROOT
+        [sys.executable, "-m", "plyscope.tui.cli", "serve", *words],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
     )
 
 
@@ -143,7 +146,7 @@ def test_every_session_opens_the_explorer_with_the_explorer_arguments_given(word
         assert getattr(explored, name) == getattr(args, name), name
     command = session_command(1234, 2048, app_words(args, None))
     # the app itself, no shell in between: ending the process ends the app
-    assert command[:6] == [sys.executable, "-m", "tui.web.session", "1234", "2048", "explore"]
+    assert command[:6] == [sys.executable, "-m", "plyscope.tui.web.session", "1234", "2048", "explore"]
     assert "--port" not in command and command[-1] == "--no-files"
 
 
@@ -342,12 +345,12 @@ def test_a_fifth_tab_against_four_sessions_is_refused_and_the_four_keep_working(
 def test_a_session_served_without_files_reads_none_after_its_start(tmp_path: Path) -> None:
     """``explore --no-files`` (what serve runs): the command line's weights file is read at the start; from then
     on no file is read or written, so nobody at the page can read this machine's files through ``weights=``."""
-    from engine.errors import UserError
-    from engine.files import read_regular_file, set_files_off, write_atomic
-    from engine.games import make_game
-    from engine.games.evaluators import FEATURE_NAMES, write_weights_file
-    from engine.search.registry import make_searcher
-    from tui.commands.explore import app_for
+    from plyscope.engine.errors import UserError
+    from plyscope.engine.files import read_regular_file, set_files_off, write_atomic
+    from plyscope.engine.games import make_game
+    from plyscope.engine.games.evaluators import FEATURE_NAMES, write_weights_file
+    from plyscope.engine.search.registry import make_searcher
+    from plyscope.tui.commands.explore import app_for
 
     given, other = tmp_path / "given.json", tmp_path / "other.json"
     write_weights_file(given, [1.0] * len(FEATURE_NAMES))
@@ -521,9 +524,9 @@ def test_a_served_session_reads_and_writes_files_in_its_folder_only(
 ) -> None:
     """``--files-in`` (what serve --allow-files runs): a bare name lands in the folder; ``..``, an absolute path
     elsewhere and a symbolic link that leads out are refused in one line, and nothing is written there."""
-    from engine.errors import UserError
-    from engine.files import check_writable, read_regular_file, set_files_folder, write_atomic
-    from tui.commands.explore import app_for
+    from plyscope.engine.errors import UserError
+    from plyscope.engine.files import check_writable, read_regular_file, set_files_folder, write_atomic
+    from plyscope.tui.commands.explore import app_for
 
     folder, outside = tmp_path / "class", tmp_path / "outside"
     folder.mkdir()
@@ -555,9 +558,10 @@ def test_a_served_session_reads_and_writes_files_in_its_folder_only(
 def test_play_saves_in_the_folder_and_says_in_one_line_why_a_path_elsewhere_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine.files import set_files_folder
+    from plyscope.engine.files import set_files_folder
+    from plyscope.tui.commands.explore import keep_files_in
+
     from tests.tui.contest_helpers import prompt_error, prompt_field
-    from tui.commands.explore import keep_files_in
 
     folder = tmp_path / "class"
     folder.mkdir()
@@ -590,7 +594,7 @@ def test_play_saves_in_the_folder_and_says_in_one_line_why_a_path_elsewhere_is_r
 
 
 def app_for_play() -> PlyscopeApp:
-    from tui.commands.explore import app_for
+    from plyscope.tui.commands.explore import app_for
 
     return app_for(parse_arguments(["explore", "--algo", "minimax", "--param", "depth=1"]))
 
@@ -598,7 +602,7 @@ def app_for_play() -> PlyscopeApp:
 def test_serve_files_names_an_existing_folder_or_makes_one_under_the_state_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tui.commands.serve import files_folder
+    from plyscope.tui.commands.serve import files_folder
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert files_folder(parse_arguments(["serve"])) is None

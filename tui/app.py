@@ -10,6 +10,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
+from plyscope.tui.contrast import LegibleText
+from plyscope.tui.crash import crash_line, save_crash
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.screens.help import HelpScreen, help_sections
+from plyscope.tui.sent_screen import SentScreen
+from plyscope.tui.session import Session
 from rich.console import RenderableType
 from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.app import App, SystemCommand
@@ -19,13 +25,6 @@ from textual.css.query import NoMatches
 from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.worker import WorkerFailed
-
-from tui.contrast import LegibleText
-from tui.crash import crash_line, save_crash
-from tui.screens.explore import ExploreScreen
-from tui.screens.help import HelpScreen, help_sections
-from tui.sent_screen import SentScreen
-from tui.session import Session
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits for it, while the app runs."""
@@ -75,7 +74,7 @@ class PlyscopeApp(App[None]):
         self.crash_message = ""
         """The one line said about a crash (``""``: none)."""
         self._sent = SentScreen()
-        """What the terminal shows, so that an update writes only what changed (``tui.sent_screen``)."""
+        """What the terminal shows, so that an update writes only what changed (``plyscope.tui.sent_screen``)."""
         self._legible: dict[int, LegibleText] = {}
         """The contrast floor's filter for each ANSI palette (by ``id``; the palette follows the theme)."""
 
@@ -92,7 +91,8 @@ class PlyscopeApp(App[None]):
         sys.setswitchinterval(self._switch_interval)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """Textual's filters, then the contrast floor (``tui.contrast``): text at least 4.5:1 in every theme."""
+        """Textual's filters, then the contrast floor (``plyscope.tui.contrast``): text at least 4.5:1 in every
+        theme."""
         palette = self.ansi_theme
         legible = self._legible.setdefault(id(palette), LegibleText(palette))
         return [*super().get_line_filters(), legible]

@@ -8,7 +8,7 @@ the timeline, the value history, what the screen keeps and what the allocator an
 not given back, all of it.  ``AlgorithmInfo.ui_node_bytes`` (which sets every screen's default node cap) is
 the larger of the two figures of a searcher, rounded up; the table prints it beside them, so that drift shows.
 
-Run one measurement by hand with ``python -m tui.bench_memory SPEC NODES on|off``: it prints
+Run one measurement by hand with ``python -m plyscope.tui.bench_memory SPEC NODES on|off``: it prints
 ``bytes_per_node nodes seconds`` on one line.
 """
 
@@ -19,14 +19,14 @@ import gc
 import sys
 import time
 
-from engine.benchmarks import BenchTable
-from engine.benchmarks.memory import LEFT_OUT, resident_bytes, run_apart
-from engine.search.base import TREE_MEMORY_BYTES
-from engine.search.registry import AgentSpec, algorithm, algorithms
-from tui.app import PlyscopeApp
-from tui.screens.explore import ExploreScreen
-from tui.session import SearchConfig, Session
-from tui.widgets.search_tree import SearchTree
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.benchmarks.memory import LEFT_OUT, resident_bytes, run_apart
+from plyscope.engine.search.base import TREE_MEMORY_BYTES
+from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.session import SearchConfig, Session
+from plyscope.tui.widgets.search_tree import SearchTree
 
 SIZE = (120, 40)
 """Terminal size of the headless runs."""
@@ -76,7 +76,7 @@ async def grow(spec_text: str, nodes: int, follow: bool) -> tuple[float, int, fl
 
 def grow_apart(spec_text: str, nodes: int, follow: bool) -> tuple[float, int, float] | str:
     """``grow`` in a fresh process; a one-line reason instead if it failed."""
-    found = run_apart("tui.bench_memory", [spec_text, str(nodes), "on" if follow else "off"], TIMEOUT_SECONDS)
+    found = run_apart("plyscope.tui.bench_memory", [spec_text, str(nodes), "on" if follow else "off"], TIMEOUT_SECONDS)
     if isinstance(found, str):
         return found
     size, reached, seconds = found
@@ -155,7 +155,7 @@ def measure(quick: bool) -> list[BenchTable]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m tui.bench_memory SPEC NODES on|off``: one measurement, printed on one line."""
+    """``python -m plyscope.tui.bench_memory SPEC NODES on|off``: one measurement, printed on one line."""
     size, reached, seconds = asyncio.run(grow(argv[0], int(argv[1]), argv[2] == "on"))
     print(f"{size:.1f} {reached} {seconds:.3f}")
     return 0

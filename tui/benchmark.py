@@ -7,7 +7,7 @@
   for the default searcher and for the exact solver on the empty board (its probes run for
   minutes: each of its steps must still hand control back within a frame);
 * the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s);
-* the timeline's figures, and the explorer's resident bytes per tree node (``tui.bench_memory``).
+* the timeline's figures, and the explorer's resident bytes per tree node (``plyscope.tui.bench_memory``).
 """
 
 from __future__ import annotations
@@ -21,16 +21,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.search_file import read_search
+from plyscope.engine.travel import travel_of
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.bench_memory import measure as memory_figures
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.session import Batch, SearchConfig, Session
+from plyscope.tui.widgets.search_tree import SearchTree
 from textual import events
-
-from engine.benchmarks import BenchTable
-from engine.search_file import read_search
-from engine.travel import travel_of
-from tui.app import PlyscopeApp
-from tui.bench_memory import measure as memory_figures
-from tui.screens.explore import ExploreScreen
-from tui.session import Batch, SearchConfig, Session
-from tui.widgets.search_tree import SearchTree
 
 SIZE = (120, 40)
 """Terminal size of the headless runs."""
@@ -271,7 +270,7 @@ def timeline_figures(quick: bool) -> BenchTable:
                 table.rows.append([name, figure, round(value, 3), "–" if target is None else target, met])
     table.notes.append(
         "proof-number search, Rivest, best-first and MCTS take steps back in place many at once "
-        "(engine.travel: Expansions; MCTS from its per-step journal); alpha-beta from a "
+        "(plyscope.engine.travel: Expansions; MCTS from its per-step journal); alpha-beta from a "
         "checkpoint of its frame stack, replaying at most 1,024 steps (Checkpoints); the others, and "
         "a step nearer the start than the one shown when that is quicker, are rebuilt by replaying the "
         "search from its start (the searchers are deterministic), in proportion to the step reached; "

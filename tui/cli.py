@@ -4,7 +4,7 @@ Every command module has ``add_arguments(parser)`` and ``run(args) -> int``; thi
 commands and loads only the module of the one named, to read its arguments and run it
 (``plyscope --help`` loads none).  User mistakes (a bad position, an unknown algorithm, a
 parameter out of range) are reported as one line on stderr with exit status 2, and a Ctrl-C as
-one line with exit status 130 (``tui.entry``, the console script, answers one at once until the
+one line with exit status 130 (``plyscope.tui.entry``, the console script, answers one at once until the
 command's module is loaded; then the command keeps what it has and ``run_command`` says so).
 """
 
@@ -20,23 +20,23 @@ from collections.abc import Collection, Sequence
 from types import ModuleType
 from typing import TextIO
 
-from engine.errors import UserError, one_line
-from tui.commands.options import Parser
-from tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
-from tui.interrupts import interrupted, interruptible
+from plyscope.engine.errors import UserError, one_line
+from plyscope.tui.commands.options import Parser
+from plyscope.tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
+from plyscope.tui.interrupts import interrupted, interruptible
 
 COMMANDS = {
-    "explore": "tui.commands.explore",
-    "solve": "tui.commands.solve",
-    "search": "tui.commands.search",
-    "serve": "tui.commands.serve",
-    "replay": "tui.commands.replay",
-    "bench": "tui.commands.bench",
-    "arena": "tui.commands.arena",
-    "rivest": "tui.commands.rivest",
-    "play": "tui.commands.play",
-    "compare": "tui.commands.compare",
-    "tune": "tui.commands.tune",
+    "explore": "plyscope.tui.commands.explore",
+    "solve": "plyscope.tui.commands.solve",
+    "search": "plyscope.tui.commands.search",
+    "serve": "plyscope.tui.commands.serve",
+    "replay": "plyscope.tui.commands.replay",
+    "bench": "plyscope.tui.commands.bench",
+    "arena": "plyscope.tui.commands.arena",
+    "rivest": "plyscope.tui.commands.rivest",
+    "play": "plyscope.tui.commands.play",
+    "compare": "plyscope.tui.commands.compare",
+    "tune": "plyscope.tui.commands.tune",
 }
 """Each command's module, in the order ``plyscope --help`` lists them."""
 SUMMARIES = {

@@ -26,14 +26,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from engine.agents import Agent, Decision, fallback_move
-from engine.analysis import ColumnScores, ScoresSnapshot
-from engine.errors import UserError
-from engine.game_record import Controller, parse_controller
-from engine.games import Connect4State, Game, State
-from engine.search.base import Limit, Node, Stats, Step
-from engine.search.registry import AgentSpec, fitting_algorithms
-from tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Deliver, Job, SearchConfig, Session
+from plyscope.engine.agents import Agent, Decision, fallback_move
+from plyscope.engine.analysis import ColumnScores, ScoresSnapshot
+from plyscope.engine.errors import UserError
+from plyscope.engine.game_record import Controller, parse_controller
+from plyscope.engine.games import Connect4State, Game, State
+from plyscope.engine.search.base import Limit, Node, Stats, Step
+from plyscope.engine.search.registry import AgentSpec, fitting_algorithms
+from plyscope.tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Deliver, Job, SearchConfig, Session
 
 LOCKSTEP_ROUNDS = 25
 """Increments a lockstep run is cut into: each is 1/25 of the budget."""

@@ -17,7 +17,7 @@ import traceback
 from importlib import metadata
 from pathlib import Path
 
-from engine.files import write_atomic
+from plyscope.engine.files import write_atomic
 
 CRASH_EXIT_STATUS = 1
 """The exit status after a crash (2 is bad input, 130 an interruption)."""

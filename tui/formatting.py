@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from engine.games import Move, State
+from plyscope.engine.games import Move, State
 
 Number = float | int | str | None
 """One entry of ``Searcher.numbers(node)``."""

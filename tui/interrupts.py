@@ -1,7 +1,7 @@
 """How a Ctrl-C is answered: at once while nothing is to be kept, else as ``KeyboardInterrupt`` the command answers.
 
-The console script (``tui.entry``) has a Ctrl-C end the process at once (``leave_now``) while
-modules load; ``tui.cli`` makes it raise ``KeyboardInterrupt`` again (``interruptible``) once the
+The console script (``plyscope.tui.entry``) has a Ctrl-C end the process at once (``leave_now``) while
+modules load; ``plyscope.tui.cli`` makes it raise ``KeyboardInterrupt`` again (``interruptible``) once the
 command's module is loaded, and says so in the same words (``interrupted``).  This module imports
 nothing but the standard library.
 """
@@ -32,7 +32,7 @@ def leave_now(signum: int, frame: FrameType | None) -> None:
 
 def interruptible() -> None:
     """From now on a Ctrl-C raises ``KeyboardInterrupt`` (the command runs: it keeps what it has, says so and
-    ends with 130), where the console script had it end the process at once; elsewhere (``tui.cli.main`` called
+    ends with 130), where the console script had it end the process at once; elsewhere (``plyscope.tui.cli.main`` called
     by a test) nothing changes."""
     if signal.getsignal(signal.SIGINT) is leave_now:
         signal.signal(signal.SIGINT, signal.default_int_handler)

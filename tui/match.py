@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.agents import Agent, Decision, turn_limit
-from engine.errors import UserError
-from engine.game_record import Controller, PlayedGame, controller_text
-from engine.games import Move, State, is_chance
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec
-from engine.seeds import chance_draw
-from tui.contest import agent_session
-from tui.session import Session, default_algorithm
+from plyscope.engine.agents import Agent, Decision, turn_limit
+from plyscope.engine.errors import UserError
+from plyscope.engine.game_record import Controller, PlayedGame, controller_text
+from plyscope.engine.games import Move, State, is_chance
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.engine.seeds import chance_draw
+from plyscope.tui.contest import agent_session
+from plyscope.tui.session import Session, default_algorithm
 
 GAME_OVER = "the game is over: n starts a new one, u takes moves back"
 """What the play screen says to a move tried once the game is over."""

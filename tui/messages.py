@@ -5,12 +5,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+from plyscope.engine.agents import Decision
+from plyscope.engine.analysis import ScoresSnapshot
+from plyscope.tui.match import Turn
+from plyscope.tui.session import Batch, Session
 from textual.message import Message
-
-from engine.agents import Decision
-from engine.analysis import ScoresSnapshot
-from tui.match import Turn
-from tui.session import Batch, Session
 
 
 class BatchesReady(Message):

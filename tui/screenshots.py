@@ -1,8 +1,8 @@
-"""Regenerate the screenshots in ``screenshots/``: ``python -m tui.screenshots [DIRECTORY]``.
+"""Regenerate the screenshots in ``screenshots/``: ``python -m plyscope.tui.screenshots [DIRECTORY]``.
 
 Each SVG view is the real app run headless with a fixed seed and a clock that never moves (so
 no steps-per-second figure), driven by keys as a person would. ``browser.png`` is a real
-browser's: ``plyscope serve`` opened in headless Chromium (``tui.web.browser``), the explorer
+browser's: ``plyscope serve`` opened in headless Chromium (``plyscope.tui.web.browser``), the explorer
 driven by keys typed into the page; it is skipped, saying why, where no browser can be driven.
 """
 
@@ -16,15 +16,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from plyscope.engine.search.registry import algorithms
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.compare_match import CompareMatchScreen
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.session import SearchConfig, Session
+from plyscope.tui.widgets.search_tree import SearchTree
 from textual.pilot import Pilot
-
-from engine.search.registry import algorithms
-from tui.app import PlyscopeApp
-from tui.screens.compare import CompareScreen
-from tui.screens.compare_match import CompareMatchScreen
-from tui.screens.explore import ExploreScreen
-from tui.session import SearchConfig, Session
-from tui.widgets.search_tree import SearchTree
 
 Script = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -138,7 +137,7 @@ BROWSER_KEYS = ("f", "f", "d")
 
 def shoot_browser(directory: Path) -> Path | None:
     """``directory/browser.png``: the explorer served by ``plyscope serve``, in headless Chromium."""
-    from tui.web.browser import Browser, Served, browser_problem, wait_for
+    from plyscope.tui.web.browser import Browser, Served, browser_problem, wait_for
 
     problem = browser_problem()
     if problem:

@@ -17,16 +17,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.errors import UserError
-from engine.games import Game, Move, State, make_game
-from engine.saved_tree import SavedTree
-from engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Searcher, Step
-from engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
-from engine.search_file import SavedSearch, SearchRecipe, write_search
-from engine.timeline import Timeline
-from engine.travel import travel_of
-from engine.travel.replay import rebuild
-from tui.formatting import verdict_words
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Game, Move, State, make_game
+from plyscope.engine.saved_tree import SavedTree
+from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Searcher, Step
+from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
+from plyscope.engine.search_file import SavedSearch, SearchRecipe, write_search
+from plyscope.engine.timeline import Timeline
+from plyscope.engine.travel import travel_of
+from plyscope.engine.travel.replay import rebuild
+from plyscope.tui.formatting import verdict_words
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 """The explorer's default searcher: the first of these that is registered and fits the game."""
@@ -571,8 +571,8 @@ class Session:
         """Make ``searcher`` the search as it was after ``step`` (clamped to the timeline); ``None`` if ``stop``
         came first.  Runs in a search thread.
 
-        The searcher shown moves along its timeline its own way (``engine.travel``), a slice at a time under the
-        lock: back in place unless that costs more than a replay from the start (``Travel.cost``), forth taking
+        The searcher shown moves along its timeline its own way (``plyscope.engine.travel``), a slice at a time under
+        the lock: back in place unless that costs more than a replay from the start (``Travel.cost``), forth taking
         again in place what it took back, and running on beyond.  A replay from the start (the way back of any
         searcher) runs a fresh searcher for ``step`` steps (the searchers are deterministic), outside the lock,
         and swaps it in, the one it replaces kept ``ahead`` if it is further along than the one kept (the newest

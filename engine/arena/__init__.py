@@ -10,5 +10,5 @@
 * ``results``: the results file, and the games a resumed run keeps from it.
 
 **Results** are from the point of view of the agent named first in a pairing.  The seeds of
-games and turns are ``engine.seeds``'s, the statistics' formulas ``engine.stats``'s.
+games and turns are ``plyscope.engine.seeds``'s, the statistics' formulas ``plyscope.engine.stats``'s.
 """

@@ -11,8 +11,8 @@ from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any
 
-from engine.errors import UserError
-from engine.numbers import shown
+from plyscope.engine.errors import UserError
+from plyscope.engine.numbers import shown
 
 CONNECT_SECONDS = 5.0
 """How long ``--scheduler`` waits for a TCP connection to the scheduler."""

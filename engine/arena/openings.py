@@ -14,13 +14,13 @@ import os
 import re
 from collections.abc import Sequence
 
-from engine.errors import UserError
-from engine.files import read_regular_file
-from engine.games import Connect4, Connect4State, Game, Move, NimState, State, is_chance
-from engine.games.notation import read_moves, spell
-from engine.numbers import NumberError, parse_int, shown
-from engine.solve import nim_score
-from engine.solver import NATIVE_MAX_BITS, Connect4Solver, ScoreSearch, native_fits
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import read_regular_file
+from plyscope.engine.games import Connect4, Connect4State, Game, Move, NimState, State, is_chance
+from plyscope.engine.games.notation import read_moves, spell
+from plyscope.engine.numbers import NumberError, parse_int, shown
+from plyscope.engine.solve import nim_score
+from plyscope.engine.solver import NATIVE_MAX_BITS, Connect4Solver, ScoreSearch, native_fits
 
 
 def two_move_openings(game: Game) -> list[tuple[Move, ...]]:

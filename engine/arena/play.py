@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.arena.records import GameRecord, SideStats
-from engine.arena.schedule import GameTask
-from engine.games import State, is_chance, make_game
-from engine.games.notation import spell
-from engine.search.base import SearchError
-from engine.seeds import chance_draw, turn_seed
+from plyscope.engine.arena.records import GameRecord, SideStats
+from plyscope.engine.arena.schedule import GameTask
+from plyscope.engine.games import State, is_chance, make_game
+from plyscope.engine.games.notation import spell
+from plyscope.engine.search.base import SearchError
+from plyscope.engine.seeds import chance_draw, turn_seed
 
 TurnReport = tuple[int, int]
 """A turn begins: the game's task index and the turns its agents have played before it (after the opening)."""

@@ -2,7 +2,7 @@
 
 ``run_games`` keeps every finished game whatever happens to the others: a Ctrl-C, an SPRT that
 decided, a worker process that died (the games it was running are played again on a fresh
-pool).  The pool's workers end with the arena process (``engine.processes.end_with_parent``).
+pool).  The pool's workers end with the arena process (``plyscope.engine.processes.end_with_parent``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from engine.arena.cluster import dask_executor
-from engine.arena.play import TurnReport, play_game
-from engine.arena.records import GameRecord
-from engine.arena.schedule import GameTask
-from engine.errors import UserError
-from engine.games import make_game
-from engine.games.notation import spell
-from engine.processes import end_with_parent
+from plyscope.engine.arena.cluster import dask_executor
+from plyscope.engine.arena.play import TurnReport, play_game
+from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.schedule import GameTask
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import make_game
+from plyscope.engine.games.notation import spell
+from plyscope.engine.processes import end_with_parent
 
 Progress = Callable[[Sequence[TurnReport]], None]
 """Told of the turns begun since it was last told (``run_games``; possibly none)."""

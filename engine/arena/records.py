@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.agents import Decision
-from engine.numbers import shown
+from plyscope.engine.agents import Decision
+from plyscope.engine.numbers import shown
 
 RESULTS = ("first", "second", "draw", "error")
 """A game's ``result``: who won (by colour), a draw, or an error (counted for nobody)."""

@@ -4,7 +4,7 @@ A results file holds the settings of its run (``meta``) and its finished games;
 ``resumed_games`` takes them back when the same run is started again, so that only the
 others are played and the final results are those of an uninterrupted run.  With
 ``--resume`` the file is written after every game: each game's JSON is made once
-(``GameTexts``) and the summary is kept game by game (``engine.arena.summary.RunningSummary``),
+(``GameTexts``) and the summary is kept game by game (``plyscope.engine.arena.summary.RunningSummary``),
 so that a save costs the writing of the file and little more, at the 100,000th game as at
 the first.
 """
@@ -17,12 +17,12 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from engine.arena.records import GameRecord
-from engine.arena.schedule import GameTask
-from engine.errors import UserError
-from engine.files import NotJson, parse_json, read_regular_file
-from engine.games import make_game
-from engine.games.notation import read_moves, spell
+from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.schedule import GameTask
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import NotJson, parse_json, read_regular_file
+from plyscope.engine.games import make_game
+from plyscope.engine.games.notation import read_moves, spell
 
 
 def results_text(

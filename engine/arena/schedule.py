@@ -4,7 +4,7 @@ One pair of agents: a head-to-head; more: a round robin, or a gauntlet of the fi
 others.  Every pairing plays every opening twice, once with each agent moving first: games
 ``2k`` and ``2k + 1`` are one *opening pair*.  The games are listed opening by opening, so that
 a run stopped early has played each pairing about equally.  A game is a pure function of its
-``GameTask`` (its seeds are ``engine.seeds``'s).
+``GameTask`` (its seeds are ``plyscope.engine.seeds``'s).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.agents import Agent
-from engine.errors import UserError
-from engine.games import Game, Move
-from engine.seeds import dice_seed, game_seed
+from plyscope.engine.agents import Agent
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Game, Move
+from plyscope.engine.seeds import dice_seed, game_seed
 
 
 @dataclass(frozen=True, slots=True)

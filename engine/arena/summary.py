@@ -1,8 +1,8 @@
 """The statistics of a run's games: per pairing, per opening pair, the SPRT, the rating list.
 
-They are ``engine.stats``'s, fastchess's formulas: the Elo difference and its interval from the
+They are ``plyscope.engine.stats``'s, fastchess's formulas: the Elo difference and its interval from the
 opening pairs (pentanomial), the SPRT after every pair in schedule order, a maximum likelihood
-rating list over many agents; ``engine.stats.Tally`` keeps plain counts.  Every figure is from
+rating list over many agents; ``plyscope.engine.stats.Tally`` keeps plain counts.  Every figure is from
 the point of view of the agent named first in a pairing; a game stopped by an error counts for
 nobody.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.arena.records import GameRecord
-from engine.arena.schedule import pairings
-from engine.stats import EloEstimate, Pentanomial, RatingList, Sprt, Tally, finite_or_none, rating_list
+from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.schedule import pairings
+from plyscope.engine.stats import EloEstimate, Pentanomial, RatingList, Sprt, Tally, finite_or_none, rating_list
 
 
 def outcome(record: GameRecord, agent: str) -> str:
@@ -85,7 +85,7 @@ class PairingStats:
     pairs: Pentanomial
 
     def estimate(self) -> EloEstimate | None:
-        """The Elo difference from the pairs (``None`` with fewer than ``engine.stats.MIN_INTERVAL_PAIRS``)."""
+        """The Elo difference from the pairs (``None`` with fewer than ``plyscope.engine.stats.MIN_INTERVAL_PAIRS``)."""
         return self.pairs.estimate()
 
     def as_dict(self) -> dict[str, object]:

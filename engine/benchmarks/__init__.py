@@ -1,6 +1,6 @@
 """Measurements for ``plyscope bench``: each section module has ``measure(quick) -> list[BenchTable]``.
 
-Speed is measured here, never by timed assertions in tests.  ``engine.benchmarks.sections`` names the
+Speed is measured here, never by timed assertions in tests.  ``plyscope.engine.benchmarks.sections`` names the
 sections and measures one.
 """
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import time
 
-from engine.benchmarks import BenchTable
-from engine.games import Connect4
-from engine.search.alphabeta import ORDERINGS, AlphaBeta
-from engine.search.base import Limit
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.games import Connect4
+from plyscope.engine.search.alphabeta import ORDERINGS, AlphaBeta
+from plyscope.engine.search.base import Limit
 
 POSITIONS = ("", "4453", "32164625", "52753311433677442422121")
 EVAL = "threats"

@@ -21,19 +21,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.agents import Agent
-from engine.arena.openings import two_move_openings
-from engine.arena.pool import run_games
-from engine.arena.schedule import schedule
-from engine.arena.summary import tally
-from engine.benchmarks import BenchTable
-from engine.games import Connect4, State, make_game
-from engine.games.evaluators import write_weights_file
-from engine.search.base import Limit
-from engine.search.expectiminimax import Expectiminimax
-from engine.search.minimax import Minimax
-from engine.search.registry import AgentSpec
-from engine.tuning import sample_positions, tune
+from plyscope.engine.agents import Agent
+from plyscope.engine.arena.openings import two_move_openings
+from plyscope.engine.arena.pool import run_games
+from plyscope.engine.arena.schedule import schedule
+from plyscope.engine.arena.summary import tally
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.games import Connect4, State, make_game
+from plyscope.engine.games.evaluators import write_weights_file
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.expectiminimax import Expectiminimax
+from plyscope.engine.search.minimax import Minimax
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.engine.tuning import sample_positions, tune
 
 SPEED_POSITIONS = ("", "4453", "3344")
 """Positions where no game ends within the depth (Pons move strings; every disc landed where aimed)."""

@@ -10,7 +10,7 @@ of it.  A warm-up run first pays for imports and caches.  The target is at most 
 bytes a node; the registry's ``node_bytes`` (which sets each searcher's default node cap)
 is this figure rounded up.
 
-Run one measurement by hand with ``python -m engine.benchmarks.memory SPEC NODES``: it
+Run one measurement by hand with ``python -m plyscope.engine.benchmarks.memory SPEC NODES``: it
 prints ``bytes_per_node nodes seconds`` on one line.
 """
 
@@ -21,10 +21,10 @@ import subprocess
 import sys
 import time
 
-from engine.benchmarks import BenchTable
-from engine.games import Connect4
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec, algorithms, make_searcher
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.games import Connect4
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec, algorithms, make_searcher
 
 TARGET_BYTES = 200
 """Bytes of resident memory per tree node a searcher may take (issue: at most 200)."""
@@ -70,7 +70,7 @@ def measure_here(spec_text: str, nodes: int) -> tuple[float, int, float]:
 
 def measure_apart(spec_text: str, nodes: int) -> tuple[float, int, float] | str:
     """``measure_here`` in a fresh process; a one-line reason instead if it failed."""
-    found = run_apart("engine.benchmarks.memory", [spec_text, str(nodes)], TIMEOUT_SECONDS)
+    found = run_apart("plyscope.engine.benchmarks.memory", [spec_text, str(nodes)], TIMEOUT_SECONDS)
     if isinstance(found, str):
         return found
     size, reached, seconds = found
@@ -133,7 +133,7 @@ def measure(quick: bool) -> list[BenchTable]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m engine.benchmarks.memory SPEC NODES``: one measurement, printed on one line."""
+    """``python -m plyscope.engine.benchmarks.memory SPEC NODES``: one measurement, printed on one line."""
     size, reached, seconds = measure_here(argv[0], int(argv[1]))
     print(f"{size:.1f} {reached} {seconds:.3f}")
     return 0

@@ -12,8 +12,8 @@ import importlib.util
 import time
 from typing import Any
 
-from engine.benchmarks import BenchTable
-from engine.benchmarks.playouts import CPU_NOTE, POSITIONS, SEED, Rate, mcts_rate, positions_note
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.benchmarks.playouts import CPU_NOTE, POSITIONS, SEED, Rate, mcts_rate, positions_note
 
 UCT_C = 1.4
 INSTALL_HINT = "pip install open-spiel (or pip install -e '.[peers]')"

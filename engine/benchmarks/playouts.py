@@ -10,12 +10,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from engine.benchmarks import BenchTable
-from engine.games import Connect4, Connect4State
-from engine.search.base import Limit
-from engine.search.mcts import MonteCarloTreeSearch
-from engine.search.playouts import connect4_batch, connect4_playout
-from engine.search.stream import RandomStream
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.games import Connect4, Connect4State
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.mcts import MonteCarloTreeSearch
+from plyscope.engine.search.playouts import connect4_batch, connect4_playout
+from plyscope.engine.search.stream import RandomStream
 
 POSITIONS = ("32751571231557", "335662333565", "2416615552", "274552224131661", "5455174361263362")
 """Pons move strings (Begin-Medium lines 1-3, Middle-Medium lines 1-2)."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from engine.benchmarks import BenchTable
-from engine.games import Connect4, State
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.games import Connect4, State
 
 
 def perft(state: State, depth: int) -> int:

@@ -11,7 +11,7 @@ moves budget per position:
 
 Moves are calls to ``State.play`` by the tree search; steps are the searcher's units of
 work (expansions, iterations or node visits).  Memory per tree node is the ``memory``
-section's (``engine.benchmarks.memory``: resident size over a million-node run).  The exact
+section's (``plyscope.engine.benchmarks.memory``: resident size over a million-node run).  The exact
 solver is left out: it is not a budgeted tree search.  One more row, ``rivest:accounting=true``, is MM as in
 Rivest's experiment (``plyscope rivest``), to be set beside ``ab-rivest``, which counts moves
 the same way: his move-rate figures (800 against 3,500 a second) are for that pair.
@@ -19,10 +19,10 @@ the same way: his move-rate figures (800 against 3,500 a second) are for that pa
 
 from __future__ import annotations
 
-from engine.benchmarks import BenchTable
-from engine.games import Connect4
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec, algorithms, make_searcher
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.games import Connect4
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec, algorithms, make_searcher
 
 POSITIONS = ("4453", "44444323", "32164625", "274552224131661")
 LEFT_OUT = ("solver",)

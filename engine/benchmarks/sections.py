@@ -1,20 +1,20 @@
-"""The sections of ``plyscope bench`` (each a module of ``engine.benchmarks``), and the measuring of one."""
+"""The sections of ``plyscope bench`` (each a module of ``plyscope.engine.benchmarks``), and the measuring of one."""
 
 from __future__ import annotations
 
 import importlib
 
-from engine.benchmarks import BenchTable
+from plyscope.engine.benchmarks import BenchTable
 
 SECTIONS: dict[str, str] = {
-    "rules": "engine.benchmarks.rules",
-    "alphabeta": "engine.benchmarks.alphabeta",
-    "playouts": "engine.benchmarks.playouts",
-    "peers": "engine.benchmarks.peers",
-    "searchers": "engine.benchmarks.searchers",
-    "memory": "engine.benchmarks.memory",
-    "solver": "engine.benchmarks.solver",
-    "lab": "engine.benchmarks.lab",
+    "rules": "plyscope.engine.benchmarks.rules",
+    "alphabeta": "plyscope.engine.benchmarks.alphabeta",
+    "playouts": "plyscope.engine.benchmarks.playouts",
+    "peers": "plyscope.engine.benchmarks.peers",
+    "searchers": "plyscope.engine.benchmarks.searchers",
+    "memory": "plyscope.engine.benchmarks.memory",
+    "solver": "plyscope.engine.benchmarks.solver",
+    "lab": "plyscope.engine.benchmarks.lab",
 }
 """Section name -> module, in the order the tables are printed."""
 

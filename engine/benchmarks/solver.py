@@ -6,7 +6,7 @@ wall-clock per position.  The data is looked up in ``$PLYSCOPE_PONS_DATA`` or el
 ``../shared/data/connect4-pons`` beside the project's root; without it those tables are
 skipped with a note.
 
-The last table times the solver's steps as a searcher (``engine.search.solver``) on
+The last table times the solver's steps as a searcher (``plyscope.engine.search.solver``) on
 positions it cannot finish soon: a UI gets control back between two steps, so the slowest
 step is how long the solver can hold it.
 """
@@ -19,13 +19,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.benchmarks import BenchTable
-from engine.errors import UserError
-from engine.files import read_regular_file
-from engine.games import Connect4
-from engine.numbers import shown
-from engine.search.solver import SolverSearcher
-from engine.solver import Connect4Solver
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import read_regular_file
+from plyscope.engine.games import Connect4
+from plyscope.engine.numbers import shown
+from plyscope.engine.search.solver import SolverSearcher
+from plyscope.engine.solver import Connect4Solver
 
 DATA_VARIABLE = "PLYSCOPE_PONS_DATA"
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4-pons"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.games.base import (
+from plyscope.engine.games.base import (
     CHANCE,
     ChanceState,
     Game,
@@ -15,14 +15,14 @@ from engine.games.base import (
     is_chance,
     outcome_probability,
 )
-from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, parse_chance_game
-from engine.games.connect4 import Connect4, Connect4State
-from engine.games.nim import Nim, NimState
-from engine.numbers import shown
+from plyscope.engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, parse_chance_game
+from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.games.nim import Nim, NimState
+from plyscope.engine.numbers import shown
 
 GAME_NAMES = ("connect4", "connect4-chance", "grundy", "nim", "nim-misere")
 """The names ``make_game`` takes; ``connect4:WxH`` picks another board size, ``connect4-chance:...`` other
-sizes and probabilities (``engine.games.chance``)."""
+sizes and probabilities (``plyscope.engine.games.chance``)."""
 GAME_CHOICES = (
     "connect4",
     "connect4:4x4",

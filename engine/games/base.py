@@ -6,7 +6,7 @@ Points of view, stated once for the whole engine:
   ``CHANCE`` (``0``) at a chance node, where nature moves next (see ``ChanceState``).
 * ``State.utility()`` of a terminal state is from the **first player's** point of view:
   ``+1`` first player won, ``-1`` second player won, ``0`` draw.
-* Evaluators (``engine.games.evaluators``) also score from the first player's point of
+* Evaluators (``plyscope.engine.games.evaluators``) also score from the first player's point of
   view: the first player is MAX, the second MIN.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Protocol, TypeGuard
 
-from engine.errors import UserError
+from plyscope.engine.errors import UserError
 
 Move = Hashable
 """A move of some game: an ``int`` column in Connect Four, a ``(pile, part)`` pair in Nim."""

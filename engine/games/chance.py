@@ -27,9 +27,9 @@ import re
 from collections.abc import Sequence
 from functools import cached_property
 
-from engine.games.base import CHANCE, Move, Player, PositionError
-from engine.games.connect4 import COLUMN_DIGITS, Bitboard, Connect4, Connect4State
-from engine.numbers import NumberError, OutOfRange, parse_float
+from plyscope.engine.games.base import CHANCE, Move, Player, PositionError
+from plyscope.engine.games.connect4 import COLUMN_DIGITS, Bitboard, Connect4, Connect4State
+from plyscope.engine.numbers import NumberError, OutOfRange, parse_float
 
 DEFAULT_KEEP = 0.6
 """Probability that the disc lands in the column chosen (before the shares of missing or full neighbours)."""

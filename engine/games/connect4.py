@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 
-from engine.games.base import Move, Player, PositionError
-from engine.numbers import NumberError, parse_int, shown
+from plyscope.engine.games.base import Move, Player, PositionError
+from plyscope.engine.numbers import NumberError, parse_int, shown
 
 Bitboard = int
 """A set of cells, bit ``column * (height + 1) + row`` for each cell (row 0 at the bottom)."""

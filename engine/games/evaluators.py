@@ -24,12 +24,12 @@ from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from engine.errors import UserError
-from engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
-from engine.games.base import Game, PositionError, State
-from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
-from engine.games.connect4 import Bitboard, Connect4, Connect4State
-from engine.numbers import NumberError, parse_float, shown
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
+from plyscope.engine.games.base import Game, PositionError, State
+from plyscope.engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
+from plyscope.engine.games.connect4 import Bitboard, Connect4, Connect4State
+from plyscope.engine.numbers import NumberError, parse_float, shown
 
 
 class Evaluator(Protocol):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.games.base import Move, Player, PositionError
-from engine.numbers import NumberError, parse_int, shown
+from plyscope.engine.games.base import Move, Player, PositionError
+from plyscope.engine.numbers import NumberError, parse_int, shown
 
 NimMove = tuple[int, int]
 """``(pile size, part)``: the larger new pile in Grundy's game, the tokens taken in classic Nim."""

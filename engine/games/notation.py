@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.errors import UserError
-from engine.games.base import Move, PositionError, State
-from engine.games.connect4 import Connect4, Connect4State
-from engine.numbers import shown
+from plyscope.engine.errors import UserError
+from plyscope.engine.games.base import Move, PositionError, State
+from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.numbers import shown
 
 
 def spell(state: State, moves: Sequence[Move]) -> str:

@@ -1,5 +1,5 @@
-"""Game-tree searchers on one surface (see ``engine.search.base``) and their registry."""
+"""Game-tree searchers on one surface (see ``plyscope.engine.search.base``) and their registry."""
 
-from engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher, SearchError, Stats, Step
+from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher, SearchError, Stats, Step
 
 __all__ = ["AlgorithmInfo", "Limit", "Node", "Param", "Result", "SearchError", "Searcher", "Stats", "Step"]

@@ -52,7 +52,7 @@ earlier iterations, one ply shallower, still give the best move to try first.
 the same trees as stepping; it only skips building the ``AlphaBetaStep`` records.
 
 Going back along the timeline: checkpoints of the frame stack and a short replay
-(``engine.travel.checkpoints``), told what the search does through ``journal``.
+(``plyscope.engine.travel.checkpoints``), told what the search does through ``journal``.
 """
 
 from __future__ import annotations
@@ -63,11 +63,11 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Self
 
-from engine.games.base import Move, State
-from engine.games.connect4 import Connect4State
-from engine.games.evaluators import Evaluator
-from engine.pov import PovScore
-from engine.search.base import (
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.connect4 import Connect4State
+from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
@@ -80,10 +80,10 @@ from engine.search.base import (
     Verdict,
     best_child,
 )
-from engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
+from plyscope.engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
 
 if TYPE_CHECKING:
-    from engine.travel.checkpoints import Checkpoints
+    from plyscope.engine.travel.checkpoints import Checkpoints
 
 _VALUE = attrgetter("value")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
@@ -231,7 +231,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     description = "iterative-deepening alpha-beta (fail-soft) with move ordering and a transposition table"
     journal: Checkpoints | None = None
     """Told each iteration begun and completed, each table write, and the steps where a checkpoint is due, to take
-    steps back in place (``engine.travel`` sets it)."""
+    steps back in place (``plyscope.engine.travel`` sets it)."""
 
     def __init__(
         self,
@@ -644,7 +644,7 @@ def best_completed_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
 def table_key(state: State) -> Hashable:
     """The transposition table's key for ``state``: its ``key()``, with its ply unless the position fixes it.
 
-    A finished game's value carries the ply it ended at (``engine.games.evaluators``), so a position's value
+    A finished game's value carries the ply it ended at (``plyscope.engine.games.evaluators``), so a position's value
     depends on the ply it is reached at.  A Connect Four position's ply is its stone count, but a classic Nim
     position can be reached at several (piles 4, 4 after two moves or after four): an entry found at one ply
     must not answer at another."""

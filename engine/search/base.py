@@ -9,7 +9,7 @@ Units of work and of budget, the same for every algorithm:
   one move for every edge it walks down from the root.  Random playouts are counted apart
   (``Stats.playout_moves``), not in ``moves``.
 
-Values: ``Searcher.value()`` is a ``PovScore`` (``engine.pov``): a number with the player whose
+Values: ``Searcher.value()`` is a ``PovScore`` (``plyscope.engine.pov``): a number with the player whose
 point of view it takes, on the scale of the searcher's evaluator (or of its own statistics,
 for MCTS and proof-number search); each ``Node`` subclass says the point of view of every
 number it keeps.
@@ -26,11 +26,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import ClassVar, Generic, Self, TypeVar
 
-from engine.errors import UserError
-from engine.games.base import Move, Player, State
-from engine.games.evaluators import Evaluator
-from engine.numbers import NumberError, OutOfRange, parse_float, parse_int, shown
-from engine.pov import FIRST, PovBounds, PovScore
+from plyscope.engine.errors import UserError
+from plyscope.engine.games.base import Move, Player, State
+from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int, shown
+from plyscope.engine.pov import FIRST, PovBounds, PovScore
 
 
 class SearchError(UserError):
@@ -402,7 +402,7 @@ class Param:
     def parse(self, value: object) -> object:
         """``value`` (text from a command line or a form, or already typed) checked and converted.
 
-        Numbers are read by ``engine.numbers`` (ASCII digits only, no ``nan`` or ``inf``, no
+        Numbers are read by ``plyscope.engine.numbers`` (ASCII digits only, no ``nan`` or ``inf``, no
         thousand-digit integers); the range is the parameter's own."""
         text = shown(str(value).strip())
         parsed: object

@@ -26,7 +26,7 @@ Rivest's evaluator, ``67152117737262713366376314254`` (second player to move) re
 
 So the search goes on, until the score is exact, its length included: a **refinement** after
 Korf and Chickering's search.  Every node keeps bounds on its game-theoretic score (``bounds``,
-in ``engine.search.outcomes``' units, for the first player: a win at ply p is ``1000 - p``): a
+in ``plyscope.engine.search.outcomes``' units, for the first player: a win at ply p is ``1000 - p``): a
 finished game's exact score, an open leaf's intrinsic bounds (the game cannot end before the
 next ply), an inner node those its children give.  A refinement step walks down from the root,
 at each node among the children whose search can still change its bounds (``improvable``: not
@@ -44,10 +44,10 @@ from collections import deque
 from operator import attrgetter
 from typing import TYPE_CHECKING, Self
 
-from engine.games.base import Move, State
-from engine.games.evaluators import Evaluator
-from engine.pov import PovScore
-from engine.search.base import (
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
@@ -59,11 +59,11 @@ from engine.search.base import (
     Verdict,
     best_child,
 )
-from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
-from engine.search.outcomes import Bounds, backed_up, exact, improvable, intrinsic, result_of, score
+from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+from plyscope.engine.search.outcomes import Bounds, backed_up, exact, improvable, intrinsic, result_of, score
 
 if TYPE_CHECKING:
-    from engine.travel.expansions import Expansions
+    from plyscope.engine.travel.expansions import Expansions
 
 _VALUE = attrgetter("v")
 
@@ -82,8 +82,9 @@ class BestFirstNode(Node):
     best: Self | None
     """The principal child: the first child with the best value for the player to move (``None`` at a leaf)."""
     bounds: Bounds | None
-    """Bounds on the game-theoretic score for the first player (``engine.search.outcomes``): exact at a finished
-    game, from the children at an inner node, ``None`` at a leaf where the game goes on (its intrinsic bounds)."""
+    """Bounds on the game-theoretic score for the first player (``plyscope.engine.search.outcomes``): exact at a
+    finished game, from the children at an inner node, ``None`` at a leaf where the game goes on (its intrinsic
+    bounds)."""
 
     def __init__(self, parent: Self | None, move: Move | None, v: float, bounds: Bounds | None) -> None:
         """``bounds``: a finished game's (``_finished``), ``None`` where the game goes on."""
@@ -114,7 +115,7 @@ class BestFirst(Searcher[BestFirstNode]):
     name = "bestfirst"
     description = "best-first minimax (Korf & Chickering): expand the principal leaf"
     journal: Expansions[BestFirstNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (``engine.travel`` sets it; not with
+    """Told each step's expansion, to take steps back and again in place (``plyscope.engine.travel`` sets it; not with
     ``ab_depth``, whose full-width phase is replayed)."""
 
     def __init__(self, state: State, *, ab_depth: int = 0, evaluator: str | Evaluator = "auto") -> None:
@@ -231,7 +232,7 @@ class BestFirst(Searcher[BestFirstNode]):
 
     def refresh(self) -> None:
         """The principal variation and ``finished`` after a step, or after the tree went back or forth along the
-        timeline (``engine.travel``): finished once the root's bounds meet."""
+        timeline (``plyscope.engine.travel``): finished once the root's bounds meet."""
         self._principal = self._principal_from_root()
         lo, hi = self.bounds_of(self.root)
         self.finished = not self._full_width and lo == hi
@@ -242,8 +243,8 @@ class BestFirst(Searcher[BestFirstNode]):
         return result_of(lo) == result_of(hi) != 0
 
     def rescore(self, node: BestFirstNode) -> None:
-        """Back up ``node``'s value, principal child and bounds from its children (``engine.travel`` takes steps
-        back with it)."""
+        """Back up ``node``'s value, principal child and bounds from its children (``plyscope.engine.travel`` takes
+        steps back with it)."""
         best = best_child(node.children, self._players[node.depth & 1], _VALUE)
         assert best is not None  # a node rescored has children
         node.best = best

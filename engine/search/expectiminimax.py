@@ -37,11 +37,11 @@ import math
 from collections.abc import Sequence
 from typing import cast
 
-from engine.games.base import CHANCE, Move, State, is_chance
-from engine.games.evaluators import Evaluator
-from engine.pov import PovScore
-from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken
-from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+from plyscope.engine.games.base import CHANCE, Move, State, is_chance
+from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken
+from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 PRUNINGS = ("none", "star1")
 

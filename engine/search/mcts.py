@@ -2,7 +2,7 @@
 
 One step is one iteration: select a path by UCB1 from the root, expand one untried move
 (one ``State.play``, the only move the tree search pays for), score the new leaf with
-``k`` random playouts (one numpy batch on Connect Four; see ``engine.search.playouts``),
+``k`` random playouts (one numpy batch on Connect Four; see ``plyscope.engine.search.playouts``),
 and back the results up as ``k`` visits.  Options: partial expansion, and MCTS-Solver
 (Winands, Björnsson & Saito 2008), which proves wins and losses, here with the bounds of
 score-bounded MCTS (Cazenave & Saffidine 2010) on scores that carry the game's length, so that
@@ -15,7 +15,7 @@ Points of view, stated once for this module:
   [0, 1] and every parent picks the child with the largest UCB1.  The root's numbers are
   for the player who moved into the root position: the opponent of the player to move.
 * ``bounds`` and ``proven`` (MCTS-Solver) are from the same point of view: ``bounds`` on the
-  score of the node's position with perfect play (``engine.search.outcomes``: ``+962`` a win at
+  score of the node's position with perfect play (``plyscope.engine.search.outcomes``: ``+962`` a win at
   ply 38, ``-962`` a loss then, 0 a draw), and ``proven`` is ``WIN`` once they show the player
   who moved into the node wins it, ``LOSS`` once they show this player loses.
 * Chance nodes (Connect Four with chance): a chance node's numbers are for the player whose
@@ -38,9 +38,9 @@ So a moves bound is an iteration bound, and one can never run on for free (UCT k
 choosing a won finished game, and a complete tree has nothing left to expand).
 
 Every random number (tree choices, plain playouts and numpy batches alike) is drawn from one
-``RandomStream`` (``engine.search.stream``), whose whole state is a position in a seeded
+``RandomStream`` (``plyscope.engine.search.stream``), whose whole state is a position in a seeded
 sequence: that is what lets the timeline take steps back and again in place, exactly, from a
-journal of a few bytes a step (``engine.travel.monte_carlo``).
+journal of a few bytes a step (``plyscope.engine.travel.monte_carlo``).
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.games.base import Move, Player, State, is_chance
-from engine.pov import PovScore
-from engine.search.base import (
+from plyscope.engine.games.base import Move, Player, State, is_chance
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import (
     TAKEN,
     AlgorithmInfo,
     Node,
@@ -62,7 +62,7 @@ from engine.search.base import (
     Taken,
     Verdict,
 )
-from engine.search.outcomes import (
+from plyscope.engine.search.outcomes import (
     Bounds,
     backed_up,
     bounds,
@@ -73,11 +73,11 @@ from engine.search.outcomes import (
     score,
     span_words,
 )
-from engine.search.playouts import Playouts
-from engine.search.stream import RandomStream
+from plyscope.engine.search.playouts import Playouts
+from plyscope.engine.search.stream import RandomStream
 
 if TYPE_CHECKING:
-    from engine.travel.monte_carlo import MonteCarloJournal
+    from plyscope.engine.travel.monte_carlo import MonteCarloJournal
 
 WIN = 1
 LOSS = -1
@@ -116,7 +116,7 @@ class MctsNode(Node):
     """Moves not yet expanded; ``None`` until the first expansion from this node."""
     bounds: Bounds | None
     """MCTS-Solver: bounds on the score of this node's position for the player who moved into it
-    (``engine.search.outcomes``); ``None`` for its intrinsic ones (nothing below it proven, or no solver)."""
+    (``plyscope.engine.search.outcomes``); ``None`` for its intrinsic ones (nothing below it proven, or no solver)."""
 
     def __init__(self, parent: MctsNode | None, move: Move | None) -> None:
         super().__init__(parent, move)
@@ -163,7 +163,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
     name = "mcts"
     description = "Monte Carlo tree search (UCT), k numpy-batched playouts per leaf; partial expansion, MCTS-Solver"
     journal: MonteCarloJournal | None = None
-    """Told each step's leaf and result, to take steps back and again in place (``engine.travel`` sets it)."""
+    """Told each step's leaf and result, to take steps back and again in place (``plyscope.engine.travel`` sets it)."""
 
     def __init__(
         self,
@@ -350,7 +350,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         """MCTS-Solver, after every iteration: pass bounds up ``path`` while they change; how many nodes changed
         (the leaf's parent first, then each one above it).
 
-        Winands et al.'s proofs, on scores that carry the length (``engine.search.outcomes``), with the bounds
+        Winands et al.'s proofs, on scores that carry the length (``plyscope.engine.search.outcomes``), with the bounds
         of Cazenave and Saffidine's score-bounded MCTS: a node's bounds, for the player who moved into it, are
         the opposite of the best its children's give the player to move there (``backed_bounds``).  A child
         proven won by its mover makes its parent a proven loss, and a fully expanded parent whose children are
@@ -397,9 +397,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         return searched
 
     def refresh(self) -> None:
-        """``finished`` after a proof, or after the tree went back or forth along the timeline (``engine.travel``):
-        with MCTS-Solver, once the root's bounds have met (its score, the game's length included, is known); plain
-        MCTS never finishes (it does not search by its bounds)."""
+        """``finished`` after a proof, or after the tree went back or forth along the timeline
+        (``plyscope.engine.travel``): with MCTS-Solver, once the root's bounds have met (its score, the game's length
+        included, is known); plain MCTS never finishes (it does not search by its bounds)."""
         span = self.root.bounds
         self.finished = self.solver and span is not None and span[0] == span[1]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import attrgetter
 
-from engine.games.base import Move, State
-from engine.games.evaluators import EVALUATORS, Evaluator, default_evaluator, make_evaluator
-from engine.pov import PovScore
-from engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, best_child
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.evaluators import EVALUATORS, Evaluator, default_evaluator, make_evaluator
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, best_child
 
 _VALUE = attrgetter("value")
 """A node's value, first player's point of view: the key ``best_child`` compares."""

@@ -4,7 +4,7 @@ A playout plays uniformly random legal moves from a position to the end of the g
 Every result here is a **winner from the first player's point of view**: ``+1`` the
 first player won, ``-1`` the second, ``0`` a draw.
 
-All of them draw from a ``RandomStream`` (``engine.search.stream``): a seeded sequence of
+All of them draw from a ``RandomStream`` (``plyscope.engine.search.stream``): a seeded sequence of
 floats that can be wound back, so that a search can take a step back exactly.
 
 * ``connect4_playout`` plays on the two raw Python-int bitboards of a Connect Four
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from engine.games.base import Player, State, is_chance
-from engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState
-from engine.games.connect4 import Bitboard, Connect4, Connect4State
-from engine.search.stream import RandomStream
+from plyscope.engine.games.base import Player, State, is_chance
+from plyscope.engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState
+from plyscope.engine.games.connect4 import Bitboard, Connect4, Connect4State
+from plyscope.engine.search.stream import RandomStream
 
 if TYPE_CHECKING:
     # numpy is imported where it is used: the explorer starts without it (about 0.15 s of CPU a session)

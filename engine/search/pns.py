@@ -16,7 +16,7 @@ updates its ancestors, stopping at the first whose numbers do not change.
 
 Settling the claim settles the result, not its length: a proof tree need not hold the
 quickest win, nor a disproof the slowest loss.  So every node also keeps bounds on its
-game-theoretic score for the root player (``bounds``, in ``engine.search.outcomes``' units: a
+game-theoretic score for the root player (``bounds``, in ``plyscope.engine.search.outcomes``' units: a
 win at ply p is ``1000 - p``, a loss ``p - 1000``, a draw 0): a finished game's exact score, an
 unknown leaf's intrinsic bounds (the game cannot end before the next ply), an inner node those
 its children give (the most of theirs at OR nodes, the least at AND nodes).  Once the claim is
@@ -36,9 +36,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from engine.games.base import Move, State
-from engine.pov import PovScore
-from engine.search.base import (
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import (
     TAKEN,
     AlgorithmInfo,
     Node,
@@ -49,7 +49,7 @@ from engine.search.base import (
     Taken,
     Verdict,
 )
-from engine.search.outcomes import (
+from plyscope.engine.search.outcomes import (
     SCALE,
     Bounds,
     backed_up,
@@ -63,7 +63,7 @@ from engine.search.outcomes import (
 )
 
 if TYPE_CHECKING:
-    from engine.travel.expansions import Expansions
+    from plyscope.engine.travel.expansions import Expansions
 
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""
@@ -84,7 +84,7 @@ class PnsNode(Node):
     dn: float
     """Disproof number: leaves still to disprove for the claim to fail here (0 disproven, inf proven)."""
     bounds: Bounds | None
-    """Bounds on the game-theoretic score for the root player (``engine.search.outcomes``): exact at a finished
+    """Bounds on the game-theoretic score for the root player (``plyscope.engine.search.outcomes``): exact at a finished
     game, from the children at an inner node, ``None`` at an unknown leaf (its intrinsic bounds)."""
 
     def __init__(self, parent: PnsNode | None, move: Move | None) -> None:
@@ -107,7 +107,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
     name = "pns"
     description = "proof-number search (Allis): proves or disproves a win (or a draw) for the player to move"
     journal: Expansions[PnsNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (``engine.travel`` sets it)."""
+    """Told each step's expansion, to take steps back and again in place (``plyscope.engine.travel`` sets it)."""
 
     def __init__(self, state: State, *, target: str = "win") -> None:
         super().__init__(state)
@@ -271,13 +271,13 @@ class ProofNumberSearch(Searcher[PnsNode]):
         return backed_up(spans, intrinsic(ply + 1, not is_or), is_or)
 
     def refresh(self) -> None:
-        """``finished`` after a step, or after the tree went back or forth along the timeline (``engine.travel``):
-        once the root's bounds meet (which settles the claim)."""
+        """``finished`` after a step, or after the tree went back or forth along the timeline
+        (``plyscope.engine.travel``): once the root's bounds meet (which settles the claim)."""
         lo, hi = self.bounds_of(self.root)
         self.finished = lo == hi
 
     def rescore(self, node: PnsNode) -> None:
-        """``node``'s numbers and bounds from its children's (``engine.travel`` takes steps back with it)."""
+        """``node``'s numbers and bounds from its children's (``plyscope.engine.travel`` takes steps back with it)."""
         node.pn, node.dn = self._numbers_from_children(node)
         node.bounds = self._backed_bounds(node)
 
@@ -305,8 +305,8 @@ class ProofNumberSearch(Searcher[PnsNode]):
 
     def value(self) -> PovScore[float]:
         """For the player to move at the root (``root_player``): 0 while the claim is open; once settled, the bound
-        the search gives on the root player's score (``engine.search.outcomes``, over 1000: ``0.962`` a win at ply
-        38), the lower one for a proof, the upper one for a disproof: exact once the search is finished."""
+        the search gives on the root player's score (``plyscope.engine.search.outcomes``, over 1000: ``0.962`` a win
+        at ply 38), the lower one for a proof, the upper one for a disproof: exact once the search is finished."""
         if not self.settled():
             return self.scored(0.0, self.root_player)
         lo, hi = self.bounds_of(self.root)

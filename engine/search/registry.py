@@ -1,6 +1,6 @@
 """Every searcher by name, with its parameters: the CLI, the UI and the arena build searchers here.
 
-Each searcher module in ``engine.search`` that exposes ``ALGORITHMS`` (a tuple of
+Each searcher module in ``plyscope.engine.search`` that exposes ``ALGORITHMS`` (a tuple of
 ``AlgorithmInfo``) is registered; a factory is called as ``factory(state, **params)``
 with every parameter checked (plus ``seed=seed`` for a searcher that draws random numbers).
 """
@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-import engine.search
-from engine import travel
-from engine.errors import UserError
-from engine.games import Connect4, Connect4Chance, Game, State, is_chance, make_game
-from engine.numbers import shown
-from engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
-from engine.search.minimax import resolve_evaluator
+import plyscope.engine.search
+from plyscope.engine import travel
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Connect4, Connect4Chance, Game, State, is_chance, make_game
+from plyscope.engine.numbers import shown
+from plyscope.engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
+from plyscope.engine.search.minimax import resolve_evaluator
 
 DETERMINISTIC_FAMILIES = ("connect4", "nim")
 """The game families without chance: what an ``AlgorithmInfo`` with empty ``games`` plays."""
@@ -32,8 +32,8 @@ CHANCE_FAMILY = "connect4-chance"
 def algorithms() -> dict[str, AlgorithmInfo]:
     """Every registered algorithm by name, module by module in alphabetical order."""
     found: dict[str, AlgorithmInfo] = {}
-    for module_info in sorted(pkgutil.iter_modules(engine.search.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"engine.search.{module_info.name}")
+    for module_info in sorted(pkgutil.iter_modules(plyscope.engine.search.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"plyscope.engine.search.{module_info.name}")
         for info in getattr(module, "ALGORITHMS", ()):
             found[info.name] = info
     return found
@@ -86,7 +86,7 @@ def make_searcher(
 
     The evaluator's parameters (``eval``, ``weights``, ``transform``) become one ``Evaluator``,
     passed to the searcher as ``evaluator``.  A searcher whose family journals its steps gets its journal
-    (``engine.travel.attach``), to go back and forth along its timeline in place.
+    (``plyscope.engine.travel.attach``), to go back and forth along its timeline in place.
     """
     info = algorithm(name)
     check_plays(info, state.game)

@@ -39,10 +39,10 @@ import math
 from operator import attrgetter
 from typing import TYPE_CHECKING, Self
 
-from engine.games.base import Move, State
-from engine.games.evaluators import Evaluator
-from engine.pov import PovScore
-from engine.search.base import (
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
     AlgorithmInfo,
@@ -55,11 +55,11 @@ from engine.search.base import (
     Verdict,
     best_child,
 )
-from engine.search.genmean import log_generalized_mean
-from engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+from plyscope.engine.search.genmean import log_generalized_mean
+from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 if TYPE_CHECKING:
-    from engine.travel.expansions import Expansions
+    from plyscope.engine.travel.expansions import Expansions
 
 _V = attrgetter("v")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
@@ -128,7 +128,7 @@ class Rivest(Searcher[RivestNode]):
     name = "rivest"
     description = "Rivest's min/max approximation: expand the tip of least penalty"
     journal: Expansions[RivestNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (``engine.travel`` sets it)."""
+    """Told each step's expansion, to take steps back and again in place (``plyscope.engine.travel`` sets it)."""
 
     def __init__(
         self,
@@ -213,8 +213,8 @@ class Rivest(Searcher[RivestNode]):
         return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
     def refresh(self) -> None:
-        """``finished`` after the tree went back or forth along the timeline (``engine.travel``): once no tip below
-        the root can be expanded."""
+        """``finished`` after the tree went back or forth along the timeline (``plyscope.engine.travel``): once no tip
+        below the root can be expanded."""
         self.finished = self.root.pi == INF
 
     def _player(self, node: RivestNode) -> int:

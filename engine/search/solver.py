@@ -1,6 +1,6 @@
-"""The exact Connect Four solver (``engine.solver``) on the common searcher surface: the registry's ``solver``.
+"""The exact Connect Four solver (``plyscope.engine.solver``) on the common searcher surface: the registry's ``solver``.
 
-Scores are Pons' (see ``engine.solver``): a node's ``lower``/``upper`` are for the player to
+Scores are Pons' (see ``plyscope.engine.solver``): a node's ``lower``/``upper`` are for the player to
 move at that node.
 """
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.games.base import Move, State
-from engine.games.connect4 import Connect4State
-from engine.pov import PovBounds, PovScore
-from engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, SearchError, Step, Taken, Verdict
-from engine.solver import Connect4Solver, ScoreSearch, centre_first
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.connect4 import Connect4State
+from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, SearchError, Step, Taken, Verdict
+from plyscope.engine.solver import Connect4Solver, ScoreSearch, centre_first
 
 
 class SolverNode(Node):
@@ -84,7 +84,7 @@ class SolverSearcher(Searcher[SolverNode]):
     a budget a step spends no more nodes than the moves left, so ``Limit(moves=N)`` is never
     exceeded.  Nodes (``stats.nodes``, which a node cap bounds) are the tree's: the root, its
     children and the line, at most ``1 + width + cells``; the solver's memory is its fixed
-    transposition table (``engine.solver.TABLE_LIMIT``), whatever its negamax visits.
+    transposition table (``plyscope.engine.solver.TABLE_LIMIT``), whatever its negamax visits.
     """
 
     name = "solver"

@@ -29,7 +29,7 @@ The package:
 The imports run one way: ``scores`` imports the kernels, which import ``kernel``.
 """
 
-from engine.solver.kernel import (
+from plyscope.engine.solver.kernel import (
     NATIVE_MAX_BITS,
     TABLE_LIMIT,
     NodeBudgetSpent,
@@ -39,7 +39,7 @@ from engine.solver.kernel import (
     table_slots,
     win_now_score,
 )
-from engine.solver.scores import Connect4Solver, ScoreSearch, terminal_score
+from plyscope.engine.solver.scores import Connect4Solver, ScoreSearch, terminal_score
 
 __all__ = [
     "NATIVE_MAX_BITS",

@@ -1,11 +1,11 @@
 """What the two kernels of the exact solver share: their interface, Pons' score bounds, the move order.
 
 A kernel is Pons' negamax for one board size with its own transposition table and node
-counter (``Kernel``).  ``engine.solver.native_kernel`` compiles it with numba for boards of
-at most ``NATIVE_MAX_BITS`` bits; ``engine.solver.python_kernel`` runs the same search, node
+counter (``Kernel``).  ``plyscope.engine.solver.native_kernel`` compiles it with numba for boards of
+at most ``NATIVE_MAX_BITS`` bits; ``plyscope.engine.solver.python_kernel`` runs the same search, node
 for node, in pure Python for any board.  ``make_kernel`` picks one.
 
-Scores are Pons' (see ``engine.solver``): for the **player to move** in the position scored.
+Scores are Pons' (see ``plyscope.engine.solver``): for the **player to move** in the position scored.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from typing import Final
 
-from engine.games.connect4 import Bitboard, Connect4
+from plyscope.engine.games.connect4 import Bitboard, Connect4
 
 TABLE_LIMIT: Final = 1 << 22
 """The table's size: half its slots (``table_slots``: ``2 * TABLE_LIMIT`` rounded up to a prime is Pons'
@@ -77,7 +77,7 @@ def table_slots(table_limit: int) -> int:
 
 
 def native_fits(game: Connect4) -> bool:
-    """Whether the compiled kernel (``engine.solver.native_kernel``) plays ``game``'s board."""
+    """Whether the compiled kernel (``plyscope.engine.solver.native_kernel``) plays ``game``'s board."""
     return game.width * game.column_bits <= NATIVE_MAX_BITS
 
 

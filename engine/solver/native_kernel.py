@@ -1,6 +1,6 @@
 """The exact solver's negamax compiled to machine code by numba, for boards of at most ``NATIVE_MAX_BITS`` bits.
 
-The same search, node for node, as the pure Python kernel of ``engine.solver.python_kernel``
+The same search, node for node, as the pure Python kernel of ``plyscope.engine.solver.python_kernel``
 (read its docstrings for the method): Pons' bounds, a transposition table of bounds, only
 moves that do not lose at once, children ordered by the threats they create (ties centre
 first), one node per child looked at.  What differs is the table, which is Pons' own: a
@@ -22,9 +22,8 @@ from typing import Final
 
 import numpy as np
 from numba import njit
-
-from engine.games.connect4 import Connect4
-from engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
+from plyscope.engine.games.connect4 import Connect4
+from plyscope.engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
 
 SLICE_NODES: Final = 1 << 15
 """Nodes this kernel searches in a few milliseconds (about 5 ms at some 7 million nodes a second)."""

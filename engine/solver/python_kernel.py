@@ -1,6 +1,6 @@
 """The exact solver's negamax in pure Python, for boards of any size (those over ``NATIVE_MAX_BITS`` bits need it).
 
-The same search, node for node, as the compiled kernel (``engine.solver.native_kernel``):
+The same search, node for node, as the compiled kernel (``plyscope.engine.solver.native_kernel``):
 Pons' final version, negamax with alpha-beta on raw bitboards, a transposition table of
 bounds, only moves that do not lose at once (a forced block is played alone), children
 ordered by the threats they create (ties broken centre first).  One node is one negamax
@@ -23,8 +23,8 @@ import mmap
 from array import array
 from typing import Final, Literal
 
-from engine.games.connect4 import Connect4
-from engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
+from plyscope.engine.games.connect4 import Connect4
+from plyscope.engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
 
 CHECK_INTERVAL: Final = 1 << 16
 """Nodes between two checks of the node budget."""

@@ -4,10 +4,10 @@
 probes, each a negamax call of the solver's kernel.  It is resumable: ``advance(budget)``
 spends at most ``budget`` nodes and can be called again, so a caller may cut the work in
 slices.  ``Connect4Solver.solve`` and ``move_score(s)``, the column analysis
-(``engine.analysis``), ``plyscope solve`` (``engine.solve``) and the searcher
-(``engine.search.solver``) all drive it.
+(``plyscope.engine.analysis``), ``plyscope solve`` (``plyscope.engine.solve``) and the searcher
+(``plyscope.engine.search.solver``) all drive it.
 
-Points of view: scores leave this module as ``PovScore`` and ``PovBounds`` (``engine.pov``).  A
+Points of view: scores leave this module as ``PovScore`` and ``PovBounds`` (``plyscope.engine.pov``).  A
 position's score (``solve``, ``ScoreSearch.score`` and ``bounds``) is kept for its **player to
 move**; a move's score (``move_score``) for the player who **plays** it: the score of the
 position the move leads to, seen by the other player.  Inside, ``ScoreSearch.lower``/``upper``
@@ -16,9 +16,9 @@ are bare numbers for the player to move, as Pons' negamax works.
 
 from __future__ import annotations
 
-from engine.games.connect4 import Connect4, Connect4State
-from engine.pov import PovBounds, PovScore
-from engine.solver.kernel import (
+from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.solver.kernel import (
     NATIVE_MAX_BITS,
     TABLE_LIMIT,
     Kernel,
@@ -36,10 +36,10 @@ def make_kernel(game: Connect4, table_limit: int, native: bool | None) -> Kernel
     elif native and not native_fits(game):
         raise ValueError(f"the compiled solver plays boards of at most {NATIVE_MAX_BITS} bits")
     if native:
-        from engine.solver.native_kernel import compile_native  # numba loads only when a solver is made
+        from plyscope.engine.solver.native_kernel import compile_native  # numba loads only when a solver is made
 
         return compile_native(game, table_limit)
-    from engine.solver.python_kernel import compile_python
+    from plyscope.engine.solver.python_kernel import compile_python
 
     return compile_python(game, table_limit)
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.search.base import Searcher
-from engine.travel import checkpoints, expansions, monte_carlo
-from engine.travel.protocol import Travel
-from engine.travel.replay import Replay
+from plyscope.engine.search.base import Searcher
+from plyscope.engine.travel import checkpoints, expansions, monte_carlo
+from plyscope.engine.travel.protocol import Travel
+from plyscope.engine.travel.replay import Replay
 
 
 def attach(searcher: Searcher[Any]) -> None:

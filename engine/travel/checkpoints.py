@@ -1,4 +1,4 @@
-"""Alpha-beta's way back: checkpoints of its frame stack, and a short replay (``engine.search.alphabeta``).
+"""Alpha-beta's way back: checkpoints of its frame stack, and a short replay (``plyscope.engine.search.alphabeta``).
 
 A step back must give back the frame stack (each open node's children to try, its window,
 its best move so far, its horizon flag), the values and windows of the open nodes, the
@@ -48,8 +48,8 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Hashable
 
-from engine.games.base import Move, State
-from engine.search.alphabeta import (
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.search.alphabeta import (
     EXACT,
     LOWER,
     UPPER,
@@ -60,8 +60,8 @@ from engine.search.alphabeta import (
     best_completed_child,
     table_key,
 )
-from engine.search.base import NO_CHILDREN, Limit
-from engine.travel.protocol import Travel
+from plyscope.engine.search.base import NO_CHILDREN, Limit
+from plyscope.engine.travel.protocol import Travel
 
 INF = math.inf
 

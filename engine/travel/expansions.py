@@ -15,14 +15,14 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
-from engine.games.base import State
-from engine.search.base import NO_CHILDREN, Node, Searcher
-from engine.search.bestfirst import BestFirst, BestFirstNode
-from engine.search.outcomes import bounds
-from engine.search.pns import PnsNode, ProofNumberSearch
-from engine.search.rivest import Rivest, RivestNode
-from engine.travel import protocol
-from engine.travel.protocol import DepthRecord, Travel
+from plyscope.engine.games.base import State
+from plyscope.engine.search.base import NO_CHILDREN, Node, Searcher
+from plyscope.engine.search.bestfirst import BestFirst, BestFirstNode
+from plyscope.engine.search.outcomes import bounds
+from plyscope.engine.search.pns import PnsNode, ProofNumberSearch
+from plyscope.engine.search.rivest import Rivest, RivestNode
+from plyscope.engine.travel import protocol
+from plyscope.engine.travel.protocol import DepthRecord, Travel
 
 C = TypeVar("C", bound=Node)
 _DEPTH = attrgetter("depth")

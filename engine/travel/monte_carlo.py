@@ -1,10 +1,10 @@
 """The journal of Monte Carlo tree search and flat Monte Carlo, to go back and forth along their timeline in place.
 
 Every random number these searches draw (tree choices, plain playouts and numpy batches alike) comes from one
-``RandomStream`` (``engine.search.stream``), whose whole state is a position in a seeded sequence.  So the journal
-keeps, per step, the node it scored, the result it backed up (in halves, an integer), whether it added that node and
-ran playouts, the untried move's place, its playout moves and its draws (a reference and about 6 bytes), and from
-these takes many steps back at once: the nodes they added taken off, their sums taken off the nodes kept once each,
+``RandomStream`` (``plyscope.engine.search.stream``), whose whole state is a position in a seeded sequence.  So the
+journal keeps, per step, the node it scored, the result it backed up (in halves, an integer), whether it added that
+node and ran playouts, the untried move's place, its playout moves and its draws (a reference and about 6 bytes), and
+from these takes many steps back at once: the nodes they added taken off, their sums taken off the nodes kept once each,
 deepest first, the stream sought back (see ``_take_back``); and again the other way (``_take_again``).
 """
 
@@ -15,11 +15,11 @@ from array import array
 from bisect import bisect_left
 from operator import attrgetter
 
-from engine.games.base import Move
-from engine.search.base import NO_CHILDREN, Stats, cyclic_gc_paused
-from engine.search.mcts import MctsNode, MonteCarloTreeSearch
-from engine.travel import protocol
-from engine.travel.protocol import DepthRecord, Travel
+from plyscope.engine.games.base import Move
+from plyscope.engine.search.base import NO_CHILDREN, Stats, cyclic_gc_paused
+from plyscope.engine.search.mcts import MctsNode, MonteCarloTreeSearch
+from plyscope.engine.travel import protocol
+from plyscope.engine.travel.protocol import DepthRecord, Travel
 
 GROWN = 1
 PLAYED = 2

@@ -2,10 +2,10 @@
 
 Step numbers count steps taken: step 0 is the fresh searcher, step ``k`` its tree after ``k`` steps.  Every searcher
 is deterministic for its seed and ``run`` takes exactly the steps that stepping takes, so any step can be had again
-by replaying the search from its start (``engine.travel.replay``): that costs ``k`` steps and works for any searcher.
-A ``Travel`` is a quicker way, in place: it keeps what going back needs as the search steps (a journal, checkpoints)
-and takes the tree back and forth with it, a slice of work per call, so that a caller holding the tree's lock can
-let it go between two calls.
+by replaying the search from its start (``plyscope.engine.travel.replay``): that costs ``k`` steps and works for any
+searcher. A ``Travel`` is a quicker way, in place: it keeps what going back needs as the search steps (a journal,
+checkpoints) and takes the tree back and forth with it, a slice of work per call, so that a caller holding the tree's
+lock can let it go between two calls.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from abc import ABC, abstractmethod
 from typing import Any, Generic, TypeVar
 
-from engine.search.base import Limit, Searcher
+from plyscope.engine.search.base import Limit, Searcher
 
 REWIND_SLICE = 16_384
 """The most steps one ``back`` or ``forth`` call takes back or again in place (some 20 to 100 ms of work)."""

@@ -12,8 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from engine.search.base import Limit, Node, Searcher
-from engine.travel.protocol import REBUILD_CHUNK, Travel
+from plyscope.engine.search.base import Limit, Node, Searcher
+from plyscope.engine.travel.protocol import REBUILD_CHUNK, Travel
 
 
 class Replay(Travel[Searcher[Any]]):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pickle
 
 import pytest
-
-from engine.agents import Agent, fallback_move
-from engine.games import Connect4, make_game
-from engine.search.base import Limit, SearchError
+from plyscope.engine.agents import Agent, fallback_move
+from plyscope.engine.games import Connect4, make_game
+from plyscope.engine.search.base import Limit, SearchError
 
 
 def test_fallback_is_the_playable_column_nearest_the_centre() -> None:

@@ -13,15 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
-from engine.agents import Agent, Decision
-from engine.arena.openings import OPENING_SCORES, opening_scores, select_openings, two_move_openings
-from engine.arena.play import play_game
-from engine.arena.pool import GamePool, open_executor, run_games
-from engine.arena.records import GameRecord
-from engine.arena.results import game_text, results_text
-from engine.arena.schedule import GameTask, pairings, schedule
-from engine.arena.summary import (
+from plyscope.engine.agents import Agent, Decision
+from plyscope.engine.arena.openings import OPENING_SCORES, opening_scores, select_openings, two_move_openings
+from plyscope.engine.arena.play import play_game
+from plyscope.engine.arena.pool import GamePool, open_executor, run_games
+from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.results import game_text, results_text
+from plyscope.engine.arena.schedule import GameTask, pairings, schedule
+from plyscope.engine.arena.summary import (
     RunningSummary,
     SprtWatch,
     opening_pairs,
@@ -33,15 +32,15 @@ from engine.arena.summary import (
     summary,
     tally,
 )
-from engine.errors import UserError
-from engine.files import write_atomic
-from engine.games import Connect4, Move, State, make_game
-from engine.games.notation import spell
-from engine.search.base import Limit, Stats
-from engine.search.registry import algorithms
-from engine.seeds import game_seed, turn_seed
-from engine.solver import Connect4Solver
-from engine.stats import Pentanomial, Sprt, Tally, elo_from_score, wilson_interval
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import write_atomic
+from plyscope.engine.games import Connect4, Move, State, make_game
+from plyscope.engine.games.notation import spell
+from plyscope.engine.search.base import Limit, Stats
+from plyscope.engine.search.registry import algorithms
+from plyscope.engine.seeds import game_seed, turn_seed
+from plyscope.engine.solver import Connect4Solver
+from plyscope.engine.stats import Pentanomial, Sprt, Tally, elo_from_score, wilson_interval
 
 C4 = Connect4()
 STRONG = Agent.parse("minimax:depth=2", Limit(moves=120))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from engine.agents import Agent
-from engine.arena.openings import two_move_openings
-from engine.arena.play import play_game
-from engine.arena.schedule import schedule
-from engine.games import ChanceDrop, is_chance, make_game
-from engine.games.notation import spell
-from engine.search.base import Limit
-from engine.seeds import chance_draw
+from plyscope.engine.agents import Agent
+from plyscope.engine.arena.openings import two_move_openings
+from plyscope.engine.arena.play import play_game
+from plyscope.engine.arena.schedule import schedule
+from plyscope.engine.games import ChanceDrop, is_chance, make_game
+from plyscope.engine.games.notation import spell
+from plyscope.engine.search.base import Limit
+from plyscope.engine.seeds import chance_draw
 
 GAME = make_game("connect4-chance:5x4")
 AGENTS = [Agent.parse("expectiminimax:depth=1", Limit(moves=200)), Agent.parse("mcts", Limit(moves=100))]

@@ -7,8 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from engine.games import (
+from plyscope.engine.games import (
     CHANCE,
     ChanceDrop,
     Connect4,

@@ -1,9 +1,9 @@
 """Lost positions defended longest, won ones won quickest: every searcher, given enough budget, plays a move of
 the best distance (the issue "Every limit the app states is true", part 3).
 
-A finished game's value carries the ply it ended at, in every searcher's units (``engine.games.evaluators`` for
-the searchers that evaluate, ``engine.search.outcomes`` for the proofs), so that a quicker win and a slower loss
-are worth more.  The positions below are ones whose moves' exact scores differ: the exact solver's (Pons', which
+A finished game's value carries the ply it ended at, in every searcher's units (``plyscope.engine.games.evaluators`` for
+the searchers that evaluate, ``plyscope.engine.search.outcomes`` for the proofs), so that a quicker win and a slower
+loss are worth more.  The positions below are ones whose moves' exact scores differ: the exact solver's (Pons', which
 carry the length) for Connect Four, a brute-force search that prefers quicker wins and slower losses
 (``exact_score``) for Nim and Grundy's game.
 """
@@ -13,18 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-
-from engine.games import Connect4, Move, PositionError, State, make_game
-from engine.search.base import Limit, Searcher
-from engine.search.mcts import FlatMonteCarlo
-from engine.search.registry import algorithm, algorithms, make_searcher, plays
-from engine.solve import solve_position
+from plyscope.engine.games import Connect4, Move, PositionError, State, make_game
+from plyscope.engine.search.base import Limit, Searcher
+from plyscope.engine.search.mcts import FlatMonteCarlo
+from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays
+from plyscope.engine.solve import solve_position
 
 
 def exact_score(state: State, known: dict[tuple[object, int], int] | None = None) -> int:
     """The score of ``state`` for its player to move with best play on both sides, the quickest win and the slowest
-    loss: ``1000 - ply`` for a win at that ply, ``ply - 1000`` for a loss, 0 for a draw (``engine.search.outcomes``).
-    Each position is valued once at each ply it is reached at (``known``)."""
+    loss: ``1000 - ply`` for a win at that ply, ``ply - 1000`` for a loss, 0 for a draw
+    (``plyscope.engine.search.outcomes``). Each position is valued once at each ply it is reached at (``known``)."""
     known = {} if known is None else known
     at = (state.key(), state.ply)
     if at not in known:

@@ -17,10 +17,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from engine.errors import UserError
-from engine.games import Connect4, Connect4State, State, make_game
-from engine.games.evaluators import (
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Connect4, Connect4State, State, make_game
+from plyscope.engine.games.evaluators import (
     FEATURE_NAMES,
     FEATURES,
     HAND_SET_WEIGHTS,
@@ -35,11 +34,12 @@ from engine.games.evaluators import (
     read_weights_file,
     write_weights_file,
 )
-from engine.search import Limit, SearchError
-from engine.search.alphabeta import AlphaBeta
-from engine.search.bestfirst import BestFirst
-from engine.search.minimax import Minimax, MinimaxNode
-from engine.search.registry import AgentSpec, make_searcher
+from plyscope.engine.search import Limit, SearchError
+from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.bestfirst import BestFirst
+from plyscope.engine.search.minimax import Minimax, MinimaxNode
+from plyscope.engine.search.registry import AgentSpec, make_searcher
+
 from tests.engine.test_connect4 import random_game
 
 C4 = Connect4()

@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from engine.games import Connect4, Connect4State, PositionError, make_game
-from engine.games.evaluators import (
+from plyscope.engine.games import Connect4, Connect4State, PositionError, make_game
+from plyscope.engine.games.evaluators import (
     NeutralEvaluator,
     RivestEvaluator,
     ThreatEvaluator,
     finished_on_rivest_scale,
     make_evaluator,
 )
+
 from tests.engine.test_connect4 import random_game
 
 GAME = Connect4()

@@ -8,14 +8,14 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from plyscope.engine.games import CHANCE, Connect4, Connect4Chance, Nim, State, is_chance, make_game
+from plyscope.engine.games.evaluators import make_evaluator
+from plyscope.engine.search import Limit, SearchError
+from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.expectiminimax import EXACT, LOWER, UPPER, Expectiminimax, ExpectiNode
+from plyscope.engine.search.minimax import Minimax
+from plyscope.engine.search.registry import make_searcher
 
-from engine.games import CHANCE, Connect4, Connect4Chance, Nim, State, is_chance, make_game
-from engine.games.evaluators import make_evaluator
-from engine.search import Limit, SearchError
-from engine.search.alphabeta import AlphaBeta
-from engine.search.expectiminimax import EXACT, LOWER, UPPER, Expectiminimax, ExpectiNode
-from engine.search.minimax import Minimax
-from engine.search.registry import make_searcher
 from tests.engine.test_chance import random_chance_position
 
 

@@ -5,19 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from engine.agents import Agent
-from engine.game_record import (
+from plyscope.engine.agents import Agent
+from plyscope.engine.game_record import (
     FORMAT,
     GameFileError,
     PlayedGame,
     controller_text,
     parse_controller,
 )
-from engine.games import Connect4, Nim, PositionError, make_game
-from engine.search.base import Limit, SearchError
-from engine.search.registry import AgentSpec
-from engine.seeds import turn_seed
+from plyscope.engine.games import Connect4, Nim, PositionError, make_game
+from plyscope.engine.search.base import Limit, SearchError
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.engine.seeds import turn_seed
 
 DEFAULT = Limit(moves=1000)
 C4 = Connect4()

@@ -6,10 +6,9 @@ import math
 from collections.abc import Iterator
 
 import pytest
-
-from engine.games import Connect4, Move, Nim, State
-from engine.search import Limit, SearchError
-from engine.search.mcts import (
+from plyscope.engine.games import Connect4, Move, Nim, State
+from plyscope.engine.search import Limit, SearchError
+from plyscope.engine.search.mcts import (
     LOSS,
     WIN,
     FlatMonteCarlo,
@@ -19,9 +18,9 @@ from engine.search.mcts import (
     secure_value,
     ucb1,
 )
-from engine.search.playouts import state_playout
-from engine.search.registry import AgentSpec, make_searcher
-from engine.search.stream import RandomStream
+from plyscope.engine.search.playouts import state_playout
+from plyscope.engine.search.registry import AgentSpec, make_searcher
+from plyscope.engine.search.stream import RandomStream
 
 GRUNDY = Nim("grundy")
 NIM = Nim("classic")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from engine.games import CHANCE, make_game
-from engine.search import Limit, SearchError
-from engine.search.mcts import FlatMonteCarlo, MctsNode, MonteCarloTreeSearch
-from engine.search.registry import make_searcher
+from plyscope.engine.games import CHANCE, make_game
+from plyscope.engine.search import Limit, SearchError
+from plyscope.engine.search.mcts import FlatMonteCarlo, MctsNode, MonteCarloTreeSearch
+from plyscope.engine.search.registry import make_searcher
 
 GAME = make_game("connect4-chance")
 

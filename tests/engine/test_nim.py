@@ -7,8 +7,7 @@ from functools import cache, reduce
 from operator import xor
 
 import pytest
-
-from engine.games import Nim, NimState, PositionError, make_game
+from plyscope.engine.games import Nim, NimState, PositionError, make_game
 
 GRUNDY = Nim("grundy")
 CLASSIC = Nim("classic")

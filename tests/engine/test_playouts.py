@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from engine.games import Connect4, Connect4State, Nim
-from engine.search.playouts import (
+from plyscope.engine.games import Connect4, Connect4State, Nim
+from plyscope.engine.search.playouts import (
     Connect4Batch,
     Playouts,
     Tally,
@@ -15,7 +14,7 @@ from engine.search.playouts import (
     connect4_playout,
     state_playout,
 )
-from engine.search.stream import RandomStream
+from plyscope.engine.search.stream import RandomStream
 
 MIDGAME = "4453322"
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from engine.games import Connect4
-from engine.pov import PovBounds, PovScore
-from engine.search.base import Limit
-from engine.search.registry import make_searcher
+from plyscope.engine.games import Connect4
+from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import make_searcher
 
 
 def test_a_score_reads_mirrored_for_the_other_player() -> None:

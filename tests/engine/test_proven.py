@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from engine.games import make_game
-from engine.search.base import Limit
-from engine.search.bestfirst import BestFirst
-from engine.search.registry import make_searcher
-from engine.solve import solve_position
+from plyscope.engine.games import make_game
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.bestfirst import BestFirst
+from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.solve import solve_position
 
 # Connect Four positions near the end (from Pons' End-Easy set), a loss, a win, a loss and a draw for the player to
 # move (best-first minimax's principal variation reaches a draw there at its fourth step, before the draw is proven).

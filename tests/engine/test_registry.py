@@ -11,13 +11,12 @@ import re
 from dataclasses import replace
 
 import pytest
-
-from engine.errors import UserError
-from engine.games import Connect4, Nim, PositionError, State, make_game
-from engine.search import AlgorithmInfo, Limit, Param, Result, SearchError, registry
-from engine.search.minimax import EVAL_PARAM, Minimax
-from engine.search.pns import ProofNumberSearch
-from engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Connect4, Nim, PositionError, State, make_game
+from plyscope.engine.search import AlgorithmInfo, Limit, Param, Result, SearchError, registry
+from plyscope.engine.search.minimax import EVAL_PARAM, Minimax
+from plyscope.engine.search.pns import ProofNumberSearch
+from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher
 
 BUDGET = 200
 """Moves for the contract tests: small, so that every searcher's tests stay quick."""

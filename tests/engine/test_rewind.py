@@ -1,5 +1,5 @@
-"""Going back in place (``engine.travel``: ``Travel.back`` and ``forth``) for proof-number search, alpha-beta, Rivest's
-method, best-first minimax, MCTS and flat Monte Carlo: every step
+"""Going back in place (``plyscope.engine.travel``: ``Travel.back`` and ``forth``) for proof-number search,
+alpha-beta, Rivest's method, best-first minimax, MCTS and flat Monte Carlo: every step
 reached equals a fresh search stepped as far, node for node and number for number, and stepping on from it
 retraces the original search."""
 
@@ -13,18 +13,18 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plyscope.engine.games import State, make_game
+from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.base import Limit, Node, Searcher
+from plyscope.engine.search.bestfirst import BestFirst
+from plyscope.engine.search.pns import ProofNumberSearch
+from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.search.rivest import Rivest
+from plyscope.engine.travel import checkpoints, protocol, travel_of
+from plyscope.engine.travel.expansions import Expansions
+from plyscope.engine.travel.monte_carlo import MonteCarloJournal
+from plyscope.engine.travel.replay import Replay
 
-from engine.games import State, make_game
-from engine.search.alphabeta import AlphaBeta
-from engine.search.base import Limit, Node, Searcher
-from engine.search.bestfirst import BestFirst
-from engine.search.pns import ProofNumberSearch
-from engine.search.registry import make_searcher
-from engine.search.rivest import Rivest
-from engine.travel import checkpoints, protocol, travel_of
-from engine.travel.expansions import Expansions
-from engine.travel.monte_carlo import MonteCarloJournal
-from engine.travel.replay import Replay
 from tests.engine.test_timeline import full_picture, monte_carlo_start, picture, undone
 
 REWINDING: tuple[tuple[str, dict[str, object]], ...] = (

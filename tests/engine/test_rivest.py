@@ -10,14 +10,13 @@ import random
 from collections.abc import Sequence
 
 import pytest
-
-from engine.games import Connect4, Connect4State, Nim
-from engine.games.base import Move, State
-from engine.games.evaluators import RivestEvaluator
-from engine.search import Limit, SearchError
-from engine.search.genmean import derivative, generalized_mean, log_generalized_mean
-from engine.search.registry import AgentSpec, make_searcher
-from engine.search.rivest import Rivest, RivestNode
+from plyscope.engine.games import Connect4, Connect4State, Nim
+from plyscope.engine.games.base import Move, State
+from plyscope.engine.games.evaluators import RivestEvaluator
+from plyscope.engine.search import Limit, SearchError
+from plyscope.engine.search.genmean import derivative, generalized_mean, log_generalized_mean
+from plyscope.engine.search.registry import AgentSpec, make_searcher
+from plyscope.engine.search.rivest import Rivest, RivestNode
 
 
 class HandGame:

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from engine.saved_tree import SavedTree
-from engine.search.base import Node, Searcher
-from engine.search_file import SearchFileError, SearchRecipe, read_search, write_search
-from engine.timeline import Event, Timeline, recorded
+from plyscope.engine.saved_tree import SavedTree
+from plyscope.engine.search.base import Node, Searcher
+from plyscope.engine.search_file import SearchFileError, SearchRecipe, read_search, write_search
+from plyscope.engine.timeline import Event, Timeline, recorded
 
 
 def picture(searcher: Searcher[Node]) -> list[tuple[object, object, float]]:

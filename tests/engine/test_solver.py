@@ -11,14 +11,13 @@ from functools import cache, reduce
 from operator import xor
 
 import pytest
-
-from engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
-from engine.pov import PovBounds, PovScore
-from engine.search.base import Limit, SearchError
-from engine.search.registry import algorithm, make_searcher
-from engine.search.solver import SolverSearcher
-from engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score, solve_position
-from engine.solver import (
+from plyscope.engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
+from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.search.base import Limit, SearchError
+from plyscope.engine.search.registry import algorithm, make_searcher
+from plyscope.engine.search.solver import SolverSearcher
+from plyscope.engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score, solve_position
+from plyscope.engine.solver import (
     TABLE_LIMIT,
     Connect4Solver,
     NodeBudgetSpent,
@@ -30,6 +29,7 @@ from engine.solver import (
     terminal_score,
     win_now_score,
 )
+
 from tests.pons import pons_positions
 
 GAME = Connect4()

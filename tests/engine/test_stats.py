@@ -1,4 +1,4 @@
-"""Match statistics (``engine.stats``) against the numbers fastchess and cutechess publish in their tests.
+"""Match statistics (``plyscope.engine.stats``) against the numbers fastchess and cutechess publish in their tests.
 
 Sources, read at these commits:
 
@@ -18,9 +18,8 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from engine.errors import UserError
-from engine.stats import (
+from plyscope.engine.errors import UserError
+from plyscope.engine.stats import (
     Pentanomial,
     Sprt,
     Trinomial,

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-
-from engine.search.stream import BLOCK, RandomStream
+from plyscope.engine.search.stream import BLOCK, RandomStream
 
 
 def reference(seed: int, count: int) -> list[float]:

@@ -6,14 +6,13 @@ import math
 import threading
 
 import pytest
-
-from engine.games import State, make_game
-from engine.search.base import Limit, Node, Searcher, Step
-from engine.search.registry import algorithms, make_searcher, plays
-from engine.timeline import Timeline
-from engine.travel import travel_of
-from engine.travel.monte_carlo import MonteCarloJournal
-from engine.travel.replay import Replay, rebuild
+from plyscope.engine.games import State, make_game
+from plyscope.engine.search.base import Limit, Node, Searcher, Step
+from plyscope.engine.search.registry import algorithms, make_searcher, plays
+from plyscope.engine.timeline import Timeline
+from plyscope.engine.travel import travel_of
+from plyscope.engine.travel.monte_carlo import MonteCarloJournal
+from plyscope.engine.travel.replay import Replay, rebuild
 
 GAMES = (("connect4:5x4", "3"), ("nim", "3,4,5"), ("connect4-chance", ""))
 """Small games, so that every searcher (the exact solver included) takes a few hundred steps quickly."""
@@ -129,7 +128,7 @@ UNDOING: tuple[tuple[str, dict[str, object]], ...] = (
     ("alphabeta", {}),
     ("alphabeta", {"ordering": "history", "tt": True}),
 )
-"""Searchers that take steps back in place (``engine.travel``), with parameters that change what a step does
+"""Searchers that take steps back in place (``plyscope.engine.travel``), with parameters that change what a step does
 (``tests/engine/test_rewind.py`` takes proof-number search and alpha-beta further)."""
 
 

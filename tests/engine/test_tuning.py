@@ -7,10 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from engine.errors import UserError
-from engine.games import Connect4
-from engine.games.evaluators import (
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Connect4
+from plyscope.engine.games.evaluators import (
     FEATURE_NAMES,
     FEATURE_SCALE,
     HAND_SET_WEIGHTS,
@@ -18,8 +17,9 @@ from engine.games.evaluators import (
     parse_weights,
     write_weights_file,
 )
-from engine.solver import Connect4Solver
-from engine.tuning import fit_logistic, parse_plies, quality, sample_positions, solved_result, tune
+from plyscope.engine.solver import Connect4Solver
+from plyscope.engine.tuning import fit_logistic, parse_plies, quality, sample_positions, solved_result, tune
+
 from tests.engine.test_connect4 import random_game
 from tests.pons import pons_positions
 

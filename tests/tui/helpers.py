@@ -8,12 +8,11 @@ from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 from unittest import mock
 
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.session import SearchConfig, Session
 from textual.pilot import Pilot
 from textual.screen import Screen
-
-from tui.app import PlyscopeApp
-from tui.screens.explore import ExploreScreen
-from tui.session import SearchConfig, Session
 
 
 def make_app(**config: object) -> PlyscopeApp:

@@ -3,18 +3,19 @@ the tree, nature's moves drawn with the game's seed in play, undo back to where 
 
 from __future__ import annotations
 
-from engine.agents import Agent
-from engine.game_record import PlayedGame
-from engine.games import is_chance, make_game
-from engine.search.base import Limit, Node
-from engine.search.registry import AgentSpec
-from engine.seeds import chance_draw
+from plyscope.engine.agents import Agent
+from plyscope.engine.game_record import PlayedGame
+from plyscope.engine.games import is_chance, make_game
+from plyscope.engine.search.base import Limit, Node
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.engine.seeds import chance_draw
+from plyscope.tui.match import MatchRunner
+from plyscope.tui.screens.play import PlayScreen
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.search_tree import SearchTree
+
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
-from tui.match import MatchRunner
-from tui.screens.play import PlayScreen
-from tui.widgets.board import Board
-from tui.widgets.search_tree import SearchTree
 
 GAME = make_game("connect4-chance")
 

@@ -6,26 +6,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from plyscope.engine.games import make_game
+from plyscope.engine.search.base import Limit
+from plyscope.engine.seeds import turn_seed
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.cli import main
+from plyscope.tui.contest import agent_session, compared_agents, step_together
+from plyscope.tui.match import MatchRunner
+from plyscope.tui.screens.compare import COMPARE_MOVES, CompareScreen
+from plyscope.tui.screens.compare_match import CompareMatchScreen
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.screens.play import PlayScreen
+from plyscope.tui.screens.side_by_side import SideBySideScreen
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.prompt_bar import PromptBar
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine.games import make_game
-from engine.search.base import Limit
-from engine.seeds import turn_seed
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
-from tui.app import PlyscopeApp
-from tui.cli import main
-from tui.contest import agent_session, compared_agents, step_together
-from tui.match import MatchRunner
-from tui.screens.compare import COMPARE_MOVES, CompareScreen
-from tui.screens.compare_match import CompareMatchScreen
-from tui.screens.explore import ExploreScreen
-from tui.screens.play import PlayScreen
-from tui.screens.side_by_side import SideBySideScreen
-from tui.widgets.board import Board
-from tui.widgets.prompt_bar import PromptBar
 
 C4 = make_game("connect4")
 END_GAME = "5554224333234511764415115"

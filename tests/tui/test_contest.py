@@ -6,16 +6,15 @@ import math
 import threading
 
 import pytest
-
-from engine.agents import Agent
-from engine.errors import UserError
-from engine.game_record import PlayedGame
-from engine.games import make_game
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec
-from tui.contest import Lockstep, agent_session, compared_agents, decide, run_together, step_together, think
-from tui.match import MatchRunner, Turn
-from tui.session import Batch, Session
+from plyscope.engine.agents import Agent
+from plyscope.engine.errors import UserError
+from plyscope.engine.game_record import PlayedGame
+from plyscope.engine.games import make_game
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.tui.contest import Lockstep, agent_session, compared_agents, decide, run_together, step_together, think
+from plyscope.tui.match import MatchRunner, Turn
+from plyscope.tui.session import Batch, Session
 
 C4 = make_game("connect4")
 POSITION = C4.parse("4453")
@@ -139,8 +138,8 @@ def test_running_together_on_equal_time_gives_each_increment_its_search_time() -
 def test_a_turn_stopped_by_the_node_cap_says_so() -> None:
     from dataclasses import replace
 
-    from engine.game_record import PlayedGame
-    from tui.match import MatchRunner
+    from plyscope.engine.game_record import PlayedGame
+    from plyscope.tui.match import MatchRunner
 
     played = PlayedGame(POSITION, agent("mcts", Limit(seconds=60)), None)
     runner = MatchRunner(played)

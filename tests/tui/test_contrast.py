@@ -7,15 +7,8 @@ import asyncio
 from dataclasses import dataclass
 
 import pytest
-from rich.cells import cell_len
-from rich.style import Style
-from rich.terminal_theme import TerminalTheme
-from textual.geometry import Region
-from textual.widgets import Footer
-
-from tests.tui.helpers import explorer, make_app, settle
-from tui.app import PlyscopeApp
-from tui.contrast import (
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.contrast import (
     MINIMUM_CONTRAST,
     TEXT,
     contrast_ratio,
@@ -23,8 +16,15 @@ from tui.contrast import (
     relative_luminance,
     seen_colours,
 )
-from tui.widgets.board import Board
-from tui.widgets.search_tree import SearchTree
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.search_tree import SearchTree
+from rich.cells import cell_len
+from rich.style import Style
+from rich.terminal_theme import TerminalTheme
+from textual.geometry import Region
+from textual.widgets import Footer
+
+from tests.tui.helpers import explorer, make_app, settle
 
 SIZE = (100, 30)
 PALETTE = TerminalTheme((250, 250, 250), (10, 10, 10), [(0, 0, 0)] * 8 + [(128, 128, 128)] * 8)

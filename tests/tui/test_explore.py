@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from plyscope.engine.search.minimax import MinimaxNode
+from plyscope.tui.formatting import format_numbers
+from plyscope.tui.screens.help import HelpScreen
+from plyscope.tui.screens.setup import SetupScreen
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
+from plyscope.tui.widgets.stats import sparkline_rows
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets.tree import TreeNode
 
-from engine.search.minimax import MinimaxNode
 from tests.tui.contest_helpers import prompt_error, prompt_field
 from tests.tui.helpers import explorer, make_app, run_async, settle, top
-from tui.formatting import format_numbers
-from tui.screens.help import HelpScreen
-from tui.screens.setup import SetupScreen
-from tui.widgets.board import Board
-from tui.widgets.prompt_bar import PromptBar
-from tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
-from tui.widgets.stats import sparkline_rows
 
 
 def is_open(view: TreeNode[TreeItem]) -> bool:
@@ -26,7 +26,7 @@ def is_open(view: TreeNode[TreeItem]) -> bool:
 
 
 def status_text(pilot_app_screen: object) -> str:
-    from tui.screens.explore import ExploreScreen
+    from plyscope.tui.screens.explore import ExploreScreen
 
     assert isinstance(pilot_app_screen, ExploreScreen)
     return str(pilot_app_screen.query_one("#status", Static).render())
@@ -398,7 +398,7 @@ async def test_palette_offers_bindings_algorithms_games_and_parameters() -> None
 
 
 def _registered() -> list[tuple[str, str]]:
-    from engine.search.registry import algorithms
+    from plyscope.engine.search.registry import algorithms
 
     return [
         (game, name)
@@ -534,8 +534,8 @@ async def test_the_setup_form_opens_on_its_first_field() -> None:
 async def test_the_solver_solves_a_position_after_r_alone() -> None:
     # Its negamax nodes were counted against the tree's node cap, its budget was the 100,000 moves a tree search
     # gets, and a run at 10 steps a second paced every 32,768-node slice (4453: 2,779 steps, 125 showing a result).
-    from tui.cli import build_parser
-    from tui.commands.explore import app_for
+    from plyscope.tui.cli import build_parser
+    from plyscope.tui.commands.explore import app_for
 
     app = app_for(build_parser().parse_args(["explore", "274552224131661", "--algo", "solver"]))
     async with app.run_test() as pilot:

@@ -9,29 +9,29 @@ import re
 from pathlib import Path
 
 import pytest
+from plyscope.engine.agents import Agent
+from plyscope.engine.game_record import PlayedGame
+from plyscope.engine.games import make_game
+from plyscope.engine.search.base import Limit, Node, Stats
+from plyscope.engine.search.registry import AgentSpec, make_searcher
+from plyscope.tui.app import PlyscopeApp, run_app
+from plyscope.tui.cli import main
+from plyscope.tui.contest import compared_agents
+from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.compare_match import CompareMatchScreen
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.screens.help import HelpScreen
+from plyscope.tui.screens.play import PlayScreen
+from plyscope.tui.session import Session
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.search_pane import SearchPane
+from plyscope.tui.widgets.search_tree import SearchTree
+from plyscope.tui.widgets.stats import FigureGrid, Figures, StatsPanel
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from engine.agents import Agent
-from engine.game_record import PlayedGame
-from engine.games import make_game
-from engine.search.base import Limit, Node, Stats
-from engine.search.registry import AgentSpec, make_searcher
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
-from tui.app import PlyscopeApp, run_app
-from tui.cli import main
-from tui.contest import compared_agents
-from tui.screens.compare import CompareScreen
-from tui.screens.compare_match import CompareMatchScreen
-from tui.screens.explore import ExploreScreen
-from tui.screens.help import HelpScreen
-from tui.screens.play import PlayScreen
-from tui.session import Session
-from tui.widgets.board import Board
-from tui.widgets.search_pane import SearchPane
-from tui.widgets.search_tree import SearchTree
-from tui.widgets.stats import FigureGrid, Figures, StatsPanel
 
 ROOT = Path(__file__).resolve().parents[2]
 C4 = make_game("connect4")
@@ -115,9 +115,9 @@ def test_a_crash_in_a_command_exits_1_with_one_line(
     def broken(args: object) -> int:
         raise KeyError("boom")
 
-    import tui.commands.search
+    import plyscope.tui.commands.search
 
-    monkeypatch.setattr(tui.commands.search, "run", broken)
+    monkeypatch.setattr(plyscope.tui.commands.search, "run", broken)
     assert main(["search", "--algo", "mcts"]) == 1
     line = capsys.readouterr().err
     match = re.fullmatch(r"plyscope search: internal error \(KeyError: 'boom'\); the full traceback is in (.+)\n", line)
@@ -438,7 +438,7 @@ async def test_the_setup_form_shows_the_new_algorithms_parameters_at_once() -> N
         await pilot.pause()
         form = app.screen
         form.query_one("#game", Select).value = "nim"
-        from engine.search.registry import algorithm as info
+        from plyscope.engine.search.registry import algorithm as info
 
         def shown() -> bool:
             labels = [str(label.render()) for label in form.query("#params Label").results()]
@@ -481,11 +481,10 @@ async def test_a_terminal_too_small_is_told_so() -> None:
 async def test_the_command_palettes_own_race_is_not_a_crash() -> None:
     """Textual's palette, closed as its search worker starts, fails to find its list: found in long random
     key sequences ('a', then escape at once). The real failure, from the real worker, is recognised."""
+    from plyscope.tui.app import closed_palette_race
     from textual.command import CommandPalette
     from textual.css.query import NoMatches
     from textual.worker import WorkerFailed
-
-    from tui.app import closed_palette_race
 
     palette = CommandPalette()  # never mounted: its list cannot be found, as once it is closed
     with pytest.raises(NoMatches) as raised:

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.screens.base import SearchScreen
+from plyscope.tui.widgets.prompt_bar import PromptBar
 
 from tests.tui.contest_helpers import prompt_field
 from tests.tui.helpers import keys_without_idle_waits
 from tests.tui.test_key_fuzz import compare_app, explorer_app, nim_app, play_app
-from tui.app import PlyscopeApp
-from tui.screens.base import SearchScreen
-from tui.widgets.prompt_bar import PromptBar
 
 ANSWERS = [
     "",

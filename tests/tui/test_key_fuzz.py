@@ -13,21 +13,21 @@ import random
 from pathlib import Path
 
 import pytest
+from plyscope.engine.agents import Agent
+from plyscope.engine.game_record import PlayedGame
+from plyscope.engine.games import make_game
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.contest import compared_agents
+from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.screens.play import PlayScreen
 from textual import events
 from textual.binding import Binding
 
-from engine.agents import Agent
-from engine.game_record import PlayedGame
-from engine.games import make_game
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec
 from tests.tui.contest_helpers import app_with
 from tests.tui.helpers import make_app
-from tui.app import PlyscopeApp
-from tui.contest import compared_agents
-from tui.screens.compare import CompareScreen
-from tui.screens.explore import ExploreScreen
-from tui.screens.play import PlayScreen
 
 LEFT_OUT = {"q", "ctrl+c"}
 EXTRA = ["tab", "enter", "escape", "left", "right", "up", "down", "1", "4", "7", "space", "question_mark"]

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import gc
 
-from engine.search.base import DEFAULT_NODE_BYTES, TREE_MEMORY_BYTES
-from engine.search.minimax import MinimaxNode
-from engine.search.registry import AgentSpec, algorithm
+from plyscope.engine.search.base import DEFAULT_NODE_BYTES, TREE_MEMORY_BYTES
+from plyscope.engine.search.minimax import MinimaxNode
+from plyscope.engine.search.registry import AgentSpec, algorithm
+from plyscope.tui.bench_memory import TARGET_BYTES, measured_searchers
+from plyscope.tui.formatting import format_count
+from plyscope.tui.session import SearchConfig, Session
+from plyscope.tui.widgets.stats import FigureGrid
+
 from tests.tui.helpers import explorer, make_app, run_async
-from tui.bench_memory import TARGET_BYTES, measured_searchers
-from tui.formatting import format_count
-from tui.session import SearchConfig, Session
-from tui.widgets.stats import FigureGrid
 
 
 def test_every_searcher_with_a_tree_states_the_apps_measured_bytes_per_node() -> None:

@@ -8,24 +8,24 @@ import re
 from pathlib import Path
 
 import pytest
+from plyscope.engine.agents import Agent
+from plyscope.engine.analysis import ColumnScores
+from plyscope.engine.game_record import PlayedGame
+from plyscope.engine.games import Connect4State, NimState, make_game
+from plyscope.engine.search.base import Limit, Node
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.engine.seeds import turn_seed
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.cli import main
+from plyscope.tui.screens.play import PlayScreen
+from plyscope.tui.widgets.board import PILE_LABEL, TOKEN, Board
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.search_tree import SearchTree
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from engine.agents import Agent
-from engine.analysis import ColumnScores
-from engine.game_record import PlayedGame
-from engine.games import Connect4State, NimState, make_game
-from engine.search.base import Limit, Node
-from engine.search.registry import AgentSpec
-from engine.seeds import turn_seed
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import run_async
-from tui.app import PlyscopeApp
-from tui.cli import main
-from tui.screens.play import PlayScreen
-from tui.widgets.board import PILE_LABEL, TOKEN, Board
-from tui.widgets.prompt_bar import PromptBar
-from tui.widgets.search_tree import SearchTree
 
 BOARD_CONTENT = (2, 1)
 """Where the board's content starts inside the widget: its border and left padding."""

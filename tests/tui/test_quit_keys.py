@@ -4,10 +4,10 @@ a browser (``plyscope serve``) it is left to the screen, which copies the text s
 from __future__ import annotations
 
 import pytest
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.screens.help import HelpScreen, help_sections
 
 from tests.tui.helpers import make_app, run_async
-from tui.app import PlyscopeApp
-from tui.screens.help import HelpScreen, help_sections
 
 
 def rows_with(sections: list[tuple[str, list[tuple[str, str]]]], words: str) -> list[tuple[str, str, str]]:

@@ -6,12 +6,12 @@ import asyncio
 from collections import Counter
 
 import pytest
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.search_tree import SearchTree
 from textual.app import RenderResult
 from textual.widgets import Static, Tree
 
 from tests.tui.helpers import explorer, make_app, run_async, settle
-from tui.widgets.board import Board
-from tui.widgets.search_tree import SearchTree
 
 
 @run_async

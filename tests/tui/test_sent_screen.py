@@ -7,12 +7,12 @@ import asyncio
 import re
 from typing import ClassVar
 
+from plyscope.tui.app import PlyscopeApp
 from rich.cells import cell_len
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.pilot import Pilot
 
 from tests.tui.helpers import make_app
-from tui.app import PlyscopeApp
 
 SIZE = (100, 30)
 TOKEN = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b.|[^\x1b]", re.S)

@@ -7,13 +7,12 @@ import re
 import threading
 
 import pytest
-
-from engine.errors import UserError
-from engine.games import Connect4, Nim
-from engine.search.base import Limit
-from tui.commands.explore import parse_params
-from tui.formatting import format_number, format_numbers, format_rate
-from tui.session import (
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Connect4, Nim
+from plyscope.engine.search.base import Limit
+from plyscope.tui.commands.explore import parse_params
+from plyscope.tui.formatting import format_number, format_numbers, format_rate
+from plyscope.tui.session import (
     FREEZE_NODES,
     Batch,
     Exploration,
@@ -173,7 +172,7 @@ def test_parse_params() -> None:
 
 
 def test_explore_command_rejects_bad_input_before_taking_the_screen(capsys: pytest.CaptureFixture[str]) -> None:
-    from tui.cli import main
+    from plyscope.tui.cli import main
 
     assert main(["explore", "4444444"]) == 2
     assert capsys.readouterr().err == "plyscope explore: move 7 ('4'): column 4 is full\n"
@@ -220,9 +219,9 @@ def test_a_run_at_a_rate_paces_the_solver_s_probes_not_their_slices() -> None:
 
 
 def test_the_solver_starts_with_its_own_budget_and_a_default_budget_follows_the_algorithm() -> None:
-    from tui.cli import build_parser
-    from tui.commands.explore import config_from_args
-    from tui.session import default_budget
+    from plyscope.tui.cli import build_parser
+    from plyscope.tui.commands.explore import config_from_args
+    from plyscope.tui.session import default_budget
 
     assert default_budget("solver") == 1_000_000_000 and default_budget("rivest") == default_budget(None) == 100_000
     args = build_parser().parse_args(["explore", MIDDLE_MEDIUM, "--algo", "solver"])

@@ -7,21 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from plyscope.engine.agents import Agent
+from plyscope.engine.game_record import PlayedGame
+from plyscope.engine.games import make_game
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.contest import compared_agents
+from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.compare_match import CompareMatchScreen
+from plyscope.tui.screens.play import PlayScreen
 from textual.pilot import Pilot
 from textual.worker import WorkerState
 
-from engine.agents import Agent
-from engine.game_record import PlayedGame
-from engine.games import make_game
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec
 from tests.tui.contest_helpers import app_with, repainted, wait_until
 from tests.tui.helpers import make_app, settle
-from tui.app import PlyscopeApp
-from tui.contest import compared_agents
-from tui.screens.compare import CompareScreen
-from tui.screens.compare_match import CompareMatchScreen
-from tui.screens.play import PlayScreen
 
 SnapCompare = Callable[..., bool]
 

@@ -13,8 +13,8 @@ def test_the_explorer_on_its_default_search_starts_without_numpy() -> None:
     """numpy costs about 0.15 s of CPU to import; the default search (Rivest's) and the screen do not use it."""
     code = (
         "import sys, asyncio\n"
-        "from tui.app import PlyscopeApp\n"
-        "from tui.session import SearchConfig, Session\n"
+        "from plyscope.tui.app import PlyscopeApp\n"
+        "from plyscope.tui.session import SearchConfig, Session\n"
         "async def main():\n"
         "    app = PlyscopeApp(Session.create(SearchConfig()))\n"
         "    async with app.run_test() as pilot:\n"

@@ -7,25 +7,25 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from plyscope.engine.games import Move, State
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search import registry
+from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, Step, Taken
+from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.search_file import SearchRecipe, read_search, write_search
+from plyscope.engine.timeline import recorded
+from plyscope.engine.travel import checkpoints, travel_of
+from plyscope.engine.travel.replay import Replay, rebuild
+from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.screens.explore import stop_words
+from plyscope.tui.session import Batch, SearchConfig, Session
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.search_pane import SearchPane
+from plyscope.tui.widgets.search_tree import SearchTree
+from plyscope.tui.widgets.timeline_bar import TimelineBar, bar_text
 
-from engine.games import Move, State
-from engine.pov import PovScore
-from engine.search import registry
-from engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, Step, Taken
-from engine.search.registry import make_searcher
-from engine.search_file import SearchRecipe, read_search, write_search
-from engine.timeline import recorded
-from engine.travel import checkpoints, travel_of
-from engine.travel.replay import Replay, rebuild
 from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
-from tui.app import PlyscopeApp
-from tui.screens.explore import stop_words
-from tui.session import Batch, SearchConfig, Session
-from tui.widgets.prompt_bar import PromptBar
-from tui.widgets.search_pane import SearchPane
-from tui.widgets.search_tree import SearchTree
-from tui.widgets.timeline_bar import TimelineBar, bar_text
 
 
 def picture(searcher: Searcher[Node]) -> list[object]:
@@ -51,9 +51,8 @@ def fresh(session: Session, steps: int) -> list[object]:
 
 
 def head(pilot_screen: object) -> str:
+    from plyscope.tui.screens.explore import ExploreScreen
     from textual.widgets import Static
-
-    from tui.screens.explore import ExploreScreen
 
     assert isinstance(pilot_screen, ExploreScreen)
     return str(pilot_screen.pane.query_one("#head", Static).render())
@@ -235,7 +234,7 @@ def test_w_writes_the_search_and_replay_opens_it(tmp_path: Path, suffix: str) ->
 
 @run_async
 async def test_compare_panes_move_along_their_own_timelines() -> None:
-    from tui.screens.compare import CompareScreen
+    from plyscope.tui.screens.compare import CompareScreen
 
     app = make_app(algorithm="bestfirst")
     async with app.run_test(size=(140, 40)) as pilot:

@@ -49,7 +49,7 @@ class Terminal:
 @pytest.fixture
 def terminal() -> Iterator[Terminal]:
     term = Terminal(f"plyscope-test-{os.getpid()}")
-    command = f"cd {ROOT} && {sys.executable} -m tui.cli explore --algo minimax; echo EXIT=$?; sleep 30"
+    command = f"cd {ROOT} && {sys.executable} -m plyscope.tui.cli explore --algo minimax; echo EXIT=$?; sleep 30"
     term.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "30", command)
     try:
         yield term

@@ -3,7 +3,7 @@
 The running of games with a progress bar, the saving of the results file (atomic, now and
 then, or after every game with ``--resume``) and the resuming of a run are shared with
 ``plyscope rivest`` (and the progress bar with ``plyscope tune``).  The statistics are
-``engine.stats``'s; see the module's docstring for the formulas.
+``plyscope.engine.stats``'s; see the module's docstring for the formulas.
 """
 
 from __future__ import annotations
@@ -17,25 +17,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from plyscope.engine.agents import Agent, check_seed, limit_text, turn_limit
+from plyscope.engine.arena.openings import select_openings
+from plyscope.engine.arena.pool import RunOutcome, open_executor, run_games
+from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.results import GameTexts, results_text, resumed_games
+from plyscope.engine.arena.schedule import GameTask, pairings, schedule
+from plyscope.engine.arena.summary import PairingStats, RunningSummary, SprtWatch, pairing_stats, ratings, summary
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import check_writable, write_atomic
+from plyscope.engine.game_record import controller_text, parse_controller
+from plyscope.engine.games import Game, make_game
+from plyscope.engine.games.notation import spell
+from plyscope.engine.numbers import shown
+from plyscope.engine.search.base import Limit, SearchError
+from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
+from plyscope.tui.commands.options import add_budget, add_cluster, add_game
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-from engine.agents import Agent, check_seed, limit_text, turn_limit
-from engine.arena.openings import select_openings
-from engine.arena.pool import RunOutcome, open_executor, run_games
-from engine.arena.records import GameRecord
-from engine.arena.results import GameTexts, results_text, resumed_games
-from engine.arena.schedule import GameTask, pairings, schedule
-from engine.arena.summary import PairingStats, RunningSummary, SprtWatch, pairing_stats, ratings, summary
-from engine.errors import UserError
-from engine.files import check_writable, write_atomic
-from engine.game_record import controller_text, parse_controller
-from engine.games import Game, make_game
-from engine.games.notation import spell
-from engine.numbers import shown
-from engine.search.base import Limit, SearchError
-from engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
-from tui.commands.options import add_budget, add_cluster, add_game
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
@@ -48,7 +47,7 @@ OPENINGS_HELP = (
 
 
 def sprt(text: str) -> Sprt:
-    """An argparse ``type`` reading ``--sprt`` (``engine.stats.parse_sprt``), its refusal in one line."""
+    """An argparse ``type`` reading ``--sprt`` (``plyscope.engine.stats.parse_sprt``), its refusal in one line."""
     try:
         return parse_sprt(text)
     except UserError as error:
@@ -196,7 +195,7 @@ def results_file(
     running: RunningSummary | None = None,
 ) -> ResultsFile | None:
     """The file of ``--out`` or ``--resume`` (``None`` without either); refused at once unless a file can be
-    written there (``engine.files.check_writable``)."""
+    written there (``plyscope.engine.files.check_writable``)."""
     written = args.resume if args.resume is not None else args.out
     if written is None:
         return None
@@ -412,7 +411,7 @@ def print_lines(console: Console, lines: Sequence[str]) -> None:
 def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
     """One pairing in cutechess-cli's lines (``Score of``, ``Elo difference``, ``SPRT``), with fastchess's
     pentanomial counts and normalized Elo (``Ptnml(0-2)``) between the last two.  With too few opening pairs
-    for an interval (``engine.stats.MIN_INTERVAL_PAIRS``) the Elo line and the nElo say so."""
+    for an interval (``plyscope.engine.stats.MIN_INTERVAL_PAIRS``) the Elo line and the nElo say so."""
     games = stats.games
     estimate = stats.estimate()
     draws = games.trinomial().draw_ratio()

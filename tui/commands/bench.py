@@ -5,17 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.benchmarks.sections import SECTIONS, measure
+from plyscope.engine.errors import UserError
 from rich.console import Console
 from rich.table import Table
 
-from engine.benchmarks import BenchTable
-from engine.benchmarks.sections import SECTIONS, measure
-from engine.errors import UserError
-
 UI_SECTION = "ui"
-"""The explorer's figures (``tui.benchmark``), measured with ``--ui``; alone, ``--ui`` measures only them."""
+"""The explorer's figures (``plyscope.tui.benchmark``), measured with ``--ui``; alone, ``--ui`` measures only them."""
 WEB_SECTION = "web"
-"""``plyscope serve``'s figures in a browser (``tui.web.bench``), measured with ``--web``, likewise."""
+"""``plyscope serve``'s figures in a browser (``plyscope.tui.web.bench``), measured with ``--web``, likewise."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,13 +57,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _measure_ui(quick: bool) -> list[BenchTable]:
-    from tui.benchmark import measure as measure_ui  # Textual is imported only when the UI is measured
+    from plyscope.tui.benchmark import measure as measure_ui  # Textual is imported only when the UI is measured
 
     return measure_ui(quick)
 
 
 def _measure_web(quick: bool) -> list[BenchTable]:
-    from tui.web.bench import measure as measure_web  # selenium is imported only when the page is measured
+    from plyscope.tui.web.bench import measure as measure_web  # selenium is imported only when the page is measured
 
     return measure_web(quick)
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from engine.agents import check_seed, turn_limit
-from engine.errors import UserError
-from engine.games import make_game
-from tui.commands.options import SEED, add_budget, add_game
-from tui.contest import compared_agents
-from tui.session import SearchConfig, Session, parse_position
+from plyscope.engine.agents import check_seed, turn_limit
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import make_game
+from plyscope.tui.commands.options import SEED, add_budget, add_game
+from plyscope.tui.contest import compared_agents
+from plyscope.tui.session import SearchConfig, Session, parse_position
 
 if TYPE_CHECKING:
-    from tui.app import PlyscopeApp
+    from plyscope.tui.app import PlyscopeApp
 
 
 def app_for(args: argparse.Namespace) -> PlyscopeApp:
@@ -22,14 +22,14 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     state = parse_position(game, "" if args.position.strip() == "-" else args.position)
     if state.is_terminal():
         raise UserError(f"position '{args.position}': the game is already over there, nothing to compare")
-    from tui.screens.compare import COMPARE_MOVES, CompareScreen
+    from plyscope.tui.screens.compare import COMPARE_MOVES, CompareScreen
 
     neither = args.moves is None and args.seconds is None
     total = turn_limit(COMPARE_MOVES if neither else args.moves, args.seconds)
     agents = compared_agents(args.agents, total, game)
     seed = check_seed(args.seed)
     explorer = Session.create(SearchConfig(game=game.name, position=state.text()))
-    from tui.app import PlyscopeApp
+    from plyscope.tui.app import PlyscopeApp
 
     return PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match))
 
@@ -54,6 +54,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.app import run_app
+    from plyscope.tui.app import run_app
 
     return run_app(app_for(args), "compare")

@@ -6,15 +6,15 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from engine.errors import UserError
-from engine.files import NO_FILES, set_files_folder, set_files_off
-from engine.numbers import shown
-from engine.search.base import SearchError
-from tui.commands.options import MOVES, SEED, add_game
-from tui.session import SearchConfig, Session, default_budget
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import NO_FILES, set_files_folder, set_files_off
+from plyscope.engine.numbers import shown
+from plyscope.engine.search.base import SearchError
+from plyscope.tui.commands.options import MOVES, SEED, add_game
+from plyscope.tui.session import SearchConfig, Session, default_budget
 
 if TYPE_CHECKING:
-    from tui.app import PlyscopeApp
+    from plyscope.tui.app import PlyscopeApp
 
 
 def parse_params(items: list[str]) -> dict[str, str]:
@@ -51,7 +51,7 @@ def session_for(args: argparse.Namespace) -> Session:
 
 def app_for(args: argparse.Namespace) -> PlyscopeApp:
     """The app ``plyscope explore`` runs; bad input fails here, before the screen is taken over."""
-    from tui.app import PlyscopeApp
+    from plyscope.tui.app import PlyscopeApp
 
     session = session_for(args)
     files = not getattr(args, "no_files", False)
@@ -99,6 +99,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.app import run_app
+    from plyscope.tui.app import run_app
 
     return run_app(app_for(args), "explore")

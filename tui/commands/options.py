@@ -1,6 +1,6 @@
 """What the commands' arguments share: the parser, number types read in one line, the game, the cluster options.
 
-``tui.cli`` builds the command line from these and each command module's ``add_arguments``; a
+``plyscope.tui.cli`` builds the command line from these and each command module's ``add_arguments``; a
 command's own option types stay in its module.  Nothing heavy is imported here: ``plyscope
 --help`` loads this module and no command's.
 """
@@ -11,9 +11,9 @@ import argparse
 from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
-from engine.errors import one_line
-from engine.games import GAME_NAMES
-from engine.numbers import MAX_MOVES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
+from plyscope.engine.errors import one_line
+from plyscope.engine.games import GAME_NAMES
+from plyscope.engine.numbers import MAX_MOVES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 
 T = TypeVar("T")
 
@@ -29,7 +29,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def number(parse: Callable[[object, str], T], field: str, **bounds: float) -> Callable[[str], T]:
-    """An argparse ``type`` reading ``field`` with ``parse`` (``engine.numbers``), its refusal in one line."""
+    """An argparse ``type`` reading ``field`` with ``parse`` (``plyscope.engine.numbers``), its refusal in one line."""
 
     def convert(text: str) -> T:
         try:

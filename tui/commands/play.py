@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from engine.agents import check_seed, turn_limit
-from engine.errors import UserError
-from engine.game_record import PlayedGame, parse_controller
-from engine.games import make_game
-from tui.commands.options import SEED, add_budget, add_game
-from tui.session import SearchConfig, Session, default_algorithm, parse_position
+from plyscope.engine.agents import check_seed, turn_limit
+from plyscope.engine.errors import UserError
+from plyscope.engine.game_record import PlayedGame, parse_controller
+from plyscope.engine.games import make_game
+from plyscope.tui.commands.options import SEED, add_budget, add_game
+from plyscope.tui.session import SearchConfig, Session, default_algorithm, parse_position
 
 if TYPE_CHECKING:
-    from tui.app import PlyscopeApp
+    from plyscope.tui.app import PlyscopeApp
 
 
 def played_game(args: argparse.Namespace) -> PlayedGame:
@@ -45,8 +45,8 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
         if hint is None:
             raise UserError("--hint: hints come from an agent, e.g. --hint alphabeta:depth=8")
     explorer = Session.create(SearchConfig(game=played.game.name))
-    from tui.app import PlyscopeApp
-    from tui.screens.play import PlayScreen
+    from plyscope.tui.app import PlyscopeApp
+    from plyscope.tui.screens.play import PlayScreen
 
     return PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint))
 
@@ -74,6 +74,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.app import run_app
+    from plyscope.tui.app import run_app
 
     return run_app(app_for(args), "play")

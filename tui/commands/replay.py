@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from engine.search_file import read_search
-from tui.session import Session
+from plyscope.engine.search_file import read_search
+from plyscope.tui.session import Session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
             f"{recipe.position or 'start'} rebuilt; the tree matches the saved one ({searcher.stats.nodes:,} nodes)"
         )
         return 0
-    from tui.app import PlyscopeApp, run_app
+    from plyscope.tui.app import PlyscopeApp, run_app
 
     return run_app(PlyscopeApp(Session.replaying(saved)), "replay")

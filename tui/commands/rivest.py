@@ -5,16 +5,24 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from plyscope.engine.agents import check_seed
+from plyscope.engine.arena.openings import select_openings
+from plyscope.engine.games import Connect4
+from plyscope.engine.games.notation import spell
+from plyscope.engine.rivest_experiment import (
+    AB,
+    AB_SPEC,
+    MM,
+    MM_SPEC,
+    RivestRow,
+    parse_values,
+    rivest_rows,
+    rivest_tasks,
+)
+from plyscope.engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
+from plyscope.tui.commands.arena import make_console, play_with_progress, report_end, results_file
+from plyscope.tui.commands.options import add_cluster
 from rich.table import Table
-
-from engine.agents import check_seed
-from engine.arena.openings import select_openings
-from engine.games import Connect4
-from engine.games.notation import spell
-from engine.rivest_experiment import AB, AB_SPEC, MM, MM_SPEC, RivestRow, parse_values, rivest_rows, rivest_tasks
-from engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
-from tui.commands.arena import make_console, play_with_progress, report_end, results_file
-from tui.commands.options import add_cluster
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

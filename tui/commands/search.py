@@ -12,21 +12,20 @@ import sys
 import time
 from pathlib import Path
 
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import check_writable
+from plyscope.engine.games import State, make_game
+from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
+from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
+from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
+from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_search
+from plyscope.engine.timeline import recorded
+from plyscope.tui.commands.explore import parse_params
+from plyscope.tui.commands.options import SECONDS, SEED, add_game, number
+from plyscope.tui.formatting import significant
+from plyscope.tui.session import parse_position
 from rich.console import Console
 from rich.table import Table
-
-from engine.errors import UserError
-from engine.files import check_writable
-from engine.games import State, make_game
-from engine.numbers import MAX_MOVES, MAX_NODES, parse_int
-from engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
-from engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
-from engine.search_file import SearchFileError, SearchRecipe, write_search
-from engine.timeline import recorded
-from tui.commands.explore import parse_params
-from tui.commands.options import SECONDS, SEED, add_game, number
-from tui.formatting import significant
-from tui.session import parse_position
 
 SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""

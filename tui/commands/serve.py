@@ -12,11 +12,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.errors import UserError
-from engine.numbers import parse_float, parse_int, shown
-from tui.commands import explore
-from tui.commands.options import Parser, number
-from tui.crash import state_directory
+from plyscope.engine.errors import UserError
+from plyscope.engine.numbers import parse_float, parse_int, shown
+from plyscope.tui.commands import explore
+from plyscope.tui.commands.options import Parser, number
+from plyscope.tui.crash import state_directory
 
 INSTALL_HINT = "plyscope serve needs textual-serve: pip install 'plyscope[web]'"
 PORT = number(parse_int, "--port", lo=1, hi=65_535)
@@ -82,9 +82,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def session_command(parent: int, memory_mb: int, explore_words: Sequence[str]) -> list[str]:
-    """The command line of one session's process (``tui.web.session``): ``plyscope explore`` with ``explore_words``,
-    ending with the process ``parent`` and held to ``memory_mb`` megabytes of address space."""
-    return [sys.executable, "-m", "tui.web.session", str(parent), str(memory_mb), "explore", *explore_words]
+    """The command line of one session's process (``plyscope.tui.web.session``): ``plyscope explore`` with
+    ``explore_words``, ending with the process ``parent`` and held to ``memory_mb`` megabytes of address space."""
+    return [sys.executable, "-m", "plyscope.tui.web.session", str(parent), str(memory_mb), "explore", *explore_words]
 
 
 def explore_words(args: argparse.Namespace) -> list[str]:
@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     check_public_url(args.public_url)
     explore.session_for(args)  # a bad position, algorithm or parameter is refused here, not in the browser
     try:
-        from tui.web.app_process import SessionProcess
+        from plyscope.tui.web.app_process import SessionProcess
     except ImportError:
         raise UserError(INSTALL_HINT) from None
     files = files_folder(args)
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         spare = None
         with contextlib.suppress(OSError):  # the server says so when it tries again
             spare = await SessionProcess.started(command, args.session_memory)  # it loads while the server does
-        from tui.web.server import PlyscopeServer, exposure_warning
+        from plyscope.tui.web.server import PlyscopeServer, exposure_warning
 
         warning = exposure_warning(args.host)
         if warning:

@@ -1,6 +1,6 @@
 """``plyscope solve``: the exact value of a position and of each legal move, within a budget.
 
-Connect Four scores are Pons' (``engine.solver``), Nim scores ``+1`` (win) or ``-1``
+Connect Four scores are Pons' (``plyscope.engine.solver``), Nim scores ``+1`` (win) or ``-1``
 (loss).  The position's score is for the player to move; a move's score is for the player
 who plays it.
 
@@ -18,17 +18,16 @@ import sys
 import time
 from types import TracebackType
 
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import Connect4, State, make_game
+from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int
+from plyscope.engine.solve import PositionSolve, Solution, Stop
+from plyscope.tui.commands.options import add_game
+from plyscope.tui.formatting import score_words, signed
+from plyscope.tui.session import parse_position
 from rich.console import Console
 from rich.status import Status
 from rich.table import Table
-
-from engine.errors import UserError
-from engine.games import Connect4, State, make_game
-from engine.numbers import NumberError, OutOfRange, parse_float, parse_int
-from engine.solve import PositionSolve, Solution, Stop
-from tui.commands.options import add_game
-from tui.formatting import score_words, signed
-from tui.session import parse_position
 
 DEFAULT_SECONDS = 60.0
 """The budget of a solve given neither ``--nodes`` nor ``--seconds``."""
@@ -103,8 +102,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def parse_nodes(text: str | None) -> int | None:
-    """``--nodes``: a whole number of solver nodes, 0 to ``MAX_NODES`` (read by ``engine.numbers``: ``_`` or ``,``
-    may group digits)."""
+    """``--nodes``: a whole number of solver nodes, 0 to ``MAX_NODES`` (read by ``plyscope.engine.numbers``: ``_`` or
+    ``,`` may group digits)."""
     if text is None:
         return None
     try:
@@ -116,7 +115,7 @@ def parse_nodes(text: str | None) -> int | None:
 
 
 def parse_seconds(text: str | None) -> float | None:
-    """``--seconds``: a number of seconds, 0 to ``MAX_SECONDS`` (read by ``engine.numbers``: finite, digits, a
+    """``--seconds``: a number of seconds, 0 to ``MAX_SECONDS`` (read by ``plyscope.engine.numbers``: finite, digits, a
     decimal point, an exponent)."""
     if text is None:
         return None

@@ -1,6 +1,6 @@
 """``plyscope tune``: fit the weights of ``eval=features`` to solved positions, write them, and play them.
 
-Positions are drawn and labelled (``engine.tuning``), the weights fitted by logistic regression
+Positions are drawn and labelled (``plyscope.engine.tuning``), the weights fitted by logistic regression
 and written atomically to ``--out`` (a file ``eval=features,weights=FILE`` reads), and then,
 unless ``--no-match``, the tuned evaluator plays the hand-set one through the arena: the same
 searcher (``--match``) on both sides, every opening twice with colours swapped.  The weights file
@@ -16,25 +16,24 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from plyscope.engine.agents import Agent, check_seed, limit_text, turn_limit
+from plyscope.engine.arena.openings import select_openings
+from plyscope.engine.arena.pool import RunOutcome
+from plyscope.engine.arena.schedule import schedule
+from plyscope.engine.arena.summary import tally
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import check_writable
+from plyscope.engine.games import Connect4, make_game
+from plyscope.engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
+from plyscope.engine.numbers import parse_float, parse_int
+from plyscope.engine.search.base import Limit, SearchError
+from plyscope.engine.search.registry import AgentSpec, algorithm
+from plyscope.engine.stats import Tally
+from plyscope.engine.tuning import TuneReport, parse_plies, sample_positions, tune
+from plyscope.tui.commands.arena import make_console, play_with_progress, report_end
+from plyscope.tui.commands.options import MOVES, SEED, WORKERS, add_game, number
 from rich.console import Console
 from rich.table import Table
-
-from engine.agents import Agent, check_seed, limit_text, turn_limit
-from engine.arena.openings import select_openings
-from engine.arena.pool import RunOutcome
-from engine.arena.schedule import schedule
-from engine.arena.summary import tally
-from engine.errors import UserError
-from engine.files import check_writable
-from engine.games import Connect4, make_game
-from engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
-from engine.numbers import parse_float, parse_int
-from engine.search.base import Limit, SearchError
-from engine.search.registry import AgentSpec, algorithm
-from engine.stats import Tally
-from engine.tuning import TuneReport, parse_plies, sample_positions, tune
-from tui.commands.arena import make_console, play_with_progress, report_end
-from tui.commands.options import MOVES, SEED, WORKERS, add_game, number
 
 TUNED = "tuned"
 HAND_SET = "hand-set"

@@ -1,7 +1,7 @@
 """What every screen that shows searches shares: hosting search threads, the timeline, the status line.
 
 **Search threads.**  ``host(job)`` runs ``job(deliver, stop)`` in a thread worker.  The job
-steps sessions (``Session.take``, ``Session.drive``, ``tui.contest``) and hands each frame's
+steps sessions (``Session.take``, ``Session.drive``, ``plyscope.tui.contest``) and hands each frame's
 batches to ``deliver``, which posts one ``BatchesReady`` and waits until the screen has
 painted it (or the worker is cancelled): the tree the screen reads only changes between two
 repaints, and the search never competes with a repaint for the GIL.  ``on_batches_ready``
@@ -20,6 +20,14 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import ClassVar
 
+from plyscope.engine.errors import UserError
+from plyscope.engine.files import NO_FILES
+from plyscope.tui.messages import BatchesReady
+from plyscope.tui.screens.help import binding_commands
+from plyscope.tui.session import Batch, Deliver, Job, Session, export_path
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.search_pane import SearchPane
 from rich.text import Text
 from textual import events
 from textual.app import SystemCommand
@@ -27,15 +35,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
-
-from engine.errors import UserError
-from engine.files import NO_FILES
-from tui.messages import BatchesReady
-from tui.screens.help import binding_commands
-from tui.session import Batch, Deliver, Job, Session, export_path
-from tui.widgets.board import Board
-from tui.widgets.prompt_bar import PromptBar
-from tui.widgets.search_pane import SearchPane
 
 
 class SearchScreen(Screen[None]):

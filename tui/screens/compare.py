@@ -1,7 +1,7 @@
 """The compare screen: two to four agents on one position, side by side, at equal budgets.
 
 Each agent has a ``SearchPane``.  The searchers move in lockstep on the budget
-(``tui.contest.Lockstep``): ``s`` is one lockstep step, ``r`` runs them all to the budget in
+(``plyscope.tui.contest.Lockstep``): ``s`` is one lockstep step, ``r`` runs them all to the budget in
 equal increments; after either, each has spent the same budget (up to one step it could not
 afford).  Step keys pressed while steps are being taken add theirs to those (one search
 thread takes them all, in order), as in the explorer.  A summary under the board shows the
@@ -16,20 +16,19 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from plyscope.engine.agents import Agent
+from plyscope.engine.analysis import ScoresSnapshot
+from plyscope.engine.games import State
+from plyscope.engine.search.base import Limit
+from plyscope.tui.contest import Lockstep, agent_session, compared_with
+from plyscope.tui.messages import Analysed
+from plyscope.tui.screens.compare_match import CompareMatchScreen
+from plyscope.tui.screens.side_by_side import SideBySideScreen
+from plyscope.tui.session import Batch, Session
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.compare_summary import CompareSummary, Row, summary_rows
 from rich.text import Text
 from textual.worker import Worker
-
-from engine.agents import Agent
-from engine.analysis import ScoresSnapshot
-from engine.games import State
-from engine.search.base import Limit
-from tui.contest import Lockstep, agent_session, compared_with
-from tui.messages import Analysed
-from tui.screens.compare_match import CompareMatchScreen
-from tui.screens.side_by_side import SideBySideScreen
-from tui.session import Batch, Session
-from tui.widgets.board import Board
-from tui.widgets.compare_summary import CompareSummary, Row, summary_rows
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
@@ -177,7 +176,7 @@ class CompareScreen(SideBySideScreen):
         self.show_status()
 
     def summary_rows(self) -> list[Row]:
-        """The summary's rows (``tui.widgets.compare_summary.summary_rows``)."""
+        """The summary's rows (``plyscope.tui.widgets.compare_summary.summary_rows``)."""
         return summary_rows(self.state, self.sessions, self.total, self.analysis)
 
     def status_lines(self) -> tuple[Text, Text]:

@@ -1,6 +1,6 @@
 """Compare's match: the first two compared agents play each other from the position, over the comparison.
 
-Each turn is a new search shown live in its agent's pane (turns from ``tui.match``, run by
+Each turn is a new search shown live in its agent's pane (turns from ``plyscope.tui.match``, run by
 ``TurnScreen.start_turn`` as on the play screen; the budget is per turn here).  The keys are
 the compare screen's: those that step the comparison say how to leave the match (``m``, escape),
 ``x`` plays it again, ``a`` leaves it for a comparison of other agents.
@@ -10,18 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from plyscope.engine.agents import Agent, Decision
+from plyscope.engine.errors import UserError
+from plyscope.engine.game_record import PlayedGame
+from plyscope.tui.formatting import player_glyph
+from plyscope.tui.match import MatchRunner, Turn
+from plyscope.tui.screens.side_by_side import SideBySideScreen
+from plyscope.tui.session import Session
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.compare_summary import LETTERS, CompareSummary
+from plyscope.tui.widgets.move_list import moves_text
 from rich.text import Text
-
-from engine.agents import Agent, Decision
-from engine.errors import UserError
-from engine.game_record import PlayedGame
-from tui.formatting import player_glyph
-from tui.match import MatchRunner, Turn
-from tui.screens.side_by_side import SideBySideScreen
-from tui.session import Session
-from tui.widgets.board import Board
-from tui.widgets.compare_summary import LETTERS, CompareSummary
-from tui.widgets.move_list import moves_text
 
 
 class CompareMatchScreen(SideBySideScreen):

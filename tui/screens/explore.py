@@ -2,7 +2,7 @@
 
 Searching happens in a thread hosted by ``SearchScreen.host``: ``Session.drive`` takes steps
 in frames and each frame is painted before the search goes on.  What is explored, and the
-positions the moves played on the board came from, is an ``Exploration`` (``tui.session``).
+positions the moves played on the board came from, is an ``Exploration`` (``plyscope.tui.session``).
 """
 
 from __future__ import annotations
@@ -12,30 +12,29 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
+from plyscope.engine.errors import UserError
+from plyscope.engine.search.base import Node
+from plyscope.tui.contest import default_rival
+from plyscope.tui.formatting import format_count
+from plyscope.tui.match import game_against
+from plyscope.tui.screens.base import SearchScreen
+from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_commands
+from plyscope.tui.screens.play import PlayScreen
+from plyscope.tui.screens.setup import SetupScreen
+from plyscope.tui.session import DEFAULT_SPEED, Batch, Exploration, Session, next_speed
+from plyscope.tui.widgets.board import COLUMN_BINDINGS, Board
+from plyscope.tui.widgets.footer import KeyFooter
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.reading_guide import ReadingGuide
+from plyscope.tui.widgets.search_pane import SearchPane
+from plyscope.tui.widgets.search_tree import SearchTree
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
-
-from engine.errors import UserError
-from engine.search.base import Node
-from tui.contest import default_rival
-from tui.formatting import format_count
-from tui.match import game_against
-from tui.screens.base import SearchScreen
-from tui.screens.compare import CompareScreen
-from tui.screens.palette import algorithm_picks, game_picks, search_commands
-from tui.screens.play import PlayScreen
-from tui.screens.setup import SetupScreen
-from tui.session import DEFAULT_SPEED, Batch, Exploration, Session, next_speed
-from tui.widgets.board import COLUMN_BINDINGS, Board
-from tui.widgets.footer import KeyFooter
-from tui.widgets.prompt_bar import PromptBar
-from tui.widgets.reading_guide import ReadingGuide
-from tui.widgets.search_pane import SearchPane
-from tui.widgets.search_tree import SearchTree
 
 
 def stop_words(session: Session) -> tuple[str, str]:

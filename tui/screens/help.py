@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any, ClassVar
 
+from plyscope.engine.games import Connect4State
+from plyscope.engine.games.connect4 import COLUMN_DIGITS
 from rich.table import Table
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -14,9 +16,6 @@ from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
-
-from engine.games import Connect4State
-from engine.games.connect4 import COLUMN_DIGITS
 
 COLUMN_ACTION = re.compile(r"play_column\(\d+\)")
 """Bindings that play a board column: shown as one row, for the columns the board has."""
@@ -39,7 +38,11 @@ def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Ro
     titled: list[tuple[str, type[DOMNode]]] = [(_title(type(screen).__name__), type(screen))]
     for widget in screen.query("*"):
         cls = type(widget)
-        if cls.__module__.startswith("tui.") and cls.__dict__.get("BINDINGS") and all(c is not cls for _, c in titled):
+        if (
+            cls.__module__.startswith("plyscope.tui.")
+            and cls.__dict__.get("BINDINGS")
+            and all(c is not cls for _, c in titled)
+        ):
             titled.append((_title(cls.__name__), cls))
     titled.append(("Everywhere", type(app)))
     columns = _column_keys(screen)
@@ -72,7 +75,7 @@ def _enabled(app: App[Any], binding: Binding) -> bool:
 
 def _column_keys(screen: Screen[Any]) -> str:
     """``1-7``: the keys of the columns of the Connect Four board on ``screen`` (``""`` without one)."""
-    from tui.widgets.board import Board  # the board's module imports this one's neighbours
+    from plyscope.tui.widgets.board import Board  # the board's module imports this one's neighbours
 
     boards = list(screen.query(Board).results(Board))
     if not boards or not isinstance(boards[0].state, Connect4State):

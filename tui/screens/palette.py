@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
+from plyscope.engine.agents import Agent
+from plyscope.engine.game_record import Controller
+from plyscope.engine.games import GAME_CHOICES
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec, fitting_algorithms
+from plyscope.tui.session import Session
 from textual.app import SystemCommand
 from textual.command import SimpleCommand
-
-from engine.agents import Agent
-from engine.game_record import Controller
-from engine.games import GAME_CHOICES
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec, fitting_algorithms
-from tui.session import Session
 
 Choose = Callable[[str], object]
 """Takes the name chosen (an algorithm's, a game's)."""

@@ -1,6 +1,6 @@
 """The play screen: a human or an agent on each side of the board, the agents' search live in a ``SearchPane``.
 
-Turns come from a ``MatchRunner`` (``tui.match``) and run through ``TurnScreen.start_turn``,
+Turns come from a ``MatchRunner`` (``plyscope.tui.match``) and run through ``TurnScreen.start_turn``,
 as in compare's match.  Undo, redo, a new game, new sides and loading a game stop the
 search under way; a decision that arrives for a position no longer on the board is dropped.
 For Connect Four, ``a`` shows the solver's exact score of every column under the board.
@@ -13,31 +13,30 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import ClassVar
 
+from plyscope.engine.agents import Agent, Decision, turn_limit
+from plyscope.engine.analysis import NODE_BUDGET, ScoresSnapshot
+from plyscope.engine.errors import UserError
+from plyscope.engine.game_record import Controller, PlayedGame, controller_text
+from plyscope.engine.games import Connect4State
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import AgentSpec
+from plyscope.tui.contest import parse_sides
+from plyscope.tui.formatting import player_glyph
+from plyscope.tui.match import GAME_OVER, MatchRunner, Turn, default_hint
+from plyscope.tui.messages import Analysed
+from plyscope.tui.screens.palette import side_commands
+from plyscope.tui.screens.turns import TurnScreen
+from plyscope.tui.session import Session
+from plyscope.tui.widgets.board import COLUMN_BINDINGS, Board, scores_caption
+from plyscope.tui.widgets.footer import KeyFooter
+from plyscope.tui.widgets.move_list import MoveList
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.search_pane import SearchPane
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
-
-from engine.agents import Agent, Decision, turn_limit
-from engine.analysis import NODE_BUDGET, ScoresSnapshot
-from engine.errors import UserError
-from engine.game_record import Controller, PlayedGame, controller_text
-from engine.games import Connect4State
-from engine.search.base import Limit
-from engine.search.registry import AgentSpec
-from tui.contest import parse_sides
-from tui.formatting import player_glyph
-from tui.match import GAME_OVER, MatchRunner, Turn, default_hint
-from tui.messages import Analysed
-from tui.screens.palette import side_commands
-from tui.screens.turns import TurnScreen
-from tui.session import Session
-from tui.widgets.board import COLUMN_BINDINGS, Board, scores_caption
-from tui.widgets.footer import KeyFooter
-from tui.widgets.move_list import MoveList
-from tui.widgets.prompt_bar import PromptBar
-from tui.widgets.search_pane import SearchPane
 
 DEFAULT_FILE = "plyscope-game.txt"
 """Where a game is saved (and loaded from) until the user types another path."""

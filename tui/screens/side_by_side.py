@@ -11,24 +11,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from plyscope.engine.agents import Agent
+from plyscope.engine.games import State
+from plyscope.engine.search.base import Limit
+from plyscope.tui.contest import compared_agents
+from plyscope.tui.formatting import format_count
+from plyscope.tui.screens.turns import TurnScreen
+from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.compare_summary import LETTERS, CompareSummary
+from plyscope.tui.widgets.footer import KeyFooter
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.search_pane import SearchPane
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.widgets import Static
 from textual.worker import WorkerState
-
-from engine.agents import Agent
-from engine.games import State
-from engine.search.base import Limit
-from tui.contest import compared_agents
-from tui.formatting import format_count
-from tui.screens.turns import TurnScreen
-from tui.widgets.board import Board
-from tui.widgets.compare_summary import LETTERS, CompareSummary
-from tui.widgets.footer import KeyFooter
-from tui.widgets.prompt_bar import PromptBar
-from tui.widgets.search_pane import SearchPane
 
 PANE_WIDTH = 36
 """The narrowest an agent's pane is laid out (its figures and tree lines stay readable)."""

@@ -1,6 +1,6 @@
 """What the screens where agents take turns share: a turn's search live in a pane, and its decision.
 
-``start_turn`` runs a ``Turn`` (``tui.match``) in the pane given: live (every frame painted)
+``start_turn`` runs a ``Turn`` (``plyscope.tui.match``) in the pane given: live (every frame painted)
 or at full speed (``live`` off, ``l``: the tree is shown when the turn ends), and posts
 ``Decided`` with the move, which ``turn_decided`` plays.  The play screen and compare's match
 use it; the compare screen keeps the ``l`` setting for its match.
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine.agents import Decision
-from tui.contest import turn_job
-from tui.match import Turn
-from tui.messages import Decided
-from tui.screens.base import SearchScreen
-from tui.widgets.search_pane import SearchPane
+from plyscope.engine.agents import Decision
+from plyscope.tui.contest import turn_job
+from plyscope.tui.match import Turn
+from plyscope.tui.messages import Decided
+from plyscope.tui.screens.base import SearchScreen
+from plyscope.tui.widgets.search_pane import SearchPane
 
 
 class TurnScreen(SearchScreen):

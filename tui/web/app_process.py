@@ -2,7 +2,7 @@
 
 ``SessionProcess`` is textual-serve's ``AppService`` (which relays the app's screen to the page and
 the page's keys to the app) with the process started with no shell in between (the command
-``tui.commands.serve.session_command`` makes) before a page asks for it (``started``: a spare, which
+``plyscope.tui.commands.serve.session_command`` makes) before a page asks for it (``started``: a spare, which
 starts the app and waits), given its page later (``give``: the page's screen size, then the relay),
 its stderr kept rather than printed, ended at once when its page goes (SIGTERM, then SIGKILL after
 ``TERM_SECONDS``) even while it is still starting, and why it ended said to the page in one line.
@@ -16,10 +16,9 @@ import shlex
 import signal
 from collections.abc import Awaitable, Callable
 
+from plyscope.tui.web.spare import size_line
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
-
-from tui.web.spare import size_line
 
 TERM_SECONDS = 0.5
 """How long an app process asked to end (SIGTERM) is given before it is killed (SIGKILL): its page is gone,
@@ -86,10 +85,10 @@ class SessionProcess(AppService):
 
     @classmethod
     async def started(cls, command: list[str], memory_mb: int, screen: tuple[int, int] = (80, 24)) -> SessionProcess:
-        """A new app process running ``command`` (``tui.commands.serve.session_command``), a spare: it starts the app on
-        a screen of ``screen`` cells (columns, rows: a page of that size is shown at once, another once the app is
-        laid out again), then waits to be given a page (``give``); its stderr is kept from now on.  ``OSError`` if
-        it cannot be started."""
+        """A new app process running ``command`` (``plyscope.tui.commands.serve.session_command``), a spare: it starts
+        the app on a screen of ``screen`` cells (columns, rows: a page of that size is shown at once, another once the
+        app is laid out again), then waits to be given a page (``give``); its stderr is kept from now on.  ``OSError``
+        if it cannot be started."""
         spare = cls(command, memory_mb)
         process = await spare._open_app_process(*screen)
         assert process.stderr is not None

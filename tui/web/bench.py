@@ -22,11 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.benchmarks import BenchTable
-from engine.errors import UserError
-from engine.search.registry import algorithm
-from tui.bench_memory import CAP_TOLERANCE, TARGET_BYTES
-from tui.web.browser import Browser, KeyAnswer, Served, browser_problem, cpu_seconds, rss_bytes, wait_for
+from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.errors import UserError
+from plyscope.engine.search.registry import algorithm
+from plyscope.tui.bench_memory import CAP_TOLERANCE, TARGET_BYTES
+from plyscope.tui.web.browser import Browser, KeyAnswer, Served, browser_problem, cpu_seconds, rss_bytes, wait_for
 
 FIRST_FRAME_TARGET_S = 3.0
 KEY_TARGET_MS = 150.0

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.web.spare import PAGE_NAME
+from plyscope.tui.web.spare import PAGE_NAME
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -198,7 +198,7 @@ class Served:
         self.port = port or free_port()
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli", "serve", "--port", str(self.port), *args],
+            [sys.executable, "-m", "plyscope.tui.cli", "serve", "--port", str(self.port), *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -242,7 +242,7 @@ class Served:
         return [pid for pid in self._app_pids() if _name(pid) != PAGE_NAME]
 
     def _app_pids(self) -> list[int]:
-        return [pid for pid in _descendants(self.process.pid) if "tui.web.session\0" in _cmdline(pid)]
+        return [pid for pid in _descendants(self.process.pid) if "plyscope.tui.web.session\0" in _cmdline(pid)]
 
     def stop(self, sig: int = signal.SIGINT, timeout: float = 20.0) -> int:
         """Stop the server as Ctrl-C does (or with ``sig``); its exit status."""

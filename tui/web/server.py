@@ -1,7 +1,7 @@
 """The web server of ``plyscope serve``: textual-serve's, held to what a classroom needs.
 
 Each browser tab that opens the page gets its own app process (textual-serve's model: the page's
-websocket is given ``plyscope explore ...``, run through ``tui.web.session``, and relays its screen).
+websocket is given ``plyscope explore ...``, run through ``plyscope.tui.web.session``, and relays its screen).
 On top of textual-serve, this server:
 
 * keeps one app process started ahead, a spare whose app has started (from the server's start on),
@@ -35,13 +35,12 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
+from plyscope.engine.errors import UserError, one_line
+from plyscope.engine.numbers import shown
+from plyscope.tui.crash import crash_line, save_crash
+from plyscope.tui.web.app_process import SessionProcess
 from textual_serve.server import Server
 from yarl import URL
-
-from engine.errors import UserError, one_line
-from engine.numbers import shown
-from tui.crash import crash_line, save_crash
-from tui.web.app_process import SessionProcess
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 LOOPBACK_NAMES = ("localhost", "localhost.", "ip6-localhost")
@@ -277,7 +276,7 @@ class PlyscopeServer(Server):
             " ".join(command), host=host, port=port, title="plyscope", public_url=public_url, templates_path=TEMPLATES
         )
         self.argv = command
-        """Each session's process: ``tui.commands.serve.session_command``."""
+        """Each session's process: ``plyscope.tui.commands.serve.session_command``."""
         self.given_url = public_url
         """``--public-url``; without it each page's addresses are those its browser reached (any interface)."""
         self.max_sessions = max_sessions

@@ -1,4 +1,4 @@
-"""What the server and a spare app process of ``plyscope serve`` say to each other (``tui.web.session``).
+"""What the server and a spare app process of ``plyscope serve`` say to each other (``plyscope.tui.web.session``).
 
 A spare waits for a line ``COLUMNS ROWS`` on its stdin (``size_line``, read by ``read_size``): the page it is
 given, and that page's screen.  It names itself ``SPARE_NAME`` until then and ``PAGE_NAME`` after

@@ -1,10 +1,10 @@
-"""The Textual driver of a spare app process of ``plyscope serve`` (``tui.web.session`` chooses it).
+"""The Textual driver of a spare app process of ``plyscope serve`` (``plyscope.tui.web.session`` chooses it).
 
 textual-serve's ``WebDriver`` writes the app's screen to stdout in its packet format, from the
 moment the app starts.  A spare starts before any page asks for it, so ``SpareDriver`` lets the
 app start in full (its screens composed, styled, laid out and drawn, on a screen of ``COLUMNS`` x
 ``ROWS``) while it writes nothing, and waits in a thread for the server to give it a page (a line
-``COLUMNS ROWS`` on stdin, ``tui.web.spare.read_size``).  Then it starts as ``WebDriver`` does,
+``COLUMNS ROWS`` on stdin, ``plyscope.tui.web.spare.read_size``).  Then it starts as ``WebDriver`` does,
 on the page's screen: the server's packets, the terminal's set-up, the page's size (the app lays
 itself out again if it differs), and a whole frame.
 """
@@ -15,12 +15,11 @@ import asyncio
 import threading
 from typing import Any
 
+from plyscope.tui.web.spare import PAGE_NAME, read_size, rename
 from textual import events, messages
 from textual.app import App
 from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
-
-from tui.web.spare import PAGE_NAME, read_size, rename
 
 
 class SpareDriver(WebDriver):

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from plyscope.engine.analysis import ScoresSnapshot
+from plyscope.engine.games import Connect4State, Move, State
+from plyscope.engine.search.base import Limit
+from plyscope.tui.formatting import format_count, signed
+from plyscope.tui.session import Session
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
-
-from engine.analysis import ScoresSnapshot
-from engine.games import Connect4State, Move, State
-from engine.search.base import Limit
-from tui.formatting import format_count, signed
-from tui.session import Session
 
 LETTERS = "ABCD"
 """How the compared agents are named."""

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from plyscope.engine.game_record import PlayedGame
+from plyscope.tui.formatting import player_glyph
 from rich.text import Text
 from textual.widgets import Static
-
-from engine.game_record import PlayedGame
-from tui.formatting import player_glyph
 
 
 def moves_text(played: PlayedGame) -> Text:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from plyscope.engine.games.evaluators import FeatureTerm, feature_terms
+from plyscope.engine.search.base import Node
+from plyscope.tui.formatting import Number, format_number, move_labels, number_meanings
+from plyscope.tui.session import Session
 from rich.text import Text
 from textual.widgets import Static
-
-from engine.games.evaluators import FeatureTerm, feature_terms
-from engine.search.base import Node
-from tui.formatting import Number, format_number, move_labels, number_meanings
-from tui.session import Session
 
 
 class ReadingGuide(Static):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from plyscope.tui.formatting import format_count
 from rich.text import Text
 from textual.widget import Widget
-
-from tui.formatting import format_count
 
 CHANGE = "◆"
 """A step after which the best move changed."""
