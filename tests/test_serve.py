@@ -704,7 +704,9 @@ def test_ctrl_c_in_the_browser_copies_and_never_ends_the_session_and_q_does(tmp_
         copy = next(line for line in shown.lines if "Copy selected text" in line)
         assert "^c" in copy, shown.text
         tab.press(Keys.END)  # the end of the help: the keys that work everywhere
-        shown = tab.wait_screen(lambda screen: "Everywhere" in screen.text, WAIT, "the end of the help")
+        shown = tab.wait_screen(
+            lambda screen: "Everywhere" in screen.text and "Quit" in screen.text, WAIT, "the help's end"
+        )
         quits = next(line for line in shown.lines if "Quit" in line)
         assert "^q, q" in quits and "^c" not in quits, shown.text
         tab.press(Keys.ESCAPE)
