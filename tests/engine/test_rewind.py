@@ -104,7 +104,7 @@ def test_rewinding_to_any_step_gives_a_fresh_search_of_that_many_steps(
     taken = len(pictures) - 1
     assert taken > 20
     draw = random.Random(f"{name}{params}{game}")
-    for _ in range(15):
+    for _ in range(8):
         back = draw.randrange(searcher.stats.iterations + 1)
         rewound(searcher, back)
         assert searcher.stats.iterations == back
