@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import orjson
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.numbers import shown
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Connect4, Connect4State
 from plyscope.engine.games.evaluators import FEATURE_NAMES, FEATURE_SCALE, HAND_SET_WEIGHTS, FeatureEvaluator

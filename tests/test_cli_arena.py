@@ -7,8 +7,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import plyscope.engine.rivest_experiment
 import pytest
+
+import plyscope.engine.rivest_experiment
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.summary import PairingStats, pairing_stats
 from plyscope.engine.search.registry import algorithms

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from plyscope.tui.cli import parse_arguments
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from plyscope.engine.games.evaluators import FEATURE_NAMES, parse_weights
 from plyscope.tui.cli import main
 

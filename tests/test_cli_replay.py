@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from plyscope.engine.games import make_game
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search import registry

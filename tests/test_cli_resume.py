@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from plyscope.tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

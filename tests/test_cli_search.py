@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from plyscope.engine.games import make_game
 from plyscope.engine.search import Limit
 from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithms, make_searcher

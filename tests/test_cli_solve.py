@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+
 from plyscope.engine.games import Connect4
 from plyscope.engine.solver import Connect4Solver
 from plyscope.tui.cli import main

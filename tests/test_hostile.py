@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.openings import two_move_openings
 from plyscope.engine.arena.pool import GamePool, run_games

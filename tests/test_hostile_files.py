@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from plyscope.engine.files import ORJSON_NESTING, NotJson, parse_json
 from plyscope.engine.search.registry import algorithms
 from plyscope.engine.search_file import NESTING, SearchFileError, SearchRecipe, read_search, write_search
 from plyscope.engine.timeline import recorded
 from plyscope.tui.cli import main
-
 from tests.test_hostile import ROOT, SMALL_ARENA, refused
 
 DEEP = "[" * 1000 + "]" * 1000

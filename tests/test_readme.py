@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from plyscope.tui.cli import COMMANDS, parse_arguments
-from plyscope.tui.widgets.prompt_bar import PromptBar
 from textual.binding import Binding
 from textual.screen import Screen
 
+from plyscope.tui.cli import COMMANDS, parse_arguments
+from plyscope.tui.widgets.prompt_bar import PromptBar
 from tests.tui.contest_helpers import PATIENCE
 from tests.tui.helpers import keys_without_idle_waits
 

@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.cli import parse_arguments
 from plyscope.tui.commands.serve import app_words, explore_words, session_command
@@ -560,7 +561,6 @@ def test_play_saves_in_the_folder_and_says_in_one_line_why_a_path_elsewhere_is_r
 ) -> None:
     from plyscope.engine.files import set_files_folder
     from plyscope.tui.commands.explore import keep_files_in
-
     from tests.tui.contest_helpers import prompt_error, prompt_field
 
     folder = tmp_path / "class"
@@ -708,7 +708,9 @@ def test_ctrl_c_in_the_browser_copies_and_never_ends_the_session_and_q_does(tmp_
         copy = next(line for line in shown.lines if "Copy selected text" in line)
         assert "^c" in copy, shown.text
         tab.press(Keys.END)  # the end of the help: the keys that work everywhere
-        shown = tab.wait_screen(lambda screen: "Everywhere" in screen.text, WAIT, "the end of the help")
+        shown = tab.wait_screen(
+            lambda screen: "Everywhere" in screen.text and "Quit" in screen.text, WAIT, "the help's end"
+        )
         quits = next(line for line in shown.lines if "Quit" in line)
         assert "^q, q" in quits and "^c" not in quits, shown.text
         tab.press(Keys.ESCAPE)

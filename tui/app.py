@@ -10,12 +10,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
-from plyscope.tui.contrast import LegibleText
-from plyscope.tui.crash import crash_line, save_crash
-from plyscope.tui.screens.explore import ExploreScreen
-from plyscope.tui.screens.help import HelpScreen, help_sections
-from plyscope.tui.sent_screen import SentScreen
-from plyscope.tui.session import Session
 from rich.console import RenderableType
 from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.app import App, SystemCommand
@@ -25,6 +19,13 @@ from textual.css.query import NoMatches
 from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.worker import WorkerFailed
+
+from plyscope.tui.contrast import LegibleText
+from plyscope.tui.crash import crash_line, save_crash
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.screens.help import HelpScreen, help_sections
+from plyscope.tui.sent_screen import SentScreen
+from plyscope.tui.session import Session
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits for it, while the app runs."""

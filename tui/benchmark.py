@@ -21,6 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from textual import events
+
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.search_file import read_search
 from plyscope.engine.travel import travel_of
@@ -29,7 +31,6 @@ from plyscope.tui.bench_memory import measure as memory_figures
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import Batch, SearchConfig, Session
 from plyscope.tui.widgets.search_tree import SearchTree
-from textual import events
 
 SIZE = (120, 40)
 """Terminal size of the headless runs."""
@@ -177,7 +178,7 @@ def measure(quick: bool) -> list[BenchTable]:
         handled, painted, taken = asyncio.run(key_times(session, repeats))
         keys.rows.append([label, *_row("action ran", handled, KEY_TARGET_MS, taken)])
         keys.rows.append([label, *_row("screen repainted", painted, KEY_TARGET_MS, taken)])
-    replayed = 10_000 if quick else 100_000
+    replayed = 30_000 if quick else 100_000
     with tempfile.TemporaryDirectory() as folder:
         handled, painted, taken = asyncio.run(key_times(replay_session(Path(folder), replayed), repeats, run=False))
     keys.rows.append(["replay", *_row("action ran", handled, KEY_TARGET_MS, taken)])

@@ -5,11 +5,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+from textual.message import Message
+
 from plyscope.engine.agents import Decision
 from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.tui.match import Turn
 from plyscope.tui.session import Batch, Session
-from textual.message import Message
 
 
 class BatchesReady(Message):

@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from textual.pilot import Pilot
+
 from plyscope.engine.search.registry import algorithms
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.screens.compare import CompareScreen
@@ -23,7 +25,6 @@ from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.search_tree import SearchTree
-from textual.pilot import Pilot
 
 Script = Callable[[Pilot[None]], Awaitable[None]]
 

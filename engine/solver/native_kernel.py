@@ -22,6 +22,7 @@ from typing import Final
 
 import numpy as np
 from numba import njit
+
 from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
 

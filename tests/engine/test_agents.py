@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
+
 from plyscope.engine.agents import Agent, fallback_move
 from plyscope.engine.games import Connect4, make_game
 from plyscope.engine.search.base import Limit, SearchError

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+
 from plyscope.engine.analysis import MAX_SLICES, ColumnScores
 from plyscope.engine.games import Connect4
 from plyscope.engine.pov import PovScore
 from plyscope.engine.solver import Connect4Solver
-
 from tests.pons import pons_positions
 
 C4 = Connect4()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
 from plyscope.engine.agents import Agent, Decision
 from plyscope.engine.arena.openings import OPENING_SCORES, opening_scores, select_openings, two_move_openings
 from plyscope.engine.arena.play import play_game

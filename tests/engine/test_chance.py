@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from plyscope.engine.games import (
     CHANCE,
     ChanceDrop,

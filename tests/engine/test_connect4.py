@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from plyscope.engine.benchmarks.rules import perft
 from plyscope.engine.games import Connect4, Connect4State, PositionError, make_game
 

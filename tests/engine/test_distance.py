@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+
 from plyscope.engine.games import Connect4, Move, PositionError, State, make_game
 from plyscope.engine.search.base import Limit, Searcher
 from plyscope.engine.search.mcts import FlatMonteCarlo

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Connect4, Connect4State, State, make_game
 from plyscope.engine.games.evaluators import (
@@ -39,7 +40,6 @@ from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.bestfirst import BestFirst
 from plyscope.engine.search.minimax import Minimax, MinimaxNode
 from plyscope.engine.search.registry import AgentSpec, make_searcher
-
 from tests.engine.test_connect4 import random_game
 
 C4 = Connect4()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from plyscope.engine.games import Connect4, Connect4State, PositionError, make_game
 from plyscope.engine.games.evaluators import (
     NeutralEvaluator,
@@ -13,7 +14,6 @@ from plyscope.engine.games.evaluators import (
     finished_on_rivest_scale,
     make_evaluator,
 )
-
 from tests.engine.test_connect4 import random_game
 
 GAME = Connect4()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from plyscope.engine.games import CHANCE, Connect4, Connect4Chance, Nim, State, is_chance, make_game
 from plyscope.engine.games.evaluators import make_evaluator
 from plyscope.engine.search import Limit, SearchError
@@ -15,7 +16,6 @@ from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.expectiminimax import EXACT, LOWER, UPPER, Expectiminimax, ExpectiNode
 from plyscope.engine.search.minimax import Minimax
 from plyscope.engine.search.registry import make_searcher
-
 from tests.engine.test_chance import random_chance_position
 
 

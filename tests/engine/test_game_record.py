@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import (
     FORMAT,

@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterator
 
 import pytest
+
 from plyscope.engine.games import Connect4, Move, Nim, State
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.mcts import (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from plyscope.engine.games import CHANCE, make_game
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.mcts import FlatMonteCarlo, MctsNode, MonteCarloTreeSearch

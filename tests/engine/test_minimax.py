@@ -7,12 +7,12 @@ from collections.abc import Callable
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
 from plyscope.engine.games import Connect4, Nim, State
 from plyscope.engine.games.evaluators import make_evaluator
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.minimax import Minimax, MinimaxNode
 from plyscope.engine.search.registry import make_searcher
-
 from tests.engine.synthetic import SyntheticEvaluator, SyntheticGame
 
 C4 = Connect4()

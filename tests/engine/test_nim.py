@@ -7,6 +7,7 @@ from functools import cache, reduce
 from operator import xor
 
 import pytest
+
 from plyscope.engine.games import Nim, NimState, PositionError, make_game
 
 GRUNDY = Nim("grundy")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from plyscope.engine.games import Connect4, Connect4State, Nim
 from plyscope.engine.search.playouts import (
     Connect4Batch,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from plyscope.engine.games import Connect4
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.search.base import Limit

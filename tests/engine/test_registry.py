@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 
 import pytest
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Connect4, Nim, PositionError, State, make_game
 from plyscope.engine.search import AlgorithmInfo, Limit, Param, Result, SearchError, registry

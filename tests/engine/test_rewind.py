@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from plyscope.engine.games import State, make_game
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Searcher
@@ -24,7 +25,6 @@ from plyscope.engine.travel import checkpoints, protocol, travel_of
 from plyscope.engine.travel.expansions import Expansions
 from plyscope.engine.travel.monte_carlo import MonteCarloJournal
 from plyscope.engine.travel.replay import Replay
-
 from tests.engine.test_timeline import full_picture, monte_carlo_start, picture, undone
 
 REWINDING: tuple[tuple[str, dict[str, object]], ...] = (
@@ -104,7 +104,7 @@ def test_rewinding_to_any_step_gives_a_fresh_search_of_that_many_steps(
     taken = len(pictures) - 1
     assert taken > 20
     draw = random.Random(f"{name}{params}{game}")
-    for _ in range(15):
+    for _ in range(8):
         back = draw.randrange(searcher.stats.iterations + 1)
         rewound(searcher, back)
         assert searcher.stats.iterations == back

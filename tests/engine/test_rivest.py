@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+
 from plyscope.engine.games import Connect4, Connect4State, Nim
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import RivestEvaluator

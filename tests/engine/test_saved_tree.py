@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search.base import Node, Searcher
 from plyscope.engine.search_file import SearchFileError, SearchRecipe, read_search, write_search

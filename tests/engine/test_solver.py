@@ -11,6 +11,7 @@ from functools import cache, reduce
 from operator import xor
 
 import pytest
+
 from plyscope.engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.search.base import Limit, SearchError
@@ -29,7 +30,6 @@ from plyscope.engine.solver import (
     terminal_score,
     win_now_score,
 )
-
 from tests.pons import pons_positions
 
 GAME = Connect4()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.stats import (
     Pentanomial,

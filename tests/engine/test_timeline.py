@@ -6,6 +6,7 @@ import math
 import threading
 
 import pytest
+
 from plyscope.engine.games import State, make_game
 from plyscope.engine.search.base import Limit, Node, Searcher, Step
 from plyscope.engine.search.registry import algorithms, make_searcher, plays

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Connect4
 from plyscope.engine.games.evaluators import (
@@ -19,7 +20,6 @@ from plyscope.engine.games.evaluators import (
 )
 from plyscope.engine.solver import Connect4Solver
 from plyscope.engine.tuning import fit_logistic, parse_plies, quality, sample_positions, solved_result, tune
-
 from tests.engine.test_connect4 import random_game
 from tests.pons import pons_positions
 

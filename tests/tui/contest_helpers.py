@@ -5,14 +5,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
 from plyscope.engine.games import make_game
 from plyscope.engine.search.registry import algorithm, plays
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.prompt_bar import PromptBar
-from textual.pilot import Pilot
-from textual.screen import Screen
-from textual.widgets import Input, Static
 
 PATIENCE = 120.0
 """Seconds a test waits for the search threads before failing (generous: the machine may be loaded)."""

@@ -8,11 +8,12 @@ from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 from unittest import mock
 
+from textual.pilot import Pilot
+from textual.screen import Screen
+
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import SearchConfig, Session
-from textual.pilot import Pilot
-from textual.screen import Screen
 
 
 def make_app(**config: object) -> PlyscopeApp:

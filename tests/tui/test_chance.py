@@ -13,7 +13,6 @@ from plyscope.tui.match import MatchRunner
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.search_tree import SearchTree
-
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 

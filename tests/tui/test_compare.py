@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Static
+
 from plyscope.engine.games import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.seeds import turn_seed
@@ -20,10 +24,6 @@ from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.side_by_side import SideBySideScreen
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
-from textual.pilot import Pilot
-from textual.screen import Screen
-from textual.widgets import Static
-
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
 

@@ -6,6 +6,7 @@ import math
 import threading
 
 import pytest
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import PlayedGame

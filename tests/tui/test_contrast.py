@@ -7,6 +7,12 @@ import asyncio
 from dataclasses import dataclass
 
 import pytest
+from rich.cells import cell_len
+from rich.style import Style
+from rich.terminal_theme import TerminalTheme
+from textual.geometry import Region
+from textual.widgets import Footer
+
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.contrast import (
     MINIMUM_CONTRAST,
@@ -18,12 +24,6 @@ from plyscope.tui.contrast import (
 )
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.search_tree import SearchTree
-from rich.cells import cell_len
-from rich.style import Style
-from rich.terminal_theme import TerminalTheme
-from textual.geometry import Region
-from textual.widgets import Footer
-
 from tests.tui.helpers import explorer, make_app, settle
 
 SIZE = (100, 30)

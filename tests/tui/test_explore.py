@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Static
+from textual.widgets._footer import FooterKey
+from textual.widgets.tree import TreeNode
+
 from plyscope.engine.search.minimax import MinimaxNode
 from plyscope.tui.formatting import format_numbers
 from plyscope.tui.screens.help import HelpScreen
@@ -11,12 +17,6 @@ from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
 from plyscope.tui.widgets.stats import sparkline_rows
-from textual.geometry import Region
-from textual.pilot import Pilot
-from textual.widgets import Input, Select, Static
-from textual.widgets._footer import FooterKey
-from textual.widgets.tree import TreeNode
-
 from tests.tui.contest_helpers import prompt_error, prompt_field
 from tests.tui.helpers import explorer, make_app, run_async, settle, top
 

@@ -9,6 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import PlayedGame
 from plyscope.engine.games import make_game
@@ -27,9 +30,6 @@ from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
 from plyscope.tui.widgets.stats import FigureGrid, Figures, StatsPanel
-from textual.app import App, ComposeResult
-from textual.widgets import Static
-
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 
@@ -481,10 +481,11 @@ async def test_a_terminal_too_small_is_told_so() -> None:
 async def test_the_command_palettes_own_race_is_not_a_crash() -> None:
     """Textual's palette, closed as its search worker starts, fails to find its list: found in long random
     key sequences ('a', then escape at once). The real failure, from the real worker, is recognised."""
-    from plyscope.tui.app import closed_palette_race
     from textual.command import CommandPalette
     from textual.css.query import NoMatches
     from textual.worker import WorkerFailed
+
+    from plyscope.tui.app import closed_palette_race
 
     palette = CommandPalette()  # never mounted: its list cannot be found, as once it is closed
     with pytest.raises(NoMatches) as raised:

@@ -13,6 +13,9 @@ import random
 from pathlib import Path
 
 import pytest
+from textual import events
+from textual.binding import Binding
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import PlayedGame
 from plyscope.engine.games import make_game
@@ -23,9 +26,6 @@ from plyscope.tui.contest import compared_agents
 from plyscope.tui.screens.compare import CompareScreen
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.screens.play import PlayScreen
-from textual import events
-from textual.binding import Binding
-
 from tests.tui.contest_helpers import app_with
 from tests.tui.helpers import make_app
 
@@ -92,4 +92,4 @@ async def fuzz(make: object, keys: list[str], seed: int, presses: int) -> None:
 def test_random_keys_never_crash(case: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # random keys may save a game under a random name: not in the checkout
     make, keys = CASES[case]
-    asyncio.run(asyncio.wait_for(fuzz(make, keys, seed, 250), 300))
+    asyncio.run(asyncio.wait_for(fuzz(make, keys, seed, 150), 300))

@@ -13,7 +13,6 @@ from plyscope.tui.bench_memory import TARGET_BYTES, measured_searchers
 from plyscope.tui.formatting import format_count
 from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.stats import FigureGrid
-
 from tests.tui.helpers import explorer, make_app, run_async
 
 

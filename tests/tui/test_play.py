@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.analysis import ColumnScores
 from plyscope.engine.game_record import PlayedGame
@@ -21,9 +24,6 @@ from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.widgets.board import PILE_LABEL, TOKEN, Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_tree import SearchTree
-from textual.pilot import Pilot
-from textual.widgets import Static
-
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import run_async
 

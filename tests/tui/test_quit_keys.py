@@ -4,9 +4,9 @@ a browser (``plyscope serve``) it is left to the screen, which copies the text s
 from __future__ import annotations
 
 import pytest
+
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.screens.help import HelpScreen, help_sections
-
 from tests.tui.helpers import make_app, run_async
 
 

@@ -7,11 +7,11 @@ import asyncio
 import re
 from typing import ClassVar
 
-from plyscope.tui.app import PlyscopeApp
 from rich.cells import cell_len
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.pilot import Pilot
 
+from plyscope.tui.app import PlyscopeApp
 from tests.tui.helpers import make_app
 
 SIZE = (100, 30)

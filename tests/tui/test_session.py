@@ -7,6 +7,7 @@ import re
 import threading
 
 import pytest
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.search.base import Limit

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.pilot import Pilot
+from textual.worker import WorkerState
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import PlayedGame
 from plyscope.engine.games import make_game
@@ -17,9 +20,6 @@ from plyscope.tui.contest import compared_agents
 from plyscope.tui.screens.compare import CompareScreen
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.play import PlayScreen
-from textual.pilot import Pilot
-from textual.worker import WorkerState
-
 from tests.tui.contest_helpers import app_with, repainted, wait_until
 from tests.tui.helpers import make_app, settle
 

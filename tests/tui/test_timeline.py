@@ -7,6 +7,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+
 from plyscope.engine.games import Move, State
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search import registry
@@ -23,7 +24,6 @@ from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
 from plyscope.tui.widgets.timeline_bar import TimelineBar, bar_text
-
 from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 
@@ -51,8 +51,9 @@ def fresh(session: Session, steps: int) -> list[object]:
 
 
 def head(pilot_screen: object) -> str:
-    from plyscope.tui.screens.explore import ExploreScreen
     from textual.widgets import Static
+
+    from plyscope.tui.screens.explore import ExploreScreen
 
     assert isinstance(pilot_screen, ExploreScreen)
     return str(pilot_screen.pane.query_one("#head", Static).render())

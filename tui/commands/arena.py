@@ -17,6 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
 from plyscope.engine.agents import Agent, check_seed, limit_text, turn_limit
 from plyscope.engine.arena.openings import select_openings
 from plyscope.engine.arena.pool import RunOutcome, open_executor, run_games
@@ -33,8 +36,6 @@ from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
 from plyscope.tui.commands.options import add_budget, add_cluster, add_game
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 
+from rich.console import Console
+from rich.table import Table
+
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.benchmarks.sections import SECTIONS, measure
 from plyscope.engine.errors import UserError
-from rich.console import Console
-from rich.table import Table
 
 UI_SECTION = "ui"
 """The explorer's figures (``plyscope.tui.benchmark``), measured with ``--ui``; alone, ``--ui`` measures only them."""

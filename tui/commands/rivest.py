@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from rich.table import Table
+
 from plyscope.engine.agents import check_seed
 from plyscope.engine.arena.openings import select_openings
 from plyscope.engine.games import Connect4
@@ -22,7 +24,6 @@ from plyscope.engine.rivest_experiment import (
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from plyscope.tui.commands.arena import make_console, play_with_progress, report_end, results_file
 from plyscope.tui.commands.options import add_cluster
-from rich.table import Table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

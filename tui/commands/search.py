@@ -12,6 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from rich.console import Console
+from rich.table import Table
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
 from plyscope.engine.games import State, make_game
@@ -24,8 +27,6 @@ from plyscope.tui.commands.explore import parse_params
 from plyscope.tui.commands.options import SECONDS, SEED, add_game, number
 from plyscope.tui.formatting import significant
 from plyscope.tui.session import parse_position
-from rich.console import Console
-from rich.table import Table
 
 SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""

@@ -18,6 +18,10 @@ import sys
 import time
 from types import TracebackType
 
+from rich.console import Console
+from rich.status import Status
+from rich.table import Table
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Connect4, State, make_game
 from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int
@@ -25,9 +29,6 @@ from plyscope.engine.solve import PositionSolve, Solution, Stop
 from plyscope.tui.commands.options import add_game
 from plyscope.tui.formatting import score_words, signed
 from plyscope.tui.session import parse_position
-from rich.console import Console
-from rich.status import Status
-from rich.table import Table
 
 DEFAULT_SECONDS = 60.0
 """The budget of a solve given neither ``--nodes`` nor ``--seconds``."""

@@ -16,6 +16,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from rich.console import Console
+from rich.table import Table
+
 from plyscope.engine.agents import Agent, check_seed, limit_text, turn_limit
 from plyscope.engine.arena.openings import select_openings
 from plyscope.engine.arena.pool import RunOutcome
@@ -32,8 +35,6 @@ from plyscope.engine.stats import Tally
 from plyscope.engine.tuning import TuneReport, parse_plies, sample_positions, tune
 from plyscope.tui.commands.arena import make_console, play_with_progress, report_end
 from plyscope.tui.commands.options import MOVES, SEED, WORKERS, add_game, number
-from rich.console import Console
-from rich.table import Table
 
 TUNED = "tuned"
 HAND_SET = "hand-set"

@@ -20,6 +20,14 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import ClassVar
 
+from rich.text import Text
+from textual import events
+from textual.app import SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState, get_current_worker
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES
 from plyscope.tui.messages import BatchesReady
@@ -28,13 +36,6 @@ from plyscope.tui.session import Batch, Deliver, Job, Session, export_path
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
-from rich.text import Text
-from textual import events
-from textual.app import SystemCommand
-from textual.binding import Binding, BindingType
-from textual.screen import Screen
-from textual.widgets import Static
-from textual.worker import Worker, WorkerState, get_current_worker
 
 
 class SearchScreen(Screen[None]):

@@ -16,6 +16,9 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from rich.text import Text
+from textual.worker import Worker
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import State
@@ -27,8 +30,6 @@ from plyscope.tui.screens.side_by_side import SideBySideScreen
 from plyscope.tui.session import Batch, Session
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.compare_summary import CompareSummary, Row, summary_rows
-from rich.text import Text
-from textual.worker import Worker
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""

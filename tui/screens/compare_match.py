@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.text import Text
+
 from plyscope.engine.agents import Agent, Decision
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import PlayedGame
@@ -20,7 +22,6 @@ from plyscope.tui.session import Session
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.compare_summary import LETTERS, CompareSummary
 from plyscope.tui.widgets.move_list import moves_text
-from rich.text import Text
 
 
 class CompareMatchScreen(SideBySideScreen):

@@ -12,6 +12,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
+from rich.text import Text
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.search.base import Node
 from plyscope.tui.contest import default_rival
@@ -29,12 +36,6 @@ from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
-from rich.text import Text
-from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Static
 
 
 def stop_words(session: Session) -> tuple[str, str]:

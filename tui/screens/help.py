@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any, ClassVar
 
-from plyscope.engine.games import Connect4State
-from plyscope.engine.games.connect4 import COLUMN_DIGITS
 from rich.table import Table
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -16,6 +14,9 @@ from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
+
+from plyscope.engine.games import Connect4State
+from plyscope.engine.games.connect4 import COLUMN_DIGITS
 
 COLUMN_ACTION = re.compile(r"play_column\(\d+\)")
 """Bindings that play a board column: shown as one row, for the columns the board has."""

@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
+from textual.app import SystemCommand
+from textual.command import SimpleCommand
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import Controller
 from plyscope.engine.games import GAME_CHOICES
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec, fitting_algorithms
 from plyscope.tui.session import Session
-from textual.app import SystemCommand
-from textual.command import SimpleCommand
 
 Choose = Callable[[str], object]
 """Takes the name chosen (an algorithm's, a game's)."""

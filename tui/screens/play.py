@@ -13,6 +13,12 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import ClassVar
 
+from rich.text import Text
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
 from plyscope.engine.agents import Agent, Decision, turn_limit
 from plyscope.engine.analysis import NODE_BUDGET, ScoresSnapshot
 from plyscope.engine.errors import UserError
@@ -32,11 +38,6 @@ from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.move_list import MoveList
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
-from rich.text import Text
-from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
 
 DEFAULT_FILE = "plyscope-game.txt"
 """Where a game is saved (and loaded from) until the user types another path."""

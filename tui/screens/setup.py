@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from plyscope.tui.session import SearchConfig, Session
-from plyscope.tui.widgets.setup_form import SetupForm
 from textual.app import ComposeResult
 from textual.screen import ModalScreen
+
+from plyscope.tui.session import SearchConfig, Session
+from plyscope.tui.widgets.setup_form import SetupForm
 
 
 class SetupScreen(ModalScreen[Session | None]):

@@ -11,6 +11,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal, Vertical
+from textual.widgets import Static
+from textual.worker import WorkerState
+
 from plyscope.engine.agents import Agent
 from plyscope.engine.games import State
 from plyscope.engine.search.base import Limit
@@ -22,12 +29,6 @@ from plyscope.tui.widgets.compare_summary import LETTERS, CompareSummary
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
-from textual import events
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Container, Horizontal, Vertical
-from textual.widgets import Static
-from textual.worker import WorkerState
 
 PANE_WIDTH = 36
 """The narrowest an agent's pane is laid out (its figures and tree lines stay readable)."""

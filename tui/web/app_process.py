@@ -16,9 +16,10 @@ import shlex
 import signal
 from collections.abc import Awaitable, Callable
 
-from plyscope.tui.web.spare import size_line
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
+
+from plyscope.tui.web.spare import size_line
 
 TERM_SECONDS = 0.5
 """How long an app process asked to end (SIGTERM) is given before it is killed (SIGKILL): its page is gone,

@@ -35,12 +35,13 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
+from textual_serve.server import Server
+from yarl import URL
+
 from plyscope.engine.errors import UserError, one_line
 from plyscope.engine.numbers import shown
 from plyscope.tui.crash import crash_line, save_crash
 from plyscope.tui.web.app_process import SessionProcess
-from textual_serve.server import Server
-from yarl import URL
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 LOOPBACK_NAMES = ("localhost", "localhost.", "ip6-localhost")

@@ -15,11 +15,12 @@ import asyncio
 import threading
 from typing import Any
 
-from plyscope.tui.web.spare import PAGE_NAME, read_size, rename
 from textual import events, messages
 from textual.app import App
 from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
+
+from plyscope.tui.web.spare import PAGE_NAME, read_size, rename
 
 
 class SpareDriver(WebDriver):

@@ -14,14 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from plyscope.engine.analysis import ScoresSnapshot
-from plyscope.engine.games import Connect4State, Move, NimState, State, is_chance
-from plyscope.engine.games.chance import ChanceDrop, connect4_grid
-from plyscope.engine.search.base import Node
-from plyscope.tui.contest import analyse
-from plyscope.tui.formatting import move_labels, player_glyph, signed
-from plyscope.tui.messages import Analysed
-from plyscope.tui.session import Session
 from rich.style import Style
 from rich.text import Text
 from textual import events, work
@@ -31,6 +23,15 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.worker import get_current_worker
+
+from plyscope.engine.analysis import ScoresSnapshot
+from plyscope.engine.games import Connect4State, Move, NimState, State, is_chance
+from plyscope.engine.games.chance import ChanceDrop, connect4_grid
+from plyscope.engine.search.base import Node
+from plyscope.tui.contest import analyse
+from plyscope.tui.formatting import move_labels, player_glyph, signed
+from plyscope.tui.messages import Analysed
+from plyscope.tui.session import Session
 
 WIDE_CELL = 4
 """Connect Four: columns are four cells wide (room for a signed score under each, ``-15``)..."""

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
 from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import Connect4State, Move, State
 from plyscope.engine.search.base import Limit
 from plyscope.tui.formatting import format_count, signed
 from plyscope.tui.session import Session
-from rich.table import Table
-from rich.text import Text
-from textual.widgets import Static
 
 LETTERS = "ABCD"
 """How the compared agents are named."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from plyscope.engine.game_record import PlayedGame
-from plyscope.tui.formatting import player_glyph
 from rich.text import Text
 from textual.widgets import Static
+
+from plyscope.engine.game_record import PlayedGame
+from plyscope.tui.formatting import player_glyph
 
 
 def moves_text(played: PlayedGame) -> Text:

@@ -6,7 +6,6 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
-from plyscope.engine.errors import UserError
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -14,6 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Input, Static
+
+from plyscope.engine.errors import UserError
 
 Answer = Callable[[str], Awaitable[None] | None]
 """What an answer is for: takes the text typed (stripped) and acts on it, or raises ``UserError`` to refuse it."""

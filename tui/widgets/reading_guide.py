@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich.text import Text
+from textual.widgets import Static
+
 from plyscope.engine.games.evaluators import FeatureTerm, feature_terms
 from plyscope.engine.search.base import Node
 from plyscope.tui.formatting import Number, format_number, move_labels, number_meanings
 from plyscope.tui.session import Session
-from rich.text import Text
-from textual.widgets import Static
 
 
 class ReadingGuide(Static):

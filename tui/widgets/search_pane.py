@@ -11,6 +11,12 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.search.base import Node, Searcher
 from plyscope.tui.formatting import format_number, format_value, player_glyph, verdict_words
@@ -18,11 +24,6 @@ from plyscope.tui.session import Batch, RateMeter, Session
 from plyscope.tui.widgets.search_tree import SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
 from plyscope.tui.widgets.timeline_bar import TimelineBar
-from rich.text import Text
-from textual import events
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
 
 SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""

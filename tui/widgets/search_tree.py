@@ -21,12 +21,6 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import ClassVar
 
-from plyscope.engine.games import Move, is_chance, outcome_probability
-from plyscope.engine.games.chance import ChanceDrop
-from plyscope.engine.search.base import Node, Searcher, Step
-from plyscope.engine.search.registry import CHANCE_FAMILY, game_family
-from plyscope.tui.formatting import format_numbers, player_glyph
-from plyscope.tui.session import Batch
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -38,6 +32,13 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
+
+from plyscope.engine.games import Move, is_chance, outcome_probability
+from plyscope.engine.games.chance import ChanceDrop
+from plyscope.engine.search.base import Node, Searcher, Step
+from plyscope.engine.search.registry import CHANCE_FAMILY, game_family
+from plyscope.tui.formatting import format_numbers, player_glyph
+from plyscope.tui.session import Batch
 
 CHANGED_MARK = " ◂"
 CUT_MARK = " ✂"

@@ -10,12 +10,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
-from plyscope.engine.errors import UserError
-from plyscope.engine.games import GAME_CHOICES, make_game
-from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
-from plyscope.engine.search.base import AlgorithmInfo, Param
-from plyscope.engine.search.registry import algorithms, fitting_algorithms
-from plyscope.tui.session import SearchConfig, Session, default_algorithm, default_budget, parse_position
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,6 +17,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
+
+from plyscope.engine.errors import UserError
+from plyscope.engine.games import GAME_CHOICES, make_game
+from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
+from plyscope.engine.search.base import AlgorithmInfo, Param
+from plyscope.engine.search.registry import algorithms, fitting_algorithms
+from plyscope.tui.session import SearchConfig, Session, default_algorithm, default_budget, parse_position
 
 
 def _text_of(value: object) -> str:

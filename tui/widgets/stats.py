@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from plyscope.engine.search.base import Stats
-from plyscope.tui.formatting import format_count, format_number, format_rate, format_value
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.widget import Widget
 from textual.widgets import Sparkline, Static
+
+from plyscope.engine.search.base import Stats
+from plyscope.tui.formatting import format_count, format_number, format_rate, format_value
 
 GAP = 2
 """Cells between two columns of figures."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from plyscope.tui.formatting import format_count
 from rich.text import Text
 from textual.widget import Widget
+
+from plyscope.tui.formatting import format_count
 
 CHANGE = "◆"
 """A step after which the best move changed."""
