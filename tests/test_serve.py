@@ -454,7 +454,7 @@ def app_output(raw: socket.socket, until: bytes) -> str:
         payload = raw.recv(size, socket.MSG_WAITALL) if size else b""
         if head[0] & 0x0F == 0x2:
             output += payload
-    return output.decode()
+    return output.decode(errors="replace")  # (a frame may end inside a character: the sizes are what is read)
 
 
 def drawn_size(output: str) -> tuple[int, int]:
