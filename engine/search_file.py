@@ -3,8 +3,8 @@
 A ``.json`` file holds what rebuilds the search (game, position, algorithm, parameters,
 seed, budget, steps), its timeline (one event per step) and its tree as it stood (every
 node's depth, move and numbers, depth first), so that a replay can check the tree it
-rebuilds against the one saved.  Its shape is ``FORMAT`` at ``VERSION``; the README
-documents it.  Moves are the engine's own: a column index from 0 (Connect Four), a list
+rebuilds against the one saved.  Its shape is ``FORMAT`` at ``VERSION``; GUIDE.md's
+"Saved searches" documents it.  Moves are the engine's own: a column index from 0 (Connect Four), a list
 ``[pile, take]`` (Nim).  Infinite and undefined numbers are the strings ``"inf"``,
 ``"-inf"`` and ``"nan"`` (JSON has none).
 """

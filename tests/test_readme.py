@@ -1,7 +1,7 @@
-"""The README's examples are tests: every ``plyscope ...`` line in its code blocks and tables is run.
+"""The examples of README.md and GUIDE.md are tests: every ``plyscope ...`` line in their code blocks and tables is run.
 
 * Batch commands run as subprocesses, with their budgets shrunk so that the suite stays fast
-  (``shrink``), and must end with the exit status the README shows (2 where its example
+  (``shrink``), and must end with the exit status the file shows (2 where its example
   prints a refusal, 0 otherwise) and no traceback.
 * Screen commands (``plyscope``, ``explore``, ``play``, ``compare``) build their app as the
   command does and are driven under ``App.run_test`` with every key their screen offers (a key
@@ -11,7 +11,10 @@
 * Synopses (with ``[options]`` or CAPITAL placeholders) are not commands; every command a
   synopsis names must have at least one concrete example.
 
-A new example added to the README is covered without touching this file.
+A new example added to either file is covered without touching this file; each test's id names
+the file and line of its example.  The README stays a five-minute read (at most
+``README_MOST_LINES`` lines), and every relative link and ``#anchor`` of the project's top-level
+Markdown files leads to a file and a heading that exist.
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ from tests.tui.contest_helpers import PATIENCE
 from tests.tui.helpers import keys_without_idle_waits
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+DOCUMENTS = (ROOT / "README.md", ROOT / "GUIDE.md")
+"""The files whose examples are run: the README (the tour) and the guide (the manual)."""
+README_MOST_LINES = 250
+"""The README's length at most, as ``wc -l`` counts it: the rest belongs in GUIDE.md."""
 SCREEN_COMMANDS = ("explore", "play", "compare")
 """Commands that open the app; the others print and exit."""
 PLACEHOLDER = re.compile(r"\[|\]|\.\.\.|(?<![\w:=-])[A-Z][A-Z0-9_]*(?![\w])")
@@ -47,8 +53,9 @@ SKIPPED_KEYS = {"q", "ctrl+c", "question_mark", "escape"}
 
 @dataclass(frozen=True)
 class Example:
-    """One ``plyscope`` line of the README: where it is, the command line, and the exit status it shows."""
+    """One ``plyscope`` line of README.md or GUIDE.md: where it is, the command line, and the exit status it shows."""
 
+    file: str
     line: int
     command: str
     status: int = 0
@@ -63,14 +70,14 @@ class Example:
         return str(parse_arguments(self.words).command)
 
     def __str__(self) -> str:
-        return f"README.md:{self.line}: {self.command}"
+        return f"{self.file}:{self.line}: {self.command}"
 
 
-def readme_lines() -> tuple[list[Example], list[Example]]:
-    """The README's concrete examples and its synopses, from code blocks and tables."""
+def document_lines(document: Path) -> tuple[list[Example], list[Example]]:
+    """The concrete examples and the synopses of ``document``, from its code blocks and tables."""
     examples: list[Example] = []
     synopses: list[Example] = []
-    lines = README.read_text().splitlines()
+    lines = document.read_text().splitlines()
     fence: str | None = None
     for index, line in enumerate(lines):
         stripped = line.strip()
@@ -90,19 +97,96 @@ def readme_lines() -> tuple[list[Example], list[Example]]:
         elif fence is None and stripped.startswith("|"):
             found.extend((span, 0) for span in re.findall(r"`(plyscope(?:\s[^`]*)?)`", stripped))
         for command, status in found:
-            example = Example(index + 1, command, status)
+            example = Example(document.name, index + 1, command, status)
             (synopses if PLACEHOLDER.search(command) else examples).append(example)
+    return examples, synopses
+
+
+def readme_lines() -> tuple[list[Example], list[Example]]:
+    """The concrete examples and the synopses of README.md, then of GUIDE.md."""
+    examples: list[Example] = []
+    synopses: list[Example] = []
+    for document in DOCUMENTS:
+        found, named = document_lines(document)
+        examples += found
+        synopses += named
     return examples, synopses
 
 
 EXAMPLES, SYNOPSES = readme_lines()
 
 
-def test_the_readme_has_examples_of_every_command_it_names() -> None:
+def test_the_readme_and_the_guide_have_examples_of_every_command_they_name() -> None:
     assert len(EXAMPLES) >= 10
     named = {synopsis.command.split()[1].strip("[]") for synopsis in SYNOPSES if " " in synopsis.command}
     covered = {example.name for example in EXAMPLES}
     assert named & set(COMMANDS) <= covered, "commands named in a synopsis with no concrete example"
+
+
+# --- the documents themselves ---------------------------------------------------------------------------
+
+
+MARKDOWN = sorted(ROOT.glob("*.md"))
+"""The project's top-level Markdown files, whose links are checked."""
+LINK_TARGET = re.compile(r"\]\(([^()\s]+)\)")
+"""The target of an inline link or image, ``[text](target)``."""
+
+
+def outside_code(document: Path) -> list[tuple[int, str]]:
+    """``document``'s lines (numbered from 1) outside fenced code blocks, inline code spans blanked."""
+    kept: list[tuple[int, str]] = []
+    fenced = False
+    for number, line in enumerate(document.read_text().splitlines(), 1):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            kept.append((number, line))
+    return kept
+
+
+def anchors(document: Path) -> set[str]:
+    """The ``#anchor`` of each heading of ``document``, as GitHub makes them: the heading's text (a link's
+    text for the link, code spans' characters kept) lower-cased, every character but letters, digits, ``_``,
+    ``-`` and spaces dropped, spaces made ``-``; a repeated one gets ``-1``, ``-2``..."""
+    found: set[str] = set()
+    for _, line in outside_code(document):
+        heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if heading is None:
+            continue
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.group(1)).lower()
+        slug = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+        repeated = 0
+        while (slug if repeated == 0 else f"{slug}-{repeated}") in found:
+            repeated += 1
+        found.add(slug if repeated == 0 else f"{slug}-{repeated}")
+    return found
+
+
+def test_the_readme_is_a_five_minute_read() -> None:
+    lines = (ROOT / "README.md").read_text().count("\n")  # as wc -l counts
+    assert lines <= README_MOST_LINES, f"README.md has {lines} lines: move the detail to GUIDE.md"
+
+
+def test_the_markdown_files_are_found_and_have_anchors() -> None:
+    assert {document.name for document in DOCUMENTS} <= {document.name for document in MARKDOWN}
+    assert {"commands", "development"} <= anchors(ROOT / "README.md")
+    assert {"the-explorer", "rivests-1988-experiment", "command-line-solve-and-search"} <= anchors(ROOT / "GUIDE.md")
+
+
+@pytest.mark.parametrize("document", MARKDOWN, ids=lambda document: document.name)
+def test_every_relative_link_leads_to_a_file_and_heading_that_exist(document: Path) -> None:
+    broken: list[str] = []
+    for number, line in outside_code(document):
+        for target in LINK_TARGET.findall(re.sub(r"`[^`]*`", "", line)):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:: not this repository's
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (document.parent / path).resolve() if path else document
+            if not linked.exists():
+                broken.append(f"{document.name}:{number}: {target}: no such file")
+            elif anchor and (linked.suffix != ".md" or anchor not in anchors(linked)):
+                broken.append(f"{document.name}:{number}: {target}: no such heading in {linked.name}")
+    assert not broken, "\n".join(broken)
 
 
 # --- batch commands -----------------------------------------------------------------------------------

@@ -100,7 +100,7 @@ def finished_on_rivest_scale(winner: int, ply: int) -> float:
     ``1023 - ply / 1000`` for the first player (``winner`` +1), ``1 + ply / 1000`` for the second (-1).
 
     Rivest scores every win 1023 and every loss 1; the thousandths added here make a quicker win and a slower
-    loss worth more, as the SPEC's terminal utility allows ("a scaled value that prefers quicker wins"), and
+    loss worth more, as Pons' scores do (Pons 2019, "Solving Connect 4: how to build a perfect AI"), and
     are read off the value (``1.038``: the second player won at ply 38).  They stay outside the open
     positions' 2..1022 for games of up to 999 plies (Connect Four has at most 100) and, for the neutral
     evaluator, outside its 512 for games of up to 510,000 (Nim has at most 32,000).

@@ -1,6 +1,7 @@
 """The evaluation lab: the feature evaluator and its weights, monotonic transforms, and what they leave unchanged.
 
-The invariance half of seed 004: minimax and alpha-beta (and best-first minimax, which only
+The invariance half of the textbook account (Russell and Norvig 2010, Artificial Intelligence: A Modern
+Approach, 3rd ed., ch. 5): minimax and alpha-beta (and best-first minimax, which only
 compares values) choose the same move under any strictly increasing transform of the
 evaluation, and back up exactly the transformed values.
 """
@@ -386,7 +387,8 @@ def test_named_transforms_leave_the_choice_of_minimax_alpha_beta_and_best_first_
     state: Connect4State, transform: str, evaluator: str
 ) -> None:
     """Best-first minimax only compares values (the principal leaf, the max or min child), so it grows the
-    same tree too; Rivest's method and expectiminimax read the values' sizes and may not (README)."""
+    same tree too; Rivest's method and expectiminimax read the values' sizes and may not (GUIDE.md, the
+    evaluation lab's exercises 2 and 3)."""
     for name, params in (("minimax", {"depth": 2}), ("alphabeta", {"depth": 3}), ("bestfirst", {})):
         plain = make_searcher(name, state, {**params, "eval": evaluator}).run(Limit(moves=600))
         moved = make_searcher(name, state, {**params, "eval": evaluator, "transform": transform}).run(Limit(moves=600))

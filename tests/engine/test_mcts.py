@@ -86,8 +86,9 @@ def xor(piles: tuple[int, ...]) -> int:
 # --- formulas ---
 
 
-def test_ucb1_of_the_spec() -> None:
-    """SPEC.md: mean 0.5, parent 10, child 3, c = 1 gives 1.37609."""
+def test_ucb1_worked_example() -> None:
+    """UCB1 (Auer, Cesa-Bianchi and Fischer 2002), as UCT uses it (Kocsis and Szepesvári 2006): mean 0.5,
+    parent 10, child 3, c = 1 gives 0.5 + sqrt(ln 10 / 3) = 1.37609."""
     assert ucb1(0.5, 10, 3, 1.0) == pytest.approx(1.37609, abs=5e-6)
 
 

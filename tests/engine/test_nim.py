@@ -1,4 +1,9 @@
-"""Nim rules: Grundy's game and classic Nim, checked against the known results in SPEC.md."""
+"""Nim rules: Grundy's game and classic Nim, checked against their known results.
+
+Grundy's game: its losing piles and Sprague-Grundy values (Grundy 1939, "Mathematics and games"; Berlekamp,
+Conway and Guy 1982, Winning Ways, vol. 1, ch. 4; OEIS A002188).  Classic and misère Nim: Bouton's rule
+(Bouton 1901, "Nim, a game with a complete mathematical theory").
+"""
 
 from __future__ import annotations
 

@@ -249,7 +249,8 @@ def test_grundy_8_is_proven_by_splitting_into_7_and_1() -> None:
 
 @pytest.mark.parametrize("pile", range(3, 14))
 def test_grundy_losses_are_exactly_the_listed_piles(pile: int) -> None:
-    """SPEC.md: the first player loses exactly for n = 1, 2, 4, 7, 10, 20, ..."""
+    """Grundy's game (Berlekamp, Conway and Guy 1982, Winning Ways, vol. 1, ch. 4; OEIS A002188): the first
+    player loses exactly for n = 1, 2, 4, 7, 10, 20, ..."""
     state = Nim("grundy").parse(str(pile))
     search = solve(state)
     assert (search.value().first() < 0) == (pile in (4, 7, 10))

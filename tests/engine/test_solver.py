@@ -641,7 +641,8 @@ def test_grundy_losses_up_to_40_are_exactly_the_known_ones() -> None:
     assert losses == [1, 2, 4, 7, 10, 20, 23, 26]
 
 
-def test_grundy_numbers_match_the_spec() -> None:
+def test_grundy_numbers_match_the_published_ones() -> None:
+    """Grundy's game's Sprague-Grundy values for piles 0 to 20 (OEIS A002188; Winning Ways, vol. 1, ch. 4)."""
     assert [grundy_number(n) for n in range(21)] == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
 
 
