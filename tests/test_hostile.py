@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from plyscope.engine.agents import Agent
+from plyscope.engine.arena import pool as pool_module
 from plyscope.engine.arena.openings import two_move_openings
 from plyscope.engine.arena.pool import GamePool, run_games
 from plyscope.engine.arena.schedule import schedule
@@ -218,6 +219,28 @@ def small_tasks() -> list:  # type: ignore[type-arg]
         Agent(AgentSpec.parse("rivest"), Limit(moves=50)),
     ]
     return schedule(game, agents, two_move_openings(game)[:6], seed=1)
+
+
+def _report_unread_turns(count: int) -> int:
+    """In a ``GamePool`` worker: report ``count`` turns, far more than a pipe holds, that nobody reads."""
+    turns = pool_module._worker_turns
+    for turn in range(count):
+        turns.put(("turn", turn, "x" * 200))
+    return count
+
+
+def test_a_pool_shuts_down_though_nobody_read_the_turns_its_workers_reported() -> None:
+    """A worker's turn reports are progress only: one left unread in a full pipe once held the worker at its exit,
+    and the arena's shutdown with it, for good."""
+    pool = GamePool(2)
+    try:
+        assert pool.submit(_report_unread_turns, 2_000).result(timeout=60) == 2_000
+        shutting = threading.Thread(target=pool.shutdown, daemon=True)
+        shutting.start()
+        shutting.join(timeout=60)
+        assert not shutting.is_alive(), "the pool's shutdown waited for a worker held by its unread reports"
+    finally:
+        pool.stop_now()
 
 
 def test_a_worker_killed_in_a_local_pool_loses_no_game() -> None:

@@ -164,6 +164,7 @@ def _worker_setup(parent: int, turns: Any) -> None:
     every turn of its games to the queue ``turns``."""
     global _worker_turns
     _worker_turns = turns
+    turns.cancel_join_thread()  # a turn report is progress only: no worker waits at its exit for one nobody reads
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back while the worker was forked is dropped here
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     end_with_parent(parent)

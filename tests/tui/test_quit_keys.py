@@ -7,6 +7,7 @@ import pytest
 
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.screens.help import HelpScreen, help_sections
+from plyscope.tui.screens.play import PlayScreen
 from tests.tui.helpers import make_app, run_async
 
 
@@ -53,3 +54,21 @@ def test_in_a_browser_ctrl_c_copies_never_quits_and_the_help_says_so() -> None:
         assert app.return_code == 0 and not app.is_running
 
     scenario()
+
+
+@run_async
+async def test_escape_handled_after_its_screen_has_gone_does_nothing() -> None:
+    """A second escape typed before the first was handled reaches a screen already popped: nothing happens (it
+    once looked for the board the screen no longer had)."""
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        explorer = app.screen
+        await pilot.press("P")
+        await pilot.pause()
+        play = app.screen
+        assert isinstance(play, PlayScreen)
+        app.pop_screen()
+        await pilot.pause()
+        play.action_back()
+        await pilot.pause()
+        assert app.screen is explorer and app.is_running

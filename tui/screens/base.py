@@ -266,6 +266,8 @@ class SearchScreen(Screen[None]):
     def action_back(self) -> None:
         """Back to the screen below: the searches and the solver's analysis stop."""
         self.stop_searches()
+        if not self.is_current:  # (a key typed again before the first was handled: this screen has gone)
+            return
         self.query_one(Board).analyse(None)
         self.leave()
 
