@@ -37,6 +37,8 @@ from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
 
+TRUTH_DESCRIPTION = "Truth column on/off: each node's exact value for the player to move there"
+
 
 class SearchScreen(Screen[None]):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
@@ -50,6 +52,7 @@ class SearchScreen(Screen[None]):
             "less_than_sign", "timeline('previous-change')", "Timeline: previous change of the best move", show=False
         ),
         Binding("greater_than_sign", "timeline('next-change')", "Timeline: next change of the best move", show=False),
+        Binding("T", "truth", TRUTH_DESCRIPTION, show=False),
     ]
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 18)
@@ -291,6 +294,19 @@ class SearchScreen(Screen[None]):
 
     # ----------------------------------------------------------------- command palette
 
+    def action_truth(self) -> None:
+        """Show or hide the truth column in every pane (refused, and left off, where the game has no exact values)."""
+        panes = list(self.query(SearchPane).results(SearchPane))
+        on = not any(pane.search_tree.truth for pane in panes)
+        reasons = sorted({pane.show_truth(on) for pane in panes} - {""})
+        if reasons:
+            self.refuse(reasons[0])
+        elif on:
+            self.say("truth column on: the exact value for the player to move; ? not found yet, … beyond the budget")
+        else:
+            self.say("truth column off")
+
     def palette_commands(self) -> Iterator[SystemCommand]:
-        """A command for every binding of the screen (screens add their own)."""
+        """A command for every binding of the screen (screens add their own), and the truth column's."""
         yield from binding_commands(self)
+        yield SystemCommand(TRUTH_DESCRIPTION, "key T", self.action_truth)

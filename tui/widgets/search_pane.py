@@ -3,23 +3,31 @@
 The explorer, the play screen and every pane of the compare screen show searches through
 this one widget: ``show`` a session, ``apply`` each batch of steps its search thread
 delivers (``SearchScreen`` routes them), and the figures follow.
+
+With the truth column on (``show_truth``), a thread worker finds the exact value of every node
+the tree shows that has none yet (``plyscope.engine.truth``: one ``Oracle``, its solver and its
+bounded cache, shared by every pane), shallowest first, and hands them to the tree every 50 ms
+or so; it holds the session's lock only to read a node's position, never while it solves.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.search.base import Node, Searcher
-from plyscope.tui.formatting import format_number, format_value, player_glyph, verdict_words
+from plyscope.engine.truth import Oracle, refusal
+from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
 from plyscope.tui.session import Batch, RateMeter, Session
 from plyscope.tui.widgets.search_tree import SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
@@ -27,6 +35,10 @@ from plyscope.tui.widgets.timeline_bar import TimelineBar
 
 SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
+TRUTH_SECONDS = 0.05
+"""How often the truth worker hands what it found to the tree."""
+ORACLE = Oracle()
+"""The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
 
 
 def best_text(searcher: Searcher[Node]) -> Text:
@@ -106,6 +118,19 @@ class SearchPane(Vertical):
         self.session: Session | None = None
         """The search shown here (``None``: none)."""
         self.rate = RateMeter(clock)
+        self._truth_run = 0
+        """Counts the truth workers started: what an older one finds is dropped."""
+        self._truth_busy = False
+        """Whether a truth worker is finding values now (a new one waits for it to end)."""
+
+    class TruthsFound(Message):
+        """A truth worker's values for some nodes (``truth_words``), for the run ``run`` of its pane."""
+
+        def __init__(self, run: int, found: Sequence[tuple[Node, str]], done: bool) -> None:
+            super().__init__()
+            self.run = run
+            self.found = found
+            self.done = done
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
@@ -139,6 +164,10 @@ class SearchPane(Vertical):
             last = session.timeline.marked(session.searcher)
         self.search_tree.show_searcher(session.searcher, session.lock, last)
         self.refresh_figures()
+        self._stop_truths()
+        if refusal(session.searcher.root_state.game) is not None:
+            self.search_tree.truth = False
+        self.find_truths()
 
     def apply(self, batch: Batch) -> None:
         """Show what ``batch`` (of this pane's session) changed."""
@@ -153,6 +182,62 @@ class SearchPane(Vertical):
             self.search_tree.apply(batch, shown_line(session.searcher))
         self.rate.add(session.searcher.stats.iterations)
         self.refresh_figures()
+        self.find_truths()
+
+    def show_truth(self, on: bool) -> str:
+        """Show or hide the truth column; what to say when it stays off (a game with no exact values; ``""``: none)."""
+        session = self.session
+        reason = None if session is None else refusal(session.searcher.root_state.game)
+        if on and reason is not None:
+            on = False
+        self.search_tree.truth = on
+        if on:
+            self.find_truths()
+        else:
+            self._stop_truths()
+        return reason or ""
+
+    def find_truths(self) -> None:
+        """Start a worker on the nodes shown without an exact value yet (after the one under way, if any)."""
+        session = self.session
+        if session is None or not self.search_tree.truth or self._truth_busy:
+            return
+        waiting = self.search_tree.awaiting_truth()
+        if not waiting:
+            return
+        self._truth_busy = True
+        run = self._truth_run
+
+        def body() -> None:
+            worker = get_current_worker()
+            found: list[tuple[Node, str]] = []
+            handed = time.perf_counter()
+            for node in waiting:
+                if worker.is_cancelled:
+                    return
+                with session.lock:
+                    state = session.searcher.state_at(node)
+                found.append((node, truth_words(ORACLE.truth(state), state)))
+                if time.perf_counter() - handed >= TRUTH_SECONDS:
+                    self.post_message(self.TruthsFound(run, found, False))
+                    found, handed = [], time.perf_counter()
+            self.post_message(self.TruthsFound(run, found, True))
+
+        self.run_worker(body, thread=True, group="truth", name="truth")
+
+    def _stop_truths(self) -> None:
+        self.workers.cancel_group(self, "truth")
+        self._truth_run += 1
+        self._truth_busy = False
+
+    def on_search_pane_truths_found(self, message: TruthsFound) -> None:
+        message.stop()
+        if message.run != self._truth_run:
+            return
+        self.search_tree.set_truths(message.found)
+        if message.done:
+            self._truth_busy = False
+            self.find_truths()
 
     def reveal_line(self) -> str:
         """Open the tree along the principal variation; what to say if the tree shown holds only part of it (``""``:

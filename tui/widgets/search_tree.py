@@ -10,6 +10,9 @@ Each line is the mover's glyph (``●`` the first player, ``○`` the second), t
 the numbers the algorithm keeps (``Searcher.numbers(node)``, written generically), with the
 principal variation highlighted, the nodes changed by the last step marked ``◂`` and
 cut-off nodes (``Node.cut_off``) marked ``✂``.  A line too wide for the pane ends with ``…``.
+With the truth column on (``truth``), each line also gives the exact value of its position for
+the player to move there (``│ ○ win in 3``; ``?`` not found yet, ``…`` not settled within the
+solver's budget), which the ``SearchPane`` finds in the background and hands in (``set_truths``).
 
 The pane keeps one record (``Shown``) per node it shows, and nothing for the others: a tree of
 millions of nodes costs it what its few hundred lines cost.
@@ -37,12 +40,14 @@ from plyscope.engine.games import Move, is_chance, outcome_probability
 from plyscope.engine.games.chance import ChanceDrop
 from plyscope.engine.search.base import Node, Searcher, Step
 from plyscope.engine.search.registry import CHANCE_FAMILY, game_family
-from plyscope.tui.formatting import format_numbers, player_glyph
+from plyscope.tui.formatting import TRUTH_PENDING, format_numbers, player_glyph
 from plyscope.tui.session import Batch
 
 CHANGED_MARK = " ◂"
 CUT_MARK = " ✂"
 ELLIPSIS = "…"
+TRUTH_SEPARATOR = " │ "
+"""Between a line's numbers and its truth column."""
 
 
 class MoreChildren:
@@ -62,7 +67,7 @@ View = TreeNode[TreeItem]
 class Shown:
     """What the pane keeps of one searcher node it shows (its line), as of the node's last change."""
 
-    __slots__ = ("auto_opened", "cut", "limit", "move", "mover", "numbers", "view")
+    __slots__ = ("auto_opened", "cut", "limit", "move", "mover", "numbers", "truth", "view")
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -79,6 +84,9 @@ class Shown:
         """Whether follow mode opened it (and will close it when the path moves away)."""
         self.limit: int | None = None
         """Children to show under it, once "… N more" was chosen there (``None``: ``top_k``)."""
+        self.truth = TRUTH_PENDING
+        """Its truth column (shown while the tree's ``truth`` is on): the exact value for the player to move there
+        (``○ win in 3``), ``?`` until found, ``…`` when the solver's budget could not settle it."""
 
 
 def move_order(move: Move) -> tuple[int, object]:
@@ -130,6 +138,8 @@ class SearchTree(Tree[TreeItem]):
     """Keep the node of the last step in view, opening the branches on its path (and closing them after)."""
     by_work: reactive[bool] = reactive(False)
     """List children by the work spent below them (most first) instead of in move order."""
+    truth: reactive[bool] = reactive(False)
+    """Show the truth column: each node's exact value for the player to move there."""
 
     class NodeChosen(Message):
         """The user chose a node of the search tree (enter or click) to see its position."""
@@ -276,6 +286,21 @@ class SearchTree(Tree[TreeItem]):
             self._reveal(path, user=True)
         return len(path) - 1
 
+    def awaiting_truth(self) -> list[Node]:
+        """The nodes shown whose exact value is not found yet, shallowest first (the root, then its children)."""
+        waiting = [node for node, record in self._shown.items() if record.truth == TRUTH_PENDING]
+        return sorted(waiting, key=lambda node: node.depth)
+
+    def set_truths(self, found: Sequence[tuple[Node, str]]) -> None:
+        """Give nodes their truth column (``truth_words``); only the lines whose column changed are drawn again."""
+        with self._lock:
+            for node, truth in found:
+                record = self._shown.get(node)
+                if record is not None and record.truth != truth:
+                    record.truth = truth
+                    if self.truth:
+                        self._relabel(record.view)
+
     # ----------------------------------------------------------------- actions
 
     def action_open_node(self) -> None:
@@ -353,6 +378,12 @@ class SearchTree(Tree[TreeItem]):
         if not follow:
             self._forget_auto_opened()
 
+    def watch_truth(self) -> None:
+        """Show or hide the truth column on every line."""
+        with self._lock:
+            for record in list(self._shown.values()):
+                self._relabel(record.view)
+
     def watch_by_work(self) -> None:
         """Re-list the open branches in the new order."""
         with self._lock:
@@ -428,7 +459,8 @@ class SearchTree(Tree[TreeItem]):
             view.is_expanded,
             item in self._pv,
             item in self._marked,
-            None if record is None else (record.move, record.numbers, record.mover, record.cut),
+            None if record is None else (record.move, record.numbers, record.mover, record.cut, record.truth),
+            self.truth,
         )
         drawn = self._strips.get(key)
         if drawn is None:
@@ -641,7 +673,9 @@ class SearchTree(Tree[TreeItem]):
         values = node.numbers() if searcher is None else searcher.numbers(node)
         numbers = format_numbers(values)
         if view is self.root:
-            self.border_title = f"root {numbers}"
+            root = self._shown.get(node)
+            truth = f"{TRUTH_SEPARATOR}{root.truth}" if self.truth and root is not None else ""
+            self.border_title = f"root {numbers}{truth}"
             return
         record = self._shown.get(node)
         if node.parent is None or searcher is None or record is None:
@@ -656,7 +690,8 @@ class SearchTree(Tree[TreeItem]):
             suffix += f" ({len(node.children)})"
         if node in self._marked:
             suffix += CHANGED_MARK
-        text = f"{record.move} {numbers}{suffix}"
+        truth = f"{TRUTH_SEPARATOR}{record.truth}" if self.truth else ""
+        text = f"{record.move} {numbers}{truth}{suffix}"
         label = view.label
         if (label.plain if isinstance(label, Text) else label) != text:
             view.set_label(Text(text))

@@ -1,0 +1,122 @@
+"""The game-theoretic value of a position (its "truth"), for the tree pane's truth column.
+
+Every value is for the **player to move** in the position valued, as a ``PovScore``
+(``plyscope.engine.pov``):
+
+* Nim and misère Nim: ``+1`` a win, ``-1`` a loss, by Bouton's rule (1901): the player to
+  move loses exactly when the XOR of the piles (their nim-sum) is 0; in misère play, when
+  every pile has one token, exactly when the number of piles is odd.  Grundy's game: the
+  XOR of the piles' Sprague-Grundy numbers (memoised; Berlekamp, Conway and Guy, *Winning
+  Ways*).  Always exact, at once (``plyscope.engine.solve.nim_score``).
+* Connect Four: Pons' exact score (``plyscope.engine.solver``: ``0`` a draw, ``s > 0`` the
+  player to move wins with their ``s``-th-to-last stone), found by a ``ScoreSearch`` within a
+  per-position node budget; a position the budget cannot settle is ``unsettled``.
+* Connect Four with chance: expected values, not exact; ``refusal`` says so.
+
+An ``Oracle`` holds one solver per board (its transposition table carries over from one
+position to the next) and a bounded cache of the values found (least recently used out
+first), shared by every pane; it is safe to call from several threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from plyscope.engine.games.base import Game, State
+from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.games.nim import Nim, NimState
+from plyscope.engine.pov import PovScore
+from plyscope.engine.solve import nim_score
+from plyscope.engine.solver import Connect4Solver, ScoreSearch
+
+NODE_BUDGET = 200_000
+"""Solver nodes one Connect Four position may take before it is left unsettled (a few tens of ms compiled)."""
+CACHE_ENTRIES = 100_000
+"""Positions whose truth the cache keeps at most (some 20 MB), the least recently used going first."""
+SOLVER_TABLE = 1 << 20
+"""The truth solver's transposition table size (``table_limit``: Pons' fixed table, some 19 MB compiled)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """What perfect play gives the player to move in a position, or that the budget could not say."""
+
+    score: PovScore[int] | None
+    """For the player to move: Pons' score (Connect Four) or ``+1``/``-1`` (Nim); ``None``: not settled within the
+    budget."""
+    nodes: int = 0
+    """Solver nodes spent finding it (0 for Nim)."""
+
+    @property
+    def settled(self) -> bool:
+        return self.score is not None
+
+    def outcome(self, player: int) -> int | None:
+        """``+1`` a win, ``0`` a draw, ``-1`` a loss for ``player``; ``None`` when not settled."""
+        if self.score is None:
+            return None
+        value = self.score.pov(player)
+        return (value > 0) - (value < 0)
+
+
+def refusal(game: Game) -> str | None:
+    """Why no exact value is offered for ``game`` (``None``: it has one)."""
+    if isinstance(game, Connect4 | Nim):
+        return None
+    if "chance" in game.name:
+        return "Connect Four with chance has expected values, not exact ones: no truth to show"
+    return f"no exact values for the game {game.name}"
+
+
+class Oracle:
+    """Exact values of positions, within ``budget`` solver nodes each, cached (at most ``capacity`` positions)."""
+
+    def __init__(self, *, budget: int = NODE_BUDGET, capacity: int = CACHE_ENTRIES, table: int = SOLVER_TABLE) -> None:
+        self.budget = budget
+        self.capacity = capacity
+        self._table = table
+        self._cache: OrderedDict[State, Truth] = OrderedDict()
+        self._solvers: dict[Connect4, Connect4Solver] = {}
+        self._lock = threading.Lock()
+        self._solving = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def cached(self, state: State) -> Truth | None:
+        """What is known of ``state`` already (``None``: not looked at yet); solves nothing."""
+        with self._lock:
+            truth = self._cache.get(state)
+            if truth is not None:
+                self._cache.move_to_end(state)
+            return truth
+
+    def truth(self, state: State) -> Truth:
+        """``state``'s value for its player to move, solved now if it is not cached (Connect Four: within the
+        budget).  Raises ``ValueError`` for a game ``refusal`` names."""
+        known = self.cached(state)
+        if known is not None:
+            return known
+        if isinstance(state, NimState):
+            truth = Truth(PovScore(nim_score(state), state.player))
+        elif isinstance(state, Connect4State):
+            truth = self._solve(state)
+        else:
+            raise ValueError(refusal(state.game))
+        with self._lock:
+            self._cache[state] = truth
+            self._cache.move_to_end(state)
+            while len(self._cache) > self.capacity:
+                self._cache.popitem(last=False)
+        return truth
+
+    def _solve(self, state: Connect4State) -> Truth:
+        with self._solving:  # one solver per board, and its table, serve one position at a time
+            solver = self._solvers.get(state.game)
+            if solver is None:
+                solver = self._solvers[state.game] = Connect4Solver(state.game, table_limit=self._table)
+            search = ScoreSearch(solver, state)
+            search.advance(self.budget)
+            return Truth(search.score, search.nodes)
