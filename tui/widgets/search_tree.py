@@ -291,6 +291,10 @@ class SearchTree(Tree[TreeItem]):
         waiting = [node for node, record in self._shown.items() if record.truth == TRUTH_PENDING]
         return sorted(waiting, key=lambda node: node.depth)
 
+    def truths(self) -> list[str]:
+        """The truth column of every node shown, the root's first (``?`` where not found yet)."""
+        return [record.truth for record in self._shown.values()]
+
     def set_truths(self, found: Sequence[tuple[Node, str]]) -> None:
         """Give nodes their truth column (``truth_words``); only the lines whose column changed are drawn again."""
         with self._lock:
