@@ -16,12 +16,17 @@ Every value is for the **player to move** in the position valued, as a ``PovScor
 An ``Oracle`` holds one solver per board (its transposition table carries over from one
 position to the next) and a bounded cache of the values found (least recently used out
 first), shared by every pane; it is safe to call from several threads.
+
+A ``Judgement`` compares a searcher's choice among a position's moves with perfect play: the
+moves that keep the position's game-theoretic value (win, draw or loss) are optimal; a choice
+worse than a sibling's is the search being fooled.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from plyscope.engine.games.base import Game, State
@@ -120,3 +125,48 @@ class Oracle:
             search = ScoreSearch(solver, state)
             search.advance(self.budget)
             return Truth(search.score, search.nodes)
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A searcher's choice among a position's moves, against perfect play: outcomes for the player who chooses."""
+
+    outcomes: tuple[int | None, ...]
+    """Each move's outcome with perfect play after it, for the chooser: ``+1`` win, ``0`` draw, ``-1`` loss (``None``:
+    not settled)."""
+    chosen: int | None
+    """The index of the move the searcher prefers (``None``: none yet)."""
+
+    @classmethod
+    def of(cls, truths: Sequence[Truth | None], chooser: int, chosen: int | None) -> Judgement:
+        """From the truths of the positions the moves lead to (each for its own player to move)."""
+        return cls(tuple(None if truth is None else truth.outcome(chooser) for truth in truths), chosen)
+
+    @property
+    def settled(self) -> bool:
+        """Whether every move's outcome is known."""
+        return None not in self.outcomes
+
+    @property
+    def best(self) -> int | None:
+        """The best outcome known among the moves (``None``: none known)."""
+        known = [outcome for outcome in self.outcomes if outcome is not None]
+        return max(known) if known else None
+
+    @property
+    def optimal_moves(self) -> int | None:
+        """How many moves keep the position's value (``None`` until every outcome is known)."""
+        return self.outcomes.count(self.best) if self.settled else None
+
+    @property
+    def optimal(self) -> bool | None:
+        """Whether the chosen move keeps the value: ``False`` as soon as a sibling is known to do better, ``True`` once
+        none can (a win, or every outcome known); ``None`` while it is open."""
+        if self.chosen is None:
+            return None
+        mine, best = self.outcomes[self.chosen], self.best
+        if mine is None or best is None:
+            return None
+        if mine < best:
+            return False
+        return True if mine == 1 or self.settled else None

@@ -11,7 +11,7 @@ from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
-from plyscope.engine.truth import Oracle, Truth, refusal
+from plyscope.engine.truth import Judgement, Oracle, Truth, refusal
 from plyscope.tui.formatting import truth_words
 from tests.pons import pons_positions
 
@@ -104,3 +104,21 @@ def test_chance_has_no_exact_values() -> None:
     assert refusal(make_game("connect4")) is None and refusal(make_game("grundy")) is None
     with pytest.raises(ValueError, match="expected values"):
         Oracle().truth(game.start())
+
+
+def test_a_choice_is_judged_by_outcome_as_soon_as_it_can_be() -> None:
+    assert Judgement((1, -1, 0), 1).optimal is False  # a draw chosen beside a win: fooled
+    assert Judgement((1, -1, 0), 0).optimal is True and Judgement((1, -1, 0), 0).optimal_moves == 1
+    assert Judgement((None, 1, None), 1).optimal is True  # a win cannot be bettered
+    assert Judgement((None, 0, -1), 1).optimal is None  # a draw, while the first move may still win
+    assert Judgement((None, 0, 1), 1).optimal is False  # a known sibling wins
+    assert Judgement((0, 0, -1), 1).optimal_moves == 2 and Judgement((0, None), 0).optimal_moves is None
+    assert Judgement((0, 0), None).optimal is None
+
+
+def test_the_outcomes_are_the_choosers_not_the_movers_after() -> None:
+    state = make_game("nim").parse("1,2,3")  # nim-sum 0: every move loses for the player who plays it
+    truths = [Oracle().truth(state.play(move)) for move in state.legal_moves()]
+    judgement = Judgement.of(truths, state.player, 0)
+    assert judgement.outcomes == (-1,) * len(truths) and judgement.optimal is True
+    assert judgement.optimal_moves == len(truths)

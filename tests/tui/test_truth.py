@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 from unittest import mock
 
@@ -9,12 +10,12 @@ from textual.widgets import Static
 
 from plyscope.engine.games import State
 from plyscope.engine.search.base import Node
-from plyscope.engine.truth import Oracle, Truth
+from plyscope.engine.truth import Judgement, Oracle, Truth
 from plyscope.tui.formatting import TRUTH_PENDING, truth_words
 from plyscope.tui.screens.base import TRUTH_DESCRIPTION
 from plyscope.tui.screens.help import help_sections
 from plyscope.tui.widgets.search_pane import SearchPane
-from plyscope.tui.widgets.search_tree import TRUTH_SEPARATOR, SearchTree
+from plyscope.tui.widgets.search_tree import FOOLED_MARK, TRUTH_SEPARATOR, SearchTree
 from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle
 
 
@@ -121,3 +122,50 @@ async def test_the_key_is_in_the_help_and_the_palette() -> None:
         assert TRUTH_DESCRIPTION in titles
         rows = {keys: words for _, listed in help_sections(pilot.app, pilot.app.screen) for keys, words in listed}
         assert rows["T"] == TRUTH_DESCRIPTION
+
+
+@run_async
+async def test_the_fooled_nodes_of_the_principal_variation_are_marked_and_the_head_says_so() -> None:
+    app = make_app(game="grundy", position="13", algorithm="minimax", params={"depth": 3})
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        pane = screen.query_one(SearchPane)
+        await pilot.press("f", "f")
+        await settle(pilot)
+        await pilot.press("T", "v")
+        for _ in range(50):
+            await settle(pilot)
+            await pilot.pause()
+            if not busy(pane) and not pane.search_tree.awaiting_truth():
+                break
+        searcher = screen.session.searcher
+        line = searcher.nodes_along(searcher.principal_variation())
+        assert len(line) == 4
+        oracle = Oracle()
+        judged = [
+            Judgement.of(
+                [oracle.truth(searcher.state_at(child)) for child in node.children],
+                searcher.state_at(node).player,
+                node.children.index(chosen),
+            ).optimal
+            for node, chosen in itertools.pairwise(line)
+        ]
+        assert judged == [False, False, True]  # the root's move and the reply below it lose; the last is right
+        assert [label(pane.search_tree, node).endswith(FOOLED_MARK) for node in line[1:3]] == [True, False]
+        head = str(pane.query_one("#head", Static).render())
+        assert "✗ not optimal (1 of 6 moves are)" in head
+
+
+@run_async
+async def test_an_optimal_best_move_is_said_to_be() -> None:
+    app = make_app(game="nim", position="1,2,3", algorithm="minimax", params={"depth": 1})
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        pane = screen.query_one(SearchPane)
+        await pilot.press("d", "T")
+        await settle(pilot)
+        await pilot.pause()
+        assert "✓ optimal (6 of 6 moves are)" in str(pane.query_one("#head", Static).render())
+        await pilot.press("T")
+        await pilot.pause()
+        assert "optimal" not in str(pane.query_one("#head", Static).render())

@@ -302,7 +302,7 @@ class SearchScreen(Screen[None]):
         if reasons:
             self.refuse(reasons[0])
         elif on:
-            self.say("truth column on: the exact value for the player to move; ? not found yet, … beyond the budget")
+            self.say("truth column on (for the player to move): ? not found yet, … beyond the budget, ✗ fooled below")
         else:
             self.say("truth column off")
 

@@ -12,6 +12,7 @@ or so; it holds the session's lock only to read a node's position, never while i
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -26,10 +27,10 @@ from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.search.base import Node, Searcher
-from plyscope.engine.truth import Oracle, refusal
+from plyscope.engine.truth import Judgement, Oracle, Truth, refusal
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
 from plyscope.tui.session import Batch, RateMeter, Session
-from plyscope.tui.widgets.search_tree import SearchTree
+from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
 from plyscope.tui.widgets.timeline_bar import TimelineBar
 
@@ -39,6 +40,36 @@ TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
 ORACLE = Oracle()
 """The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
+TRUTHS_KEPT = 10_000
+"""Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
+Found = tuple[Node, Truth, str]
+"""A node, its position's exact value (for the player to move there), and that value in words."""
+
+
+def judged(node: Node, chosen: Node | None, known: dict[Node, tuple[Truth, str]], root_player: int) -> Judgement:
+    """The choice of ``chosen`` among ``node``'s children, from the values ``known`` (a game without chance: the
+    player to move at ``node`` is the root's at an even depth)."""
+    chooser = root_player if node.depth % 2 == 0 else -root_player
+    truths = [known[child][0] if child in known else None for child in node.children]
+    index = None if chosen is None else node.children.index(chosen)
+    return Judgement.of(truths, chooser, index)
+
+
+def judgement_text(judgement: Judgement) -> Text:
+    """The head line's word on the best move: ``✓ optimal (3 of 7 moves are)``, ``✗ not optimal (…)``, or how many
+    root moves are settled so far."""
+    moves = len(judgement.outcomes)
+    optimal, count = judgement.optimal, judgement.optimal_moves
+    of = (
+        f"{count} of {moves} moves are"
+        if count is not None
+        else f"{moves - judgement.outcomes.count(None)} of {moves} settled"
+    )
+    if optimal is True:
+        return Text(f"✓ optimal ({of})", "bold")
+    if optimal is False:
+        return Text(f"{FOOLED_MARK.strip()} not optimal ({of})", "bold reverse")
+    return Text(f"optimal? ({of})")
 
 
 def best_text(searcher: Searcher[Node]) -> Text:
@@ -122,11 +153,16 @@ class SearchPane(Vertical):
         """Counts the truth workers started: what an older one finds is dropped."""
         self._truth_busy = False
         """Whether a truth worker is finding values now (a new one waits for it to end)."""
+        self._truths: dict[Node, tuple[Truth, str]] = {}
+        """The values found of the nodes of the search shown (and their words): the lines shown, and the children of
+        the principal variation's nodes (at most ``TRUTHS_KEPT`` beyond those)."""
+        self.root_judgement: Judgement | None = None
+        """The searcher's best move against perfect play (``None``: the truth column is off)."""
 
     class TruthsFound(Message):
-        """A truth worker's values for some nodes (``truth_words``), for the run ``run`` of its pane."""
+        """A truth worker's values for some nodes (and their ``truth_words``), for the run ``run`` of its pane."""
 
-        def __init__(self, run: int, found: Sequence[tuple[Node, str]], done: bool) -> None:
+        def __init__(self, run: int, found: Sequence[Found], done: bool) -> None:
             super().__init__()
             self.run = run
             self.found = found
@@ -163,8 +199,9 @@ class SearchPane(Vertical):
         with session.lock:
             last = session.timeline.marked(session.searcher)
         self.search_tree.show_searcher(session.searcher, session.lock, last)
-        self.refresh_figures()
         self._stop_truths()
+        self._truths = {}
+        self.judge()
         if refusal(session.searcher.root_state.game) is not None:
             self.search_tree.truth = False
         self.find_truths()
@@ -181,7 +218,10 @@ class SearchPane(Vertical):
         with session.lock:
             self.search_tree.apply(batch, shown_line(session.searcher))
         self.rate.add(session.searcher.stats.iterations)
-        self.refresh_figures()
+        if self.search_tree.truth:
+            self.judge()  # the principal variation may have moved
+        else:
+            self.refresh_figures()
         self.find_truths()
 
     def show_truth(self, on: bool) -> str:
@@ -195,14 +235,21 @@ class SearchPane(Vertical):
             self.find_truths()
         else:
             self._stop_truths()
+        self.judge()
         return reason or ""
 
     def find_truths(self) -> None:
-        """Start a worker on the nodes shown without an exact value yet (after the one under way, if any)."""
+        """Start a worker on the nodes without an exact value yet (after the one under way, if any): the lines shown,
+        and every child of the principal variation's nodes (to judge the searcher's choice there)."""
         session = self.session
-        if session is None or not self.search_tree.truth or self._truth_busy:
+        tree = self.search_tree
+        if session is None or not tree.truth or self._truth_busy:
             return
-        waiting = self.search_tree.awaiting_truth()
+        known = self._truths
+        tree.set_truths([(node, known[node][1]) for node in tree.awaiting_truth() if node in known])
+        with session.lock:
+            choices = [child for node in shown_line(session.searcher) for child in node.children if child not in known]
+        waiting = sorted(dict.fromkeys([*tree.awaiting_truth(), *choices]), key=lambda node: node.depth)
         if not waiting:
             return
         self._truth_busy = True
@@ -210,20 +257,25 @@ class SearchPane(Vertical):
 
         def body() -> None:
             worker = get_current_worker()
-            found: list[tuple[Node, str]] = []
+            found: list[Found] = []
             handed = time.perf_counter()
             for node in waiting:
                 if worker.is_cancelled:
                     return
                 with session.lock:
                     state = session.searcher.state_at(node)
-                found.append((node, truth_words(ORACLE.truth(state), state)))
+                truth = ORACLE.truth(state)
+                found.append((node, truth, truth_words(truth, state)))
                 if time.perf_counter() - handed >= TRUTH_SECONDS:
                     self.post_message(self.TruthsFound(run, found, False))
                     found, handed = [], time.perf_counter()
             self.post_message(self.TruthsFound(run, found, True))
 
         self.run_worker(body, thread=True, group="truth", name="truth")
+
+    def on_tree_node_expanded(self) -> None:
+        """A branch opened (by the user, or along a line): its lines need their values too."""
+        self.call_after_refresh(self.find_truths)
 
     def _stop_truths(self) -> None:
         self.workers.cancel_group(self, "truth")
@@ -234,10 +286,41 @@ class SearchPane(Vertical):
         message.stop()
         if message.run != self._truth_run:
             return
-        self.search_tree.set_truths(message.found)
+        for node, truth, words in message.found:
+            self._truths[node] = (truth, words)
+        self.search_tree.set_truths([(node, words) for node, _, words in message.found])
+        self.judge()
         if message.done:
             self._truth_busy = False
             self.find_truths()
+
+    def judge(self) -> None:
+        """Mark the principal variation's nodes where the searcher prefers a move worse than a sibling, and judge its
+        best move at the root (the head line), from the values found so far."""
+        session = self.session
+        tree = self.search_tree
+        if session is None or not tree.truth:
+            self.root_judgement = None
+            tree.set_fooled(set())
+            self.refresh_figures()
+            return
+        known = self._truths
+        with session.lock:
+            searcher = session.searcher
+            line = shown_line(searcher)
+            fooled = set()
+            for node, chosen in itertools.pairwise(line):
+                if judged(node, chosen, known, searcher.root_state.player).optimal is False:
+                    fooled.add(node)
+            best = searcher.best_move()
+            root = searcher.root
+            chosen_root = next((child for child in root.children if child.move == best), None)
+            self.root_judgement = judged(root, chosen_root, known, searcher.root_state.player)
+            if len(known) > TRUTHS_KEPT:  # keep the values of the lines shown and of the choices judged
+                wanted = {child for node in line for child in node.children} | set(tree.shown())
+                self._truths = {node: value for node, value in known.items() if node in wanted}
+        tree.set_fooled(fooled)
+        self.refresh_figures()
 
     def reveal_line(self) -> str:
         """Open the tree along the principal variation; what to say if the tree shown holds only part of it (``""``:
@@ -276,6 +359,9 @@ class SearchPane(Vertical):
             stats = replace(searcher.stats)
             head = Text.assemble(best_text(searcher), " · ", value_text(searcher))
             shown, total = session.step_shown, session.steps_taken
+        if self.root_judgement is not None and self.root_judgement.chosen is not None:
+            head.append(" · ")
+            head.append_text(judgement_text(self.root_judgement))
         if shown < total:
             head.append(f" · past: step {shown:,} of {total:,}", "bold reverse")
         shown_head = self.query_one("#head", Static)

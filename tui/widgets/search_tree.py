@@ -45,6 +45,8 @@ from plyscope.tui.session import Batch
 
 CHANGED_MARK = " ◂"
 CUT_MARK = " ✂"
+FOOLED_MARK = " ✗"
+"""After a node where the searcher prefers a move worse, with perfect play, than one of its siblings."""
 ELLIPSIS = "…"
 TRUTH_SEPARATOR = " │ "
 """Between a line's numbers and its truth column."""
@@ -118,6 +120,7 @@ class SearchTree(Tree[TreeItem]):
         "search-tree--pv",
         "search-tree--changed",
         "search-tree--cutoff",
+        "search-tree--fooled",
         "search-tree--more",
         "search-tree--first",
         "search-tree--second",
@@ -129,6 +132,7 @@ class SearchTree(Tree[TreeItem]):
     SearchTree > .search-tree--pv { color: $success; text-style: bold; }
     SearchTree > .search-tree--changed { color: $warning; text-style: bold; }
     SearchTree > .search-tree--cutoff { color: $error; }
+    SearchTree > .search-tree--fooled { color: #d33682; text-style: bold; }
     SearchTree > .search-tree--more { color: $text-muted; text-style: italic; }
     SearchTree > .search-tree--first { color: #e8413c; }
     SearchTree > .search-tree--second { color: #f2c12e; }
@@ -177,6 +181,8 @@ class SearchTree(Tree[TreeItem]):
         """The principal variation's nodes (shown or not: always listed, even beyond ``top_k``)."""
         self._marked: set[Node] = set()
         """The nodes the last step acted on and changed (marked ``◂`` where shown)."""
+        self._fooled: set[Node] = set()
+        """The nodes where the searcher prefers a move worse than a sibling (marked ``✗`` with the truth column on)."""
         self._trail: set[Node] = set()
         """The path of the last step: always listed, even beyond ``top_k``."""
         self._strips: LRUCache[tuple[object, ...], tuple[int, Strip]] = LRUCache(1024)
@@ -290,6 +296,20 @@ class SearchTree(Tree[TreeItem]):
         """The nodes shown whose exact value is not found yet, shallowest first (the root, then its children)."""
         waiting = [node for node, record in self._shown.items() if record.truth == TRUTH_PENDING]
         return sorted(waiting, key=lambda node: node.depth)
+
+    def shown(self) -> list[Node]:
+        """The searcher nodes shown, the root's first."""
+        return list(self._shown)
+
+    def set_fooled(self, fooled: set[Node]) -> None:
+        """Mark ``fooled`` (and only them) ``✗``: only the lines whose mark changed are drawn again."""
+        changed = self._fooled ^ fooled
+        self._fooled = fooled
+        with self._lock:
+            for node in changed:
+                record = self._shown.get(node)
+                if record is not None:
+                    self._relabel(record.view)
 
     def truths(self) -> list[str]:
         """The truth column of every node shown, the root's first (``?`` where not found yet)."""
@@ -428,7 +448,12 @@ class SearchTree(Tree[TreeItem]):
                 self.get_component_rich_style("search-tree--changed", partial=True), start + 2, start + len(move)
             )
             at = text.plain.rfind(CHANGED_MARK)
-            text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
+            text.stylize(
+                self.get_component_rich_style("search-tree--changed", partial=True), at, at + len(CHANGED_MARK)
+            )
+        if self.truth and item in self._fooled:
+            at = text.plain.rfind(FOOLED_MARK)
+            text.stylize(self.get_component_rich_style("search-tree--fooled", partial=True), at, at + len(FOOLED_MARK))
         return text
 
     def get_label_width(self, node: View) -> int:
@@ -463,6 +488,7 @@ class SearchTree(Tree[TreeItem]):
             view.is_expanded,
             item in self._pv,
             item in self._marked,
+            item in self._fooled,
             None if record is None else (record.move, record.numbers, record.mover, record.cut, record.truth),
             self.truth,
         )
@@ -694,6 +720,8 @@ class SearchTree(Tree[TreeItem]):
             suffix += f" ({len(node.children)})"
         if node in self._marked:
             suffix += CHANGED_MARK
+        if self.truth and node in self._fooled:
+            suffix += FOOLED_MARK
         truth = f"{TRUTH_SEPARATOR}{record.truth}" if self.truth else ""
         text = f"{record.move} {numbers}{truth}{suffix}"
         label = view.label
