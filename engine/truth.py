@@ -19,7 +19,8 @@ first), shared by every pane; it is safe to call from several threads.
 
 A ``Judgement`` compares a searcher's choice among a position's moves with perfect play: the
 moves that keep the position's game-theoretic value (win, draw or loss) are optimal; a choice
-worse than a sibling's is the search being fooled.
+worse than a sibling's is the search being fooled.  ``WorkShares`` adds where the work went: below the
+root moves that win, draw, lose or are not settled.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from plyscope.engine.games.base import Game, State
+from plyscope.engine.games.base import Game, Move, Player, State
 from plyscope.engine.games.connect4 import Connect4, Connect4State
 from plyscope.engine.games.nim import Nim, NimState
 from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import Node
 from plyscope.engine.solve import nim_score
 from plyscope.engine.solver import Connect4Solver, ScoreSearch
 
@@ -170,3 +172,75 @@ class Judgement:
         if mine < best:
             return False
         return True if mine == 1 or self.settled else None
+
+
+def subtree_work(node: Node) -> float:
+    """The work spent below ``node``: its visits where its kind of node counts them (MCTS: ``Node.work()``), else the
+    moves generated there (the nodes of its subtree, itself included)."""
+    if type(node).work is not Node.work:
+        return node.work()
+    count = 0
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        count += 1
+        stack.extend(current.children)
+    return float(count)
+
+
+OUTCOME_NAMES = {1: "win", 0: "draw", -1: "loss", None: "unsettled"}
+"""A root move's outcome for the player to move at the root, as ``work_by_outcome`` names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class WorkShares:
+    """A search's root moves against perfect play: its choice, and where its work went."""
+
+    judgement: Judgement
+    """The best move among the root moves, outcomes for the player to move at the root."""
+    work: tuple[float, ...]
+    """The work below each root move (``subtree_work``), in the order of ``judgement.outcomes``."""
+    unit: str
+    """``visits`` or ``moves`` (moves generated)."""
+
+    def by_outcome(self) -> dict[str, float]:
+        """The work below the root moves that win, draw, lose (for the player to move at the root) or are not
+        settled; the four add up to ``total``."""
+        shares = dict.fromkeys(OUTCOME_NAMES.values(), 0.0)
+        for outcome, work in zip(self.judgement.outcomes, self.work, strict=True):
+            shares[OUTCOME_NAMES[outcome]] += work
+        return shares
+
+    @property
+    def total(self) -> float:
+        return sum(self.work)
+
+    @property
+    def losing_share(self) -> float | None:
+        """The share of the work spent below root moves that lose (``None`` before any)."""
+        total = self.total
+        return self.by_outcome()["loss"] / total if total else None
+
+    def as_json(self) -> dict[str, object]:
+        """``plyscope search --json``'s fields: ``null`` where not settled within the solver's budget."""
+        judgement = self.judgement
+        return {
+            "best_move_optimal": judgement.optimal,
+            "optimal_root_moves": judgement.optimal_moves,
+            "root_moves": len(judgement.outcomes),
+            "losing_work_share": self.losing_share,
+            "work_by_outcome": self.by_outcome(),
+            "work_unit": self.unit,
+        }
+
+
+def work_shares(
+    root: Node, moves: Sequence[Move], best: Move | None, truths: Sequence[Truth | None], player: Player
+) -> WorkShares:
+    """The root's legal ``moves`` judged from ``truths`` (the value after each, ``None``: not known), ``best`` the move
+    the searcher prefers, ``player`` the one to move at the root; the work below each (0 where it has no node)."""
+    below = {child.move: child for child in root.children}
+    chosen = moves.index(best) if best in moves else None
+    unit = "visits" if type(root).work is not Node.work else "moves"
+    work = tuple(subtree_work(below[move]) if move in below else 0.0 for move in moves)
+    return WorkShares(Judgement.of(truths, player, chosen), work, unit)

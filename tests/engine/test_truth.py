@@ -8,10 +8,10 @@ import pytest
 
 from plyscope.engine.games import NimState, make_game
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import Limit
+from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
-from plyscope.engine.truth import Judgement, Oracle, Truth, refusal
+from plyscope.engine.truth import Judgement, Oracle, Truth, refusal, work_shares
 from plyscope.tui.formatting import truth_words
 from tests.pons import pons_positions
 
@@ -122,3 +122,37 @@ def test_the_outcomes_are_the_choosers_not_the_movers_after() -> None:
     judgement = Judgement.of(truths, state.player, 0)
     assert judgement.outcomes == (-1,) * len(truths) and judgement.optimal is True
     assert judgement.optimal_moves == len(truths)
+
+
+def test_work_shares_of_a_hand_built_root_add_up() -> None:
+    root = Node(None, None)
+    for move, size in ((1, 3), (2, 1), (3, 2)):
+        child = Node(root, move)
+        root.add_child(child)
+        for _ in range(size - 1):
+            child.add_child(Node(child, 0))
+    loses, wins = Truth(PovScore(1, -1)), Truth(PovScore(-1, -1))  # for the player to move after it: the opponent
+    shares = work_shares(root, [1, 2, 3, 4], 1, [loses, wins, None, wins], 1)
+    assert shares.work == (3.0, 1.0, 2.0, 0.0) and shares.unit == "moves"
+    assert shares.by_outcome() == {"win": 1.0, "draw": 0.0, "loss": 3.0, "unsettled": 2.0}
+    assert sum(shares.by_outcome().values()) == shares.total == 6.0
+    assert shares.losing_share == 0.5
+    assert shares.judgement.optimal is False  # move 1 loses; 2 and 4 win
+    fields = shares.as_json()
+    assert (fields["best_move_optimal"], fields["optimal_root_moves"], fields["root_moves"]) == (False, None, 4)
+
+
+@pytest.mark.parametrize("name", ["minimax", "mcts"])
+def test_the_work_below_the_root_moves_adds_up_to_the_searchs(name: str) -> None:
+    state = make_game("nim").parse("2,3,4")
+    searcher = make_searcher(name, state, {"depth": 3} if name == "minimax" else {})
+    searcher.run(Limit(iterations=300))
+    moves = list(state.legal_moves())
+    oracle = Oracle()
+    shares = work_shares(searcher.root, moves, searcher.best_move(), [oracle.truth(state.play(m)) for m in moves], 1)
+    assert shares.by_outcome()["unsettled"] == 0 and sum(shares.by_outcome().values()) == shares.total
+    if name == "minimax":
+        assert shares.unit == "moves" and shares.total == searcher.stats.nodes - 1  # every node but the root
+    else:
+        assert shares.unit == "visits" and shares.total == sum(child.work() for child in searcher.root.children)
+    assert shares.judgement.optimal_moves == 1  # nim-sum 5: one move makes it 0

@@ -16,6 +16,7 @@ from plyscope.tui.screens.base import TRUTH_DESCRIPTION
 from plyscope.tui.screens.help import help_sections
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, TRUTH_SEPARATOR, SearchTree
+from plyscope.tui.widgets.stats import FigureGrid
 from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle
 
 
@@ -166,6 +167,9 @@ async def test_an_optimal_best_move_is_said_to_be() -> None:
         await settle(pilot)
         await pilot.pause()
         assert "✓ optimal (6 of 6 moves are)" in str(pane.query_one("#head", Static).render())
+        cells = dict(pane.query_one(FigureGrid).cells)
+        assert (cells["optimal"], cells["losing work"]) == ("yes, 6 of 6", "100% moves")  # nim-sum 0: all lose
         await pilot.press("T")
         await pilot.pause()
         assert "optimal" not in str(pane.query_one("#head", Static).render())
+        assert "optimal" not in dict(pane.query_one(FigureGrid).cells)

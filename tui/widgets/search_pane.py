@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual import events
@@ -26,8 +26,9 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
+from plyscope.engine.games import Move
 from plyscope.engine.search.base import Node, Searcher
-from plyscope.engine.truth import Judgement, Oracle, Truth, refusal
+from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
 from plyscope.tui.session import Batch, RateMeter, Session
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
@@ -42,17 +43,45 @@ ORACLE = Oracle()
 """The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
-Found = tuple[Node, Truth, str]
-"""A node, its position's exact value (for the player to move there), and that value in words."""
+SHARES_SECONDS = 0.5
+"""How often, at most, the work below the root moves is counted again (it walks the whole tree)."""
 
 
-def judged(node: Node, chosen: Node | None, known: dict[Node, tuple[Truth, str]], root_player: int) -> Judgement:
+@dataclass(frozen=True, slots=True)
+class RootMove:
+    """A legal move at the root, generated or not, whose value the worker finds (to judge the best move)."""
+
+    move: Move
+
+
+Valued = Node | RootMove
+"""What the truth worker values: a node of the tree, or a root move."""
+Found = tuple[Valued, Truth, str]
+"""A node or root move, its position's exact value (for the player to move there), and that value in words."""
+
+
+def judged(node: Node, chosen: Node | None, known: dict[Valued, tuple[Truth, str]], root_player: int) -> Judgement:
     """The choice of ``chosen`` among ``node``'s children, from the values ``known`` (a game without chance: the
     player to move at ``node`` is the root's at an even depth)."""
     chooser = root_player if node.depth % 2 == 0 else -root_player
     truths = [known[child][0] if child in known else None for child in node.children]
     index = None if chosen is None else node.children.index(chosen)
     return Judgement.of(truths, chooser, index)
+
+
+def depth(node: Node) -> int:
+    return node.depth
+
+
+def share_cells(shares: WorkShares) -> tuple[tuple[str, str], ...]:
+    """The stats panel's figures on the root moves: ``optimal`` (the best move's, and how many are) and the share of
+    the work below root moves that lose, for the player to move at the root."""
+    judgement = shares.judgement
+    said = {True: "yes", False: "no ✗", None: "?"}[judgement.optimal]
+    count = judgement.optimal_moves
+    optimal = f"{said}, {count} of {len(judgement.outcomes)}" if count is not None else said
+    losing = shares.losing_share
+    return (("optimal", optimal), ("losing work", "–" if losing is None else f"{losing:.0%} {shares.unit}"))
 
 
 def judgement_text(judgement: Judgement) -> Text:
@@ -153,11 +182,15 @@ class SearchPane(Vertical):
         """Counts the truth workers started: what an older one finds is dropped."""
         self._truth_busy = False
         """Whether a truth worker is finding values now (a new one waits for it to end)."""
-        self._truths: dict[Node, tuple[Truth, str]] = {}
+        self._truths: dict[Valued, tuple[Truth, str]] = {}
         """The values found of the nodes of the search shown (and their words): the lines shown, and the children of
         the principal variation's nodes (at most ``TRUTHS_KEPT`` beyond those)."""
         self.root_judgement: Judgement | None = None
-        """The searcher's best move against perfect play (``None``: the truth column is off)."""
+        """The searcher's best move against perfect play, among the root's legal moves (``None``: the column is off)."""
+        self.work_shares: WorkShares | None = None
+        """Where the search's work went, by the root moves' values (``None``: the column is off)."""
+        self._shares_counted = -SHARES_SECONDS
+        """When ``work_shares`` was last counted (``time.perf_counter``)."""
 
     class TruthsFound(Message):
         """A truth worker's values for some nodes (and their ``truth_words``), for the run ``run`` of its pane."""
@@ -248,8 +281,10 @@ class SearchPane(Vertical):
         known = self._truths
         tree.set_truths([(node, known[node][1]) for node in tree.awaiting_truth() if node in known])
         with session.lock:
-            choices = [child for node in shown_line(session.searcher) for child in node.children if child not in known]
-        waiting = sorted(dict.fromkeys([*tree.awaiting_truth(), *choices]), key=lambda node: node.depth)
+            searcher = session.searcher
+            choices = [child for node in shown_line(searcher) for child in node.children if child not in known]
+            roots = [RootMove(move) for move in searcher.root_state.legal_moves() if RootMove(move) not in known]
+        waiting: list[Valued] = [*roots, *sorted(dict.fromkeys([*tree.awaiting_truth(), *choices]), key=depth)]
         if not waiting:
             return
         self._truth_busy = True
@@ -263,7 +298,10 @@ class SearchPane(Vertical):
                 if worker.is_cancelled:
                     return
                 with session.lock:
-                    state = session.searcher.state_at(node)
+                    searcher = session.searcher
+                    state = (
+                        searcher.root_state.play(node.move) if isinstance(node, RootMove) else searcher.state_at(node)
+                    )
                 truth = ORACLE.truth(state)
                 found.append((node, truth, truth_words(truth, state)))
                 if time.perf_counter() - handed >= TRUTH_SECONDS:
@@ -288,7 +326,8 @@ class SearchPane(Vertical):
             return
         for node, truth, words in message.found:
             self._truths[node] = (truth, words)
-        self.search_tree.set_truths([(node, words) for node, _, words in message.found])
+        self.search_tree.set_truths([(node, words) for node, _, words in message.found if isinstance(node, Node)])
+        self._shares_counted = -SHARES_SECONDS
         self.judge()
         if message.done:
             self._truth_busy = False
@@ -300,7 +339,7 @@ class SearchPane(Vertical):
         session = self.session
         tree = self.search_tree
         if session is None or not tree.truth:
-            self.root_judgement = None
+            self.root_judgement = self.work_shares = None
             tree.set_fooled(set())
             self.refresh_figures()
             return
@@ -312,12 +351,18 @@ class SearchPane(Vertical):
             for node, chosen in itertools.pairwise(line):
                 if judged(node, chosen, known, searcher.root_state.player).optimal is False:
                     fooled.add(node)
+            state = searcher.root_state
+            moves = list(state.legal_moves())
+            truths = [known[RootMove(move)][0] if RootMove(move) in known else None for move in moves]
             best = searcher.best_move()
-            root = searcher.root
-            chosen_root = next((child for child in root.children if child.move == best), None)
-            self.root_judgement = judged(root, chosen_root, known, searcher.root_state.player)
+            now = time.perf_counter()
+            if now - self._shares_counted >= SHARES_SECONDS:
+                self.work_shares = work_shares(searcher.root, moves, best, truths, state.player)
+                self._shares_counted = now
+            self.root_judgement = Judgement.of(truths, state.player, moves.index(best) if best in moves else None)
             if len(known) > TRUTHS_KEPT:  # keep the values of the lines shown and of the choices judged
-                wanted = {child for node in line for child in node.children} | set(tree.shown())
+                roots: set[Valued] = {RootMove(move) for move in moves}
+                wanted = roots | {child for node in line for child in node.children} | set(tree.shown())
                 self._truths = {node: value for node, value in known.items() if node in wanted}
         tree.set_fooled(fooled)
         self.refresh_figures()
@@ -368,5 +413,11 @@ class SearchPane(Vertical):
         if head != shown_head.content:  # an update repaints it and lays the pane out again, at every step
             shown_head.update(head)
         self.query_one(TimelineBar).show(shown, total, session.timeline.best_changes())
-        figures = Figures(stats, session.node_cap, self.rate.rate(), signed=positive_scale(searcher) is None)
+        figures = Figures(
+            stats,
+            session.node_cap,
+            self.rate.rate(),
+            signed=positive_scale(searcher) is None,
+            truth=() if self.work_shares is None else share_cells(self.work_shares),
+        )
         self.query_one(StatsPanel).show(figures, session.history.shown())
