@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import State
+from plyscope.engine.search.base import Node, Searcher
 from plyscope.engine.search_file import SavedSearch
 
 Path = tuple[Hashable, ...]
@@ -131,3 +132,22 @@ def diff_json(diff: TreeDiff, root: State) -> dict[str, object]:
         "pv_b": labels(root, diff.line_b),
         "pv_common": labels(root, diff.line_a[: diff.common_line]),
     }
+
+
+def searcher_nodes(searcher: Searcher[Node]) -> dict[Path, Entry]:
+    """Every node of a live search's tree by its move path, with its numbers (``Searcher.numbers``) and work (call
+    under the search's lock)."""
+    found: dict[Path, Entry] = {}
+    stack: list[tuple[Node, Path]] = [(searcher.root, ())]
+    while stack:
+        node, path = stack.pop()
+        found[path] = (dict(searcher.numbers(node)), node.work())
+        stack.extend((child, (*path, child.move)) for child in node.children)
+    return found
+
+
+def diff_searchers(a: Searcher[Node], b: Searcher[Node]) -> TreeDiff:
+    """The diff of two live searches from one position (the compare screen's); a ``DiffError`` otherwise."""
+    if a.root_state != b.root_state:
+        raise DiffError("the searches start from different positions: nothing to line up")
+    return diff_trees(searcher_nodes(a), searcher_nodes(b), a.principal_variation(), b.principal_variation())
