@@ -109,12 +109,14 @@ def score_words(score: int, before: int, cells: int) -> str:
 
 def truth_words(truth: Truth, state: State) -> str:
     """A position's exact value for its player to move, with their glyph: ``○ win in 3``, ``● draw``, ``○ loss``
-    (Nim: no distance); ``…`` when the solver's budget could not settle it."""
+    (Nim: no distance), ``○ lost`` where the game is over; ``…`` when the solver's budget could not settle it."""
     if truth.score is None:
         return TRUTH_UNSETTLED
     player = state.player
     score = truth.score.pov(player)
-    if isinstance(state, Connect4State):
+    if state.is_terminal():
+        words = "lost" if score < 0 else ("won" if score > 0 else "draw")
+    elif isinstance(state, Connect4State):
         words = score_words(score, state.ply, state.game.cells)
     else:
         words = "win" if score > 0 else ("loss" if score < 0 else "draw")

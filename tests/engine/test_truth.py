@@ -83,6 +83,8 @@ def test_words_give_the_player_to_move_and_pons_distance() -> None:
     assert truth_words(Oracle().truth(state), state) == "● win in 7"
     nim = make_game("nim").parse("1,1/2")
     assert truth_words(Oracle().truth(nim), nim) == "○ loss"
+    over = make_game("connect4").parse("1212121")  # the first player has four in column 1
+    assert truth_words(Oracle().truth(over), over) == "○ lost"  # not "loss in 0"
 
 
 def test_the_cache_is_bounded_and_drops_the_least_recently_used() -> None:

@@ -15,7 +15,7 @@ from plyscope.tui.formatting import TRUTH_PENDING, truth_words
 from plyscope.tui.screens.base import TRUTH_DESCRIPTION
 from plyscope.tui.screens.help import help_sections
 from plyscope.tui.widgets.search_pane import SearchPane
-from plyscope.tui.widgets.search_tree import FOOLED_MARK, TRUTH_SEPARATOR, SearchTree
+from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column
 from plyscope.tui.widgets.stats import FigureGrid
 from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle
 
@@ -34,7 +34,7 @@ async def test_the_column_shows_each_nodes_exact_value_and_goes_away() -> None:
         await pilot.press("d")
         await settle(pilot)
         tree = screen.query_one(SearchTree)
-        assert TRUTH_SEPARATOR not in str(tree.border_title)
+        assert "[" not in str(tree.border_title)
         await pilot.press("T")
         await settle(pilot)
         await pilot.pause()
@@ -44,13 +44,14 @@ async def test_the_column_shows_each_nodes_exact_value_and_goes_away() -> None:
         assert len(shown) > 3
         for node in shown:
             state = searcher.state_at(node)
-            assert label(tree, node).split(TRUTH_SEPARATOR)[1].startswith(truth_words(oracle.truth(state), state))
+            words = truth_column(truth_words(oracle.truth(state), state))
+            assert label(tree, node).startswith(f"{label(tree, node).split(' [')[0]}{words} ")
         root = searcher.root_state
-        assert str(tree.border_title).endswith(f"{TRUTH_SEPARATOR}{truth_words(oracle.truth(root), root)}")
+        assert str(tree.border_title).startswith(f"root{truth_column(truth_words(oracle.truth(root), root))} ")
         assert "truth column on" in str(screen.query_one("#status", Static).render())
         await pilot.press("T")
         await pilot.pause()
-        assert all(TRUTH_SEPARATOR not in label(tree, node) for node in shown)
+        assert all("[" not in label(tree, node) for node in shown)
 
 
 def busy(pane: SearchPane) -> bool:

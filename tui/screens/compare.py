@@ -88,10 +88,14 @@ class CompareScreen(SideBySideScreen):
             with a.lock, b.lock:
                 diff = diff_searchers(a.searcher, b.searcher)
             shown = shown_diff(diff, a.searcher.root_state, DIFF_SHOWN)
-            self.app.call_from_thread(self.app.push_screen, DiffScreen(title, shown))
+            self.app.call_from_thread(self._show_diff, DiffScreen(title, shown))
 
         self.say("lining up the trees of A and B…")
         self.run_worker(body, thread=True, group="diff", exclusive=True)
+
+    def _show_diff(self, diff: DiffScreen) -> None:
+        self.say("the trees of A and B lined up (D again: as they stand then)")
+        self.app.push_screen(diff)
 
     @property
     def sessions(self) -> list[Session]:

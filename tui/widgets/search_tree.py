@@ -48,8 +48,11 @@ CUT_MARK = " ✂"
 FOOLED_MARK = " ✗"
 """After a node where the searcher prefers a move worse, with perfect play, than one of its siblings."""
 ELLIPSIS = "…"
-TRUTH_SEPARATOR = " │ "
-"""Between a line's numbers and its truth column."""
+
+
+def truth_column(truth: str) -> str:
+    """A line's truth column as shown, right after its move (so that a line cut at the pane's edge keeps it)."""
+    return f" [{truth}]"
 
 
 class MoreChildren:
@@ -435,10 +438,9 @@ class SearchTree(Tree[TreeItem]):
         if item in self._pv:
             move_style += self.get_component_rich_style("search-tree--pv", partial=True)
         text.stylize(move_style, start + 2, start + len(move))
+        after = start + len(move) + (len(truth_column(record.truth)) if self.truth else 0)
         text.stylize(
-            self.get_component_rich_style("search-tree--numbers", partial=True),
-            start + len(move) + 1,
-            start + len(move) + 1 + len(numbers),
+            self.get_component_rich_style("search-tree--numbers", partial=True), after + 1, after + 1 + len(numbers)
         )
         if record.cut:
             at = text.plain.find(CUT_MARK, start)
@@ -704,8 +706,8 @@ class SearchTree(Tree[TreeItem]):
         numbers = format_numbers(values)
         if view is self.root:
             root = self._shown.get(node)
-            truth = f"{TRUTH_SEPARATOR}{root.truth}" if self.truth and root is not None else ""
-            self.border_title = f"root {numbers}{truth}"
+            truth = truth_column(root.truth) if self.truth and root is not None else ""
+            self.border_title = f"root{truth} {numbers}"
             return
         record = self._shown.get(node)
         if node.parent is None or searcher is None or record is None:
@@ -722,8 +724,8 @@ class SearchTree(Tree[TreeItem]):
             suffix += CHANGED_MARK
         if self.truth and node in self._fooled:
             suffix += FOOLED_MARK
-        truth = f"{TRUTH_SEPARATOR}{record.truth}" if self.truth else ""
-        text = f"{record.move} {numbers}{truth}{suffix}"
+        truth = truth_column(record.truth) if self.truth else ""
+        text = f"{record.move}{truth} {numbers}{suffix}"
         label = view.label
         if (label.plain if isinstance(label, Text) else label) != text:
             view.set_label(Text(text))
