@@ -70,6 +70,7 @@ def judged(node: Node, chosen: Node | None, known: dict[Valued, tuple[Truth, str
 
 
 def depth(node: Node) -> int:
+    """Plies below the root: the worker values the shallowest first."""
     return node.depth
 
 
