@@ -12,8 +12,8 @@ from plyscope.engine.games import State
 from plyscope.engine.search.base import Node
 from plyscope.engine.truth import Judgement, Oracle, Truth
 from plyscope.tui.formatting import TRUTH_PENDING, truth_words
-from plyscope.tui.screens.base import TRUTH_DESCRIPTION
 from plyscope.tui.screens.help import help_sections
+from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column
 from plyscope.tui.widgets.stats import FigureGrid

@@ -24,7 +24,6 @@ from rich.text import Text
 from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -32,15 +31,14 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES
 from plyscope.tui.messages import BatchesReady
 from plyscope.tui.screens.help import binding_commands
+from plyscope.tui.screens.truth import TruthScreen, truth_command
 from plyscope.tui.session import Batch, Deliver, Job, Session, export_path
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
 
-TRUTH_DESCRIPTION = "Truth column on/off: each node's exact value for the player to move there"
 
-
-class SearchScreen(Screen[None]):
+class SearchScreen(TruthScreen):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -52,7 +50,6 @@ class SearchScreen(Screen[None]):
             "less_than_sign", "timeline('previous-change')", "Timeline: previous change of the best move", show=False
         ),
         Binding("greater_than_sign", "timeline('next-change')", "Timeline: next change of the best move", show=False),
-        Binding("T", "truth", TRUTH_DESCRIPTION, show=False),
     ]
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 18)
@@ -294,19 +291,7 @@ class SearchScreen(Screen[None]):
 
     # ----------------------------------------------------------------- command palette
 
-    def action_truth(self) -> None:
-        """Show or hide the truth column in every pane (refused, and left off, where the game has no exact values)."""
-        panes = list(self.query(SearchPane).results(SearchPane))
-        on = not any(pane.search_tree.truth for pane in panes)
-        reasons = sorted({pane.show_truth(on) for pane in panes} - {""})
-        if reasons:
-            self.refuse(reasons[0])
-        elif on:
-            self.say("truth column on (for the player to move): ? not found yet, … beyond the budget, ✗ fooled below")
-        else:
-            self.say("truth column off")
-
     def palette_commands(self) -> Iterator[SystemCommand]:
         """A command for every binding of the screen (screens add their own), and the truth column's."""
         yield from binding_commands(self)
-        yield SystemCommand(TRUTH_DESCRIPTION, "key T", self.action_truth)
+        yield truth_command(self)
