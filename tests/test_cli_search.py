@@ -65,8 +65,11 @@ def test_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> N
         "iterations",
         "seconds",
         "finished",
+        "optimal",
+        "work",
     ]
     assert fields["best move"] == "8=7+1"
+    assert fields["optimal"] == "yes (1 of 3 root moves are)"  # only 8=7+1 wins
     assert fields["value"] == "+0.995 (for the first player)"  # grundy 8: won at ply 5
     assert fields["pv"].split()[0] == "8=7+1"
     assert fields["finished"] == "yes"
@@ -188,3 +191,21 @@ def test_the_solver_solves_under_its_own_budget_held_to_the_cap_of_its_tree(caps
     assert report["finished"] is True and report["stopped_at_node_cap"] is False
     assert (report["moves"], report["nodes"], report["node_cap"]) == (440_709, 34, 50)
     assert report["value"] == 0.0 and len(report["pv"]) == 27  # type: ignore[arg-type]
+
+
+def test_json_judges_the_best_move_and_shares_the_work_by_the_root_moves_values(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = run_json(capsys, "2,3,4", "--game", "nim", "--algo", "minimax", "--param", "depth=2")
+    # nim-sum 5: one move of nine makes it 0, which minimax at depth 2, with its evaluator, does not see
+    assert (report["best_move_optimal"], report["optimal_root_moves"], report["root_moves"]) == (False, 1, 9)
+    work = report["work_by_outcome"]
+    assert isinstance(work, dict) and sum(work.values()) == report["nodes"] - 1  # type: ignore[operator]
+    assert report["work_unit"] == "moves" and work["unsettled"] == 0
+    assert report["losing_work_share"] == work["loss"] / (report["nodes"] - 1)  # type: ignore[operator]
+
+
+def test_json_has_no_truth_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, "4454", "--game", "connect4-chance", "--algo", "mcts", "--moves", "300")
+    assert report["best_move_optimal"] is None and report["losing_work_share"] is None
+    assert "expected values" in str(report["truth_refused"])

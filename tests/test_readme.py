@@ -249,6 +249,17 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         shrunk[1] = str(saved)
         if "--check" not in shrunk:
             shrunk.append("--check")
+    if name == "diff":  # the two files are made first: two steps of one search
+        for at, steps in ((1, "100"), (2, "130")):
+            saved = folder / Path(shrunk[at]).name
+            made = ["search", "4453", "--algo", "bestfirst", "--iterations", steps, "--truth-nodes", "0"]
+            subprocess.run(
+                [sys.executable, "-m", "plyscope.tui.cli", *made, "--export", str(saved)],
+                check=True,
+                capture_output=True,
+                env={"PYTHONPATH": str(ROOT)},
+            )
+            shrunk[at] = str(saved)
     if name == "bench":
         shrunk.append("--quick")
         if "--ui" not in shrunk and "--only" not in shrunk:

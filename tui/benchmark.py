@@ -7,7 +7,9 @@
   for the default searcher and for the exact solver on the empty board (its probes run for
   minutes: each of its steps must still hand control back within a frame);
 * the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s);
-* the timeline's figures, and the explorer's resident bytes per tree node (``plyscope.tui.bench_memory``).
+* the timeline's figures, and the explorer's resident bytes per tree node (``plyscope.tui.bench_memory``);
+* the truth column (``T``) on a 10,000-node Connect Four tree from ``4453``: the first value and every line shown
+  settled (targets: 1 s and 10 s), and the keys answered meanwhile (target: 100 ms).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from textual import events
@@ -28,6 +30,7 @@ from plyscope.engine.search_file import read_search
 from plyscope.engine.travel import travel_of
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.bench_memory import measure as memory_figures
+from plyscope.tui.formatting import TRUTH_UNSETTLED
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import Batch, SearchConfig, Session
 from plyscope.tui.widgets.search_tree import SearchTree
@@ -197,7 +200,75 @@ def measure(quick: bool) -> list[BenchTable]:
         times = [asyncio.run(quit_time(Session.create(config))) for _ in range(3 if quick else 5)]
         quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
     quits.notes.append("from the key sent to the app closed, its search threads stopped")
-    return [steps, keys, quits, timeline_figures(quick), *memory_figures(quick)]
+    return [steps, keys, quits, timeline_figures(quick), truth_figures(quick), *memory_figures(quick)]
+
+
+TRUTH_TREE = SearchConfig(position="4453", budget=None, node_cap=10_000)
+"""The default searcher on a Connect Four midgame position, its tree grown to 10,000 nodes."""
+TRUTH_TARGETS = {"first value (s)": 1.0, "every line shown settled (s)": 10.0, "key answered, max (ms)": KEY_TARGET_MS}
+
+
+def truth_figures(quick: bool) -> BenchTable:
+    """The truth column turned on over a grown tree: when the first value shows, when no line waits any more (a value
+    or ``…``), and how long 'o' keys pressed meanwhile take to be answered (the action run)."""
+    session = Session.create(TRUTH_TREE)
+    session.take(None)
+    figures, lines, unsettled = asyncio.run(_truth_times(session))
+    table = BenchTable(
+        f"explorer: truth column on a {session.searcher.stats.nodes:,}-node Connect Four tree from 4453 (headless)",
+        ["figure", "value", "target", "met"],
+    )
+    for name, value in figures.items():
+        target = TRUTH_TARGETS.get(name)
+        table.rows.append([name, value, target, "" if target is None else ("yes" if value <= target else "no")])
+    table.notes.append(
+        f"{session.config.label()}; {lines} lines shown, {unsettled} beyond the solver's budget (…); the first value "
+        f"includes loading the compiled solver; {cpu_share():.0%} of a CPU for busy work when measured"
+    )
+    return table
+
+
+async def _until_true(condition: Callable[[], bool]) -> None:
+    """Wait (yielding to the app) until ``condition()`` holds."""
+    while not condition():
+        await asyncio.sleep(0.0005)
+
+
+async def _truth_times(session: Session) -> tuple[dict[str, float], int, int]:
+    app = PlyscopeApp(session)
+    handled: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = _explorer(app)
+        tree = screen.query_one(SearchTree)
+        tree.reveal_moves(session.searcher.principal_variation())
+        await pilot.pause()
+        toggle = screen.action_follow
+        sent = 0.0
+
+        def probe() -> None:
+            handled.append((time.perf_counter() - sent) * 1000)
+            toggle()
+
+        screen.action_follow = probe  # type: ignore[method-assign]
+        started = time.perf_counter()
+        app.post_message(events.Key("T", "T"))
+        await _until_true(lambda: tree.truth)
+        lines = len(tree.awaiting_truth())
+        await _until_true(lambda: len(tree.awaiting_truth()) < lines)
+        first = time.perf_counter() - started
+        while tree.awaiting_truth():
+            await asyncio.sleep(0.05)
+            sent = time.perf_counter()
+            app.post_message(events.Key("o", "o"))
+            await _until(handled, len(handled) + 1)
+        settled = time.perf_counter() - started
+        unsettled = tree.truths().count(TRUTH_UNSETTLED)
+    figures = {"first value (s)": first, "every line shown settled (s)": settled}
+    if handled:
+        figures["key answered, max (ms)"] = max(handled)
+        figures["key answered, median (ms)"] = statistics.median(handled)
+    return figures, lines, unsettled
 
 
 def replay_session(folder: Path, steps: int) -> Session:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from plyscope.engine.games import Move, State
+from plyscope.engine.games import Connect4State, Move, State
+
+if TYPE_CHECKING:
+    from plyscope.engine.truth import Truth
 
 Number = float | int | str | None
 """One entry of ``Searcher.numbers(node)``."""
@@ -101,6 +105,28 @@ def score_words(score: int, before: int, cells: int) -> str:
     if score > 0:
         return f"win in {(cells + 1 - before) // 2 - score + 1}"
     return f"loss in {(cells - before) // 2 + score + 1}"
+
+
+def truth_words(truth: Truth, state: State) -> str:
+    """A position's exact value for its player to move, with their glyph: ``○ win in 3``, ``● draw``, ``○ loss``
+    (Nim: no distance), ``○ lost`` where the game is over; ``…`` when the solver's budget could not settle it."""
+    if truth.score is None:
+        return TRUTH_UNSETTLED
+    player = state.player
+    score = truth.score.pov(player)
+    if state.is_terminal():
+        words = "lost" if score < 0 else ("won" if score > 0 else "draw")
+    elif isinstance(state, Connect4State):
+        words = score_words(score, state.ply, state.game.cells)
+    else:
+        words = "win" if score > 0 else ("loss" if score < 0 else "draw")
+    return f"{player_glyph(player)} {words}"
+
+
+TRUTH_PENDING = "?"
+"""The truth column of a node whose exact value is not found yet."""
+TRUTH_UNSETTLED = "…"
+"""The truth column of a node whose exact value the solver's budget could not settle."""
 
 
 def signed(score: int) -> str:

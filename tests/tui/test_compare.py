@@ -285,3 +285,42 @@ async def test_tree_lines_cut_at_a_narrow_panes_edge_end_with_an_ellipsis() -> N
                     assert text.endswith("…"), f"cut without an ellipsis: {text!r}"
                     cut += 1
         assert whole and cut  # both kinds of line were on the screen
+
+
+def diff_text(screen: Screen[object]) -> str:
+    """What the diff screen shows, as text."""
+    import io
+
+    from rich.console import Console
+
+    from plyscope.tui.screens.diff import DiffScreen
+
+    assert isinstance(screen, DiffScreen)
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(screen.shown)
+    return console.export_text()
+
+
+@run_async
+async def test_d_diffs_the_trees_of_panes_a_and_b() -> None:
+    from plyscope.engine.tree_diff import diff_searchers
+    from plyscope.tui.screens.diff import DiffScreen
+
+    screen, app = comparing(MIDDLE_GAME, ["rivest", "rivest", "bestfirst"], 300)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("D")  # nothing searched yet: two roots alike
+        await wait_until(pilot, lambda: isinstance(top(pilot), DiffScreen), "the diff")
+        assert "the trees are identical" in diff_text(top(pilot))
+        await pilot.press("escape")
+        await pilot.press("r")
+        await idle(pilot, screen)
+        a, b, _ = screen.sessions
+        assert diff_searchers(a.searcher, b.searcher).identical  # one algorithm, one seed: one tree
+        screen.lockstep.sessions[1] = screen.sessions[2]  # B is now best-first's
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(top(pilot), DiffScreen), "the diff")
+        shown = diff_text(top(pilot))
+        diff = diff_searchers(a.searcher, screen.sessions[1].searcher)
+        assert f"{len(diff.changed):,} in both with different numbers or work (≠)" in shown and diff.changed
+        await pilot.press("escape")
+        assert top(pilot) is screen

@@ -17,12 +17,13 @@ from rich.table import Table
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
-from plyscope.engine.games import State, make_game
+from plyscope.engine.games import Connect4State, State, make_game
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
 from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
 from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
 from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_search
 from plyscope.engine.timeline import recorded
+from plyscope.engine.truth import NODE_BUDGET, OUTCOME_NAMES, Oracle, refusal, work_shares
 from plyscope.tui.commands.explore import parse_params
 from plyscope.tui.commands.options import SECONDS, SEED, add_game, number
 from plyscope.tui.formatting import significant
@@ -32,6 +33,7 @@ SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""
 NODES = number(parse_int, "--max-nodes", lo=1, hi=MAX_NODES)
 DOT_NODES = number(parse_int, "--dot-nodes", lo=1, hi=100_000)
+TRUTH_NODES = number(parse_int, "--truth-nodes", lo=0, hi=MAX_NODES)
 VALUE_FOR = "first player"
 """Every searcher's root value is from the first player's point of view (the first player is MAX)."""
 
@@ -65,6 +67,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=NODES,
         metavar="N",
         help="the tree's node cap (default: about 1 GB of tree for the algorithm)",
+    )
+    parser.add_argument(
+        "--truth-nodes",
+        type=TRUTH_NODES,
+        default=NODE_BUDGET,
+        metavar="N",
+        help=f"Connect Four: solver nodes to settle each root move's exact value (default {NODE_BUDGET:,}; 0: none)",
     )
     parser.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -124,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         "finished": result.finished,
         "node_cap": cap,
         "stopped_at_node_cap": capped,
+        **truth_fields(searcher, args.truth_nodes),
     }
     if args.export is not None:
         explicit = {key: value for key, value in params.items() if value != info.param(key).default}
@@ -220,6 +230,21 @@ def signed_value(value: object) -> str:
     return ("-" if value < 0 else "+") + significant(abs(value), 6)
 
 
+def truth_fields(searcher: Searcher[Node], nodes: int) -> dict[str, object]:
+    """The root moves against perfect play (``WorkShares.as_json``), each move's value settled within ``nodes`` solver
+    nodes (Connect Four; 0: none looked for); ``null`` where not settled, and for a game with no exact values."""
+    state = searcher.root_state
+    reason = refusal(state.game)
+    if reason is not None:
+        empty = work_shares(searcher.root, [], None, [], state.player).as_json()
+        return {**{key: None for key in empty}, "truth_refused": reason}
+    oracle = Oracle(budget=nodes)
+    moves = list(state.legal_moves())
+    looked = nodes > 0 or not isinstance(state, Connect4State)
+    truths = [oracle.truth(state.play(move)) if looked else None for move in moves]
+    return work_shares(searcher.root, moves, searcher.best_move(), truths, state.player).as_json()
+
+
 def print_report(report: dict[str, object]) -> None:
     params = report["params"]
     assert isinstance(params, dict)
@@ -244,8 +269,26 @@ def print_report(report: dict[str, object]) -> None:
             else "no (budget reached)",
         ),
     ]
+    rows += truth_rows(report)
     for label, value in rows:
         print(f"{label:<11} {value}")
+
+
+def truth_rows(report: dict[str, object]) -> list[tuple[str, object]]:
+    """The report's lines on the root moves against perfect play."""
+    if report.get("truth_refused"):
+        return [("truth", report["truth_refused"])]
+    optimal, count, moves = report["best_move_optimal"], report["optimal_root_moves"], report["root_moves"]
+    of = f"{count} of {moves} root moves are" if count is not None else "not every root move settled"
+    said = {True: "yes", False: "no", None: "not known"}[optimal]  # type: ignore[index]
+    rows: list[tuple[str, object]] = [("optimal", f"{said} ({of})")]
+    work = report["work_by_outcome"]
+    assert isinstance(work, dict)
+    total = sum(work.values())
+    if total:
+        parts = ", ".join(f"{work[name] / total:.0%} {name}" for name in OUTCOME_NAMES.values() if work[name])
+        rows.append(("work", f"below root moves that: {parts} ({report['work_unit']}, for the player to move)"))
+    return rows
 
 
 def list_algorithms(as_json: bool) -> None:

@@ -24,7 +24,6 @@ from rich.text import Text
 from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -32,13 +31,14 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES
 from plyscope.tui.messages import BatchesReady
 from plyscope.tui.screens.help import binding_commands
+from plyscope.tui.screens.truth import TruthScreen, truth_command
 from plyscope.tui.session import Batch, Deliver, Job, Session, export_path
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
 
 
-class SearchScreen(Screen[None]):
+class SearchScreen(TruthScreen):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -294,5 +294,6 @@ class SearchScreen(Screen[None]):
     # ----------------------------------------------------------------- command palette
 
     def palette_commands(self) -> Iterator[SystemCommand]:
-        """A command for every binding of the screen (screens add their own)."""
+        """A command for every binding of the screen (screens add their own), and the truth column's."""
         yield from binding_commands(self)
+        yield truth_command(self)

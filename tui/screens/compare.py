@@ -15,17 +15,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import ClassVar
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.worker import Worker
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import State
 from plyscope.engine.search.base import Limit
+from plyscope.engine.tree_diff import diff_searchers
 from plyscope.tui.contest import Lockstep, agent_session, compared_with
+from plyscope.tui.diff_view import shown_diff
 from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
+from plyscope.tui.screens.diff import DiffScreen
 from plyscope.tui.screens.side_by_side import SideBySideScreen
 from plyscope.tui.session import Batch, Session
 from plyscope.tui.widgets.board import Board
@@ -33,10 +38,16 @@ from plyscope.tui.widgets.compare_summary import CompareSummary, Row, summary_ro
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
+DIFF_SHOWN = 200
+"""Differing nodes the diff (``D``) draws at most."""
 
 
 class CompareScreen(SideBySideScreen):
     """Agents side by side on one position at equal budgets."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("D", "diff", "Diff the trees of panes A and B, node by node", show=False),
+    ]
 
     def __init__(
         self,
@@ -63,6 +74,28 @@ class CompareScreen(SideBySideScreen):
         total = Limit(moves=COMPARE_MOVES)
         agents = compared_with(session.config.label(), rivals, total, session.state.game)
         return cls(session.state, agents, total, seed=session.config.seed, clock=clock)
+
+    def action_diff(self) -> None:
+        """Show how pane B's tree differs from pane A's (the first two agents')."""
+        sessions = self.sessions
+        if len(sessions) < 2:
+            self.refuse("no two searches to diff yet")
+            return
+        a, b = sessions[0], sessions[1]
+        title = f"A {a.config.label()} and B {b.config.label()}"
+
+        def body() -> None:  # in a thread: a big tree takes a while to walk
+            with a.lock, b.lock:
+                diff = diff_searchers(a.searcher, b.searcher)
+            shown = shown_diff(diff, a.searcher.root_state, DIFF_SHOWN)
+            self.app.call_from_thread(self._show_diff, DiffScreen(title, shown))
+
+        self.say("lining up the trees of A and B…")
+        self.run_worker(body, thread=True, group="diff", exclusive=True)
+
+    def _show_diff(self, diff: DiffScreen) -> None:
+        self.say("the trees of A and B lined up (D again: as they stand then)")
+        self.app.push_screen(diff)
 
     @property
     def sessions(self) -> list[Session]:

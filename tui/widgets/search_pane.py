@@ -3,30 +3,103 @@
 The explorer, the play screen and every pane of the compare screen show searches through
 this one widget: ``show`` a session, ``apply`` each batch of steps its search thread
 delivers (``SearchScreen`` routes them), and the figures follow.
+
+With the truth column on (``show_truth``), a thread worker finds the exact value of every node
+the tree shows that has none yet (``plyscope.engine.truth``: one ``Oracle``, its solver and its
+bounded cache, shared by every pane), shallowest first, and hands them to the tree every 50 ms
+or so; it holds the session's lock only to read a node's position, never while it solves.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
+from plyscope.engine.games import Move
 from plyscope.engine.search.base import Node, Searcher
-from plyscope.tui.formatting import format_number, format_value, player_glyph, verdict_words
+from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
+from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
 from plyscope.tui.session import Batch, RateMeter, Session
-from plyscope.tui.widgets.search_tree import SearchTree
+from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
 from plyscope.tui.widgets.timeline_bar import TimelineBar
 
 SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
+TRUTH_SECONDS = 0.05
+"""How often the truth worker hands what it found to the tree."""
+ORACLE = Oracle()
+"""The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
+TRUTHS_KEPT = 10_000
+"""Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
+SHARES_SECONDS = 0.5
+"""How often, at most, the work below the root moves is counted again (it walks the whole tree)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RootMove:
+    """A legal move at the root, generated or not, whose value the worker finds (to judge the best move)."""
+
+    move: Move
+
+
+Valued = Node | RootMove
+"""What the truth worker values: a node of the tree, or a root move."""
+Found = tuple[Valued, Truth, str]
+"""A node or root move, its position's exact value (for the player to move there), and that value in words."""
+
+
+def judged(node: Node, chosen: Node | None, known: dict[Valued, tuple[Truth, str]], root_player: int) -> Judgement:
+    """The choice of ``chosen`` among ``node``'s children, from the values ``known`` (a game without chance: the
+    player to move at ``node`` is the root's at an even depth)."""
+    chooser = root_player if node.depth % 2 == 0 else -root_player
+    truths = [known[child][0] if child in known else None for child in node.children]
+    index = None if chosen is None else node.children.index(chosen)
+    return Judgement.of(truths, chooser, index)
+
+
+def depth(node: Node) -> int:
+    """Plies below the root: the worker values the shallowest first."""
+    return node.depth
+
+
+def share_cells(shares: WorkShares) -> tuple[tuple[str, str], ...]:
+    """The stats panel's figures on the root moves: ``optimal`` (the best move's, and how many are) and the share of
+    the work below root moves that lose, for the player to move at the root."""
+    judgement = shares.judgement
+    said = {True: "yes", False: "no ✗", None: "?"}[judgement.optimal]
+    count = judgement.optimal_moves
+    optimal = f"{said}, {count} of {len(judgement.outcomes)}" if count is not None else said
+    losing = shares.losing_share
+    return (("optimal", optimal), ("losing work", "–" if losing is None else f"{losing:.0%} {shares.unit}"))
+
+
+def judgement_text(judgement: Judgement) -> Text:
+    """The head line's word on the best move: ``✓ optimal (3 of 7 moves are)``, ``✗ not optimal (…)``, or how many
+    root moves are settled so far."""
+    moves = len(judgement.outcomes)
+    optimal, count = judgement.optimal, judgement.optimal_moves
+    of = (
+        f"{count} of {moves} moves are"
+        if count is not None
+        else f"{moves - judgement.outcomes.count(None)} of {moves} settled"
+    )
+    if optimal is True:
+        return Text(f"✓ optimal ({of})", "bold")
+    if optimal is False:
+        return Text(f"{FOOLED_MARK.strip()} not optimal ({of})", "bold reverse")
+    return Text(f"optimal? ({of})")
 
 
 def best_text(searcher: Searcher[Node]) -> Text:
@@ -106,6 +179,28 @@ class SearchPane(Vertical):
         self.session: Session | None = None
         """The search shown here (``None``: none)."""
         self.rate = RateMeter(clock)
+        self._truth_run = 0
+        """Counts the truth workers started: what an older one finds is dropped."""
+        self._truth_busy = False
+        """Whether a truth worker is finding values now (a new one waits for it to end)."""
+        self._truths: dict[Valued, tuple[Truth, str]] = {}
+        """The values found of the nodes of the search shown (and their words): the lines shown, and the children of
+        the principal variation's nodes (at most ``TRUTHS_KEPT`` beyond those)."""
+        self.root_judgement: Judgement | None = None
+        """The searcher's best move against perfect play, among the root's legal moves (``None``: the column is off)."""
+        self.work_shares: WorkShares | None = None
+        """Where the search's work went, by the root moves' values (``None``: the column is off)."""
+        self._shares_counted = -SHARES_SECONDS
+        """When ``work_shares`` was last counted (``time.perf_counter``)."""
+
+    class TruthsFound(Message):
+        """A truth worker's values for some nodes (and their ``truth_words``), for the run ``run`` of its pane."""
+
+        def __init__(self, run: int, found: Sequence[Found], done: bool) -> None:
+            super().__init__()
+            self.run = run
+            self.found = found
+            self.done = done
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
@@ -138,7 +233,12 @@ class SearchPane(Vertical):
         with session.lock:
             last = session.timeline.marked(session.searcher)
         self.search_tree.show_searcher(session.searcher, session.lock, last)
-        self.refresh_figures()
+        self._stop_truths()
+        self._truths = {}
+        self.judge()
+        if refusal(session.searcher.root_state.game) is not None:
+            self.search_tree.truth = False
+        self.find_truths()
 
     def apply(self, batch: Batch) -> None:
         """Show what ``batch`` (of this pane's session) changed."""
@@ -152,6 +252,120 @@ class SearchPane(Vertical):
         with session.lock:
             self.search_tree.apply(batch, shown_line(session.searcher))
         self.rate.add(session.searcher.stats.iterations)
+        if self.search_tree.truth:
+            self.judge()  # the principal variation may have moved
+        else:
+            self.refresh_figures()
+        self.find_truths()
+
+    def show_truth(self, on: bool) -> str:
+        """Show or hide the truth column; what to say when it stays off (a game with no exact values; ``""``: none)."""
+        session = self.session
+        reason = None if session is None else refusal(session.searcher.root_state.game)
+        if on and reason is not None:
+            on = False
+        self.search_tree.truth = on
+        if on:
+            self.find_truths()
+        else:
+            self._stop_truths()
+        self.judge()
+        return reason or ""
+
+    def find_truths(self) -> None:
+        """Start a worker on the nodes without an exact value yet (after the one under way, if any): the lines shown,
+        and every child of the principal variation's nodes (to judge the searcher's choice there)."""
+        session = self.session
+        tree = self.search_tree
+        if session is None or not tree.truth or self._truth_busy:
+            return
+        known = self._truths
+        tree.set_truths([(node, known[node][1]) for node in tree.awaiting_truth() if node in known])
+        with session.lock:
+            searcher = session.searcher
+            choices = [child for node in shown_line(searcher) for child in node.children if child not in known]
+            roots = [RootMove(move) for move in searcher.root_state.legal_moves() if RootMove(move) not in known]
+        waiting: list[Valued] = [*roots, *sorted(dict.fromkeys([*tree.awaiting_truth(), *choices]), key=depth)]
+        if not waiting:
+            return
+        self._truth_busy = True
+        run = self._truth_run
+
+        def body() -> None:
+            worker = get_current_worker()
+            found: list[Found] = []
+            handed = time.perf_counter()
+            for node in waiting:
+                if worker.is_cancelled:
+                    return
+                with session.lock:
+                    searcher = session.searcher
+                    state = (
+                        searcher.root_state.play(node.move) if isinstance(node, RootMove) else searcher.state_at(node)
+                    )
+                truth = ORACLE.truth(state)
+                found.append((node, truth, truth_words(truth, state)))
+                if time.perf_counter() - handed >= TRUTH_SECONDS:
+                    self.post_message(self.TruthsFound(run, found, False))
+                    found, handed = [], time.perf_counter()
+            self.post_message(self.TruthsFound(run, found, True))
+
+        self.run_worker(body, thread=True, group="truth", name="truth")
+
+    def on_tree_node_expanded(self) -> None:
+        """A branch opened (by the user, or along a line): its lines need their values too."""
+        self.call_after_refresh(self.find_truths)
+
+    def _stop_truths(self) -> None:
+        self.workers.cancel_group(self, "truth")
+        self._truth_run += 1
+        self._truth_busy = False
+
+    def on_search_pane_truths_found(self, message: TruthsFound) -> None:
+        message.stop()
+        if message.run != self._truth_run:
+            return
+        for node, truth, words in message.found:
+            self._truths[node] = (truth, words)
+        self.search_tree.set_truths([(node, words) for node, _, words in message.found if isinstance(node, Node)])
+        self._shares_counted = -SHARES_SECONDS
+        self.judge()
+        if message.done:
+            self._truth_busy = False
+            self.find_truths()
+
+    def judge(self) -> None:
+        """Mark the principal variation's nodes where the searcher prefers a move worse than a sibling, and judge its
+        best move at the root (the head line), from the values found so far."""
+        session = self.session
+        tree = self.search_tree
+        if session is None or not tree.truth:
+            self.root_judgement = self.work_shares = None
+            tree.set_fooled(set())
+            self.refresh_figures()
+            return
+        known = self._truths
+        with session.lock:
+            searcher = session.searcher
+            line = shown_line(searcher)
+            fooled = set()
+            for node, chosen in itertools.pairwise(line):
+                if judged(node, chosen, known, searcher.root_state.player).optimal is False:
+                    fooled.add(node)
+            state = searcher.root_state
+            moves = list(state.legal_moves())
+            truths = [known[RootMove(move)][0] if RootMove(move) in known else None for move in moves]
+            best = searcher.best_move()
+            now = time.perf_counter()
+            if now - self._shares_counted >= SHARES_SECONDS:
+                self.work_shares = work_shares(searcher.root, moves, best, truths, state.player)
+                self._shares_counted = now
+            self.root_judgement = Judgement.of(truths, state.player, moves.index(best) if best in moves else None)
+            if len(known) > TRUTHS_KEPT:  # keep the values of the lines shown and of the choices judged
+                roots: set[Valued] = {RootMove(move) for move in moves}
+                wanted = roots | {child for node in line for child in node.children} | set(tree.shown())
+                self._truths = {node: value for node, value in known.items() if node in wanted}
+        tree.set_fooled(fooled)
         self.refresh_figures()
 
     def reveal_line(self) -> str:
@@ -191,11 +405,20 @@ class SearchPane(Vertical):
             stats = replace(searcher.stats)
             head = Text.assemble(best_text(searcher), " · ", value_text(searcher))
             shown, total = session.step_shown, session.steps_taken
+        if self.root_judgement is not None and self.root_judgement.chosen is not None:
+            head.append(" · ")
+            head.append_text(judgement_text(self.root_judgement))
         if shown < total:
             head.append(f" · past: step {shown:,} of {total:,}", "bold reverse")
         shown_head = self.query_one("#head", Static)
         if head != shown_head.content:  # an update repaints it and lays the pane out again, at every step
             shown_head.update(head)
         self.query_one(TimelineBar).show(shown, total, session.timeline.best_changes())
-        figures = Figures(stats, session.node_cap, self.rate.rate(), signed=positive_scale(searcher) is None)
+        figures = Figures(
+            stats,
+            session.node_cap,
+            self.rate.rate(),
+            signed=positive_scale(searcher) is None,
+            truth=() if self.work_shares is None else share_cells(self.work_shares),
+        )
         self.query_one(StatsPanel).show(figures, session.history.shown())

@@ -10,6 +10,9 @@ Each line is the mover's glyph (``●`` the first player, ``○`` the second), t
 the numbers the algorithm keeps (``Searcher.numbers(node)``, written generically), with the
 principal variation highlighted, the nodes changed by the last step marked ``◂`` and
 cut-off nodes (``Node.cut_off``) marked ``✂``.  A line too wide for the pane ends with ``…``.
+With the truth column on (``truth``), each line also gives the exact value of its position for
+the player to move there (``│ ○ win in 3``; ``?`` not found yet, ``…`` not settled within the
+solver's budget), which the ``SearchPane`` finds in the background and hands in (``set_truths``).
 
 The pane keeps one record (``Shown``) per node it shows, and nothing for the others: a tree of
 millions of nodes costs it what its few hundred lines cost.
@@ -37,12 +40,19 @@ from plyscope.engine.games import Move, is_chance, outcome_probability
 from plyscope.engine.games.chance import ChanceDrop
 from plyscope.engine.search.base import Node, Searcher, Step
 from plyscope.engine.search.registry import CHANCE_FAMILY, game_family
-from plyscope.tui.formatting import format_numbers, player_glyph
+from plyscope.tui.formatting import TRUTH_PENDING, format_numbers, player_glyph
 from plyscope.tui.session import Batch
 
 CHANGED_MARK = " ◂"
 CUT_MARK = " ✂"
+FOOLED_MARK = " ✗"
+"""After a node where the searcher prefers a move worse, with perfect play, than one of its siblings."""
 ELLIPSIS = "…"
+
+
+def truth_column(truth: str) -> str:
+    """A line's truth column as shown, right after its move (so that a line cut at the pane's edge keeps it)."""
+    return f" [{truth}]"
 
 
 class MoreChildren:
@@ -62,7 +72,7 @@ View = TreeNode[TreeItem]
 class Shown:
     """What the pane keeps of one searcher node it shows (its line), as of the node's last change."""
 
-    __slots__ = ("auto_opened", "cut", "limit", "move", "mover", "numbers", "view")
+    __slots__ = ("auto_opened", "cut", "limit", "move", "mover", "numbers", "truth", "view")
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -79,6 +89,9 @@ class Shown:
         """Whether follow mode opened it (and will close it when the path moves away)."""
         self.limit: int | None = None
         """Children to show under it, once "… N more" was chosen there (``None``: ``top_k``)."""
+        self.truth = TRUTH_PENDING
+        """Its truth column (shown while the tree's ``truth`` is on): the exact value for the player to move there
+        (``○ win in 3``), ``?`` until found, ``…`` when the solver's budget could not settle it."""
 
 
 def move_order(move: Move) -> tuple[int, object]:
@@ -110,6 +123,7 @@ class SearchTree(Tree[TreeItem]):
         "search-tree--pv",
         "search-tree--changed",
         "search-tree--cutoff",
+        "search-tree--fooled",
         "search-tree--more",
         "search-tree--first",
         "search-tree--second",
@@ -121,6 +135,7 @@ class SearchTree(Tree[TreeItem]):
     SearchTree > .search-tree--pv { color: $success; text-style: bold; }
     SearchTree > .search-tree--changed { color: $warning; text-style: bold; }
     SearchTree > .search-tree--cutoff { color: $error; }
+    SearchTree > .search-tree--fooled { color: #d33682; text-style: bold; }
     SearchTree > .search-tree--more { color: $text-muted; text-style: italic; }
     SearchTree > .search-tree--first { color: #e8413c; }
     SearchTree > .search-tree--second { color: #f2c12e; }
@@ -130,6 +145,8 @@ class SearchTree(Tree[TreeItem]):
     """Keep the node of the last step in view, opening the branches on its path (and closing them after)."""
     by_work: reactive[bool] = reactive(False)
     """List children by the work spent below them (most first) instead of in move order."""
+    truth: reactive[bool] = reactive(False)
+    """Show the truth column: each node's exact value for the player to move there."""
 
     class NodeChosen(Message):
         """The user chose a node of the search tree (enter or click) to see its position."""
@@ -167,6 +184,8 @@ class SearchTree(Tree[TreeItem]):
         """The principal variation's nodes (shown or not: always listed, even beyond ``top_k``)."""
         self._marked: set[Node] = set()
         """The nodes the last step acted on and changed (marked ``◂`` where shown)."""
+        self._fooled: set[Node] = set()
+        """The nodes where the searcher prefers a move worse than a sibling (marked ``✗`` with the truth column on)."""
         self._trail: set[Node] = set()
         """The path of the last step: always listed, even beyond ``top_k``."""
         self._strips: LRUCache[tuple[object, ...], tuple[int, Strip]] = LRUCache(1024)
@@ -276,6 +295,39 @@ class SearchTree(Tree[TreeItem]):
             self._reveal(path, user=True)
         return len(path) - 1
 
+    def awaiting_truth(self) -> list[Node]:
+        """The nodes shown whose exact value is not found yet, shallowest first (the root, then its children)."""
+        waiting = [node for node, record in self._shown.items() if record.truth == TRUTH_PENDING]
+        return sorted(waiting, key=lambda node: node.depth)
+
+    def shown(self) -> list[Node]:
+        """The searcher nodes shown, the root's first."""
+        return list(self._shown)
+
+    def set_fooled(self, fooled: set[Node]) -> None:
+        """Mark ``fooled`` (and only them) ``✗``: only the lines whose mark changed are drawn again."""
+        changed = self._fooled ^ fooled
+        self._fooled = fooled
+        with self._lock:
+            for node in changed:
+                record = self._shown.get(node)
+                if record is not None:
+                    self._relabel(record.view)
+
+    def truths(self) -> list[str]:
+        """The truth column of every node shown, the root's first (``?`` where not found yet)."""
+        return [record.truth for record in self._shown.values()]
+
+    def set_truths(self, found: Sequence[tuple[Node, str]]) -> None:
+        """Give nodes their truth column (``truth_words``); only the lines whose column changed are drawn again."""
+        with self._lock:
+            for node, truth in found:
+                record = self._shown.get(node)
+                if record is not None and record.truth != truth:
+                    record.truth = truth
+                    if self.truth:
+                        self._relabel(record.view)
+
     # ----------------------------------------------------------------- actions
 
     def action_open_node(self) -> None:
@@ -353,6 +405,12 @@ class SearchTree(Tree[TreeItem]):
         if not follow:
             self._forget_auto_opened()
 
+    def watch_truth(self) -> None:
+        """Show or hide the truth column on every line."""
+        with self._lock:
+            for record in list(self._shown.values()):
+                self._relabel(record.view)
+
     def watch_by_work(self) -> None:
         """Re-list the open branches in the new order."""
         with self._lock:
@@ -380,10 +438,9 @@ class SearchTree(Tree[TreeItem]):
         if item in self._pv:
             move_style += self.get_component_rich_style("search-tree--pv", partial=True)
         text.stylize(move_style, start + 2, start + len(move))
+        after = start + len(move) + (len(truth_column(record.truth)) if self.truth else 0)
         text.stylize(
-            self.get_component_rich_style("search-tree--numbers", partial=True),
-            start + len(move) + 1,
-            start + len(move) + 1 + len(numbers),
+            self.get_component_rich_style("search-tree--numbers", partial=True), after + 1, after + 1 + len(numbers)
         )
         if record.cut:
             at = text.plain.find(CUT_MARK, start)
@@ -393,7 +450,12 @@ class SearchTree(Tree[TreeItem]):
                 self.get_component_rich_style("search-tree--changed", partial=True), start + 2, start + len(move)
             )
             at = text.plain.rfind(CHANGED_MARK)
-            text.stylize(self.get_component_rich_style("search-tree--changed", partial=True), at)
+            text.stylize(
+                self.get_component_rich_style("search-tree--changed", partial=True), at, at + len(CHANGED_MARK)
+            )
+        if self.truth and item in self._fooled:
+            at = text.plain.rfind(FOOLED_MARK)
+            text.stylize(self.get_component_rich_style("search-tree--fooled", partial=True), at, at + len(FOOLED_MARK))
         return text
 
     def get_label_width(self, node: View) -> int:
@@ -428,7 +490,9 @@ class SearchTree(Tree[TreeItem]):
             view.is_expanded,
             item in self._pv,
             item in self._marked,
-            None if record is None else (record.move, record.numbers, record.mover, record.cut),
+            item in self._fooled,
+            None if record is None else (record.move, record.numbers, record.mover, record.cut, record.truth),
+            self.truth,
         )
         drawn = self._strips.get(key)
         if drawn is None:
@@ -641,7 +705,9 @@ class SearchTree(Tree[TreeItem]):
         values = node.numbers() if searcher is None else searcher.numbers(node)
         numbers = format_numbers(values)
         if view is self.root:
-            self.border_title = f"root {numbers}"
+            root = self._shown.get(node)
+            truth = truth_column(root.truth) if self.truth and root is not None else ""
+            self.border_title = f"root{truth} {numbers}"
             return
         record = self._shown.get(node)
         if node.parent is None or searcher is None or record is None:
@@ -656,7 +722,10 @@ class SearchTree(Tree[TreeItem]):
             suffix += f" ({len(node.children)})"
         if node in self._marked:
             suffix += CHANGED_MARK
-        text = f"{record.move} {numbers}{suffix}"
+        if self.truth and node in self._fooled:
+            suffix += FOOLED_MARK
+        truth = truth_column(record.truth) if self.truth else ""
+        text = f"{record.move}{truth} {numbers}{suffix}"
         label = view.label
         if (label.plain if isinstance(label, Text) else label) != text:
             view.set_label(Text(text))

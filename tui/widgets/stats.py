@@ -28,6 +28,8 @@ class Figures:
     steps_per_second: float | None
     signed: bool = True
     """Whether root values are shown signed (``False`` on a scale of positive values, as Rivest's 1..1023)."""
+    truth: tuple[tuple[str, str], ...] = ()
+    """With the truth column on: the root moves against perfect play (``share_cells``), as labelled figures."""
 
 
 class FigureGrid(Widget):
@@ -145,6 +147,7 @@ class StatsPanel(Widget):
         ]
         if stats.playouts:
             cells.append(("playouts", format_count(stats.playouts)))
+        cells += figures.truth
         self.query_one(FigureGrid).show(cells)
         label = "root value"
         if values:

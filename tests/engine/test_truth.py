@@ -1,0 +1,160 @@
+"""The truth column's exact values (``plyscope.engine.truth``): the solver's on Connect Four, a full search's on Nim."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from plyscope.engine.games import NimState, make_game
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.base import Limit, Node
+from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.solver import Connect4Solver
+from plyscope.engine.truth import Judgement, Oracle, Truth, refusal, work_shares
+from plyscope.tui.formatting import truth_words
+from tests.pons import pons_positions
+
+
+@cache
+def wins(state: NimState) -> bool:
+    """Whether the player to move in ``state`` wins with perfect play, by searching the whole game tree."""
+    if state.is_terminal():
+        return state.winner() == state.player
+    return any(not wins(state.play(move)) for move in state.legal_moves())
+
+
+@pytest.mark.parametrize(("game", "position"), [("nim", "3,4,5"), ("nim-misere", "1,2,3"), ("grundy", "11")])
+def test_nim_values_are_those_of_the_whole_game_tree_on_every_node(game: str, position: str) -> None:
+    searcher = make_searcher("minimax", make_game(game).parse(position), {"depth": 3})
+    searcher.run(Limit(iterations=400))
+    oracle = Oracle()
+    nodes = list(searcher.walk())
+    assert len(nodes) > 50
+    for node in nodes:
+        state = searcher.state_at(node)
+        assert isinstance(state, NimState)
+        truth = oracle.truth(state)
+        assert truth.score == PovScore(1 if wins(state) else -1, state.player), state
+        assert truth.outcome(state.player) == (1 if wins(state) else -1)
+
+
+def test_misere_nim_differs_from_normal_play_where_bouton_says() -> None:
+    oracle = Oracle()
+    for game, wins_there in (("nim", False), ("nim-misere", True)):
+        state = make_game(game).parse("1,1")  # normal play: nim-sum 0, a loss; misère: an even number of 1s, a win
+        assert oracle.truth(state).outcome(state.player) == (1 if wins_there else -1)
+
+
+def test_connect4_values_equal_the_solver_on_sampled_nodes_of_a_tree() -> None:
+    moves, _ = pons_positions("Test_L2_R1", 1)[0]
+    searcher = make_searcher("alphabeta", make_game("connect4").parse(moves), {"depth": 4})
+    searcher.run(Limit(iterations=300))
+    nodes = list(searcher.walk())[::3]
+    oracle = Oracle(budget=50_000, table=1 << 16)
+    solver = Connect4Solver(make_game("connect4"), table_limit=1 << 16)  # type: ignore[arg-type]
+    settled = 0
+    for node in nodes:
+        state = searcher.state_at(node)
+        truth = oracle.truth(state)
+        if state.is_terminal() or truth.score is None:
+            continue
+        settled += 1
+        assert truth.score == solver.solve(state)  # type: ignore[arg-type]
+    assert settled >= len(nodes) // 2 > 10
+
+
+def test_the_root_of_a_pons_position_has_his_score() -> None:
+    for moves, score in pons_positions("Test_L1_R1", 5):
+        state = make_game("connect4").parse(moves)
+        truth = Oracle().truth(state)
+        assert truth.score == PovScore(score, state.player)
+
+
+def test_a_position_beyond_the_budget_is_unsettled_and_shown_so() -> None:
+    state = make_game("connect4").parse("4453")
+    truth = Oracle(budget=100).truth(state)
+    assert truth == Truth(None, truth.nodes) and truth.nodes >= 100 and not truth.settled
+    assert truth_words(truth, state) == "…"
+
+
+def test_words_give_the_player_to_move_and_pons_distance() -> None:
+    state = make_game("connect4").parse("32164625")  # Pons: 11, the 17th-to-last stone of 17 left: the 7th from now
+    assert truth_words(Oracle().truth(state), state) == "● win in 7"
+    nim = make_game("nim").parse("1,1/2")
+    assert truth_words(Oracle().truth(nim), nim) == "○ loss"
+    over = make_game("connect4").parse("1212121")  # the first player has four in column 1
+    assert truth_words(Oracle().truth(over), over) == "○ lost"  # not "loss in 0"
+
+
+def test_the_cache_is_bounded_and_drops_the_least_recently_used() -> None:
+    oracle = Oracle(capacity=5)
+    game = make_game("nim")
+    states = [game.parse(str(pile)) for pile in range(1, 21)]
+    for state in states:
+        oracle.truth(state)
+        oracle.cached(states[0])  # used again and again: stays
+    assert len(oracle) == 5
+    assert oracle.cached(states[0]) is not None and oracle.cached(states[-1]) is not None
+    assert oracle.cached(states[1]) is None
+
+
+def test_chance_has_no_exact_values() -> None:
+    game = make_game("connect4-chance")
+    reason = refusal(game)
+    assert reason is not None and "expected values" in reason
+    assert refusal(make_game("connect4")) is None and refusal(make_game("grundy")) is None
+    with pytest.raises(ValueError, match="expected values"):
+        Oracle().truth(game.start())
+
+
+def test_a_choice_is_judged_by_outcome_as_soon_as_it_can_be() -> None:
+    assert Judgement((1, -1, 0), 1).optimal is False  # a draw chosen beside a win: fooled
+    assert Judgement((1, -1, 0), 0).optimal is True and Judgement((1, -1, 0), 0).optimal_moves == 1
+    assert Judgement((None, 1, None), 1).optimal is True  # a win cannot be bettered
+    assert Judgement((None, 0, -1), 1).optimal is None  # a draw, while the first move may still win
+    assert Judgement((None, 0, 1), 1).optimal is False  # a known sibling wins
+    assert Judgement((0, 0, -1), 1).optimal_moves == 2 and Judgement((0, None), 0).optimal_moves is None
+    assert Judgement((0, 0), None).optimal is None
+
+
+def test_the_outcomes_are_the_choosers_not_the_movers_after() -> None:
+    state = make_game("nim").parse("1,2,3")  # nim-sum 0: every move loses for the player who plays it
+    truths = [Oracle().truth(state.play(move)) for move in state.legal_moves()]
+    judgement = Judgement.of(truths, state.player, 0)
+    assert judgement.outcomes == (-1,) * len(truths) and judgement.optimal is True
+    assert judgement.optimal_moves == len(truths)
+
+
+def test_work_shares_of_a_hand_built_root_add_up() -> None:
+    root = Node(None, None)
+    for move, size in ((1, 3), (2, 1), (3, 2)):
+        child = Node(root, move)
+        root.add_child(child)
+        for _ in range(size - 1):
+            child.add_child(Node(child, 0))
+    loses, wins = Truth(PovScore(1, -1)), Truth(PovScore(-1, -1))  # for the player to move after it: the opponent
+    shares = work_shares(root, [1, 2, 3, 4], 1, [loses, wins, None, wins], 1)
+    assert shares.work == (3.0, 1.0, 2.0, 0.0) and shares.unit == "moves"
+    assert shares.by_outcome() == {"win": 1.0, "draw": 0.0, "loss": 3.0, "unsettled": 2.0}
+    assert sum(shares.by_outcome().values()) == shares.total == 6.0
+    assert shares.losing_share == 0.5
+    assert shares.judgement.optimal is False  # move 1 loses; 2 and 4 win
+    fields = shares.as_json()
+    assert (fields["best_move_optimal"], fields["optimal_root_moves"], fields["root_moves"]) == (False, None, 4)
+
+
+@pytest.mark.parametrize("name", ["minimax", "mcts"])
+def test_the_work_below_the_root_moves_adds_up_to_the_searchs(name: str) -> None:
+    state = make_game("nim").parse("2,3,4")
+    searcher = make_searcher(name, state, {"depth": 3} if name == "minimax" else {})
+    searcher.run(Limit(iterations=300))
+    moves = list(state.legal_moves())
+    oracle = Oracle()
+    shares = work_shares(searcher.root, moves, searcher.best_move(), [oracle.truth(state.play(m)) for m in moves], 1)
+    assert shares.by_outcome()["unsettled"] == 0 and sum(shares.by_outcome().values()) == shares.total
+    if name == "minimax":
+        assert shares.unit == "moves" and shares.total == searcher.stats.nodes - 1  # every node but the root
+    else:
+        assert shares.unit == "visits" and shares.total == sum(child.work() for child in searcher.root.children)
+    assert shares.judgement.optimal_moves == 1  # nim-sum 5: one move makes it 0

@@ -1,0 +1,176 @@
+"""The truth column (``T``): exact values on the tree's lines, found in the background while keys are answered."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from unittest import mock
+
+from textual.widgets import Static
+
+from plyscope.engine.games import State
+from plyscope.engine.search.base import Node
+from plyscope.engine.truth import Judgement, Oracle, Truth
+from plyscope.tui.formatting import TRUTH_PENDING, truth_words
+from plyscope.tui.screens.help import help_sections
+from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
+from plyscope.tui.widgets.search_pane import SearchPane
+from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column
+from plyscope.tui.widgets.stats import FigureGrid
+from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle
+
+
+def label(tree: SearchTree, node: Node) -> str:
+    view = tree.view_of(node)
+    assert view is not None
+    return str(view.label)
+
+
+@run_async
+async def test_the_column_shows_each_nodes_exact_value_and_goes_away() -> None:
+    app = make_app(game="nim", position="3,4,5", algorithm="alphabeta")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        tree = screen.query_one(SearchTree)
+        assert "[" not in str(tree.border_title)
+        await pilot.press("T")
+        await settle(pilot)
+        await pilot.pause()
+        searcher = screen.session.searcher
+        oracle = Oracle()
+        shown = [node for node in searcher.walk() if tree.view_of(node) is not None and node.parent is not None]
+        assert len(shown) > 3
+        for node in shown:
+            state = searcher.state_at(node)
+            words = truth_column(truth_words(oracle.truth(state), state))
+            assert label(tree, node).startswith(f"{label(tree, node).split(' [')[0]}{words} ")
+        root = searcher.root_state
+        assert str(tree.border_title).startswith(f"root{truth_column(truth_words(oracle.truth(root), root))} ")
+        assert "truth column on" in str(screen.query_one("#status", Static).render())
+        await pilot.press("T")
+        await pilot.pause()
+        assert all("[" not in label(tree, node) for node in shown)
+
+
+def busy(pane: SearchPane) -> bool:
+    """Whether the pane's truth worker is finding values."""
+    return pane._truth_busy
+
+
+class HeldOracle(Oracle):
+    """An oracle whose first value waits until the test lets it go: the worker is surely busy meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__(budget=20_000, table=1 << 16)
+        self.go = threading.Event()
+
+    def truth(self, state: State) -> Truth:
+        self.go.wait(10)
+        return super().truth(state)
+
+
+@run_async
+async def test_keys_are_answered_while_the_truth_is_being_found() -> None:
+    app = make_app(game="connect4", position="4453", algorithm="alphabeta")
+    oracle = HeldOracle()
+    with mock.patch("plyscope.tui.widgets.search_pane.ORACLE", oracle):
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            await pilot.press("d")
+            await settle(pilot)
+            pane = screen.query_one(SearchPane)
+            tree = pane.search_tree
+            with keys_without_idle_waits():
+                await pilot.press("T")
+                await pilot.pause()
+                follow = tree.follow
+                await pilot.press("o")
+                await pilot.pause()
+                assert tree.follow is not follow  # the key acted ...
+                assert busy(pane)  # ... while the worker was still solving
+                await pilot.press("s")
+                await pilot.pause()
+                assert screen.session.searcher.stats.iterations == 11
+            oracle.go.set()
+            for _ in range(50):  # a worker ended starts the next on the lines added meanwhile
+                await settle(pilot)
+                await pilot.pause()
+                if not busy(pane):
+                    break
+            assert not busy(pane)
+            assert tree.awaiting_truth() == []  # every line settled, or "…"
+            searcher = screen.session.searcher
+            assert all(TRUTH_PENDING not in label(tree, node) for node in searcher.root.children)
+
+
+@run_async
+async def test_chance_refuses_the_column() -> None:
+    app = make_app(game="connect4-chance", position="4454", algorithm="mcts")
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        assert not screen.query_one(SearchTree).truth
+        assert "expected values" in str(screen.query_one("#status", Static).render())
+
+
+@run_async
+async def test_the_key_is_in_the_help_and_the_palette() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
+        assert TRUTH_DESCRIPTION in titles
+        rows = {keys: words for _, listed in help_sections(pilot.app, pilot.app.screen) for keys, words in listed}
+        assert rows["T"] == TRUTH_DESCRIPTION
+
+
+@run_async
+async def test_the_fooled_nodes_of_the_principal_variation_are_marked_and_the_head_says_so() -> None:
+    app = make_app(game="grundy", position="13", algorithm="minimax", params={"depth": 3})
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        pane = screen.query_one(SearchPane)
+        await pilot.press("f", "f")
+        await settle(pilot)
+        await pilot.press("T", "v")
+        for _ in range(50):
+            await settle(pilot)
+            await pilot.pause()
+            if not busy(pane) and not pane.search_tree.awaiting_truth():
+                break
+        searcher = screen.session.searcher
+        line = searcher.nodes_along(searcher.principal_variation())
+        assert len(line) == 4
+        oracle = Oracle()
+        judged = [
+            Judgement.of(
+                [oracle.truth(searcher.state_at(child)) for child in node.children],
+                searcher.state_at(node).player,
+                node.children.index(chosen),
+            ).optimal
+            for node, chosen in itertools.pairwise(line)
+        ]
+        assert judged == [False, False, True]  # the root's move and the reply below it lose; the last is right
+        assert [label(pane.search_tree, node).endswith(FOOLED_MARK) for node in line[1:3]] == [True, False]
+        head = str(pane.query_one("#head", Static).render())
+        assert "✗ not optimal (1 of 6 moves are)" in head
+
+
+@run_async
+async def test_an_optimal_best_move_is_said_to_be() -> None:
+    app = make_app(game="nim", position="1,2,3", algorithm="minimax", params={"depth": 1})
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        pane = screen.query_one(SearchPane)
+        await pilot.press("d", "T")
+        await settle(pilot)
+        await pilot.pause()
+        assert "✓ optimal (6 of 6 moves are)" in str(pane.query_one("#head", Static).render())
+        cells = dict(pane.query_one(FigureGrid).cells)
+        assert (cells["optimal"], cells["losing work"]) == ("yes, 6 of 6", "100% moves")  # nim-sum 0: all lose
+        await pilot.press("T")
+        await pilot.pause()
+        assert "optimal" not in str(pane.query_one("#head", Static).render())
+        assert "optimal" not in dict(pane.query_one(FigureGrid).cells)
