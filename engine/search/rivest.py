@@ -195,22 +195,34 @@ class Rivest(Searcher[RivestNode]):
         stats.nodes += len(moves)
         if tip.depth + 1 > stats.max_depth:
             stats.max_depth = tip.depth + 1
+        if not record:
+            self._back_up(tip)
+            self.finished = self.root.pi == INF
+            return TAKEN
+        changed: list[RivestNode] = list(children)
+        self._back_up(tip, changed)
+        self.finished = self.root.pi == INF
+        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
+
+    def _back_up(self, tip: RivestNode, changed: list[RivestNode] | None = None) -> None:
+        """Rescore ``tip`` and every node above it, up to the root; with ``changed`` (a step recorded), add each
+        node rescored to it, and a changed value's other children, whose edge weights it changes.  Plain loops:
+        this is the search's inner loop."""
         rescore = self.rescore
-        changed: list[RivestNode] = list(children) if record else []
         node: RivestNode | None = tip
+        if changed is None:
+            while node is not None:
+                rescore(node)
+                node = node.parent
+            return
         came_from: RivestNode | None = None
         while node is not None:
             value_changed = rescore(node)
-            if record:
-                changed.append(node)
-                if value_changed and came_from is not None:
-                    changed.extend(c for c in node.children if c is not came_from)
+            changed.append(node)
+            if value_changed and came_from is not None:
+                changed.extend(c for c in node.children if c is not came_from)
             came_from = node
             node = node.parent
-        self.finished = self.root.pi == INF
-        if not record:
-            return TAKEN
-        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
     def refresh(self) -> None:
         """``finished`` after the tree went back or forth along the timeline (``plyscope.engine.travel``): once no tip
