@@ -233,7 +233,7 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""
         return self._players[node.depth & 1]
 
-    def _rescore_reverse(self, node: RivestNode) -> bool:
+    def _rescore_reverse(self, node: RivestNode) -> bool:  # noqa: C901 -- the search's and the timeline's inner loop: no call per child
         """Back up the true min/max value of ``node``, weigh its edges, choose ``a``; True if ``v`` changed.
 
         The weights are ``base + slope |ln v(c) - ln v(best)|`` (``weight_of``), computed here rather than
