@@ -287,11 +287,6 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             self.solved = True
             self.finished = True
 
-    @property
-    def completed_depth(self) -> int:
-        """The depth of the last complete iteration (0 before the first completes)."""
-        return 0 if self.completed_root is None else self.completed_root.iteration
-
     # --- one unit of work ----------------------------------------------------------------
 
     def _advance(self, record: bool, moves_left: int | None) -> AlphaBetaStep | Taken | None:

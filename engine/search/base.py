@@ -299,13 +299,6 @@ class Searcher(ABC, Generic[N]):
             path.append(child)
         return path
 
-    def node_at(self, path: Sequence[Move]) -> N:
-        """The node reached from the root by the moves ``path`` (every one of them in the tree)."""
-        node = self.root
-        for move in path:
-            node = next(child for child in node.children if child.move == move)
-        return node
-
     def state_at(self, node: Node) -> State:
         """The position at ``node`` (replays its moves from the root; no stats are charged)."""
         state = self.root_state
