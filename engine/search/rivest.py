@@ -103,11 +103,6 @@ class RivestNode(Node):
         self.a = None
 
     @property
-    def lnv(self) -> float:
-        """``ln v``."""
-        return math.log(self.v)
-
-    @property
     def player(self) -> int:
         """The player to move here (+1 first player, MAX; -1 second, MIN): the root's, flipped every ply."""
         node = self
@@ -313,14 +308,6 @@ class Rivest(Searcher[RivestNode]):
         best_v = max(c.v for c in children) if player > 0 else min(c.v for c in children)
         base, slope = (self.weight, 1.0) if self.mode == "reverse" else (math.log(len(children)), self.p - player)
         return base + slope * abs(math.log(node.v) - math.log(best_v))
-
-    def penalty_from_root(self, node: RivestNode) -> float:
-        """The sum of the edge weights from the root down to ``node`` (Rivest's ``P``).
-
-        Not among the numbers shown: one changed value re-weights a father's edges, which moves
-        this sum for every node below them, far more nodes than a step reports as changed.
-        """
-        return sum(self.weight_of(n) for n in node.path())
 
     def numbers(self, node: Node) -> dict[str, float | int | str | None]:
         """``v`` and ``pi`` (the node's), and ``w``, the weight of the edge into it."""
