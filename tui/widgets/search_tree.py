@@ -186,11 +186,6 @@ class SearchTree(Tree[TreeItem]):
         """Searcher nodes the pane shows, the root's included (its visible lines are at most this many)."""
         return len(self._shown)
 
-    def view_of(self, node: Node) -> View | None:
-        """The widget node showing ``node``, if it is shown."""
-        record = self._shown.get(node)
-        return None if record is None else record.view
-
     def show_searcher(
         self,
         searcher: Searcher[Node] | None,
