@@ -98,7 +98,3 @@ class Agent:
         if result.best_move is None:
             return Decision(fallback_move(state), True, result.stats)
         return Decision(result.best_move, False, result.stats)
-
-    def choose_move(self, state: State, seed: int) -> Move:
-        """The move this agent plays in ``state`` (see ``decide`` for what it spent)."""
-        return self.decide(state, seed).move

@@ -161,12 +161,3 @@ class ColumnScores:
             self.done,
             self.solver.nodes,
         )
-
-    def best_columns(self) -> set[int]:
-        """The columns with the best score, once every column is known (else empty)."""
-        if not self.complete:
-            return set()
-        mover = self.state.player
-        scores = {column: score.pov(mover) for column, score in self.scores.items() if score is not None}
-        best = max(scores.values())
-        return {column for column, score in scores.items() if score == best}

@@ -303,32 +303,7 @@ class PlayedGame:
 
         Raises ``GameFileError`` with the line number and what is wrong there.
         """
-        numbered = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)]
-        content = [(number, line) for number, line in numbered if line and not line.startswith("#")]
-        if not content:
-            raise GameFileError(f"empty: a saved game starts with '{FORMAT} {VERSION}'")
-        number, header = content[0]
-        match = re.fullmatch(rf"{FORMAT}\s+([0-9]+)", header)
-        if match is None:
-            raise GameFileError(f"line {number}: not a saved game (it should start with '{FORMAT} {VERSION}')")
-        if match.group(1).lstrip("0") != str(VERSION):  # (compared as text: no conversion of a thousand digits)
-            raise GameFileError(
-                f"line {number}: format version {shown(match.group(1))} is not one this plyscope reads ({VERSION})"
-            )
-        fields: dict[str, tuple[int, str]] = {}
-        for number, line in content[1:]:
-            key, colon, value = line.partition(":")
-            key = key.strip()
-            if not colon:
-                raise GameFileError(f"line {number}: '{line}' is not 'field: value'")
-            if key not in FIELDS:
-                raise GameFileError(f"line {number}: unknown field '{key}' (the fields are {', '.join(FIELDS)})")
-            if key in fields:
-                raise GameFileError(f"line {number}: field '{key}' again (first on line {fields[key][0]})")
-            fields[key] = (number, value.strip())
-        missing = [key for key in FIELDS if key not in fields]
-        if missing:
-            raise GameFileError(f"no '{missing[0]}' line: a saved game has {', '.join(FIELDS)}")
+        fields = _fields(text)
 
         def read(key: str) -> str:
             return fields[key][1]
@@ -361,6 +336,38 @@ class PlayedGame:
         except UserError as error:
             raise failed("moves", error) from None
         return played
+
+
+def _fields(text: str) -> dict[str, tuple[int, str]]:
+    """Each field of the saved game ``text`` with its line number and value, once the first line was checked to
+    be the header; raises ``GameFileError`` at the first line that is not as the format says."""
+    numbered = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)]
+    content = [(number, line) for number, line in numbered if line and not line.startswith("#")]
+    if not content:
+        raise GameFileError(f"empty: a saved game starts with '{FORMAT} {VERSION}'")
+    number, header = content[0]
+    match = re.fullmatch(rf"{FORMAT}\s+([0-9]+)", header)
+    if match is None:
+        raise GameFileError(f"line {number}: not a saved game (it should start with '{FORMAT} {VERSION}')")
+    if match.group(1).lstrip("0") != str(VERSION):  # (compared as text: no conversion of a thousand digits)
+        raise GameFileError(
+            f"line {number}: format version {shown(match.group(1))} is not one this plyscope reads ({VERSION})"
+        )
+    fields: dict[str, tuple[int, str]] = {}
+    for number, line in content[1:]:
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if not colon:
+            raise GameFileError(f"line {number}: '{line}' is not 'field: value'")
+        if key not in FIELDS:
+            raise GameFileError(f"line {number}: unknown field '{key}' (the fields are {', '.join(FIELDS)})")
+        if key in fields:
+            raise GameFileError(f"line {number}: field '{key}' again (first on line {fields[key][0]})")
+        fields[key] = (number, value.strip())
+    missing = [key for key in FIELDS if key not in fields]
+    if missing:
+        raise GameFileError(f"no '{missing[0]}' line: a saved game has {', '.join(FIELDS)}")
+    return fields
 
 
 def _label(state: State, move: Move) -> str:

@@ -462,16 +462,22 @@ def _timeline(events: list[Any], root: State, where: str, marks: object, *, scal
         raise
     except (TypeError, ValueError, OverflowError, KeyError):
         raise SearchFileError(f"{where}: event {len(paths) + 1:,} is damaged") from None
-    if not (
+    try:
+        return Timeline.from_columns(paths, added, changed, bests, values, _marks(marks, paths))
+    except OverflowError:
+        raise SearchFileError(f"{where}: an event's counts are out of range: the file is damaged") from None
+
+
+def _marks(marks: object, paths: list[tuple[Hashable, ...]]) -> list[int] | None:
+    """``marks`` if they are each step's ``Event.marks`` for the steps along ``paths``, else ``None`` (a file
+    written before they were saved)."""
+    if (
         isinstance(marks, list)
         and len(marks) == len(paths)
         and all(type(m) is int and 0 <= m < 1 << 2 * len(path) + 2 for m, path in zip(marks, paths, strict=True))
     ):
-        marks = None
-    try:
-        return Timeline.from_columns(paths, added, changed, bests, values, marks)
-    except OverflowError:
-        raise SearchFileError(f"{where}: an event's counts are out of range: the file is damaged") from None
+        return marks
+    return None
 
 
 def _depths(tree: list[object], where: str) -> list[int]:

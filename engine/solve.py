@@ -206,16 +206,6 @@ class PositionSolve:
         return Solution(state.game.name, state.text(), state.player, bounds, self.nodes, self.seconds)
 
 
-def solve_position(state: State, *, nodes: int | None = None, seconds: float | None = None) -> Solution:
-    """Solve ``state``'s moves within ``nodes`` solver nodes and ``seconds`` (``None``: until exact).
-
-    Raises ``PositionError`` when the game is already over.
-    """
-    solving = PositionSolve(state)
-    solving.run(nodes=nodes, seconds=seconds)
-    return solving.solution()
-
-
 @cache
 def grundy_number(pile: int) -> int:
     """The Sprague-Grundy number of one pile in Grundy's game (split into two unequal piles)."""

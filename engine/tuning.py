@@ -105,12 +105,7 @@ def sample_positions(
     Solver labels: a position that takes more than ``nodes`` solver nodes (``None``: ``label_nodes(game)``) is
     skipped; raises ``UserError`` once more positions were skipped than kept (and at least ``MIN_REFUSAL_DRAWS``).
     """
-    if source not in SOURCES:
-        raise UserError(f"source '{source}' is not one of {', '.join(SOURCES)}")
-    if labels not in LABELS:
-        raise UserError(f"labels '{labels}' is not one of {', '.join(LABELS)}")
-    if labels == "games" and source != "selfplay":
-        raise UserError("labels from games need positions from self-play (--source selfplay)")
+    _check_sample(source, labels)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     evaluator = FeatureEvaluator(game)
     solver = Connect4Solver(game) if labels == "solver" else None
@@ -137,11 +132,26 @@ def sample_positions(
                     "plies, e.g. 12-34, or --labels games"
                 )
             continue
-        end = state
-        while not end.is_terminal():
-            end = end.play(_next_move(end, source, rng, evaluator))
-        found.append(LabelledPosition(state, (end.utility() + 1) / 2))
+        found.append(LabelledPosition(state, _played_out(state, source, rng, evaluator)))
     return Sample(found, skipped)
+
+
+def _check_sample(source: str, labels: str) -> None:
+    """Raise ``UserError`` unless ``source`` and ``labels`` are known and go together."""
+    if source not in SOURCES:
+        raise UserError(f"source '{source}' is not one of {', '.join(SOURCES)}")
+    if labels not in LABELS:
+        raise UserError(f"labels '{labels}' is not one of {', '.join(LABELS)}")
+    if labels == "games" and source != "selfplay":
+        raise UserError("labels from games need positions from self-play (--source selfplay)")
+
+
+def _played_out(state: Connect4State, source: str, rng: np.random.Generator, evaluator: FeatureEvaluator) -> float:
+    """The first player's result (1 win, 0.5 draw, 0 loss) of ``state`` played to its end by ``source``'s moves."""
+    end = state
+    while not end.is_terminal():
+        end = end.play(_next_move(end, source, rng, evaluator))
+    return (end.utility() + 1) / 2
 
 
 def _next_move(state: Connect4State, source: str, rng: np.random.Generator, evaluator: FeatureEvaluator) -> int:

@@ -68,14 +68,7 @@ def imports_of(name: str, path: Path, modules: Mapping[str, Path]) -> set[str]:
         if isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package
-                for _ in range(node.level - 1):
-                    parent = parent.rpartition(".")[0]
-                base = f"{parent}.{base}".strip(".")
-            for alias in node.names:
-                imported.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+            imported.update(_imported_from(node, package, modules))
         elif isinstance(node, ast.Call) and _is_import_module(node) and node.args:
             argument = node.args[0]
             if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
@@ -87,6 +80,18 @@ def imports_of(name: str, path: Path, modules: Mapping[str, Path]) -> set[str]:
     if computed:
         imported |= named
     return {module for module in imported if module in modules and module != name}
+
+
+def _imported_from(node: ast.ImportFrom, package: str, modules: Mapping[str, Path]) -> list[str]:
+    """The modules ``from a import b`` (``node``, in ``package``; relative imports resolved) imports: ``a.b`` if
+    that is one of ``modules``, else ``a``."""
+    base = node.module or ""
+    if node.level:
+        parent = package
+        for _ in range(node.level - 1):
+            parent = parent.rpartition(".")[0]
+        base = f"{parent}.{base}".strip(".")
+    return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -192,74 +192,36 @@ def test_every_relative_link_leads_to_a_file_and_heading_that_exist(document: Pa
 # --- batch commands -----------------------------------------------------------------------------------
 
 
+SHRUNK_OPTIONS: dict[str, dict[str, str]] = {
+    "arena": {"--openings": "1", "--workers": "2"},
+    "rivest": {"--openings": "1", "--workers": "2"},
+    "tune": {"--positions": "60", "--openings": "1", "--workers": "2", "--moves": "300"},
+}
+"""Per command, options set to these values (added when absent)."""
+CAPPED_OPTIONS: dict[str, dict[str, float]] = {
+    "arena": {"--seconds": 0.05},
+    "rivest": {"--seconds": 0.05},
+    "search": {"--moves": 20_000, "--seconds": 1.0},
+}
+"""Per command, options given no more than these (left out when absent)."""
+
+
 def shrink(words: list[str], name: str, folder: Path) -> list[str]:
     """``words`` with budgets small enough for a test: fewer openings, moves and seconds; files in ``folder``."""
     shrunk = list(words)
-
-    def set_option(option: str, value: str) -> None:
-        if option in shrunk:
-            shrunk[shrunk.index(option) + 1] = value
-        else:
-            shrunk.extend([option, value])
-
-    def cap(option: str, most: float) -> None:
-        if option in shrunk:
-            at = shrunk.index(option) + 1
-            shrunk[at] = f"{min(float(shrunk[at]), most):g}"
-
-    if name in ("arena", "rivest"):
-        set_option("--openings", "1")
-        set_option("--workers", "2")
-        cap("--seconds", 0.05)
-        if name == "arena" and "--seconds" not in shrunk:
-            set_option(
-                "--moves", f"{min(float(shrunk[shrunk.index('--moves') + 1]), 200):g}" if "--moves" in shrunk else "200"
-            )
-        if name == "rivest":
-            seconds = "--bound" in shrunk and shrunk[shrunk.index("--bound") + 1] == "seconds"
-            set_option("--values", "0.05" if seconds else "300")
-    if name == "search":
-        cap("--moves", 20_000)
-        cap("--seconds", 1.0)
-    if name == "tune":
-        set_option("--positions", "60")
-        set_option("--openings", "1")
-        set_option("--workers", "2")
-        set_option("--moves", "300")
+    for option, value in SHRUNK_OPTIONS.get(name, {}).items():
+        _set_option(shrunk, option, value)
+    for option, most in CAPPED_OPTIONS.get(name, {}).items():
+        _cap(shrunk, option, most)
+    if name == "arena" and "--seconds" not in shrunk:
+        _cap(shrunk, "--moves", 200, absent="200")
+    if name == "rivest":
+        seconds = "--bound" in shrunk and shrunk[shrunk.index("--bound") + 1] == "seconds"
+        _set_option(shrunk, "--values", "0.05" if seconds else "300")
     if name == "replay":  # the file is made first; the screen is replaced by --check (no terminal here)
-        saved = folder / Path(shrunk[1]).name
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "plyscope.tui.cli",
-                "search",
-                "4453",
-                "--algo",
-                "alphabeta",
-                "--iterations",
-                "200",
-                "--export",
-                str(saved),
-            ],
-            check=True,
-            capture_output=True,
-            env={"PYTHONPATH": str(ROOT)},
-        )
-        shrunk[1] = str(saved)
-        if "--check" not in shrunk:
-            shrunk.append("--check")
+        _make_replayed(shrunk, folder)
     if name == "diff":  # the two files are made first: two steps of one search
-        for at, steps in ((1, "100"), (2, "130")):
-            saved = folder / Path(shrunk[at]).name
-            made = ["search", "4453", "--algo", "bestfirst", "--iterations", steps, "--truth-nodes", "0"]
-            subprocess.run(
-                [sys.executable, "-m", "plyscope.tui.cli", *made, "--export", str(saved)],
-                check=True,
-                capture_output=True,
-                env={"PYTHONPATH": str(ROOT)},
-            )
-            shrunk[at] = str(saved)
+        _make_diffed(shrunk, folder)
     if name == "bench":
         shrunk.append("--quick")
         if "--ui" not in shrunk and "--only" not in shrunk:
@@ -268,6 +230,64 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         at = shrunk.index("--out") + 1
         shrunk[at] = str(folder / Path(shrunk[at]).name)
     return shrunk
+
+
+def _set_option(words: list[str], option: str, value: str) -> None:
+    """``option``'s value in ``words`` made ``value`` (``option value`` added when absent)."""
+    if option in words:
+        words[words.index(option) + 1] = value
+    else:
+        words.extend([option, value])
+
+
+def _cap(words: list[str], option: str, most: float, *, absent: str | None = None) -> None:
+    """``option``'s value in ``words`` made no more than ``most``; when absent, set to ``absent`` (if given)."""
+    if option in words:
+        at = words.index(option) + 1
+        words[at] = f"{min(float(words[at]), most):g}"
+    elif absent is not None:
+        words.extend([option, absent])
+
+
+def _make_diffed(words: list[str], folder: Path) -> None:
+    """``plyscope diff A B``'s two files, made in ``folder`` (two steps of one search), put in ``words``."""
+    for at, steps in ((1, "100"), (2, "130")):
+        saved = folder / Path(words[at]).name
+        made = ["search", "4453", "--algo", "bestfirst", "--iterations", steps, "--truth-nodes", "0"]
+        subprocess.run(
+            [sys.executable, "-m", "plyscope.tui.cli", *made, "--export", str(saved)],
+            check=True,
+            capture_output=True,
+            env={"PYTHONPATH": str(ROOT)},
+        )
+        words[at] = str(saved)
+
+
+def _make_replayed(words: list[str], folder: Path) -> None:
+    """A ``replay`` command's ``words`` made to replay a small search saved in ``folder`` (made here), with
+    ``--check`` for a screen."""
+    saved = folder / Path(words[1]).name
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "plyscope.tui.cli",
+            "search",
+            "4453",
+            "--algo",
+            "alphabeta",
+            "--iterations",
+            "200",
+            "--export",
+            str(saved),
+        ],
+        check=True,
+        capture_output=True,
+        env={"PYTHONPATH": str(ROOT)},
+    )
+    words[1] = str(saved)
+    if "--check" not in words:
+        words.append("--check")
 
 
 BATCH = [

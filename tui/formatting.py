@@ -81,11 +81,6 @@ def player_glyph(player: int) -> str:
     return PLAYER_GLYPHS[player]
 
 
-def player_words(player: int) -> str:
-    """``first player`` or ``second player``."""
-    return "first player" if player == 1 else "second player"
-
-
 def verdict_words(lowest: int, highest: int) -> str:
     """A proven verdict (the first player's lowest and highest result: +1 win, 0 draw, -1 loss) in words."""
     if lowest == highest:

@@ -451,13 +451,7 @@ class Session:
                     changed[id(node)] = node
                 for node in step.added:
                     changed[id(node)] = node
-                value = searcher.value().first()
-                self.history.add(value)
-                if searcher.stats.iterations > len(self.timeline):
-                    self.timeline.record(step, searcher.best_move(), value)
-                elif self.ahead is not None and searcher.stats.iterations >= self.ahead.stats.iterations:
-                    self._let_go(self.ahead)  # the past retraced as far as the one kept ahead: no use for it now
-                    self.ahead = None
+                self._note(step)
                 if (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline):
                     break
             if searcher.finished:
@@ -567,6 +561,19 @@ class Session:
         config = self.config
         return make_searcher(config.algorithm or "", self.state, config.params, seed=config.seed)
 
+    def _note(self, step: Step[Node]) -> None:
+        """Note the ``step`` the searcher just took (call with the lock held): its value in the history, and the step
+        in the timeline if it is a new one; a step of the past retraced as far as the searcher kept ``ahead`` lets
+        that one go (no use for it now)."""
+        searcher = self.searcher
+        value = searcher.value().first()
+        self.history.add(value)
+        if searcher.stats.iterations > len(self.timeline):
+            self.timeline.record(step, searcher.best_move(), value)
+        elif self.ahead is not None and searcher.stats.iterations >= self.ahead.stats.iterations:
+            self._let_go(self.ahead)
+            self.ahead = None
+
     def go_to(self, step: int, stop: threading.Event | None = None) -> Batch | None:
         """Make ``searcher`` the search as it was after ``step`` (clamped to the timeline); ``None`` if ``stop``
         came first.  Runs in a search thread.
@@ -584,25 +591,10 @@ class Session:
         if self.as_saved and step > self.steps_taken - self.opening and not self._await_opening(stop):
             return None
         if step < self.step_shown and travel_of(self.searcher).cost(step) > step:  # a replay from the start is quicker
-            past = rebuild(self.fresh_searcher, step, stop)
-            if past is None:
+            if not self._replay_to(step, stop):
                 return None
-            gc.freeze()
-            with self.lock:
-                if stop is not None and stop.is_set():
-                    return None
-                if self.ahead is None or self.step_shown > self.ahead.stats.iterations:
-                    self._let_go(self.ahead)
-                    self.ahead = self.searcher
-                else:
-                    self._let_go(self.searcher)
-                self.searcher = past
         elif step > self.step_shown:
-            ahead = self.ahead
-            if ahead is not None and self.step_shown < ahead.stats.iterations <= step:
-                with self.lock:
-                    self._let_go(self.searcher)
-                    self.searcher, self.ahead = ahead, None
+            self._take_ahead(step)
         while self.step_shown != step:
             if stop is not None and stop.is_set():
                 return None
@@ -615,12 +607,44 @@ class Session:
             if reached == shown:  # (a search that cannot go on)
                 break
         with self.lock:
-            self.history = ValueHistory()
-            self.history.add(self._start_value)
-            for value in self.timeline.values(self.step_shown):
-                self.history.add(value)
+            self._restart_history()
             self._recheck()
             return Batch(0, None, (), self.ended, rebuilt=True)
+
+    def _replay_to(self, step: int, stop: threading.Event | None) -> bool:
+        """``go_to`` by a replay from the start: a fresh searcher run to ``step`` outside the lock, then swapped in,
+        the one it replaces kept ``ahead`` if it is further along than the one kept; ``False`` if ``stop`` came
+        first."""
+        past = rebuild(self.fresh_searcher, step, stop)
+        if past is None:
+            return False
+        gc.freeze()
+        with self.lock:
+            if stop is not None and stop.is_set():
+                return False
+            if self.ahead is None or self.step_shown > self.ahead.stats.iterations:
+                self._let_go(self.ahead)
+                self.ahead = self.searcher
+            else:
+                self._let_go(self.searcher)
+            self.searcher = past
+        return True
+
+    def _take_ahead(self, step: int) -> None:
+        """Going forward to ``step``: swap in the searcher kept ``ahead`` if it is beyond the one shown but not
+        beyond ``step``."""
+        ahead = self.ahead
+        if ahead is not None and self.step_shown < ahead.stats.iterations <= step:
+            with self.lock:
+                self._let_go(self.searcher)
+                self.searcher, self.ahead = ahead, None
+
+    def _restart_history(self) -> None:
+        """The value history afresh, up to the step shown (call with the lock held)."""
+        self.history = ValueHistory()
+        self.history.add(self._start_value)
+        for value in self.timeline.values(self.step_shown):
+            self.history.add(value)
 
     def _let_go(self, searcher: Searcher[Node] | None) -> None:
         """Note that ``searcher`` (call with the lock held) is this session's no more: neither shown nor kept ahead.

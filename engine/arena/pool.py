@@ -72,8 +72,7 @@ def run_games(
     """
     finished: list[GameRecord] = []
     pending: dict[Future[GameRecord], GameTask] = {}
-    deaths: dict[int, int] = {}
-    """Per task index, how many worker processes died while it was running."""
+    """The games sent out and not yet finished (cancelled if the run ends early)."""
     interrupted = False
 
     def finish(record: GameRecord) -> None:
@@ -88,40 +87,86 @@ def run_games(
             for task in tasks:
                 finish(play_game(task, None if progress is None else lambda report: progress([report])))
         else:
-            queue = iter(tasks)
-            for task in islice(queue, max(1, in_flight)):
-                pending[executor.submit(_play_in_worker, task)] = task
-            while pending:
-                local = isinstance(executor, GamePool)
-                done, _ = wait(pending, timeout=PROGRESS_SECONDS if local else None, return_when=FIRST_COMPLETED)
-                if isinstance(executor, GamePool):
-                    reports = executor.turns_reported()
-                    if progress is not None:
-                        progress(reports)
-                if isinstance(executor, GamePool) and any(_died(future) for future in done):
-                    wait(pending)  # every game of the dead pool ends now: finished, or failed with it
-                    done = set(pending)
-                    executor.respawn()
-                again: list[GameTask] = []
-                for future in done:
-                    task = pending.pop(future)
-                    if isinstance(executor, GamePool) and _died(future):
-                        deaths[task.index] = deaths.get(task.index, 0) + 1
-                        if deaths[task.index] < MAX_WORKER_DEATHS:
-                            again.append(task)
-                            continue
-                    finish(_outcome(future, task, deaths.get(task.index, 0)))
-                for task in [*again, *islice(queue, len(done) - len(again))]:
-                    pending[executor.submit(_play_in_worker, task)] = task
+            _play_on(executor, tasks, in_flight, pending, finish, progress)
     except (KeyboardInterrupt, _Enough) as stop:
         interrupted = isinstance(stop, KeyboardInterrupt)
-        for future in pending:
-            future.cancel()
-        if isinstance(executor, GamePool):
-            executor.stop_now()
-        elif executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        _stop(executor, pending)
     return RunOutcome(sorted(finished, key=lambda r: r.index), interrupted)
+
+
+def _play_on(
+    executor: Executor,
+    tasks: Sequence[GameTask],
+    in_flight: int,
+    pending: dict[Future[GameRecord], GameTask],
+    finish: Callable[[GameRecord], None],
+    progress: Progress | None,
+) -> None:
+    """``run_games`` on ``executor``: ``tasks`` sent out ``in_flight`` at a time, each in ``pending`` while it
+    runs, each finished game given to ``finish``; the games a ``GamePool`` lost with a dead worker played again."""
+    deaths: dict[int, int] = {}
+    """Per task index, how many worker processes died while it was running."""
+    queue = iter(tasks)
+    for task in islice(queue, max(1, in_flight)):
+        pending[executor.submit(_play_in_worker, task)] = task
+    pool = executor if isinstance(executor, GamePool) else None
+    while pending:
+        done, _ = wait(pending, timeout=PROGRESS_SECONDS if pool is not None else None, return_when=FIRST_COMPLETED)
+        if pool is not None:
+            done = _pool_waited(pool, done, pending, progress)
+        again = _finish_done(done, pending, deaths, finish, pooled=pool is not None)
+        for task in [*again, *islice(queue, len(done) - len(again))]:
+            pending[executor.submit(_play_in_worker, task)] = task
+
+
+def _pool_waited(
+    pool: GamePool,
+    done: set[Future[GameRecord]],
+    pending: dict[Future[GameRecord], GameTask],
+    progress: Progress | None,
+) -> set[Future[GameRecord]]:
+    """After a wait on ``pool``: the turns its workers reported passed on to ``progress``; the games ``done``, or,
+    when a worker died, every game ``pending`` (each finished, or failed with the pool) on a pool started afresh."""
+    reports = pool.turns_reported()
+    if progress is not None:
+        progress(reports)
+    if any(_died(future) for future in done):
+        wait(pending)  # every game of the dead pool ends now: finished, or failed with it
+        done = set(pending)
+        pool.respawn()
+    return done
+
+
+def _finish_done(
+    done: set[Future[GameRecord]],
+    pending: dict[Future[GameRecord], GameTask],
+    deaths: dict[int, int],
+    finish: Callable[[GameRecord], None],
+    *,
+    pooled: bool,
+) -> list[GameTask]:
+    """Take the games ``done`` out of ``pending`` and ``finish`` them; the tasks to play again (``pooled``: lost
+    with a dead worker, fewer than ``MAX_WORKER_DEATHS`` times, counted in ``deaths``)."""
+    again: list[GameTask] = []
+    for future in done:
+        task = pending.pop(future)
+        if pooled and _died(future):
+            deaths[task.index] = deaths.get(task.index, 0) + 1
+            if deaths[task.index] < MAX_WORKER_DEATHS:
+                again.append(task)
+                continue
+        finish(_outcome(future, task, deaths.get(task.index, 0)))
+    return again
+
+
+def _stop(executor: Executor | None, pending: dict[Future[GameRecord], GameTask]) -> None:
+    """End a run early: the games ``pending`` cancelled, a local pool's processes stopped."""
+    for future in pending:
+        future.cancel()
+    if isinstance(executor, GamePool):
+        executor.stop_now()
+    elif executor is not None:
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 class _Enough(Exception):

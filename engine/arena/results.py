@@ -16,6 +16,7 @@ import os
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import GameTask
@@ -96,6 +97,21 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
     this very run (its settings differ, or a game is not one of ``tasks``)."""
     if not os.path.lexists(path):
         return []
+    games = _results_games(path, meta)
+    by_index = {task.index: task for task in tasks}
+    records: list[GameRecord] = []
+    seen: set[int] = set()
+    for number, game in enumerate(games, start=1):
+        record = _resumed_game(path, number, game, by_index, seen)
+        seen.add(record.index)
+        if record.result != "error" or record.error_agent is not None:
+            records.append(record)
+    return records
+
+
+def _results_games(path: Path, meta: Mapping[str, object]) -> list[Any]:
+    """The games listed in the results file ``path``, once it was found to be the results of the run that ``meta``
+    describes; raises ``UserError`` (one line) if it is not."""
     data = read_regular_file(path, MAX_RESULTS_BYTES, "a results file")
     try:
         document = parse_json(data, RESULTS_NESTING)
@@ -108,30 +124,31 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
             raise UserError(
                 f"--resume {path}: the run in it has another {key}; resume a run with the command line that started it"
             )
-    by_index = {task.index: task for task in tasks}
-    records: list[GameRecord] = []
-    seen: set[int] = set()
-    for number, game in enumerate(document["games"], start=1):
-        try:
-            record = GameRecord.from_dict(game)
-        except (KeyError, TypeError, ValueError) as error:
-            raise UserError(f"--resume {path}: game {number} is not a game record ({error})") from None
-        task = by_index.get(record.index)
-        if task is None or (record.first, record.second, record.seed) != (
-            task.first.label,
-            task.second.label,
-            task.seed,
-        ):
-            raise UserError(f"--resume {path}: game {number} (index {record.index}) is not a game of this run")
-        if record.index in seen:
-            raise UserError(f"--resume {path}: game {number} (index {record.index}) is there twice")
-        damage = _damage(record, task)
-        if damage:
-            raise UserError(f"--resume {path}: game {number} (index {record.index}): {damage}")
-        seen.add(record.index)
-        if record.result != "error" or record.error_agent is not None:
-            records.append(record)
-    return records
+    games: list[Any] = document["games"]
+    return games
+
+
+def _resumed_game(path: Path, number: int, game: Any, by_index: Mapping[int, GameTask], seen: set[int]) -> GameRecord:
+    """Game ``number`` of the results file ``path`` (``game``, as read) as the record of one of the run's tasks (by
+    index), none of those ``seen`` before; raises ``UserError`` (one line) if it is not a game record, not a game
+    of this run, there twice, or damaged."""
+    try:
+        record = GameRecord.from_dict(game)
+    except (KeyError, TypeError, ValueError) as error:
+        raise UserError(f"--resume {path}: game {number} is not a game record ({error})") from None
+    task = by_index.get(record.index)
+    if task is None or (record.first, record.second, record.seed) != (
+        task.first.label,
+        task.second.label,
+        task.seed,
+    ):
+        raise UserError(f"--resume {path}: game {number} (index {record.index}) is not a game of this run")
+    if record.index in seen:
+        raise UserError(f"--resume {path}: game {number} (index {record.index}) is there twice")
+    damage = _damage(record, task)
+    if damage:
+        raise UserError(f"--resume {path}: game {number} (index {record.index}): {damage}")
+    return record
 
 
 def _damage(record: GameRecord, task: GameTask) -> str | None:

@@ -333,10 +333,6 @@ class ChanceDrop:
         return f"<ChanceDrop ply={self.ply} column={self.column}>"
 
 
-ChanceGameState = Connect4ChanceState | ChanceDrop
-"""Any position of Connect Four with chance."""
-
-
 def connect4_grid(state: object) -> Connect4State | None:
     """The Connect Four grid of ``state``: itself, or a chance-game position's board (before a falling disc
     lands); ``None`` for a position of another game."""

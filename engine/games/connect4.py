@@ -118,14 +118,6 @@ class Connect4:
             found |= pairs & (stones >> 3 * shift)
         return found & (self.board_mask ^ mask)
 
-    def mirror(self, board: Bitboard) -> Bitboard:
-        """``board`` reflected left to right."""
-        mirrored = 0
-        for c in range(self.width):
-            column = (board >> (c * self.column_bits)) & ((1 << self.column_bits) - 1)
-            mirrored |= column << ((self.width - 1 - c) * self.column_bits)
-        return mirrored
-
     def cell(self, column: int, row: int) -> Bitboard:
         """The bit of ``column`` (0 = left) and ``row`` (0 = bottom)."""
         return 1 << (column * self.column_bits + row)
@@ -216,11 +208,6 @@ class Connect4State:
     def key(self) -> int:
         """Pons' key ``current + mask``: unique per position; the side to move is its stone count's parity."""
         return self.current + self.mask
-
-    def symmetric_key(self) -> int:
-        """The smaller of the key of this position and of its mirror image: equal for mirror positions."""
-        game = self.game
-        return min(self.key(), game.mirror(self.current) + game.mirror(self.mask))
 
     def move_label(self, move: Move) -> str:
         assert isinstance(move, int)

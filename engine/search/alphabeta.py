@@ -287,11 +287,6 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             self.solved = True
             self.finished = True
 
-    @property
-    def completed_depth(self) -> int:
-        """The depth of the last complete iteration (0 before the first completes)."""
-        return 0 if self.completed_root is None else self.completed_root.iteration
-
     # --- one unit of work ----------------------------------------------------------------
 
     def _advance(self, record: bool, moves_left: int | None) -> AlphaBetaStep | Taken | None:
@@ -427,7 +422,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             windows_out=((alpha, beta), *((n.alpha, n.beta) for n in trace.completed)),
         )
 
-    def _back_up(self, frame: Frame, node: AlphaBetaNode, value: float, horizon: bool, trace: _Trace | None) -> None:
+    # Complex (C901) by design: alpha-beta's inner loop, a completed node folded into its ancestors, no call per level.
+    def _back_up(self, frame: Frame, node: AlphaBetaNode, value: float, horizon: bool, trace: _Trace | None) -> None:  # noqa: C901
         """Fold the completed ``node`` (``value``, first player's view) into its parent's ``frame``;
         close every node that this completes (all children searched, or a cut-off), up to the root."""
         stack = self.frames

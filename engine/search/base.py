@@ -299,13 +299,6 @@ class Searcher(ABC, Generic[N]):
             path.append(child)
         return path
 
-    def node_at(self, path: Sequence[Move]) -> N:
-        """The node reached from the root by the moves ``path`` (every one of them in the tree)."""
-        node = self.root
-        for move in path:
-            node = next(child for child in node.children if child.move == move)
-        return node
-
     def state_at(self, node: Node) -> State:
         """The position at ``node`` (replays its moves from the root; no stats are charged)."""
         state = self.root_state
@@ -407,36 +400,41 @@ class Param:
         text = shown(str(value).strip())
         parsed: object
         if self.kind is bool:
-            if isinstance(value, bool):
-                parsed = value
-            elif text.lower() in ("1", "true", "yes", "on"):
-                parsed = True
-            elif text.lower() in ("0", "false", "no", "off"):
-                parsed = False
-            else:
-                raise SearchError(f"parameter {self.name}: '{text}' is not true or false")
+            parsed = self._parse_bool(value, text)
         elif self.kind is int or self.kind is float:
-            reader = parse_int if self.kind is int else parse_float
-            try:
-                number = reader(value, f"parameter {self.name}")
-            except OutOfRange:  # (a number too large for any range: a thousand digits, 1e999)
-                side = "below" if text.startswith("-") else "above"
-                raise SearchError(
-                    f"parameter {self.name}: {shown(text)} is {side} its range {self.range_text()}"
-                ) from None
-            except NumberError:
-                kind = "a whole number" if self.kind is int else "a number"
-                raise SearchError(f"parameter {self.name}: '{text}' is not {kind}") from None
-            if self.lo is not None and number < self.lo:
-                raise SearchError(f"parameter {self.name}: {text} is below its range {self.range_text()}")
-            if self.hi is not None and number > self.hi:
-                raise SearchError(f"parameter {self.name}: {text} is above its range {self.range_text()}")
-            parsed = number
+            parsed = self._parse_number(value, text)
         else:
             parsed = str(value).strip()
         if self.choices and parsed not in self.choices:
             raise SearchError(f"parameter {self.name}: '{text}' is not one of {', '.join(self.choices)}")
         return parsed
+
+    def _parse_bool(self, value: object, text: str) -> bool:
+        """``value`` (``text`` as typed) as true or false."""
+        if isinstance(value, bool):
+            return value
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise SearchError(f"parameter {self.name}: '{text}' is not true or false")
+
+    def _parse_number(self, value: object, text: str) -> int | float:
+        """``value`` (``text`` as typed) as the parameter's kind of number, within its range."""
+        reader = parse_int if self.kind is int else parse_float
+        try:
+            number = reader(value, f"parameter {self.name}")
+        except OutOfRange:  # (a number too large for any range: a thousand digits, 1e999)
+            side = "below" if text.startswith("-") else "above"
+            raise SearchError(f"parameter {self.name}: {shown(text)} is {side} its range {self.range_text()}") from None
+        except NumberError:
+            kind = "a whole number" if self.kind is int else "a number"
+            raise SearchError(f"parameter {self.name}: '{text}' is not {kind}") from None
+        if self.lo is not None and number < self.lo:
+            raise SearchError(f"parameter {self.name}: {text} is below its range {self.range_text()}")
+        if self.hi is not None and number > self.hi:
+            raise SearchError(f"parameter {self.name}: {text} is above its range {self.range_text()}")
+        return number
 
     def range_text(self) -> str:
         if self.choices:

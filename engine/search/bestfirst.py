@@ -140,9 +140,7 @@ class BestFirst(Searcher[BestFirstNode]):
         if self.finished:
             return None
         full_width = bool(self._full_width)
-        leaf = self._full_width[0] if full_width else self._principal[-1]
-        if leaf.terminal:
-            leaf = self._refinement_leaf()
+        leaf = self._leaf_to_expand()
         state = leaf.state
         if state is None:
             parent = leaf.parent
@@ -180,6 +178,14 @@ class BestFirst(Searcher[BestFirstNode]):
             added=tuple(children),
             changed=(*changed, *children),
         )
+
+    def _leaf_to_expand(self) -> BestFirstNode:
+        """The leaf a step expands: the next of the full-width phase (never a finished game), else the principal
+        leaf, or where the game is over there, the refinement's (``_refinement_leaf``)."""
+        if self._full_width:
+            return self._full_width[0]
+        leaf = self._principal[-1]
+        return self._refinement_leaf() if leaf.terminal else leaf
 
     def _back_up(self, leaf: BestFirstNode) -> list[BestFirstNode]:
         """Recompute values, principal children and bounds from ``leaf`` up; the nodes that changed, ``leaf``

@@ -255,33 +255,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
             parent = frame.node
             value = node.value
             assert value is not None
-            cut = False
-            if parent.player == CHANCE:
-                p = frame.probabilities[frame.next - 1]
-                if self._star1 and value <= frame.low:
-                    parent.value = frame.total + p * value + self.hi * frame.tails[frame.next - 1]
-                    parent.bound = UPPER
-                    cut = True
-                elif self._star1 and value >= frame.high:
-                    parent.value = frame.total + p * value + self.lo * frame.tails[frame.next - 1]
-                    parent.bound = LOWER
-                    cut = True
-                else:
-                    frame.total += p * value
-                    if frame.next == len(frame.moves):
-                        parent.value = frame.total
-                        parent.bound = EXACT
-            else:
-                if parent.value is None or (value - parent.value) * parent.player > 0:
-                    parent.value = value
-                if parent.player > 0:
-                    frame.alpha = max(frame.alpha, value)
-                else:
-                    frame.beta = min(frame.beta, value)
-                if self._star1 and frame.alpha >= frame.beta:
-                    cut = True
-                if cut or frame.next == len(frame.moves):
-                    parent.bound = self._decision_bound(parent, parent.value)
+            cut = self._fold_chance(frame, value) if parent.player == CHANCE else self._fold_decision(frame, value)
             if trace is not None:
                 trace.changed.append(parent)
             if cut:
@@ -295,6 +269,40 @@ class Expectiminimax(Searcher[ExpectiNode]):
                 self.finished = True
                 return
             node = parent
+
+    def _fold_chance(self, frame: _Frame, value: float) -> bool:
+        """Fold the newest child's ``value`` into the chance node of ``frame``: its probability-weighted sum, a bound
+        once a Star1 cut-off stops it (True), its exact value once the last child is in."""
+        parent = frame.node
+        p = frame.probabilities[frame.next - 1]
+        if self._star1 and value <= frame.low:
+            parent.value = frame.total + p * value + self.hi * frame.tails[frame.next - 1]
+            parent.bound = UPPER
+            return True
+        if self._star1 and value >= frame.high:
+            parent.value = frame.total + p * value + self.lo * frame.tails[frame.next - 1]
+            parent.bound = LOWER
+            return True
+        frame.total += p * value
+        if frame.next == len(frame.moves):
+            parent.value = frame.total
+            parent.bound = EXACT
+        return False
+
+    def _fold_decision(self, frame: _Frame, value: float) -> bool:
+        """Fold the newest child's ``value`` into the MAX or MIN node of ``frame``: its value and window, its bound
+        once complete; True on a cut-off (Star1's alpha-beta)."""
+        parent = frame.node
+        if parent.value is None or (value - parent.value) * parent.player > 0:
+            parent.value = value
+        if parent.player > 0:
+            frame.alpha = max(frame.alpha, value)
+        else:
+            frame.beta = min(frame.beta, value)
+        cut = self._star1 and frame.alpha >= frame.beta
+        if cut or frame.next == len(frame.moves):
+            parent.bound = self._decision_bound(parent, parent.value)
+        return cut
 
     def _decision_bound(self, node: ExpectiNode, value: float) -> str:
         """The bound of a complete MAX or MIN node's fail-soft ``value`` against the window it was searched with."""

@@ -24,14 +24,3 @@ def log_generalized_mean(logs: Sequence[float], p: float) -> float:
     exp = math.exp
     scaled = math.fsum(exp(p * (x - anchor)) for x in logs)
     return anchor + math.log(scaled / n) / p
-
-
-def generalized_mean(values: Sequence[float], p: float) -> float:
-    """``M_p(values)`` of positive values (n >= 1)."""
-    return math.exp(log_generalized_mean([math.log(v) for v in values], p))
-
-
-def derivative(values: Sequence[float], p: float, index: int) -> float:
-    """The exact ``dM_p/da_i = (1/n)(a_i / M_p(a))^(p-1)`` at ``a = values``, ``i = index``."""
-    log_mean = log_generalized_mean([math.log(v) for v in values], p)
-    return math.exp((p - 1) * (math.log(values[index]) - log_mean)) / len(values)

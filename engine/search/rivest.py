@@ -103,11 +103,6 @@ class RivestNode(Node):
         self.a = None
 
     @property
-    def lnv(self) -> float:
-        """``ln v``."""
-        return math.log(self.v)
-
-    @property
     def player(self) -> int:
         """The player to move here (+1 first player, MAX; -1 second, MIN): the root's, flipped every ply."""
         node = self
@@ -195,22 +190,34 @@ class Rivest(Searcher[RivestNode]):
         stats.nodes += len(moves)
         if tip.depth + 1 > stats.max_depth:
             stats.max_depth = tip.depth + 1
+        if not record:
+            self._back_up(tip)
+            self.finished = self.root.pi == INF
+            return TAKEN
+        changed: list[RivestNode] = list(children)
+        self._back_up(tip, changed)
+        self.finished = self.root.pi == INF
+        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
+
+    def _back_up(self, tip: RivestNode, changed: list[RivestNode] | None = None) -> None:
+        """Rescore ``tip`` and every node above it, up to the root; with ``changed`` (a step recorded), add each
+        node rescored to it, and a changed value's other children, whose edge weights it changes.  Plain loops:
+        this is the search's inner loop."""
         rescore = self.rescore
-        changed: list[RivestNode] = list(children) if record else []
         node: RivestNode | None = tip
+        if changed is None:
+            while node is not None:
+                rescore(node)
+                node = node.parent
+            return
         came_from: RivestNode | None = None
         while node is not None:
             value_changed = rescore(node)
-            if record:
-                changed.append(node)
-                if value_changed and came_from is not None:
-                    changed.extend(c for c in node.children if c is not came_from)
+            changed.append(node)
+            if value_changed and came_from is not None:
+                changed.extend(c for c in node.children if c is not came_from)
             came_from = node
             node = node.parent
-        self.finished = self.root.pi == INF
-        if not record:
-            return TAKEN
-        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
 
     def refresh(self) -> None:
         """``finished`` after the tree went back or forth along the timeline (``plyscope.engine.travel``): once no tip
@@ -221,7 +228,7 @@ class Rivest(Searcher[RivestNode]):
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""
         return self._players[node.depth & 1]
 
-    def _rescore_reverse(self, node: RivestNode) -> bool:
+    def _rescore_reverse(self, node: RivestNode) -> bool:  # noqa: C901 -- the search's and the timeline's inner loop: no call per child
         """Back up the true min/max value of ``node``, weigh its edges, choose ``a``; True if ``v`` changed.
 
         The weights are ``base + slope |ln v(c) - ln v(best)|`` (``weight_of``), computed here rather than
@@ -301,14 +308,6 @@ class Rivest(Searcher[RivestNode]):
         best_v = max(c.v for c in children) if player > 0 else min(c.v for c in children)
         base, slope = (self.weight, 1.0) if self.mode == "reverse" else (math.log(len(children)), self.p - player)
         return base + slope * abs(math.log(node.v) - math.log(best_v))
-
-    def penalty_from_root(self, node: RivestNode) -> float:
-        """The sum of the edge weights from the root down to ``node`` (Rivest's ``P``).
-
-        Not among the numbers shown: one changed value re-weights a father's edges, which moves
-        this sum for every node below them, far more nodes than a step reports as changed.
-        """
-        return sum(self.weight_of(n) for n in node.path())
 
     def numbers(self, node: Node) -> dict[str, float | int | str | None]:
         """``v`` and ``pi`` (the node's), and ``w``, the weight of the edge into it."""

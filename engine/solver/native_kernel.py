@@ -62,7 +62,7 @@ def _threats(p: int, empty: int, s1: int, s2: int, s3: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _negamax(
+def _negamax(  # noqa: C901 -- the solver kernel, compiled: one function, no calls per node
     current: int,
     mask: int,
     moves: int,

@@ -57,7 +57,8 @@ def _word(largest: int) -> Word:
     return next(code for code, bits in WORDS if largest < 1 << bits)
 
 
-def compile_python(game: Connect4, table_limit: int) -> Kernel:
+# Complex (C901) by design: one closure over locals for speed (see the module); its kernel, negamax, counts here.
+def compile_python(game: Connect4, table_limit: int) -> Kernel:  # noqa: C901
     """The negamax closure for ``game``'s board size (see ``Kernel.negamax``), every constant bound to a local."""
     height = game.height
     cells = game.cells
@@ -136,7 +137,8 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:
         counted = 0
         window = left = CHECK_INTERVAL if budget is None else min(CHECK_INTERVAL, budget)
 
-    def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, possible: int) -> int:
+    # Complex (C901) by design: the solver kernel, one function with no call per node (children checked in its loop).
+    def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, possible: int) -> int:  # noqa: C901
         # Called only past Pons' first checks, which the caller made (and counted the node for):
         # ``possible`` holds the non-losing moves (some), the game cannot be drawn yet and
         # the lowest possible score is below ``beta``.

@@ -222,21 +222,7 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
             above = self._above.pop()
         else:
             self._above[-1] = above = None
-        start = len(kept) - count
-        nodes = kept[start:]
-        del kept[start:]
-        nodes.reverse()
-        lists = []
-        for whole in (self._children, self._positions, self._numbers):
-            part = whole[start:]
-            del whole[start:]
-            part.reverse()
-            lists.append(part)
-        if self._leaf_values:
-            leaf_values = self._values[start:]
-            del self._values[start:]
-            leaf_values.reverse()
-            self.values.extend(leaf_values)
+        nodes, lists = self._unkeep(len(kept) - count)
         reattach, give_back, cost = self._reattach, self._give_back, self._cost
         one_a_child = cost is _one_move_a_child
         dirty: set[C] = set()
@@ -263,15 +249,43 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         stats.moves += moves
         stats.nodes += made
         self.expanded += nodes
-        if above is not None:
-            for node, numbers in zip(*above, strict=True):
-                give_back(node, numbers)
-        else:
-            if exact:
-                dirty.difference_update(nodes)  # (their numbers given back)
-            self._rescored([node for node in sorted(dirty, key=_DEPTH, reverse=True) if node.children])
+        self._settle(above, dirty, nodes if exact else ())
         self._refresh()
         return stats.iterations
+
+    def _unkeep(self, start: int) -> tuple[list[C], list[list[Any]]]:
+        """The expansions kept from ``start`` on (the oldest of those kept are last), out of the journal, the oldest
+        first: the nodes, and their children, positions and numbers; their values as leaves back in ``values``."""
+        kept = self._nodes
+        nodes = kept[start:]
+        del kept[start:]
+        nodes.reverse()
+        lists: list[list[Any]] = []
+        for whole in (self._children, self._positions, self._numbers):
+            part = whole[start:]
+            del whole[start:]
+            part.reverse()
+            lists.append(part)
+        if self._leaf_values:
+            leaf_values = self._values[start:]
+            del self._values[start:]
+            leaf_values.reverse()
+            self.values.extend(leaf_values)
+        return nodes, lists
+
+    def _settle(
+        self, above: tuple[list[C], list[tuple[float | int, ...]]] | None, dirty: set[C], given: Sequence[C]
+    ) -> None:
+        """The numbers above the expansions ``forth`` took again: those ``above`` them (a whole group taken again)
+        given back as they were, else every ``dirty`` node that has children rescored, deepest first, but those
+        ``given`` their own numbers back."""
+        if above is not None:
+            give_back = self._give_back
+            for node, numbers in zip(*above, strict=True):
+                give_back(node, numbers)
+            return
+        dirty.difference_update(given)
+        self._rescored([node for node in sorted(dirty, key=_DEPTH, reverse=True) if node.children])
 
     def _rescored(self, nodes: list[C]) -> None:
         """``nodes`` (inner nodes, deepest first) rescored from their children."""

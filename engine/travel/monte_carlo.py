@@ -55,6 +55,83 @@ def _gather(sums: dict[MctsNode, list[int]], node: MctsNode, visits: int, halves
         entry[1] += halves
 
 
+def _take_off(leaves: list[MctsNode], kinds: array[int], places: array[int]) -> tuple[list[MctsNode], int, int]:
+    """The tree of ``_take_back``: the leaves that steps (their ``leaves``, ``kinds`` and ``places`` in the journal,
+    the newest first) added taken off their parents, each move put back in its place in the untried moves (the
+    swap ``_expand`` made, undone), each leaf's visits negated; the parents left without children, how many leaves
+    were taken off, and how many steps ran playouts (times ``PLAYED``)."""
+    emptied = []
+    grown = played = 0
+    for leaf, kind, place in zip(leaves, kinds, places, strict=True):
+        played += kind & PLAYED
+        if kind & GROWN:
+            grown += 1
+            leaf.visits = -leaf.visits
+            parent = leaf.parent
+            assert parent is not None
+            children = parent.children
+            assert isinstance(children, list) and children[-1] is leaf
+            children.pop()
+            untried = parent.untried
+            if untried is not None:  # the move back where it was: the swap with the last one undone
+                if place == len(untried):
+                    untried.append(leaf.move)
+                else:
+                    untried.append(untried[place])
+                    untried[place] = leaf.move
+            if not children:
+                emptied.append(parent)
+    return emptied, grown, played
+
+
+def _sums_taken_back(leaves: list[MctsNode], kinds: array[int], k: int) -> dict[MctsNode, list[int]]:
+    """The numbers of ``_take_back``, once the leaves are off (``_take_off``): what the kept parent of each leaf
+    taken off loses (all its subtree gathered) and what a kept finished game reached again loses (its steps'
+    results, ``k`` playouts each), by node; the leaves taken off left with no visits."""
+    sums: dict[MctsNode, list[int]] = {}
+    for leaf, kind in zip(leaves, kinds, strict=True):
+        if kind & GROWN:
+            parent = leaf.parent
+            assert parent is not None
+            if parent.visits > 0:  # kept: it loses what the leaf's subtree gathered
+                visits = -leaf.visits
+                half = int(2 * leaf.total)
+                if parent.untried is not None:  # (not a chance node: the other player's point of view)
+                    half = 2 * visits - half
+                _gather(sums, parent, visits, half)
+            leaf.visits = 0
+            leaf.total = 0.0
+        elif leaf.visits > 0:  # a kept finished game reached again
+            _gather(sums, leaf, k, kind >> 2)
+    return sums
+
+
+def _sums_taken_again(leaves: list[MctsNode], kinds: array[int], k: int) -> dict[MctsNode, list[int]]:
+    """The numbers of ``_take_again``, once the leaves are back (``_put_back``), the newest step first: each leaf
+    put back gathers its subtree's sums in its own numbers (visits negated, from -1) until the step that made it,
+    and passes them on to its parent from there; what the nodes kept gain, by node."""
+    sums: dict[MctsNode, list[int]] = {}
+    for leaf, kind in zip(leaves, kinds, strict=True):
+        if kind & GROWN:
+            visits = leaf.visits = k - 1 - leaf.visits
+            total = leaf.total = leaf.total + 0.5 * (kind >> 2)
+            parent = leaf.parent
+            assert parent is not None
+            if parent.untried is not None:  # (not a chance node: the other player's point of view)
+                total = visits - total
+            if parent.visits < 0:  # put back by an older step
+                parent.visits -= visits
+                parent.total += total
+            else:
+                _gather(sums, parent, visits, int(2 * total))
+        elif leaf.visits < 0:  # a finished game put back, reached again
+            leaf.visits -= k
+            leaf.total += 0.5 * (kind >> 2)
+        else:
+            _gather(sums, leaf, k, kind >> 2)
+    return sums
+
+
 class MonteCarloJournal(Travel[MonteCarloTreeSearch]):
     """A Monte Carlo search's steps, a few bytes each, to take them back and again in place (see the module)."""
 
@@ -173,43 +250,9 @@ class MonteCarloJournal(Travel[MonteCarloTreeSearch]):
         k = searcher.k
         newest_first = slice(now - 1, back - 1 if back else None, -1)
         leaves, kinds = self._leaves[newest_first], self._kinds[newest_first]
-        emptied = []
-        grown = played = 0
-        for leaf, kind, place in zip(leaves, kinds, self._places[newest_first], strict=True):
-            played += kind & PLAYED
-            if kind & GROWN:
-                grown += 1
-                leaf.visits = -leaf.visits
-                parent = leaf.parent
-                assert parent is not None
-                children = parent.children
-                assert isinstance(children, list) and children[-1] is leaf
-                children.pop()
-                untried = parent.untried
-                if untried is not None:  # the move back where it was: the swap with the last one undone
-                    if place == len(untried):
-                        untried.append(leaf.move)
-                    else:
-                        untried.append(untried[place])
-                        untried[place] = leaf.move
-                if not children:
-                    emptied.append(parent)
-        sums: dict[MctsNode, list[int]] = {}
-        for leaf, kind in zip(leaves, kinds, strict=True):
-            if kind & GROWN:
-                parent = leaf.parent
-                assert parent is not None
-                if parent.visits > 0:  # kept: it loses what the leaf's subtree gathered
-                    visits = -leaf.visits
-                    half = int(2 * leaf.total)
-                    if parent.untried is not None:  # (not a chance node: the other player's point of view)
-                        half = 2 * visits - half
-                    _gather(sums, parent, visits, half)
-                leaf.visits = 0
-                leaf.total = 0.0
-            elif leaf.visits > 0:  # a kept finished game reached again
-                _gather(sums, leaf, k, kind >> 2)
-        self._add(sums, -1)  # (before the nodes emptied lose their untried lists: ``_add`` tells chance nodes by them)
+        emptied, grown, played = _take_off(leaves, kinds, self._places[newest_first])
+        # (taken off before the nodes emptied lose their untried lists: ``_add`` tells chance nodes by them)
+        self._add(_sums_taken_back(leaves, kinds, k), -1)
         first = self._first_untried
         for parent in emptied:
             parent.children = NO_CHILDREN
@@ -239,12 +282,34 @@ class MonteCarloJournal(Travel[MonteCarloTreeSearch]):
         searcher = self.searcher
         k = searcher.k
         stats = searcher.stats
-        depths = self._depths
-        first = self._first_untried
         journal = slice(now, ahead)
         leaves, kinds = self._leaves[journal], self._kinds[journal]
+        grown, played = self._put_back(now, leaves, kinds, self._places[journal])
+        leaves.reverse()
+        self._add(_sums_taken_again(leaves, kinds[::-1], k), 1)
+        if not self._first_untried:  # (a dict emptied keeps its table)
+            self._first_untried = {}
+        self._rebound(now, ahead)
+        stats.moves += ahead - now
+        stats.nodes += grown
+        stats.playouts += k * (played // PLAYED)
+        stats.playout_moves += sum(self._played[now:ahead])
+        self._drawn += sum(self._draws[now:ahead])
+        searcher.stream.seek(self._drawn)
+        stats.iterations = ahead
+        stats.max_depth = self._depths.deepest
+        self._counted(stats)
+        searcher.refresh()
+
+    def _put_back(self, now: int, leaves: list[MctsNode], kinds: array[int], places: array[int]) -> tuple[int, int]:
+        """The tree of ``_take_again``: the leaves that the steps from ``now`` on (their ``leaves``, ``kinds`` and
+        ``places`` in the journal) added put back, the oldest first, each marked with -1 visits (the same swap made
+        in its parent's untried moves; a parent's first expansion finds its untried list again), the depths they
+        reach noted; how many leaves they added, and how many ran playouts (times ``PLAYED``)."""
+        depths = self._depths
+        first = self._first_untried
         grown = played = 0
-        for at, (leaf, kind, place) in enumerate(zip(leaves, kinds, self._places[journal], strict=True), now):
+        for at, (leaf, kind, place) in enumerate(zip(leaves, kinds, places, strict=True), now):
             played += kind & PLAYED
             if kind & GROWN:
                 grown += 1
@@ -260,40 +325,7 @@ class MonteCarloJournal(Travel[MonteCarloTreeSearch]):
                 parent.add_child(leaf)
                 if leaf.depth > depths.deepest:
                     depths.note(at, leaf.depth)
-        sums: dict[MctsNode, list[int]] = {}
-        leaves.reverse()
-        for leaf, kind in zip(leaves, kinds[::-1], strict=True):
-            if kind & GROWN:
-                visits = leaf.visits = k - 1 - leaf.visits
-                total = leaf.total = leaf.total + 0.5 * (kind >> 2)
-                parent = leaf.parent
-                assert parent is not None
-                if parent.untried is not None:  # (not a chance node: the other player's point of view)
-                    total = visits - total
-                if parent.visits < 0:  # put back by an older step
-                    parent.visits -= visits
-                    parent.total += total
-                else:
-                    _gather(sums, parent, visits, int(2 * total))
-            elif leaf.visits < 0:  # a finished game put back, reached again
-                leaf.visits -= k
-                leaf.total += 0.5 * (kind >> 2)
-            else:
-                _gather(sums, leaf, k, kind >> 2)
-        self._add(sums, 1)
-        if not first:  # (a dict emptied keeps its table)
-            self._first_untried = {}
-        self._rebound(now, ahead)
-        stats.moves += ahead - now
-        stats.nodes += grown
-        stats.playouts += k * (played // PLAYED)
-        stats.playout_moves += sum(self._played[now:ahead])
-        self._drawn += sum(self._draws[now:ahead])
-        searcher.stream.seek(self._drawn)
-        stats.iterations = ahead
-        stats.max_depth = depths.deepest
-        self._counted(stats)
-        searcher.refresh()
+        return grown, played
 
     @staticmethod
     def _add(sums: dict[MctsNode, list[int]], sign: int) -> None:

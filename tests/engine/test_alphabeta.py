@@ -363,7 +363,7 @@ def test_best_move_is_the_last_complete_iterations() -> None:
     assert searcher.best_move() == searcher.root.children[0].move
     searcher.run(Limit(moves=3000))
     assert searcher.completed_root is not None and searcher.root is not searcher.completed_root
-    assert searcher.completed_depth == searcher.iteration - 1
+    assert searcher.completed_root.iteration == searcher.iteration - 1
     root = searcher.completed_root
     assert root.bound == "=" and searcher.value().first() == root.value
     best = max(children(root), key=lambda child: child.value or 0.0)
@@ -375,7 +375,8 @@ def test_finishes_at_the_maximum_depth() -> None:
     searcher = AlphaBeta(C4.start(), depth=3, evaluator="threats")
     result = searcher.run(Limit())
     assert result.finished and not searcher.solved
-    assert searcher.completed_depth == 3 and searcher.root.iteration == 3
+    assert searcher.completed_root is not None and searcher.completed_root.iteration == 3
+    assert searcher.root.iteration == 3
     assert searcher.stats.max_depth == 3
     assert searcher.step() is None
 
@@ -520,7 +521,7 @@ def test_registry_ab_rivest_is_rivests_configuration() -> None:
         "rivest",
     )
     searcher.run(Limit(moves=500))
-    assert searcher.completed_depth >= 2 and not searcher.finished
+    assert searcher.completed_root is not None and searcher.completed_root.iteration >= 2 and not searcher.finished
     assert all(node.iteration >= 2 for node in searcher.walk())
     with pytest.raises(SearchError, match="connect4 only"):
         make_searcher("ab-rivest", GRUNDY.parse("7"))

@@ -34,14 +34,14 @@ def test_every_column_gets_the_solvers_score_and_the_best_is_the_positions_score
         assert analysis.scores == {c: solver.move_score(state, c) for c in state.legal_moves()}
         scores = for_mover(analysis)
         assert max(s for s in scores.values() if s is not None) == score
-        assert analysis.best_columns() == {c for c, s in scores.items() if s == score}
+        assert analysis.snapshot().best() == {c for c, s in scores.items() if s == score}
 
 
 def test_a_known_position_column_by_column() -> None:
     # Pons' score 4: only column 6 keeps the win for the player to move.
     analysis = solved(ColumnScores(C4.parse("5554224333234511764415115")))
     assert for_mover(analysis) == {0: -8, 1: -8, 2: -8, 3: -8, 5: 4, 6: -8}
-    assert analysis.best_columns() == {5}
+    assert analysis.snapshot().best() == {5}
     assert analysis.bounds(5).pov(analysis.state.player) == (4, 4)
 
 
@@ -66,7 +66,6 @@ def test_out_of_budget_the_unsolved_columns_stay_unknown_within_their_bounds() -
     analysis = solved(ColumnScores(C4.parse("4453"), node_budget=30_000))
     assert analysis.done and not analysis.complete
     assert analysis.solver.nodes <= 30_000
-    assert analysis.best_columns() == set()
     unknown = [c for c, s in analysis.scores.items() if s is None]
     assert unknown
     for column in unknown:

@@ -18,7 +18,7 @@ from plyscope.engine.games import Connect4, Move, PositionError, State, make_gam
 from plyscope.engine.search.base import Limit, Searcher
 from plyscope.engine.search.mcts import FlatMonteCarlo
 from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays
-from plyscope.engine.solve import solve_position
+from plyscope.engine.solve import PositionSolve
 
 
 def exact_score(state: State, known: dict[tuple[object, int], int] | None = None) -> int:
@@ -41,7 +41,9 @@ def best_moves(state: State) -> set[str]:
     """The moves of the best score for the player to move: the quickest win, or the slowest loss (Connect Four:
     the exact solver's scores; Nim: ``exact_score``)."""
     if isinstance(state.game, Connect4):
-        solution = solve_position(state)
+        solving = PositionSolve(state)
+        solving.run()
+        solution = solving.solution()
         scores = {label: score.pov(state.player) for label, score in solution.moves.items() if score is not None}
         assert len(scores) == len(state.legal_moves())
     else:

@@ -61,55 +61,48 @@ def lines_of_four(game: Connect4) -> list[list[tuple[int, int]]]:
     return lines
 
 
+def owner_at(state: Connect4State, column: int, row: int) -> int:
+    """Whose stone is at ``column``, ``row`` of ``state``: 1 the first player's, -1 the second's, 0 none."""
+    bit = state.game.cell(column, row)
+    return 1 if state.stones(1) & bit else -1 if state.stones(-1) & bit else 0
+
+
+def completes_four(state: Connect4State, column: int, row: int, mover: int) -> bool:
+    """Whether a stone of ``mover`` at ``column``, ``row`` (empty) would complete a line of four in ``state``."""
+    return any(
+        all(owner_at(state, c, r) == mover for c, r in line if (c, r) != (column, row))
+        for line in lines_of_four(state.game)
+        if (column, row) in line
+    )
+
+
 def naive_features(state: Connect4State) -> tuple[int, ...]:
     """The features counted cell by cell from their definitions in ``FEATURES``."""
     game = state.game
-    first, second = state.stones(1), state.stones(-1)
-
-    def owner(column: int, row: int) -> int:
-        bit = game.cell(column, row)
-        return 1 if first & bit else -1 if second & bit else 0
-
     counts = {1: [0, 0, 0, 0, 0, 0], -1: [0, 0, 0, 0, 0, 0]}  # twos, threes, centre, parity, other, playable
     for line in lines_of_four(game):
-        owners = [owner(c, r) for c, r in line]
+        owners = [owner_at(state, c, r) for c, r in line]
         for player in (1, -1):
             if -player not in owners and owners.count(player) in (2, 3):
                 counts[player][owners.count(player) - 2] += 1
     centre = {game.width // 2} | ({game.width // 2 - 1} if game.width % 2 == 0 else set())
-    heights = [sum(1 for r in range(game.height) if owner(c, r)) for c in range(game.width)]
+    heights = [sum(1 for r in range(game.height) if owner_at(state, c, r)) for c in range(game.width)]
     for column in range(game.width):
         for row in range(game.height):
-            player = owner(column, row)
+            player = owner_at(state, column, row)
             if player and column in centre:
                 counts[player][2] += 1
             if player:
                 continue
             for mover in (1, -1):
-                if any(
-                    all(owner(c, r) == mover for c, r in line if (c, r) != (column, row))
-                    for line in lines_of_four(game)
-                    if (column, row) in line
-                ):
+                if completes_four(state, column, row, mover):
                     odd_row = row % 2 == 0  # rows counted from 1 at the bottom
                     counts[mover][3 if odd_row == (mover == 1) else 4] += 1
                     counts[mover][5] += heights[column] == row
     differences = tuple(counts[1][i] - counts[-1][i] for i in range(6))
     mover = state.player
-    win_next = (
-        mover
-        if any(
-            heights[c] < game.height
-            and any(
-                all(owner(cc, rr) == mover for cc, rr in line if (cc, rr) != (c, heights[c]))
-                for line in lines_of_four(game)
-                if (c, heights[c]) in line
-            )
-            for c in range(game.width)
-        )
-        else 0
-    )
-    return (*differences, win_next, mover)
+    wins_next = any(heights[c] < game.height and completes_four(state, c, heights[c], mover) for c in range(game.width))
+    return (*differences, mover if wins_next else 0, mover)
 
 
 @pytest.mark.parametrize("size", [(7, 6), (4, 4), (6, 5)])

@@ -8,7 +8,7 @@ from plyscope.engine.games import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.bestfirst import BestFirst
 from plyscope.engine.search.registry import make_searcher
-from plyscope.engine.solve import solve_position
+from plyscope.engine.solve import PositionSolve
 
 # Connect Four positions near the end (from Pons' End-Easy set), a loss, a win, a loss and a draw for the player to
 # move (best-first minimax's principal variation reaches a draw there at its fourth step, before the draw is proven).
@@ -23,7 +23,9 @@ ENDGAMES = (
 def exact_result(game: str, position: str) -> int:
     """The first player's result with best play: +1, 0 or -1."""
     state = make_game(game).parse(position)
-    score = solve_position(state).score
+    solving = PositionSolve(state)
+    solving.run()
+    score = solving.solution().score
     assert score is not None
     first = score.first()
     return (first > 0) - (first < 0)

@@ -15,9 +15,26 @@ from plyscope.engine.games import Connect4, Connect4State, Nim
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import RivestEvaluator
 from plyscope.engine.search import Limit, SearchError
-from plyscope.engine.search.genmean import derivative, generalized_mean, log_generalized_mean
+from plyscope.engine.search.genmean import log_generalized_mean
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from plyscope.engine.search.rivest import Rivest, RivestNode
+
+
+def generalized_mean(values: Sequence[float], p: float) -> float:
+    """``M_p(values)`` of positive values (n >= 1), by ``log_generalized_mean``."""
+    return math.exp(log_generalized_mean([math.log(v) for v in values], p))
+
+
+def derivative(values: Sequence[float], p: float, index: int) -> float:
+    """The exact ``dM_p/da_i = (1/n)(a_i / M_p(a))^(p-1)`` at ``a = values``, ``i = index``."""
+    log_mean = log_generalized_mean([math.log(v) for v in values], p)
+    return math.exp((p - 1) * (math.log(values[index]) - log_mean)) / len(values)
+
+
+def penalty_from_root(searcher: Rivest, node: RivestNode) -> float:
+    """The sum of the edge weights from the root down to ``node`` (Rivest's ``P``; the searcher keeps ``pi``, the
+    least of these below a node, counted from it)."""
+    return sum(searcher.weight_of(n) for n in node.path())
 
 
 class HandGame:
@@ -196,10 +213,10 @@ def test_worked_example() -> None:
     node = {name: node_named(searcher, name) for name in ("s", "t", "u", "w", "x")}
     assert node["u"].v == pytest.approx(10.56, abs=0.005)
     assert node["s"].v == pytest.approx(9.85, abs=0.005)
-    assert searcher.penalty_from_root(node["t"]) == pytest.approx(15.04, abs=0.03)
-    assert searcher.penalty_from_root(node["w"]) == pytest.approx(0.165, abs=0.03)
-    assert searcher.penalty_from_root(node["x"]) == pytest.approx(2.17, abs=0.03)
-    assert searcher.root.pi == pytest.approx(searcher.penalty_from_root(node["w"]))
+    assert penalty_from_root(searcher, node["t"]) == pytest.approx(15.04, abs=0.03)
+    assert penalty_from_root(searcher, node["w"]) == pytest.approx(0.165, abs=0.03)
+    assert penalty_from_root(searcher, node["x"]) == pytest.approx(2.17, abs=0.03)
+    assert searcher.root.pi == pytest.approx(penalty_from_root(searcher, node["w"]))
     third = searcher.step()
     assert third is not None and third.node is node["w"]
     assert [n.move for n in third.path] == [None, "u", "w"]
@@ -208,9 +225,9 @@ def test_worked_example() -> None:
     assert node["w"].v == pytest.approx(11.0)
     assert node["u"].v == pytest.approx(11.38, abs=0.005)
     assert node["s"].v == pytest.approx(10.62, abs=0.005)
-    assert searcher.penalty_from_root(y) == pytest.approx(1.078, abs=0.03)
-    assert searcher.penalty_from_root(z) == pytest.approx(1.078, abs=0.03)
-    assert searcher.penalty_from_root(node["x"]) == pytest.approx(1.342, abs=0.03)
+    assert penalty_from_root(searcher, y) == pytest.approx(1.078, abs=0.03)
+    assert penalty_from_root(searcher, z) == pytest.approx(1.078, abs=0.03)
+    assert penalty_from_root(searcher, node["x"]) == pytest.approx(1.342, abs=0.03)
     fourth = searcher.step()
     assert fourth is not None and fourth.node is y
 
@@ -465,7 +482,7 @@ def recomputed(node: RivestNode, searcher: Rivest) -> tuple[float, float]:
     """``(ln v, pi)`` of ``node`` recomputed from the tips up, checking every stored number on the way."""
     children = [c for c in node.children if isinstance(c, RivestNode)]
     if not children:
-        return node.lnv, node.pi
+        return math.log(node.v), node.pi
     below = [recomputed(c, searcher) for c in children]
     logs = [lnv for lnv, _ in below]
     if searcher.mode == "mean":
@@ -475,7 +492,7 @@ def recomputed(node: RivestNode, searcher: Rivest) -> tuple[float, float]:
         lnv = max(logs) if node.player > 0 else min(logs)
         weights = [searcher.weight + abs(x - lnv) for x in logs]
     costs = [pi + w for (_, pi), w in zip(below, weights, strict=True)]
-    assert node.lnv == pytest.approx(lnv, abs=1e-9)
+    assert math.log(node.v) == pytest.approx(lnv, abs=1e-9)
     assert [searcher.weight_of(c) for c in children] == pytest.approx(weights, abs=1e-9)
     assert node.pi == pytest.approx(min(costs), abs=1e-9)
     assert node.a is not None and costs[children.index(node.a)] == pytest.approx(min(costs), abs=1e-9)

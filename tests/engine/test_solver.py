@@ -12,12 +12,12 @@ from operator import xor
 
 import pytest
 
-from plyscope.engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError
+from plyscope.engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError, State
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import algorithm, make_searcher
 from plyscope.engine.search.solver import SolverSearcher
-from plyscope.engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score, solve_position
+from plyscope.engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score
 from plyscope.engine.solver import (
     TABLE_LIMIT,
     Connect4Solver,
@@ -554,10 +554,17 @@ def test_a_threshold_search_only_places_the_score_against_it() -> None:
 # --- solving a position within a budget (plyscope solve) --------------------------------------
 
 
+def exact_solution(state: State) -> Solution:
+    """``plyscope solve``'s solution of ``state`` with no budget: every move's exact score."""
+    solving = PositionSolve(state)
+    solving.run()
+    return solving.solution()
+
+
 def test_a_solution_gives_every_move_its_exact_score_for_the_player_who_plays_it() -> None:
     for moves, score in pons_positions("Test_L2_R1", 5):
         state = GAME.parse(moves)
-        solution = solve_position(state)
+        solution = exact_solution(state)
         expected = Connect4Solver(GAME).move_scores(state)
         mover = state.player
         assert solution.finished and solution.score == PovScore(score, mover)
@@ -570,7 +577,7 @@ def test_a_solution_gives_every_move_its_exact_score_for_the_player_who_plays_it
 
 def test_a_node_budget_stops_a_solve_and_the_next_run_goes_on() -> None:
     state = GAME.parse(HARD)
-    exact = solve_position(state)
+    exact = exact_solution(state)
     solving = PositionSolve(state)
     ticks = 0
 
@@ -681,13 +688,13 @@ def test_misere_nim_follows_boutons_rule() -> None:
 
 
 def test_a_nim_solution_scores_every_move_for_its_player() -> None:
-    solution = solve_position(GRUNDY.parse("8"))
+    solution = exact_solution(GRUNDY.parse("8"))
     mover = GRUNDY.parse("8").player
     assert solution.score == PovScore(1, mover)
     assert solution.moves == {"8=7+1": PovScore(1, mover), "8=6+2": PovScore(-1, mover), "8=5+3": PovScore(-1, mover)}
     assert solution.best_moves == ["8=7+1"]
     with pytest.raises(PositionError, match="already over"):
-        solve_position(GRUNDY.parse("2,1"))
+        exact_solution(GRUNDY.parse("2,1"))
 
 
 def test_the_root_value_is_given_as_bounds_until_they_meet() -> None:

@@ -10,10 +10,13 @@ from unittest import mock
 
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets.tree import TreeNode
 
+from plyscope.engine.search.base import Node
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import SearchConfig, Session
+from plyscope.tui.widgets.search_tree import SearchTree, TreeItem
 
 
 def make_app(**config: object) -> PlyscopeApp:
@@ -43,6 +46,18 @@ def run_async(test: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], Non
     run.__name__ = test.__name__
     run.__doc__ = test.__doc__
     return run
+
+
+def view_of(tree: SearchTree, node: Node) -> TreeNode[TreeItem] | None:
+    """The line of ``tree`` showing the searcher's ``node``, if it shows it (found among the widget's nodes, open
+    or not)."""
+    stack = [tree.root]
+    while stack:
+        view = stack.pop()
+        if view.data is node:
+            return view
+        stack.extend(view.children)
+    return None
 
 
 def top(pilot: Pilot[None]) -> Screen[object]:

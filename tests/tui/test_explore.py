@@ -18,7 +18,7 @@ from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
 from plyscope.tui.widgets.stats import sparkline_rows
 from tests.tui.contest_helpers import prompt_error, prompt_field
-from tests.tui.helpers import explorer, make_app, run_async, settle, top
+from tests.tui.helpers import explorer, make_app, run_async, settle, top, view_of
 
 
 def is_open(view: TreeNode[TreeItem]) -> bool:
@@ -70,7 +70,7 @@ async def test_each_step_shows_its_new_node_in_follow_mode() -> None:
         await settle(pilot)
         # Minimax goes depth first: its fourth step creates the node after moves 1, 1, 1, 1.
         deepest = screen.session.searcher.root.children[0].children[0].children[0].children[0]
-        view = tree.view_of(deepest)
+        view = view_of(tree, deepest)
         assert view is not None
         assert str(view.label).startswith("○ 1 v=")  # the second player's move (the fourth ply)
         assert str(view.label).endswith("◂")
@@ -312,7 +312,7 @@ async def test_choosing_a_node_shows_its_position_on_the_board() -> None:
         tree = screen.query_one(SearchTree)
         node = screen.session.searcher.root.children[0].children[1]
         assert isinstance(node, MinimaxNode)
-        view = tree.view_of(node)
+        view = view_of(tree, node)
         assert view is not None
         tree.move_cursor(view)
         await pilot.press("enter")
@@ -422,7 +422,7 @@ def test_every_registered_algorithm_is_shown_without_ui_changes(game: str, name:
             tree = screen.query_one(SearchTree)
             assert str(tree.border_title) == "root " + format_numbers(searcher.numbers(searcher.root))
             for child in searcher.root.children:
-                view = tree.view_of(child)
+                view = view_of(tree, child)
                 if view is not None:
                     assert format_numbers(searcher.numbers(child)) in str(view.label)
 

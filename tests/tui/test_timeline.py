@@ -25,7 +25,7 @@ from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
 from plyscope.tui.widgets.timeline_bar import TimelineBar, bar_text
 from tests.tui.contest_helpers import PATIENCE, wait_until
-from tests.tui.helpers import explorer, make_app, run_async, settle
+from tests.tui.helpers import explorer, make_app, run_async, settle, view_of
 
 
 def picture(searcher: Searcher[Node]) -> list[object]:
@@ -447,8 +447,10 @@ def test_a_replay_opens_on_the_saved_tree_then_swaps_in_the_rebuilt_search(tmp_p
             screen = explorer(pilot)
             await pilot.pause()
             assert "rebuilding the saved search of 300 steps to check it" in screen.note
-            last = session.searcher.node_at(session.timeline.event(299).path)
-            assert screen.query_one(SearchTree).view_of(last) is not None  # opened down to the last step's node
+            path = session.timeline.event(299).path
+            last = session.searcher.nodes_along(path)[-1]
+            assert len(last.path()) == len(path) + 1
+            assert view_of(screen.query_one(SearchTree), last) is not None  # opened down to the last step's node
             await pilot.press("s")
             await pilot.pause()
             assert "the saved search is being rebuilt" in screen.note and session.step_shown == 300

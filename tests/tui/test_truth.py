@@ -17,11 +17,11 @@ from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column
 from plyscope.tui.widgets.stats import FigureGrid
-from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle
+from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle, view_of
 
 
 def label(tree: SearchTree, node: Node) -> str:
-    view = tree.view_of(node)
+    view = view_of(tree, node)
     assert view is not None
     return str(view.label)
 
@@ -40,7 +40,7 @@ async def test_the_column_shows_each_nodes_exact_value_and_goes_away() -> None:
         await pilot.pause()
         searcher = screen.session.searcher
         oracle = Oracle()
-        shown = [node for node in searcher.walk() if tree.view_of(node) is not None and node.parent is not None]
+        shown = [node for node in searcher.walk() if view_of(tree, node) is not None and node.parent is not None]
         assert len(shown) > 3
         for node in shown:
             state = searcher.state_at(node)

@@ -218,55 +218,18 @@ def play_with_progress(
     With ``--resume``, the games already in the file are not played again; with ``watch``, the
     match ends as soon as its SPRT decides, and the games after the deciding pair are dropped.
     """
-    done = [] if results is None or not results.resume else resumed_games(results.path, results.meta, tasks)
-    played = {record.index for record in done}
+    done, todo = _resumed(tasks, results, watch)
     finished: list[GameRecord] = list(done)
-    if watch is not None:
-        for record in sorted(done, key=lambda r: r.index):
-            watch.add(record)
-    todo = [task for task in tasks if task.index not in played] if watch is None or watch.decision is None else []
-    last_save = time.monotonic()
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[test]}"),
-        TextColumn("{task.fields[turns]}"),
-    )
-    cores = os.cpu_count() or 1
-    if workers is not None and workers > cores and not scheduler:
-        print(f"--workers {workers}: this machine has {cores} cores; running {cores} workers", file=sys.stderr)
-        workers = cores
-
-    texts = GameTexts()
-    """Each finished game as the file writes it, made once."""
-
-    def save_finished() -> None:
-        """Save the games finished so far (during the run: its summary kept game by game, if it has one)."""
-        assert results is not None
-        running = results.running
-        summary = running.document() if running is not None else results.summary_of(sorted(finished, key=_index))
-        text = results_text(
-            results.meta, texts.listed(), len(tasks), complete=False, interrupted=False, summary=summary
-        )
-        save(results.path, text)
-
+    worker_count = _workers_here(workers, scheduler)
+    saver = None if results is None else _ResultsSaver(results, len(tasks))
     note = cap_note(tasks)
     if note:
         print(note, file=sys.stderr)
-    if results is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
-        for record in done:
-            texts.add(record)
-            if results.running is not None:
-                results.running.add(record)
-        save_finished()
+    if saver is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
+        saver.save_resumed(done)
     with (
-        open_executor(cores if workers is None else workers, scheduler) as (executor, in_flight),
-        Progress(*columns, console=make_console(stderr=True)) as progress,
+        open_executor(worker_count, scheduler) as (executor, in_flight),
+        Progress(*_PROGRESS_COLUMNS, console=make_console(stderr=True)) as progress,
     ):
         bar = progress.add_task(title, total=len(tasks), completed=len(done), test=_test_text(watch), turns="")
         under_way: dict[int, tuple[int, float]] = {}
@@ -285,19 +248,13 @@ def play_with_progress(
                 print(f"{line}{'; ' if turns else ''}{turns}", file=sys.stderr, flush=True)
 
         def on_game(record: GameRecord) -> None:
-            nonlocal last_save
             under_way.pop(record.index, None)
             finished.append(record)
             if watch is not None:
                 watch.add(record)
             progress.update(bar, advance=1, test=_test_text(watch))
-            if results is not None:
-                texts.add(record)
-                if results.running is not None:
-                    results.running.add(record)
-                if results.resume or time.monotonic() - last_save >= SAVE_EVERY:
-                    save_finished()
-                    last_save = time.monotonic()
+            if saver is not None:
+                saver.game_finished(record, finished)
 
         outcome = run_games(
             todo,
@@ -312,19 +269,105 @@ def play_with_progress(
         records = watch.kept(records)
     decided = watch is not None and watch.decision is not None
     outcome = RunOutcome(records, outcome.interrupted and not decided)
-    if results is not None:
-        complete = decided or len(records) == len(tasks)
-        summary = results.summary_of(records)
+    if saver is not None:
+        saver.save_end(records, complete=decided or len(records) == len(tasks), interrupted=outcome.interrupted)
+    return outcome
+
+
+_PROGRESS_COLUMNS = (
+    TextColumn("{task.description}"),
+    BarColumn(),
+    MofNCompleteColumn(),
+    TextColumn("games"),
+    TimeElapsedColumn(),
+    TextColumn("ETA"),
+    TimeRemainingColumn(),
+    TextColumn("{task.fields[test]}"),
+    TextColumn("{task.fields[turns]}"),
+)
+"""The progress bar of ``play_with_progress``."""
+
+
+def _resumed(
+    tasks: Sequence[GameTask], results: ResultsFile | None, watch: SprtWatch | None
+) -> tuple[list[GameRecord], list[GameTask]]:
+    """The games ``results`` already holds (with ``--resume``; else none), given to ``watch`` too, and the tasks
+    still to play (none once ``watch`` decided)."""
+    done = [] if results is None or not results.resume else resumed_games(results.path, results.meta, tasks)
+    if watch is not None:
+        for record in sorted(done, key=lambda r: r.index):
+            watch.add(record)
+        if watch.decision is not None:
+            return done, []
+    played = {record.index for record in done}
+    return done, [task for task in tasks if task.index not in played]
+
+
+def _workers_here(workers: int | None, scheduler: str | None) -> int:
+    """How many workers to run for ``--workers`` (``None``: one per core): no more than this machine's cores unless
+    a cluster runs the games (a line on stderr says so)."""
+    cores = os.cpu_count() or 1
+    if workers is None:
+        return cores
+    if workers > cores and not scheduler:
+        print(f"--workers {workers}: this machine has {cores} cores; running {cores} workers", file=sys.stderr)
+        return cores
+    return workers
+
+
+class _ResultsSaver:
+    """A run's results file as the run goes on: each finished game's text made once, the file saved every
+    ``SAVE_EVERY`` seconds (after every game with ``--resume``) and at the end."""
+
+    def __init__(self, results: ResultsFile, total: int) -> None:
+        self.results = results
+        self.total = total
+        """The games of the whole run."""
+        self.texts = GameTexts()
+        """Each finished game as the file writes it, made once."""
+        self.last_save = time.monotonic()
+
+    def add(self, record: GameRecord) -> None:
+        """Take in a finished game: its text, and the running summary if there is one."""
+        self.texts.add(record)
+        if self.results.running is not None:
+            self.results.running.add(record)
+
+    def save_resumed(self, done: Sequence[GameRecord]) -> None:
+        """Take in the games ``done`` before the run (``--resume``) and save the file at once."""
+        for record in done:
+            self.add(record)
+        self.save_during(done)
+
+    def game_finished(self, record: GameRecord, finished: Sequence[GameRecord]) -> None:
+        """Take in ``record``, just finished, and save the games ``finished`` (it among them) if it is time to."""
+        self.add(record)
+        if self.results.resume or time.monotonic() - self.last_save >= SAVE_EVERY:
+            self.save_during(finished)
+
+    def save_during(self, finished: Sequence[GameRecord]) -> None:
+        """Save the games ``finished`` so far (their summary kept game by game, if the run keeps one)."""
+        results = self.results
+        running = results.running
+        summary = running.document() if running is not None else results.summary_of(sorted(finished, key=_index))
         text = results_text(
-            results.meta,
-            texts.listed(records),
-            len(tasks),
-            complete=complete,
-            interrupted=outcome.interrupted,
-            summary=summary,
+            results.meta, self.texts.listed(), self.total, complete=False, interrupted=False, summary=summary
         )
         save(results.path, text)
-    return outcome
+        self.last_save = time.monotonic()
+
+    def save_end(self, records: Sequence[GameRecord], *, complete: bool, interrupted: bool) -> None:
+        """Save the run's ``records`` as it ends (``complete``: every game of the run played, or the SPRT decided)."""
+        results = self.results
+        text = results_text(
+            results.meta,
+            self.texts.listed(records),
+            self.total,
+            complete=complete,
+            interrupted=interrupted,
+            summary=results.summary_of(records),
+        )
+        save(results.path, text)
 
 
 def _index(record: GameRecord) -> int:

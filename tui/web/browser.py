@@ -21,8 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -455,11 +454,6 @@ class Tab:
         y = (row + 0.5) * height / screen.rows - height / 2
         ActionChains(self.driver).move_to_element_with_offset(canvas, round(x), round(y)).click().perform()
 
-    def key_to_repaint_ms(self, key: str = "s", pattern: str = STEP.pattern) -> float | None:
-        """Milliseconds from typing ``key`` in the page to the first frame painted with ``pattern`` changed."""
-        answer = self.key_answer(key, pattern)
-        return None if answer is None else answer.repaint_ms
-
     def key_answer(self, key: str = "s", pattern: str = STEP.pattern) -> KeyAnswer | None:
         """How the page answered ``key`` (``None``: no frame with ``pattern`` changed within 5 s)."""
         self.activate().driver.set_script_timeout(10)
@@ -522,12 +516,3 @@ class Browser:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-@contextmanager
-def browser_on(served: Served, profile: Path) -> Iterator[tuple[Browser, Tab]]:
-    """A browser with one tab on ``served``'s page, the explorer drawn in it."""
-    with Browser(profile) as browser:
-        tab = browser.open(served.url)
-        tab.wait_app()
-        yield browser, tab

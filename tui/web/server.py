@@ -504,11 +504,7 @@ class PlyscopeServer(Server):
                 waiting: set[asyncio.Task[Any]] = {receiving, app_ended}
                 done, _ = await asyncio.wait(waiting, timeout=max(left, 0.0), return_when=asyncio.FIRST_COMPLETED)
                 if app_ended in done:
-                    error = process.error_line()
-                    if error is not None:
-                        self.say(one_line(f"plyscope serve: a session ended: {shown(error, 300)}"))
-                    why = process.why_ended()
-                    return (WSCloseCode.OK, "") if why is None else (WSCloseCode.INTERNAL_ERROR, why)
+                    return self._app_ended(process)
                 if receiving not in done:
                     if loop.time() >= last_input + self.idle_seconds:
                         self.say(f"plyscope serve: ended a session idle for {_duration(self.idle_seconds)}")
@@ -517,38 +513,40 @@ class PlyscopeServer(Server):
                 message = receiving.result()
                 receiving = None
                 assert isinstance(message, WSMessage)
-                if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
-                    return WSCloseCode.OK, ""
-                if message.type == WSMsgType.ERROR:
-                    self.say(one_line(f"plyscope serve: ended a session from {peer}: {shown(str(message.data), 120)}"))
-                    return WSCloseCode.PROTOCOL_ERROR, "plyscope: this session ended: the page's connection failed"
-                try:
-                    if message.type != WSMsgType.TEXT:
-                        raise Malformed(f"a {message.type.name.lower()} message")
-                    kind, data = page_message(message.data)
-                except Malformed as malformed:
-                    self.say(one_line(f"plyscope serve: ended a session from {peer}: its page sent {malformed}"))
-                    return (
-                        WSCloseCode.UNSUPPORTED_DATA,
-                        "plyscope: this session ended: the page sent a malformed message",
-                    )
+                kind, data = self._page_said(message, peer)
                 if kind == "stdin":
                     last_input = loop.time()
-                    await process.send_bytes(str(data).encode("utf-8"))
-                elif kind == "resize":
-                    assert isinstance(data, dict)
-                    await process.set_terminal_size(*screen_size(data["width"], data["height"]))
-                elif kind == "ping":
-                    with contextlib.suppress(ConnectionError):
-                        await websocket.send_json(["pong", data])
-                elif kind == "focus":
-                    await process.focus()
-                elif kind == "blur":
-                    await process.blur()
+                await _pass_on(kind, data, websocket, process)
+        except _SessionEnds as ends:
+            return ends.code, ends.reason
         finally:
             for future in (receiving, app_ended, behind):
                 if future is not None:
                     future.cancel()
+
+    def _app_ended(self, process: SessionProcess) -> tuple[int, str]:
+        """The close code and reason for a session whose app ``process`` ended (its error line said on stderr)."""
+        error = process.error_line()
+        if error is not None:
+            self.say(one_line(f"plyscope serve: a session ended: {shown(error, 300)}"))
+        why = process.why_ended()
+        return (WSCloseCode.OK, "") if why is None else (WSCloseCode.INTERNAL_ERROR, why)
+
+    def _page_said(self, message: WSMessage, peer: str) -> tuple[str, object]:
+        """What the page at ``peer`` sent in ``message`` (``page_message``'s type and data); ``_SessionEnds`` if the
+        page closed its websocket, the connection failed (said on stderr) or the message is malformed (said too)."""
+        if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+            raise _SessionEnds(WSCloseCode.OK, "")
+        if message.type == WSMsgType.ERROR:
+            self.say(one_line(f"plyscope serve: ended a session from {peer}: {shown(str(message.data), 120)}"))
+            raise _SessionEnds(WSCloseCode.PROTOCOL_ERROR, "plyscope: this session ended: the page's connection failed")
+        try:
+            if message.type != WSMsgType.TEXT:
+                raise Malformed(f"a {message.type.name.lower()} message")
+            return page_message(message.data)
+        except Malformed as malformed:
+            self.say(one_line(f"plyscope serve: ended a session from {peer}: its page sent {malformed}"))
+            raise _SessionEnds(WSCloseCode.UNSUPPORTED_DATA, MALFORMED_WORDS) from None
 
     async def _goodbye(self, websocket: web.WebSocketResponse, code: int, reason: str) -> None:
         """Close the page's websocket with ``code`` and ``reason`` (the page shows it), within ``GOODBYE_SECONDS``."""
@@ -586,3 +584,29 @@ class PlyscopeServer(Server):
             # prints "Event loop is closed" at exit
             gc.collect()
             await asyncio.sleep(0)
+
+
+class _SessionEnds(Exception):
+    """A page's session ends, with this close code and reason (``PlyscopeServer._relay``)."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+async def _pass_on(kind: str, data: object, websocket: web.WebSocketResponse, process: SessionProcess) -> None:
+    """Hand a page's message (``page_message``'s ``kind`` and ``data``) to the app ``process``; a ping is answered
+    on ``websocket``, and a message of another kind ignored."""
+    if kind == "stdin":
+        await process.send_bytes(str(data).encode("utf-8"))
+    elif kind == "resize":
+        assert isinstance(data, dict)
+        await process.set_terminal_size(*screen_size(data["width"], data["height"]))
+    elif kind == "ping":
+        with contextlib.suppress(ConnectionError):
+            await websocket.send_json(["pong", data])
+    elif kind == "focus":
+        await process.focus()
+    elif kind == "blur":
+        await process.blur()

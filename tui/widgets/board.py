@@ -333,52 +333,17 @@ class Board(Widget, can_focus=True):
         board = connect4_grid(state)
         assert board is not None
         game = board.game
-        ghosts: dict[int, tuple[str, int]] = {}
-        """Ghost stones of the line by cell bit: the digit drawn and the player whose stone it is."""
-        current = state
-        placed = 0
-        for move in self.line:
-            if current.is_terminal() or move not in current.legal_moves():
-                break
-            after = current.play(move)
-            landed = _grid(after).mask ^ _grid(current).mask  # nothing when a move only aims (chance)
-            if landed:
-                ghosts[landed] = (
-                    LINE_DIGITS[placed] if placed < len(LINE_DIGITS) else "+",
-                    1 if _grid(after).stones(1) & landed else -1,
-                )
-                placed += 1
-            current = after
-        first = board.stones(1)
-        four = self.highlighted
+        ghosts, line_end = self._ghosts(state)
         grid = self._style("grid")
         text = Text()
         cell = self.cell
-        marker = Text(" " * (game.width * cell + 2))
-        if isinstance(state, ChanceDrop):  # the disc about to fall, above the column it was aimed at
-            at = 1 + state.column * cell + (cell - 1) // 2
-            marker = Text.assemble(" " * at, (player_glyph(state.mover), self._player_style(state.mover)))
-        elif self.has_focus:
-            at = 1 + self.cursor_column * cell + (cell - 1) // 2
-            marker = Text.assemble(" " * at, ("▼", self._player_style(state.player)))
-        text.append_text(marker)
+        text.append_text(self._marker(state, game.width))
         text.append("\n")
         for row in reversed(range(game.height)):
             text.append("│", grid)
             for column in range(game.width):
-                bit = game.cell(column, row)
-                cell_style = grid + (
-                    self._style("cursor") if self.has_focus and column == self.cursor_column else Style()
-                )
-                if board.mask & bit:
-                    won = self._style("win") if four & bit else Style()
-                    owner = 1 if first & bit else -1
-                    text.append(_centred(player_glyph(owner), cell), cell_style + self._player_style(owner) + won)
-                elif bit in ghosts:
-                    digit, player = ghosts[bit]
-                    text.append(_centred(digit, cell), cell_style + self._player_style(player) + Style(underline=True))
-                else:
-                    text.append(_centred("·", cell), cell_style + self._style("empty"))
+                glyph, style = self._cell(board, column, row, ghosts)
+                text.append(_centred(glyph, cell), grid + style)
             text.append("│\n", grid)
         text.append("└" + "─" * (game.width * cell) + "┘\n", grid)
         text.append(" ")
@@ -386,16 +351,69 @@ class Board(Widget, can_focus=True):
             label = _centred("1234567890"[column], cell)
             text.append(label, self._style("best") if column == self.best else self._style("muted"))
         text.append("\n")
+        text.append_text(self._notes_line(state, game.width))
+        text.append_text(self._caption(state, line_end))
+        return text
+
+    def _ghosts(self, state: State) -> tuple[dict[int, tuple[str, int]], State]:
+        """The ghost stones of the line from ``state`` by cell bit (the digit drawn, the player whose stone it is),
+        and the position where the line ends (at its first move that cannot be played)."""
+        ghosts: dict[int, tuple[str, int]] = {}
+        current = state
+        for move in self.line:
+            if current.is_terminal() or move not in current.legal_moves():
+                break
+            after = current.play(move)
+            landed = _grid(after).mask ^ _grid(current).mask  # nothing when a move only aims (chance)
+            if landed:
+                placed = len(ghosts)
+                ghosts[landed] = (
+                    LINE_DIGITS[placed] if placed < len(LINE_DIGITS) else "+",
+                    1 if _grid(after).stones(1) & landed else -1,
+                )
+            current = after
+        return ghosts, current
+
+    def _marker(self, state: State, width: int) -> Text:
+        """The line above the grid: the disc about to fall above the column it was aimed at (chance), or the
+        cursor's ▼ while the board has the focus."""
+        cell = self.cell
+        if isinstance(state, ChanceDrop):
+            at = 1 + state.column * cell + (cell - 1) // 2
+            return Text.assemble(" " * at, (player_glyph(state.mover), self._player_style(state.mover)))
+        if self.has_focus:
+            at = 1 + self.cursor_column * cell + (cell - 1) // 2
+            return Text.assemble(" " * at, ("▼", self._player_style(state.player)))
+        return Text(" " * (width * cell + 2))
+
+    def _cell(
+        self, board: Connect4State, column: int, row: int, ghosts: dict[int, tuple[str, int]]
+    ) -> tuple[str, Style]:
+        """What the grid shows at ``column``, ``row``: a stone (marked when one of the four highlighted), the line's
+        ghost stone there (its digit, underlined), or a dot; and its style over the grid's."""
+        bit = board.game.cell(column, row)
+        style = self._style("cursor") if self.has_focus and column == self.cursor_column else Style()
+        if board.mask & bit:
+            won = self._style("win") if self.highlighted & bit else Style()
+            owner = 1 if board.stones(1) & bit else -1
+            return player_glyph(owner), style + self._player_style(owner) + won
+        if bit in ghosts:
+            digit, player = ghosts[bit]
+            return digit, style + self._player_style(player) + Style(underline=True)
+        return "·", style + self._style("empty")
+
+    def _notes_line(self, state: State, width: int) -> Text:
+        """The notes under the columns (``notes``, else where a disc would land in a chance game), or nothing."""
         notes = self.notes or _landing_notes(state)
+        text = Text()
         if notes:
             text.append(" ")
-            for note, kind in notes[: game.width]:
+            for note, kind in notes[:width]:
                 style = self._style("note")
                 for part in kind.split():
                     style += self._style(f"note-{part}")
-                text.append(_centred(note[:cell], cell), style)
+                text.append(_centred(note[: self.cell], self.cell), style)
             text.append("\n")
-        text.append_text(self._caption(state, current))
         return text
 
     def _render_nim(self, state: NimState) -> Text:

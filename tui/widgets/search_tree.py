@@ -20,7 +20,7 @@ millions of nodes costs it what its few hundred lines cost.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import ClassVar
 
@@ -205,11 +205,6 @@ class SearchTree(Tree[TreeItem]):
         """Searcher nodes the pane shows, the root's included (its visible lines are at most this many)."""
         return len(self._shown)
 
-    def view_of(self, node: Node) -> View | None:
-        """The widget node showing ``node``, if it is shown."""
-        record = self._shown.get(node)
-        return None if record is None else record.view
-
     def show_searcher(
         self,
         searcher: Searcher[Node] | None,
@@ -242,15 +237,7 @@ class SearchTree(Tree[TreeItem]):
         if searcher.root is not self.root.data:
             self._forget_all()
             self._adopt_root(searcher)
-        shown = self._shown
-        structural: set[Node] = set()
-        """Shown nodes changed, and shown parents of nodes changed: their lists of children may differ."""
-        for node in batch.changed:
-            if node in shown:
-                structural.add(node)
-            parent = node.parent
-            if parent is not None and parent in shown:
-                structural.add(parent)
+        structural = self._structural(batch.changed)
         dirty = set(structural)
         """Shown nodes to relabel."""
         last = batch.last
@@ -262,20 +249,36 @@ class SearchTree(Tree[TreeItem]):
         self._pv = pv
         if last is not None:
             self._trail = set(last.path)
-        for node in structural:
-            record = shown.get(node)
-            if record is not None:
-                self._sync(record.view)
+        for view in self._views(structural):
+            self._sync(view)
         if self.follow and last is not None:
             self._reveal(last.path)
-        for node in dirty:
+        for view in self._views(dirty):
+            self._relabel(view)
+        for view in self._views(restyled - dirty):
+            view.refresh()
+
+    def _structural(self, changed: Iterable[Node]) -> set[Node]:
+        """The shown nodes among ``changed``, and the shown parents of nodes ``changed``: their lists of children
+        may differ."""
+        shown = self._shown
+        structural: set[Node] = set()
+        for node in changed:
+            if node in shown:
+                structural.add(node)
+            parent = node.parent
+            if parent is not None and parent in shown:
+                structural.add(parent)
+        return structural
+
+    def _views(self, nodes: Iterable[Node]) -> Iterator[View]:
+        """The widget nodes of those of ``nodes`` the pane shows, each looked up as it is reached (what comes before
+        may have shown or dropped it)."""
+        shown = self._shown
+        for node in nodes:
             record = shown.get(node)
             if record is not None:
-                self._relabel(record.view)
-        for node in restyled - dirty:
-            record = shown.get(node)
-            if record is not None:
-                record.view.refresh()
+                yield record.view
 
     def reveal(self, path: Sequence[Node]) -> None:
         """Open the branches down to the last node of ``path`` (root first) and bring it into view."""
@@ -654,13 +657,7 @@ class SearchTree(Tree[TreeItem]):
             child_view = view.add(Text(""), child, before=before, allow_expand=bool(child.children))
             self._shown[child] = Shown(child_view)
             self._relabel(child_view)
-        if hidden and more is None:
-            view.add(Text(f"… {hidden} more"), MoreChildren(node, hidden), allow_expand=False)
-        elif hidden and more is not None and isinstance(more.data, MoreChildren) and more.data.hidden != hidden:
-            more.data.hidden = hidden
-            more.set_label(Text(f"… {hidden} more"))
-        elif not hidden and more is not None:
-            more.remove()
+        _set_more(view, node, more, hidden)
 
     def _reveal(self, path: Sequence[Node], user: bool = False) -> None:
         """Open the widget branches down ``path`` and its last node; follow mode remembers what it opened."""
@@ -729,3 +726,15 @@ class SearchTree(Tree[TreeItem]):
         label = view.label
         if (label.plain if isinstance(label, Text) else label) != text:
             view.set_label(Text(text))
+
+
+def _set_more(view: View, node: Node, more: View | None, hidden: int) -> None:
+    """Make the "… N more" line under ``view`` (``more``, if there is one) say ``hidden`` of ``node``'s children, or
+    go when ``hidden`` is 0; it is last among ``view``'s children."""
+    if hidden and more is None:
+        view.add(Text(f"… {hidden} more"), MoreChildren(node, hidden), allow_expand=False)
+    elif hidden and more is not None and isinstance(more.data, MoreChildren) and more.data.hidden != hidden:
+        more.data.hidden = hidden
+        more.set_label(Text(f"… {hidden} more"))
+    elif not hidden and more is not None:
+        more.remove()
