@@ -425,18 +425,23 @@ def text_frame(text: str) -> bytes:
     return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
+def server_frame(raw: socket.socket) -> tuple[int, bytes]:
+    """The server's next websocket frame (unmasked, as servers send them): its opcode and payload."""
+    head = raw.recv(2, socket.MSG_WAITALL)
+    assert len(head) == 2, "the connection ended"
+    size = head[1] & 0x7F
+    if size == 126:
+        size = struct.unpack(">H", raw.recv(2, socket.MSG_WAITALL))[0]
+    elif size == 127:
+        size = struct.unpack(">Q", raw.recv(8, socket.MSG_WAITALL))[0]
+    return head[0] & 0x0F, raw.recv(size, socket.MSG_WAITALL) if size else b""
+
+
 def read_close(raw: socket.socket) -> tuple[int, str]:
     """Read the server's frames until its close frame: the close code and reason."""
     while True:
-        head = raw.recv(2, socket.MSG_WAITALL)
-        assert len(head) == 2, "the connection ended without a close frame"
-        size = head[1] & 0x7F
-        if size == 126:
-            size = struct.unpack(">H", raw.recv(2, socket.MSG_WAITALL))[0]
-        elif size == 127:
-            size = struct.unpack(">Q", raw.recv(8, socket.MSG_WAITALL))[0]
-        payload = raw.recv(size, socket.MSG_WAITALL) if size else b""
-        if head[0] & 0x0F == 0x8:
+        opcode, payload = server_frame(raw)
+        if opcode == 0x8:
             return struct.unpack(">H", payload[:2])[0], payload[2:].decode()
 
 
@@ -444,15 +449,8 @@ def app_output(raw: socket.socket, until: bytes) -> str:
     """Read the server's binary frames (the app's output) until they hold ``until``; all of them, as text."""
     output = b""
     while until not in output:
-        head = raw.recv(2, socket.MSG_WAITALL)
-        assert len(head) == 2, "the connection ended"
-        size = head[1] & 0x7F
-        if size == 126:
-            size = struct.unpack(">H", raw.recv(2, socket.MSG_WAITALL))[0]
-        elif size == 127:
-            size = struct.unpack(">Q", raw.recv(8, socket.MSG_WAITALL))[0]
-        payload = raw.recv(size, socket.MSG_WAITALL) if size else b""
-        if head[0] & 0x0F == 0x2:
+        opcode, payload = server_frame(raw)
+        if opcode == 0x2:
             output += payload
     return output.decode(errors="replace")  # (a frame may end inside a character: the sizes are what is read)
 

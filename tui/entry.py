@@ -19,6 +19,8 @@ import sys
 
 from plyscope.tui.interrupts import interrupted, leave_now
 
+signal.signal(signal.SIGINT, leave_now)  # from the moment this module is loaded, before ``main`` is even called
+
 
 def main() -> int:
     """Run the command line (``plyscope.tui.cli.main``) and return its exit status; 130 on a Ctrl-C at any moment."""

@@ -8,6 +8,7 @@ driven by keys typed into the page; it is skipped, saying why, where no browser 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import tempfile
@@ -161,7 +162,17 @@ def shoot_browser(directory: Path) -> Path | None:
 
 
 def main(argv: list[str]) -> int:
-    directory = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "screenshots"
+    parser = argparse.ArgumentParser(
+        prog="python -m plyscope.tui.screenshots", description="Draw the screenshots of the README and the guide."
+    )
+    parser.add_argument(
+        "directory",
+        nargs="?",
+        type=Path,
+        default=Path(__file__).resolve().parents[1] / "screenshots",
+        help="where to write them (default: the checkout's screenshots/)",
+    )
+    directory = parser.parse_args(argv).directory
     directory.mkdir(parents=True, exist_ok=True)
     known = algorithms()
     for view in VIEWS:
