@@ -29,6 +29,7 @@ from plyscope.tui.screens.compare import CompareScreen
 from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_commands
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.setup import SetupScreen
+from plyscope.tui.screens.step_diff import StepDiffScreen
 from plyscope.tui.session import DEFAULT_SPEED, Batch, Exploration, Session, next_speed
 from plyscope.tui.widgets.board import COLUMN_BINDINGS, Board
 from plyscope.tui.widgets.footer import KeyFooter
@@ -52,7 +53,7 @@ def stop_words(session: Session) -> tuple[str, str]:
     }.get(session.stop_reason(), ("", ""))
 
 
-class ExploreScreen(SearchScreen):
+class ExploreScreen(SearchScreen, StepDiffScreen):
     """One searcher on one position: step it, run it, and watch its tree grow."""
 
     CSS_PATH = "explore.tcss"
