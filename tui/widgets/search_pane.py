@@ -30,7 +30,7 @@ from plyscope.engine.games import Move
 from plyscope.engine.search.base import Node, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
-from plyscope.tui.session import Batch, RateMeter, Session
+from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
 from plyscope.tui.widgets.timeline_bar import TimelineBar
@@ -192,6 +192,9 @@ class SearchPane(Vertical):
         """Where the search's work went, by the root moves' values (``None``: the column is off)."""
         self._shares_counted = -SHARES_SECONDS
         """When ``work_shares`` was last counted (``time.perf_counter``)."""
+        self.losing_history = ValueHistory()
+        """The share of the work below root moves that lose, each time ``work_shares`` was counted for the search
+        shown: the sparkline's line while the truth column is on."""
 
     class TruthsFound(Message):
         """A truth worker's values for some nodes (and their ``truth_words``), for the run ``run`` of its pane."""
@@ -235,6 +238,7 @@ class SearchPane(Vertical):
         self.search_tree.show_searcher(session.searcher, session.lock, last)
         self._stop_truths()
         self._truths = {}
+        self.losing_history = ValueHistory()
         self.judge()
         if refusal(session.searcher.root_state.game) is not None:
             self.search_tree.truth = False
@@ -360,6 +364,9 @@ class SearchPane(Vertical):
             if now - self._shares_counted >= SHARES_SECONDS:
                 self.work_shares = work_shares(searcher.root, moves, best, truths, state.player)
                 self._shares_counted = now
+                looked = all(RootMove(move) in known for move in moves)  # (before: shares of unlooked-at moves)
+                if looked and self.work_shares.losing_share is not None:
+                    self.losing_history.add(self.work_shares.losing_share)
             self.root_judgement = Judgement.of(truths, state.player, moves.index(best) if best in moves else None)
             if len(known) > TRUTHS_KEPT:  # keep the values of the lines shown and of the choices judged
                 roots: set[Valued] = {RootMove(move) for move in moves}
@@ -421,4 +428,7 @@ class SearchPane(Vertical):
             signed=positive_scale(searcher) is None,
             truth=() if self.work_shares is None else share_cells(self.work_shares),
         )
-        self.query_one(StatsPanel).show(figures, session.history.shown())
+        if self.search_tree.truth:
+            self.query_one(StatsPanel).show(figures, self.losing_history.shown(), losing=True)
+        else:
+            self.query_one(StatsPanel).show(figures, session.history.shown())
