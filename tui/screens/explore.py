@@ -1,8 +1,7 @@
 """The explorer screen: the board beside one live search (``SearchPane``), a status line and a prompt bar.
 
-Searching happens in a thread hosted by ``SearchScreen.host``: ``Session.drive`` takes steps
-in frames and each frame is painted before the search goes on.  What is explored, and the
-positions the moves played on the board came from, is an ``Exploration`` (``plyscope.tui.session``).
+Searching happens in a thread hosted by ``SearchScreen.host``: ``Session.drive`` takes steps in frames, each painted
+before the search goes on.  What is explored, and where the moves played came from, is an ``Exploration``.
 """
 
 from __future__ import annotations
