@@ -377,8 +377,8 @@ class SearchPane(Vertical):
             if now - self._shares_counted >= SHARES_SECONDS:
                 self.work_shares = work_shares(searcher.root, moves, best, truths, state.player)
                 self._shares_counted = now
-                looked = all(RootMove(move) in known for move in moves)  # (before: shares of unlooked-at moves)
-                if looked and self.work_shares.losing_share is not None:
+                settled = self.work_shares.judgement.settled  # (before: a share of the losses known so far)
+                if settled and self.work_shares.losing_share is not None:
                     self.losing_history.add(self.work_shares.losing_share)
             self.root_judgement = Judgement.of(truths, state.player, moves.index(best) if best in moves else None)
             if len(known) > TRUTHS_KEPT:  # keep the values of the lines shown and of the choices judged

@@ -155,6 +155,8 @@ class StatsPanel(Widget):
             label = "losing work"
             if values:
                 label += f" {values[-1]:.0%} ({min(values):.0%}..{max(values):.0%}) over the run"
+            else:
+                label += " over the run: drawn once every root move is settled"
         else:
             label = "root value"
             if values:
