@@ -124,13 +124,6 @@ class Oracle:
                 self._cache.popitem(last=False)
         return truth
 
-    def prepare(self, game: Game) -> None:
-        """Make ``game``'s solver now, if it has one (loading its compiled code: about a second the first time in a
-        process), so that the first value asked for does not wait for it."""
-        if isinstance(game, Connect4):
-            with self._solving:
-                self._solver(game)
-
     def _solver(self, game: Connect4) -> Connect4Solver:
         """``game``'s solver, made the first time (call with ``_solving`` held)."""
         solver = self._solvers.get(game)

@@ -16,7 +16,6 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 
 from rich.text import Text
 from textual import events
@@ -27,7 +26,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4, Game, Move
+from plyscope.engine.games import Move
 from plyscope.engine.search.base import Node, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
@@ -42,10 +41,6 @@ TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
 ORACLE = Oracle()
 """The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
-PREPARED: set[Game] = set()
-"""The games whose truth solver is loaded, or being loaded, in this process (``ORACLE.prepare``)."""
-PREPARE_AFTER = 1.0
-"""Seconds after a pane first shows a game before the truth column's solver is loaded (start-up comes first)."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
 SHARES_SECONDS = 0.5
@@ -244,7 +239,6 @@ class SearchPane(Vertical):
         self._stop_truths()
         self._truths = {}
         self.losing_history = ValueHistory()
-        self.set_timer(PREPARE_AFTER, partial(self._prepare_truth, session.searcher.root_state.game))
         self.judge()
         if refusal(session.searcher.root_state.game) is not None:
             self.search_tree.truth = False
@@ -281,13 +275,6 @@ class SearchPane(Vertical):
             self._stop_truths()
         self.judge()
         return reason or ""
-
-    def _prepare_truth(self, game: Game) -> None:
-        """Load the truth column's solver for ``game`` in a thread, once per process (the first ``T`` then shows values
-        within a second)."""
-        if isinstance(game, Connect4) and game not in PREPARED:
-            PREPARED.add(game)
-            self.run_worker(partial(ORACLE.prepare, game), thread=True, group="truth-prepare")
 
     def find_truths(self) -> None:
         """Start a worker on the nodes without an exact value yet (after the one under way, if any): the lines shown,
