@@ -39,7 +39,7 @@ from textual.widgets.tree import TreeNode
 from plyscope.engine.games import Move, is_chance, outcome_probability
 from plyscope.engine.games.chance import ChanceDrop
 from plyscope.engine.search.base import Node, Searcher, Step
-from plyscope.engine.search.registry import CHANCE_FAMILY, game_family
+from plyscope.engine.search.registry import CHANCE_FAMILIES, game_family
 from plyscope.tui.formatting import TRUTH_PENDING, format_numbers, player_glyph
 from plyscope.tui.session import Batch
 
@@ -226,7 +226,7 @@ class SearchTree(Tree[TreeItem]):
         if searcher is not None:
             with self._lock:
                 self._root_player = searcher.root_state.player
-                self._chance = game_family(searcher.root_state.game) == CHANCE_FAMILY
+                self._chance = game_family(searcher.root_state.game) in CHANCE_FAMILIES
                 self._adopt_root(searcher)
 
     def apply(self, batch: Batch, principal_path: Sequence[Node]) -> None:
