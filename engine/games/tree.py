@@ -142,6 +142,22 @@ class Tree:
         ranks = self._ranks.values()
         return (min(ranks) - 1, max(ranks) + 1)
 
+    @cached_property
+    def exact(self) -> tuple[float, ...]:
+        """Each node's exact value, MAX's point of view: a leaf's value, the best child's for the player to move,
+        a chance node's expectation (expectiminimax; minimax on a tree without chance)."""
+        values = list(self.static)
+        for node in range(len(values) - 1, -1, -1):
+            kids = self.children[node]
+            if not kids:
+                continue
+            player = self.player[node]
+            if player == CHANCE:
+                values[node] = sum(self.probability(kid) * values[kid] for kid in kids)
+            else:
+                values[node] = max(values[k] for k in kids) if player == 1 else min(values[k] for k in kids)
+        return tuple(values)
+
     def is_leaf(self, node: int) -> bool:
         return not self.children[node]
 
