@@ -22,9 +22,9 @@ A position is a tree written as nested lists of leaf values::
 * ``#`` starts a comment to the end of the line; spaces and line breaks are free.
 
 ``TreeGame.parse`` also takes a built-in tree's name (``BUILT_IN``) or the name of a file holding a
-tree (any text without ``(``).  Each parsed tree is its own ``TreeGame``: ``TreeState.game`` is the
-tree the position belongs to, and ``TreeState.text()`` writes the subtree at the position, so the
-text of any position reads back as that position.
+tree (any other text without ``(``, ``:`` or ``=`` that is not a number).  Each parsed tree is its own
+``TreeGame``: ``TreeState.game`` is the tree the position belongs to, and ``TreeState.text()`` writes
+the subtree at the position, so the text of any position reads back as that position.
 """
 
 from __future__ import annotations
@@ -487,11 +487,11 @@ class TreeGame:
 
     def parse(self, text: str) -> TreeState:
         """The root of the tree ``text`` writes, of the built-in tree it names, or of the tree in the file it names
-        (text without ``(`` that is not a number or a built-in name)."""
+        (text without ``(``, ``:`` or ``=`` that is not a number or a built-in name)."""
         written = text.strip()
         if written in BUILT_IN:
             return TreeGame.built_in(written).start()
-        if "(" not in written and not _NUMBER.fullmatch(written):
+        if not any(mark in written for mark in "(:=") and not _NUMBER.fullmatch(written):
             written = _read_file(written)
         return TreeGame(read_tree(written)).start()
 

@@ -233,8 +233,9 @@ def print_tree(solution: TreeSolution, *, as_json: bool) -> int:
         return 0
     mover = {1: "MAX to move", -1: "MIN to move", CHANCE: "nature moves"}[solution.player]
     kind = "expectiminimax" if solution.player == CHANCE or "?" in solution.position else "minimax"
+    position = solution.position if len(solution.position) <= 80 else shown(solution.position)
     table = Table(
-        title=f"tree {solution.position if len(solution.position) <= 80 else shown(solution.position)}: {mover}: {kind} value {number_text(solution.value)}",
+        title=f"tree {position}: {mover}: {kind} value {number_text(solution.value)}",
         title_justify="left",
         caption=f"{solution.nodes:,} nodes valued in {solution.seconds:.3f} s; every value is MAX's (the leaves')",
         caption_justify="left",
