@@ -18,7 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Game, Move, State, make_game
+from plyscope.engine.games import Game, Move, State, TreeState, make_game
+from plyscope.engine.games.tree import MAX_VALUE
+from plyscope.engine.numbers import parse_float
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Searcher, Step
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
@@ -753,6 +755,26 @@ class Exploration:
         session = self.search(self.session.after(move))
         self.played.append(previous)
         return session
+
+    def leaf_at(self, moves: Sequence[Move]) -> TreeState:
+        """The hand-written tree's leaf at the end of ``moves`` from the position searched; a ``UserError`` if they
+        do not end at one."""
+        leaf = self.session.state
+        for move in moves:
+            leaf = leaf.play(move)
+        if not isinstance(leaf, TreeState) or not leaf.is_terminal():
+            raise UserError("choose a leaf of a hand-written tree in the tree pane first: n edits its value")
+        return leaf
+
+    def edit_leaf(self, moves: Sequence[Move], text: str) -> Session:
+        """Search again, with the leaf at the end of ``moves`` (``leaf_at``) valued ``text`` (a number, MAX's point
+        of view); the rest of the tree, and the search's settings, as they were."""
+        leaf = self.leaf_at(moves)
+        value = parse_float(text, f"the value of leaf {leaf.label()}", lo=-MAX_VALUE, hi=MAX_VALUE)
+        top = self.session.state
+        assert isinstance(top, TreeState)
+        edited = leaf.game.with_value(leaf.node, value)
+        return self.search(replace(self.session.config, position=edited.tree.subtree_text(top.node)))
 
     def undo(self) -> Session:
         """Search the position before the last move played again (at this search's budget)."""

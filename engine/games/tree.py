@@ -539,6 +539,11 @@ class TreeState:
         return self.game.tree.player[self.node]
 
     @property
+    def mover(self) -> Player:
+        """At a chance node, the player who moved into it (the other one moves after nature)."""
+        return -self.game.tree.first_player(self.node)
+
+    @property
     def ply(self) -> int:
         """Plies below the tree's root."""
         return self.game.tree.depth[self.node]
@@ -612,16 +617,17 @@ class TreeState:
         return self.game.tree.subtree_text(self.node)
 
     def label(self) -> str:
-        """The node's label, else its moves from the root counted from 1 (``2.1``), or ``root``."""
+        """The node's label, else its nearest labelled ancestor's and the moves from there counted from 1 (``B.2``,
+        ``2.1`` below an unlabelled root), or ``root``."""
         tree = self.game.tree
-        if tree.labels[self.node]:
-            return tree.labels[self.node]
         path: list[str] = []
         node = self.node
-        while node > 0:
+        while node > 0 and not tree.labels[node]:
             up = tree.parent[node]
             path.append(str(tree.children[up].index(node) + 1))
             node = up
+        if tree.labels[node]:
+            path.append(tree.labels[node])
         return ".".join(reversed(path)) or "root"
 
     def __eq__(self, other: object) -> bool:

@@ -24,8 +24,8 @@ from plyscope.engine.search.base import Node
 from plyscope.tui.contest import default_rival
 from plyscope.tui.formatting import format_count
 from plyscope.tui.match import game_against
-from plyscope.tui.screens.base import SearchScreen
 from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.leaf_edit import LeafEditing
 from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_commands
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.setup import SetupScreen
@@ -52,7 +52,7 @@ def stop_words(session: Session) -> tuple[str, str]:
     }.get(session.stop_reason(), ("", ""))
 
 
-class ExploreScreen(SearchScreen):
+class ExploreScreen(LeafEditing):
     """One searcher on one position: step it, run it, and watch its tree grow."""
 
     CSS_PATH = "explore.tcss"
@@ -217,7 +217,7 @@ class ExploreScreen(SearchScreen):
             "position",
             self.session.config.position,
             lambda text: self.adopt(self.exploration.search(replace(self.session.config, position=text), fresh=True)),
-            placeholder="a move string like 4453, or piles like 3,4,5; blank: the start",
+            placeholder="a move string like 4453, piles like 3,4,5, a tree like ((3,12,8),(2,4,6)); blank: the start",
         )
 
     def on_board_move_played(self, message: Board.MovePlayed) -> None:
