@@ -20,7 +20,7 @@ from pathlib import Path
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Game, Move, State, TreeState, make_game
 from plyscope.engine.games.tree import MAX_VALUE
-from plyscope.engine.numbers import parse_float
+from plyscope.engine.numbers import parse_float, shown
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Searcher, Step
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
@@ -45,6 +45,8 @@ FREEZE_NODES = 8192
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 """Rates ``Session.drive`` runs at, in steps per second; ``None`` runs flat out."""
 DEFAULT_SPEED = 10
+WHERE_CHARACTERS = 60
+"""The most characters of a position a status line or a file name shows (``SearchConfig.where``)."""
 
 
 def next_speed(speed: float | None, change: int) -> float | None:
@@ -94,6 +96,11 @@ class SearchConfig:
     node_cap: int | None = None
     """Nodes the tree may hold; ``None`` for the algorithm's default in the app (``AlgorithmInfo.ui_node_cap``:
     about 1 GB of the app's memory)."""
+
+    def where(self) -> str:
+        """The position as the status line and file names name it: as typed, cut to ``WHERE_CHARACTERS`` (a
+        hand-written tree's text can be long), or ``start``."""
+        return shown(self.position, WHERE_CHARACTERS) if self.position else "start"
 
     def spec(self) -> AgentSpec:
         """The algorithm with its non-default parameters as an agent spec (``mcts:c=1.4``)."""
@@ -326,7 +333,7 @@ class Session:
     def export_name(self) -> str:
         """The file the search shown is proposed to be written to: ``rivest-4453-step120.json``."""
         config = self.config
-        return f"{config.algorithm}-{config.position or 'start'}-step{self.step_shown}.json"
+        return f"{config.algorithm}-{config.where()}-step{self.step_shown}.json"
 
     def timeline_target(self, where: str, shown: int) -> int | None:
         """The step ``where`` leads to from step ``shown``: ``back``, ``forward``, ``start``, ``newest``,

@@ -70,10 +70,7 @@ BUILT_IN: dict[str, tuple[str, str]] = {
 }
 """The trees ``--position NAME`` names: the text and what it shows."""
 
-_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_PROBABILITY = re.compile(r"[0-9]+/[0-9]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_SPACE = re.compile(r"(?:\s+|#[^\n]*)*")
 
 
 class TreeError(PositionError):
@@ -234,12 +231,30 @@ def _probability(text: str) -> float:
     return float(top) / float(bottom) if slash else float(top)
 
 
+_TOKEN = re.compile(
+    r"(?P<space>(?:\s|#[^\n]*)+)"
+    r"|(?P<number>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:/[0-9]+)?)"
+    r"|(?P<label>[A-Za-z][A-Za-z0-9_']*)"
+    r"|(?P<mark>.)",
+    re.DOTALL,
+)
+"""The words of a tree: spaces and comments (skipped), numbers (a fraction too, for probabilities), labels and
+single characters."""
+
+
 class _Reader:
-    """Reads one tree's text, naming the place where it fails."""
+    """Reads one tree's text, word by word, naming the place where it fails."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.words = [
+            (match.lastgroup or "", match.group(), match.start())
+            for match in _TOKEN.finditer(text)
+            if match.lastgroup != "space"
+        ]
+        self.words.append(("end", "", len(text)))
         self.at = 0
+        """The next word's index."""
         self.parent: list[int] = []
         self.children: list[list[int]] = []
         self.labels: list[str] = []
@@ -247,49 +262,41 @@ class _Reader:
         self.probabilities: list[str] = []
         self.chance: list[bool] = []
 
-    def fail(self, what: str, at: int | None = None) -> TreeError:
-        """An error naming the character at ``at`` (the reader's place by default)."""
-        at = self.at if at is None else at
+    def fail(self, what: str, word: int | None = None) -> TreeError:
+        """An error naming the character where the word ``word`` (the next by default) starts."""
+        kind, _, at = self.words[self.at if word is None else word]
         text = self.text
-        if at >= len(text):
+        if kind == "end":
             where = "at the end"
         else:
-            char = text[at]
             line = text.count("\n", 0, at) + 1
             column = at - (text.rfind("\n", 0, at) + 1) + 1
             place = f"character {at + 1}" if "\n" not in text else f"line {line}, column {column}"
-            where = f"at {place} ('{shown(char)}')"
+            where = f"at {place} ('{shown(text[at])}')"
         return TreeError(f"tree {where}: {what}")
 
-    def skip(self) -> None:
-        match = _SPACE.match(self.text, self.at)
-        if match:
-            self.at = match.end()
-
     def peek(self) -> str:
-        self.skip()
-        return self.text[self.at] if self.at < len(self.text) else ""
+        """The next word if it is a mark (``(``, ``)``, ``,``, ``:``, ``?``, ``=``), ``""`` at the end, else its
+        kind."""
+        kind, written, _ = self.words[self.at]
+        return written if kind == "mark" else "" if kind == "end" else kind
 
     def number(self, what: str) -> float:
-        self.skip()
-        start = self.at
-        match = _NUMBER.match(self.text, start)
-        if not match:
+        kind, written, _ = self.words[self.at]
+        if kind != "number" or "/" in written:
             raise self.fail(f"{what} expected")
-        self.at = match.end()
-        value = float(match.group())
+        value = float(written)
         if not (math.isfinite(value) and abs(value) <= MAX_VALUE):
-            raise self.fail(f"{shown(match.group())} is beyond ±{MAX_VALUE:,.0f}", start)
+            raise self.fail(f"{shown(written)} is beyond ±{MAX_VALUE:,.0f}")
+        self.at += 1
         return value
 
     def probability_text(self) -> str:
-        self.skip()
         start = self.at
-        match = _PROBABILITY.match(self.text, start)
-        if not match:
+        kind, written, _ = self.words[start]
+        if kind != "number" or written[0] in "+-":
             raise self.fail("a probability (like 0.5 or 1/6) expected below a chance node ?")
-        self.at = match.end()
-        written = match.group()
+        self.at += 1
         if self.peek() != ":":
             raise self.fail("':' expected: a chance node's child is written PROBABILITY:NODE, like 0.5:3")
         self.at += 1
@@ -306,13 +313,10 @@ class _Reader:
         has any, are read by ``read``."""
         if len(self.parent) >= MAX_NODES:
             raise self.fail(f"more than {MAX_NODES:,} nodes")
-        self.skip()
-        start = self.at
         label = ""
-        match = _LABEL.match(self.text, start)
-        if match:
-            label = match.group()
-            self.at = match.end()
+        if self.peek() == "label":
+            label = self.words[self.at][1]
+            self.at += 1
         chance = self.peek() == "?"
         if chance:
             self.at += 1
@@ -321,11 +325,8 @@ class _Reader:
             self.at += 1
             value = self.number("a value after '='")
         elif not label and not chance and self.peek() != "(":
-            if self.peek() in ("", ",", ")"):
-                raise self.fail("a node expected: a value, a label or '('")
             value = self.number("a node expected: a value, a label or '('")
-        inner = self.peek() == "("
-        if not inner and (chance or value is None):
+        if self.peek() != "(" and (chance or value is None):
             raise self.fail(f"'(' expected after {'the chance node' if chance else 'the label ' + label}")
         index = len(self.parent)
         self.parent.append(parent)
@@ -339,12 +340,11 @@ class _Reader:
         return index
 
     def read(self) -> Tree:
-        self.skip()
         root_player = 1
-        prefix = re.compile(r"(min|max)\s*:").match(self.text, self.at)
-        if prefix:
-            root_player = -1 if prefix.group(1) == "min" else 1
-            self.at = prefix.end()
+        first, colon = self.words[0], self.words[1]
+        if first[0] == "label" and first[1] in ("min", "max") and colon[1] == ":" and colon[0] == "mark":
+            root_player = -1 if first[1] == "min" else 1
+            self.at = 2
         open_nodes: list[int] = []
         """The inner nodes whose children are being read, outermost first."""
         node = self.node(-1, "")
@@ -614,7 +614,8 @@ class TreeState:
 
     def text(self) -> str:
         """The subtree at this node, as ``TreeGame.parse`` reads it (``min:`` before it when MIN moves first)."""
-        return self.game.tree.subtree_text(self.node)
+        tree = self.game.tree
+        return tree.text if self.node == 0 else tree.subtree_text(self.node)
 
     def label(self) -> str:
         """The node's label, else its nearest labelled ancestor's and the moves from there counted from 1 (``B.2``,

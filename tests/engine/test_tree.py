@@ -117,7 +117,7 @@ def test_a_position_is_a_node_and_its_text_reads_back_as_it() -> None:
     assert (c.player, c.ply, c.text(), c.winner()) == (-1, 1, "min:C(2,4,6)", None)
     assert [c.move_label(m) for m in c.legal_moves()] == ["1", "2", "3"]
     leaf = c.play(c.parse_move("2"))
-    assert (leaf.is_terminal(), leaf.winner(), leaf.value(), leaf.label()) == (True, 1, 4.0, "2.2")
+    assert (leaf.is_terminal(), leaf.winner(), leaf.value(), leaf.label()) == (True, 1, 4.0, "C.2")
     assert tree_state(c.text()).text() == c.text()
     assert tree_state("(-3,0)").play(0).winner() == -1 and tree_state("(-3,0)").play(1).winner() == 0
     with pytest.raises(SearchError, match="already over"):

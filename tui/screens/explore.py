@@ -283,7 +283,7 @@ class ExploreScreen(LeafEditing):
         with session.lock:
             spent = session.searcher.stats.moves
         budget = "no bound" if config.budget is None else format_count(config.budget)
-        where, spending = f" · {config.position or 'start'} · ", f" · moves {format_count(spent)}/{budget}"
+        where, spending = f" · {config.where()} · ", f" · moves {format_count(spent)}/{budget}"
         first = Text.assemble((config.game, "bold"), where, (config.label(), "bold"), spending)
         speed = "max" if self.speed is None else f"{self.speed:g}/s"
         stopped = stop_words(session)[0]
