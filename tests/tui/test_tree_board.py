@@ -94,3 +94,15 @@ async def test_n_edits_the_chosen_leaf_and_the_search_runs_again() -> None:
         await settle(pilot)
         assert screen.session.config.position == "A(B(3,12,8),C(2,4,6),D(14,5,-7))"
         assert screen.session.searcher.finished and screen.session.searcher.value().first() == 3
+
+
+@run_async
+async def test_the_board_cuts_the_edges_alpha_beta_pruned() -> None:
+    """AIMA figure 5.5: C's last two leaves are never searched."""
+    app = make_app(game="tree", position="classic", algorithm="alphabeta")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f")
+        await settle(pilot)
+        board = explorer(pilot).query_one(Board)
+        assert board.pruned == {7, 8}
+        assert board.render_board().plain.splitlines()[3] == "┌─┼──┐ ┌─✂─✂ ┌─┴┬─┐"

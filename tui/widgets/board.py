@@ -36,7 +36,7 @@ from plyscope.tui.contest import analyse
 from plyscope.tui.formatting import move_labels, player_glyph, signed
 from plyscope.tui.messages import Analysed
 from plyscope.tui.session import Session
-from plyscope.tui.widgets.tree_drawing import GLYPHS, draw_tree
+from plyscope.tui.widgets.tree_drawing import GLYPHS, draw_tree, pruned_nodes
 
 WIDE_CELL = 4
 """Connect Four: columns are four cells wide (room for a signed score under each, ``-15``)..."""
@@ -142,6 +142,8 @@ class Board(Widget, can_focus=True):
         """Moves drawn from ``state``."""
         self.best: Move | None = None
         """A move marked as the best one in ``state``."""
+        self.pruned: frozenset[int] = frozenset()
+        """A tree: the nodes a cut-off of the search shown left unsearched (``tree_drawing.pruned_nodes``)."""
         self.notes: tuple[Note, ...] = ()
         """Connect Four: a short note under each column: the solver's score."""
         self.scores: ScoresSnapshot | None = None
@@ -178,7 +180,12 @@ class Board(Widget, can_focus=True):
         with session.lock:
             searcher = session.searcher
             moves = chosen.moves() if chosen is not None else searcher.principal_variation()
-            self.show(session.state, moves, searcher.best_move())
+            state = session.state
+            pruned = pruned_nodes(searcher, state) if isinstance(state, TreeState) else frozenset()
+            if pruned != self.pruned:
+                self.pruned = pruned
+                self.refresh()
+            self.show(state, moves, searcher.best_move())
         if chosen is not None:
             titles = (f"node {move_labels(session.state, moves)}" if moves else "root", "esc: back to the PV")
         else:
@@ -486,7 +493,8 @@ class Board(Widget, can_focus=True):
                 break
             current = current.play(move)
             path.append(current.node)
-        text = draw_tree(state.tree, state.node, path, max(20, (self.size.width or 36) - 2), self._style)
+        room = max(20, (self.size.width or 36) - 2)
+        text = draw_tree(state.tree, state.node, path, room, self._style, self.pruned)
         mover = state.player
         whose = {1: "MAX to move", -1: "MIN to move"}.get(mover, "nature moves")
         text.append(GLYPHS[mover], self._player_style(mover) if mover else self._style("muted"))

@@ -3,7 +3,8 @@
 Each node is written on its level's row: an inner node as its label (or the move to it) and its player's
 glyph, ``▲`` MAX, ``▽`` MIN, ``?`` nature (a chance node's children after their probability, ``½:``); a leaf
 as its value, MAX's point of view.  Under each inner node a row of lines joins it to its children.  The
-path from the position to the node chosen is drawn reversed.
+path from the position to the node chosen is drawn reversed; the edge into a child a search's cut-off left
+unsearched is cut, ``✂``, and that child's subtree drawn muted.
 
 A tree too large for the room is drawn around the node chosen: from at most ``ABOVE`` levels above it,
 ``LEVELS`` levels deep, and at each node the children nearest the path, the others counted in a ``…N``.
@@ -12,13 +13,15 @@ A tree too large for the room is drawn around the node chosen: from at most ``AB
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from rich.style import Style
 from rich.text import Text
 
 from plyscope.engine.games import CHANCE
-from plyscope.engine.games.tree import Tree, number_text
+from plyscope.engine.games.tree import Tree, TreeState, number_text
+from plyscope.engine.search.base import Node, Searcher
 
 GLYPHS = {1: "▲", -1: "▽", CHANCE: "?"}
 """Each player's glyph: MAX, MIN, nature."""
@@ -28,6 +31,8 @@ WHOLE_LEVELS = 8
 """The most levels a tree drawn whole may have."""
 ABOVE = 2
 """Levels drawn above the node chosen when the tree is drawn around it."""
+PRUNED_UP_TO = 20_000
+"""The largest search tree whose cut-offs the drawing marks (walked at every repaint)."""
 
 Styler = Callable[[str], Style]
 """The board's styles by name: ``first``, ``second``, ``muted``, ``best`` (the path)."""
@@ -39,6 +44,8 @@ class _Shown:
 
     node: int
     text: str
+    cut: bool = False
+    """Whether the node is in a subtree a cut-off left unsearched."""
     children: list[_Shown] = field(default_factory=list)
     width: int = 0
     centre: int = 0
@@ -56,18 +63,22 @@ def node_text(tree: Tree, node: int, move: int | None) -> str:
     return f"{probability}:{text}" if probability else text
 
 
-def draw_tree(tree: Tree, top: int, path: Sequence[int], room: int, styles: Styler) -> Text:
+def draw_tree(
+    tree: Tree, top: int, path: Sequence[int], room: int, styles: Styler, pruned: AbstractSet[int] = frozenset()
+) -> Text:
     """The tree below ``top`` (the position), ``path`` (nodes from ``top`` down to the one chosen) reversed, in
-    ``room`` cells across; around the chosen node when the whole tree does not fit."""
+    ``room`` cells across; around the chosen node when the whole tree does not fit.  The edges into ``pruned``
+    nodes are cut."""
     path = [top, *path]
     text = Text()
-    shown = _view(tree, top, None, path, WHOLE_LEVELS, None) if len(tree.parent) <= 2 * room else None
+    cut = _Cut(pruned)
+    shown = _view(tree, top, None, path, WHOLE_LEVELS, None, cut) if len(tree.parent) <= 2 * room else None
     if shown is None or shown.width > room or _cut(shown):
         start = path[max(0, len(path) - 1 - ABOVE)]
         if start != top:
             above = " › ".join(node_text(tree, node, _move(tree, node)) for node in path[: path.index(start)])
             text.append(f"{above} › …\n", styles("muted"))
-        shown = _view(tree, start, _move(tree, start) if start != top else None, path, LEVELS, room)
+        shown = _view(tree, start, _move(tree, start) if start != top else None, path, LEVELS, room, cut)
     _place(shown, 0)
     on_path = set(path)
     rows: list[list[_Shown]] = []
@@ -76,7 +87,7 @@ def draw_tree(tree: Tree, top: int, path: Sequence[int], room: int, styles: Styl
         text.append_text(_node_row(tree, row, on_path, styles))
         text.append("\n")
         if depth + 1 < len(rows):
-            text.append(_joins(row), styles("muted"))
+            text.append(_joins(row, pruned), styles("muted"))
             text.append("\n")
     return text
 
@@ -86,10 +97,27 @@ def _move(tree: Tree, node: int) -> int | None:
     return None if up < 0 else tree.children[up].index(node)
 
 
-def _view(tree: Tree, node: int, move: int | None, path: Sequence[int], levels: int, room: int | None) -> _Shown:
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    """The nodes whose edge a cut-off cut (``pruned``)."""
+
+    pruned: AbstractSet[int]
+
+    def below(self, tree: Tree, node: int) -> bool:
+        """Whether ``node`` or an ancestor of it is pruned."""
+        while node >= 0:
+            if node in self.pruned:
+                return True
+            node = tree.parent[node]
+        return False
+
+
+def _view(
+    tree: Tree, node: int, move: int | None, path: Sequence[int], levels: int, room: int | None, cut: _Cut
+) -> _Shown:
     """The node as drawn, ``levels`` levels deep (an inner node at the last level drawn with ``…``), its children
     kept to ``room`` cells (``None``: all of them), those nearest the path first."""
-    shown = _Shown(node, node_text(tree, node, move))
+    shown = _Shown(node, node_text(tree, node, move), bool(cut.pruned) and cut.below(tree, node))
     kids = tree.children[node]
     if not kids:
         shown.width = len(shown.text)
@@ -99,9 +127,9 @@ def _view(tree: Tree, node: int, move: int | None, path: Sequence[int], levels: 
         shown.width = len(shown.text)
         return shown
     if room is None:
-        views = [_view(tree, kid, index, path, levels - 1, None) for index, kid in enumerate(kids)]
+        views = [_view(tree, kid, index, path, levels - 1, None, cut) for index, kid in enumerate(kids)]
     else:
-        views = _kept(tree, kids, path, levels - 1, room)
+        views = _kept(tree, kids, path, levels - 1, room, cut)
     shown.children = views
     shown.width = max(len(shown.text), sum(v.width for v in views) + len(views) - 1)
     return shown
@@ -111,11 +139,11 @@ MARKS = 8
 """Cells kept for the two ``…N`` marks of the children left out."""
 
 
-def _kept(tree: Tree, kids: Sequence[int], path: Sequence[int], levels: int, room: int) -> list[_Shown]:
+def _kept(tree: Tree, kids: Sequence[int], path: Sequence[int], levels: int, room: int, cut: _Cut) -> list[_Shown]:
     """The children drawn in ``room`` cells: the one on the path (else the first), then its neighbours while they
     fit, each drawn in the room left; the others counted as ``…N`` each side."""
     focus = next((i for i, kid in enumerate(kids) if kid in path), 0)
-    views = {focus: _view(tree, kids[focus], focus, path, levels, room - MARKS)}
+    views = {focus: _view(tree, kids[focus], focus, path, levels, room - MARKS, cut)}
     used = views[focus].width
     low = high = focus
     open_sides = {1, -1}
@@ -126,7 +154,7 @@ def _kept(tree: Tree, kids: Sequence[int], path: Sequence[int], levels: int, roo
             if not 0 <= index < len(kids) or budget < 1:
                 open_sides.discard(step)
                 continue
-            view = _view(tree, kids[index], index, path, levels, budget)
+            view = _view(tree, kids[index], index, path, levels, budget, cut)
             if view.width > budget:
                 open_sides.discard(step)
                 continue
@@ -180,35 +208,60 @@ def _node_row(tree: Tree, row: list[_Shown], on_path: set[int], styles: Styler) 
             continue
         player = tree.player[shown.node]
         style = Style() if not tree.children[shown.node] else styles({1: "first", -1: "second"}.get(player, "muted"))
+        if shown.cut:
+            style = styles("muted")
         if shown.node in on_path:
             style += styles("best")
         text.append(shown.text, style)
     return text
 
 
-def _joins(row: list[_Shown]) -> str:
-    """The lines from each node of a level down to its children."""
+def _joins(row: list[_Shown], pruned: AbstractSet[int]) -> str:
+    """The lines from each node of a level down to its children, ``✂`` on an edge into a pruned child."""
     cells: dict[int, str] = {}
     for shown in row:
-        kids = shown.children
-        if not kids:
-            continue
-        first, last = kids[0].centre, kids[-1].centre
-        for x in range(first, last + 1):
-            cells[x] = "─"
-        for kid in kids:
-            cells[kid.centre] = "┬"
-        cells[first] = "┌" if first < last else "│"
-        if last > first:
-            cells[last] = "┐"
-        up = shown.centre
-        if first == last:
-            cells[up] = "│"
-        elif up == first:
-            cells[up] = "├"
-        elif up == last:
-            cells[up] = "┤"
-        else:
-            cells[up] = "┼" if cells.get(up) == "┬" else "┴"
+        if shown.children:
+            _join(shown, pruned, cells)
     width = max(cells, default=-1) + 1
     return "".join(cells.get(x, " ") for x in range(width))
+
+
+def _join(shown: _Shown, pruned: AbstractSet[int], cells: dict[int, str]) -> None:
+    """The lines from ``shown`` down to its children, into ``cells`` (by column)."""
+    kids = shown.children
+    first, last = kids[0].centre, kids[-1].centre
+    for x in range(first, last + 1):
+        cells[x] = "─"
+    for kid in kids:
+        cells[kid.centre] = "┬"
+    cells[first] = "┌" if first < last else "│"
+    if last > first:
+        cells[last] = "┐"
+    up = shown.centre
+    if first == last:
+        cells[up] = "│"
+    elif up in (first, last):
+        cells[up] = "├" if up == first else "┤"
+    else:
+        cells[up] = "┼" if cells.get(up) == "┬" else "┴"
+    for kid in kids:
+        if kid.node in pruned:
+            cells[kid.centre] = "✂"
+
+
+def pruned_nodes(searcher: Searcher[Node], state: TreeState) -> frozenset[int]:
+    """The tree's nodes (below ``state``, the search's root) whose edge a cut-off of ``searcher`` left unsearched:
+    at each node of its tree marked ``cut_off``, the children it never generated.  Empty for a search tree of more
+    than ``PRUNED_UP_TO`` nodes (call with the session's lock held)."""
+    if searcher.stats.nodes > PRUNED_UP_TO:
+        return frozenset()
+    tree = state.tree
+    pruned: set[int] = set()
+    for node in searcher.walk():
+        if node.cut_off:
+            at = state
+            for move in node.moves():
+                at = at.play(move)
+            searched = {child.move for child in node.children}
+            pruned.update(kid for move, kid in enumerate(tree.children[at.node]) if move not in searched)
+    return frozenset(pruned)
