@@ -8,8 +8,8 @@ The first player's stones are ``●`` (red), the second player's ``○`` (yellow
 tells them apart without colour.  A won game's four is highlighted.  Under the columns the
 board can show the exact solver's score of each column (``show_scores``), which it finds in a
 thread of its own (``analyse``: the screen hears of each report by the ``Analysed`` message).
-A tree is drawn top-down, the line's path reversed (``plyscope.tui.widgets.tree_drawing``); its screen
-gets the class ``-tree``, for a wider side column.
+A tree is drawn top-down, the line's path reversed (``plyscope.tui.widgets.tree_drawing``); the board's
+container gets the class ``-tree`` meanwhile, for a wider side column.
 """
 
 from __future__ import annotations
@@ -157,7 +157,12 @@ class Board(Widget, can_focus=True):
             self.set_reactive(Board.cursor_column, 1)
 
     def on_mount(self) -> None:
-        self.screen.set_class(isinstance(self.state, TreeState), "-tree")
+        self._ask_room()
+
+    def _ask_room(self) -> None:
+        """Give the board's container the class ``-tree`` while it shows a tree (the explorer widens it then)."""
+        if isinstance(self.parent, Widget):
+            self.parent.set_class(isinstance(self.state, TreeState), "-tree")
 
     def show(self, state: State, line: Sequence[Move] = (), best: Move | None = None) -> None:
         """Draw ``state`` with ``line`` on it and ``best`` marked."""
@@ -172,7 +177,7 @@ class Board(Widget, can_focus=True):
         self.line = line
         self.best = best
         if self.is_mounted:
-            self.screen.set_class(isinstance(state, TreeState), "-tree")
+            self._ask_room()
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
     def show_search(self, session: Session, chosen: Node | None) -> None:
