@@ -46,7 +46,7 @@ MAX_DEPTH = 64
 """The deepest a tree may go, in plies below its root."""
 MAX_VALUE = 1e9
 """The largest leaf or static value, either sign."""
-MAX_FILE_BYTES = 4 << 20
+MAX_FILE_BYTES = 1 << 20
 """The largest file a tree is read from."""
 
 BUILT_IN: dict[str, tuple[str, str]] = {
@@ -247,12 +247,10 @@ class _Reader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.words = [
-            (match.lastgroup or "", match.group(), match.start())
-            for match in _TOKEN.finditer(text)
-            if match.lastgroup != "space"
-        ]
-        self.words.append(("end", "", len(text)))
+        self._matches = (match for match in _TOKEN.finditer(text) if match.lastgroup != "space")
+        self.words: list[tuple[str, str, int]] = []
+        """The words read so far: kind, text and where each starts (read as the parser needs them, so that the node
+        cap stops a huge text early)."""
         self.at = 0
         """The next word's index."""
         self.parent: list[int] = []
@@ -262,9 +260,20 @@ class _Reader:
         self.probabilities: list[str] = []
         self.chance: list[bool] = []
 
+    def word(self, index: int) -> tuple[str, str, int]:
+        """The ``index``-th word (``("end", "", length)`` past the last one)."""
+        words = self.words
+        while len(words) <= index:
+            match = next(self._matches, None)
+            if match is None:
+                words.append(("end", "", len(self.text)))
+            else:
+                words.append((match.lastgroup or "", match.group(), match.start()))
+        return words[index]
+
     def fail(self, what: str, word: int | None = None) -> TreeError:
         """An error naming the character where the word ``word`` (the next by default) starts."""
-        kind, _, at = self.words[self.at if word is None else word]
+        kind, _, at = self.word(self.at if word is None else word)
         text = self.text
         if kind == "end":
             where = "at the end"
@@ -278,11 +287,11 @@ class _Reader:
     def peek(self) -> str:
         """The next word if it is a mark (``(``, ``)``, ``,``, ``:``, ``?``, ``=``), ``""`` at the end, else its
         kind."""
-        kind, written, _ = self.words[self.at]
+        kind, written, _ = self.word(self.at)
         return written if kind == "mark" else "" if kind == "end" else kind
 
     def number(self, what: str) -> float:
-        kind, written, _ = self.words[self.at]
+        kind, written, _ = self.word(self.at)
         if kind != "number" or "/" in written:
             raise self.fail(f"{what} expected")
         value = float(written)
@@ -293,7 +302,7 @@ class _Reader:
 
     def probability_text(self) -> str:
         start = self.at
-        kind, written, _ = self.words[start]
+        kind, written, _ = self.word(start)
         if kind != "number" or written[0] in "+-":
             raise self.fail("a probability (like 0.5 or 1/6) expected below a chance node ?")
         self.at += 1
@@ -315,7 +324,7 @@ class _Reader:
             raise self.fail(f"more than {MAX_NODES:,} nodes")
         label = ""
         if self.peek() == "label":
-            label = self.words[self.at][1]
+            label = self.word(self.at)[1]
             self.at += 1
         chance = self.peek() == "?"
         if chance:
@@ -341,7 +350,7 @@ class _Reader:
 
     def read(self) -> Tree:
         root_player = 1
-        first, colon = self.words[0], self.words[1]
+        first, colon = self.word(0), self.word(1)
         if first[0] == "label" and first[1] in ("min", "max") and colon[1] == ":" and colon[0] == "mark":
             root_player = -1 if first[1] == "min" else 1
             self.at = 2

@@ -8,7 +8,7 @@ import pytest
 
 from plyscope.engine.games import CHANCE, make_game
 from plyscope.engine.games.evaluators import make_evaluator
-from plyscope.engine.games.tree import BUILT_IN, MAX_DEPTH, TreeError, TreeGame, TreeState, read_tree
+from plyscope.engine.games.tree import BUILT_IN, MAX_DEPTH, MAX_NODES, TreeError, TreeGame, TreeState, read_tree
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.registry import make_searcher
@@ -93,6 +93,7 @@ def test_trees_are_read_with_players_and_static_values(
         ("min:", "tree at the end: a node expected"),
         ("(1,2)\n(3", "tree at line 2, column 1 ('('): the tree is over"),
         ("(" * (MAX_DEPTH + 1) + "1" + ")" * (MAX_DEPTH + 1), f"tree at character {MAX_DEPTH + 1} ('('): deeper than"),
+        ("(" + "1," * MAX_NODES + "1)", "tree at character 200000 ('1'): more than 100,000 nodes"),
     ],
 )
 def test_a_malformed_tree_is_refused_naming_its_place(text: str, message: str) -> None:
