@@ -303,7 +303,7 @@ class Session:
         """A new session; raises a ``UserError`` naming the first thing wrong in ``config``."""
         game = make_game(config.game)
         state = parse_position(game, config.position)
-        name = config.algorithm or default_algorithm(game)
+        name = config.algorithm or default_algorithm(state.game)
         params = algorithm(name).validate(config.params)
         if config.budget is not None and config.budget < 0:
             raise UserError(f"budget {config.budget} is negative: give a number of moves, 0 or more")

@@ -7,6 +7,7 @@ from rich.style import Style
 from plyscope.engine.games import make_game
 from plyscope.engine.games.tree import TreeState
 from plyscope.engine.search import Limit
+from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.tree_drawing import draw_tree
@@ -106,3 +107,9 @@ async def test_the_board_cuts_the_edges_alpha_beta_pruned() -> None:
         board = explorer(pilot).query_one(Board)
         assert board.pruned == {7, 8}
         assert board.render_board().plain.splitlines()[3] == "┌─┼──┐ ┌─✂─✂ ┌─┴┬─┐"
+
+
+def test_a_chance_tree_gets_a_default_algorithm_that_plays_it() -> None:
+    """The default algorithm is chosen for the tree typed (with chance nodes), not for the game's start."""
+    assert Session.create(SearchConfig(game="tree", position="chance")).config.algorithm == "mcts"
+    assert Session.create(SearchConfig(game="tree", position="classic")).config.algorithm == "rivest"

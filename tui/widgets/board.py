@@ -501,6 +501,9 @@ class Board(Widget, can_focus=True):
         room = max(20, (self.size.width or 36) - 2)
         text = draw_tree(state.tree, state.node, path, room, self._style, self.pruned)
         mover = state.player
+        if state.is_terminal():
+            text.append(f"a leaf worth {number_text(state.value())}: the game is over", self._style("muted"))
+            return text
         whose = {1: "MAX to move", -1: "MIN to move"}.get(mover, "nature moves")
         text.append(GLYPHS[mover], self._player_style(mover) if mover else self._style("muted"))
         text.append(f" {whose} (▲ MAX is ●, ▽ MIN is ○)\nleaves: MAX's values", self._style("muted"))
