@@ -291,9 +291,10 @@ class _Reader:
         return written if kind == "mark" else "" if kind == "end" else kind
 
     def number(self, what: str) -> float:
+        """The number next (``what`` the error says when there is none)."""
         kind, written, _ = self.word(self.at)
         if kind != "number" or "/" in written:
-            raise self.fail(f"{what} expected")
+            raise self.fail(what)
         value = float(written)
         if not (math.isfinite(value) and abs(value) <= MAX_VALUE):
             raise self.fail(f"{shown(written)} is beyond ±{MAX_VALUE:,.0f}")
@@ -332,7 +333,7 @@ class _Reader:
         value: float | None = None
         if self.peek() == "=":
             self.at += 1
-            value = self.number("a value after '='")
+            value = self.number("a value expected after '='")
         elif not label and not chance and self.peek() != "(":
             value = self.number("a node expected: a value, a label or '('")
         if self.peek() != "(" and (chance or value is None):

@@ -82,7 +82,7 @@ def test_trees_are_read_with_players_and_static_values(
         ("(3,4))", "tree at character 6 (')'): the tree is over: nothing may follow it"),
         ("()", "tree at character 2 (')'): a node needs at least one child: '()' is empty"),
         ("(A)", "tree at character 3 (')'): '(' expected after the label A"),
-        ("(3,A=)", "tree at character 6 (')'): a value after '=' expected"),
+        ("(3,A=)", "tree at character 6 (')'): a value expected after '='"),
         ("(3,+)", "tree at character 4 ('+'): a node expected: a value, a label or '('"),
         ("(1e999)", "tree at character 2 ('1'): 1e999 is beyond ±1,000,000,000"),
         ("(?(0.5:3,0.4:1))", "tree at character 15 (')'): the probabilities of this chance node's children add up"),
