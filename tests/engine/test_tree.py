@@ -235,10 +235,11 @@ def pruned_leaves(searcher: AlphaBeta, state: TreeState) -> list[str]:
     ("name", "pruned"),
     [("classic", ["C.2", "C.3"]), ("order", []), ("deep", ["E.2", "C.2"])],
 )
-def test_alpha_beta_prunes_the_textbook_leaves(name: str, pruned: list[str]) -> None:
+@pytest.mark.parametrize("start_depth", [1, 3])
+def test_alpha_beta_prunes_the_textbook_leaves(name: str, pruned: list[str], start_depth: int) -> None:
     """AIMA figure 5.5: after B = 3, C's first leaf 2 cuts C's other two; D's three are all examined."""
     state = tree_state(name)
-    searcher = make_searcher("alphabeta", state)
+    searcher = make_searcher("alphabeta", state, {"start_depth": start_depth})
     searcher.run(Limit())
     assert isinstance(searcher, AlphaBeta)
     assert pruned_leaves(searcher, state) == pruned
