@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from plyscope.engine.errors import UserError
+from plyscope.engine.files import read_regular_file
 from plyscope.engine.games.base import CHANCE, Move, Player, PositionError
 from plyscope.engine.numbers import shown
 
@@ -49,26 +50,18 @@ MAX_VALUE = 1e9
 MAX_FILE_BYTES = 1 << 20
 """The largest file a tree is read from."""
 
-BUILT_IN: dict[str, tuple[str, str]] = {
-    "classic": (
-        "A(B(3,12,8),C(2,4,6),D(14,5,2))",
-        "AIMA's figure 5.2: minimax value 3; alpha-beta prunes C's last two leaves",
-    ),
-    "order": (
-        "A(B(2,4,6),C(14,5,2),D(3,12,8))",
-        "the classic tree's branches in another order: value 3, and alpha-beta prunes nothing",
-    ),
-    "deep": (
-        "A(B(D(3,17),E(18,12)),C(F(2,3),G(15,25)))",
-        "three plies (MAX, MIN, MAX): value 17; alpha-beta prunes E's 12 (18 is already more than B allows) and "
-        "G whole (C can hold MAX to 3)",
-    ),
-    "chance": (
-        "A(B?(0.5:7,0.5:7),C?(0.5:10,0.5:3),D?(0.5:0,0.5:5))",
-        "expectiminimax: B (7 for sure) beats C (6.5 on average), but under transform=cube C is chosen",
-    ),
+BUILT_IN: dict[str, str] = {
+    # AIMA's figure 5.2: minimax value 3; alpha-beta prunes C's last two leaves.
+    "classic": "A(B(3,12,8),C(2,4,6),D(14,5,2))",
+    # The classic tree's branches in another order: value 3, and alpha-beta prunes nothing.
+    "order": "A(B(2,4,6),C(14,5,2),D(3,12,8))",
+    # Three plies (MAX, MIN, MAX): value 17; alpha-beta prunes E's 12 (18 is more than B allows already) and G
+    # whole (C holds MAX to 3).
+    "deep": "A(B(D(3,17),E(18,12)),C(F(2,3),G(15,25)))",
+    # Expectiminimax: B (7 for sure) beats C (6.5 on average), but under transform=cube C is chosen.
+    "chance": "A(B?(0.5:7,0.5:7),C?(0.5:10,0.5:3),D?(0.5:0,0.5:5))",
 }
-"""The trees ``--position NAME`` names: the text and what it shows."""
+"""The trees ``--position NAME`` names, by name."""
 
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
@@ -114,6 +107,7 @@ class Tree:
 
     @property
     def has_chance(self) -> bool:
+        """Whether some node is a chance node."""
         return CHANCE in self.player
 
     @cached_property
@@ -156,15 +150,12 @@ class Tree:
         return tuple(values)
 
     def is_leaf(self, node: int) -> bool:
+        """Whether ``node`` has no children (a terminal position)."""
         return not self.children[node]
 
     def probability(self, node: int) -> float:
         """The probability of ``node`` below its chance node (1 below a player's node)."""
         return _probability(self.probabilities[node]) if self.probabilities[node] else 1.0
-
-    def leaves(self) -> int:
-        """How many leaves the tree has."""
-        return sum(1 for kids in self.children if not kids)
 
     def subtree_text(self, node: int) -> str:
         """The subtree at ``node``, written as the tree is (with ``min:`` when MIN moves first there)."""
@@ -222,11 +213,13 @@ def number_text(value: float) -> str:
 
 
 def check_value(value: float) -> None:
+    """Raise ``TreeError`` unless ``value`` can be a leaf's value (finite, within ``MAX_VALUE``)."""
     if not (math.isfinite(value) and abs(value) <= MAX_VALUE):
         raise TreeError(f"value {value:g}: a value must be a number from -{MAX_VALUE:,.0f} to {MAX_VALUE:,.0f}")
 
 
 def _probability(text: str) -> float:
+    """A probability as written: ``0.5`` or ``1/6``."""
     top, slash, bottom = text.partition("/")
     return float(top) / float(bottom) if slash else float(top)
 
@@ -475,7 +468,8 @@ class TreeGame:
 
     @classmethod
     def built_in(cls, name: str = "classic") -> TreeGame:
-        return cls(read_tree(BUILT_IN[name][0]))
+        """The built-in tree ``name`` (``BUILT_IN``)."""
+        return cls(read_tree(BUILT_IN[name]))
 
     def __repr__(self) -> str:
         return f"TreeGame({shown(self.tree.text, 40)!r})"
@@ -511,8 +505,7 @@ class TreeGame:
 
 
 def _read_file(path: str) -> str:
-    from plyscope.engine.files import read_regular_file
-
+    """The text of the tree file ``path``; a ``TreeError`` saying why it cannot be read."""
     if not path:
         raise TreeError(f"no tree: write one like ((3,12,8),(2,4,6),(14,5,2)), or name {', '.join(BUILT_IN)}")
     try:
