@@ -31,7 +31,7 @@ WHOLE_LEVELS = 8
 """The most levels a tree drawn whole may have."""
 ABOVE = 2
 """Levels drawn above the node chosen when the tree is drawn around it."""
-PRUNED_UP_TO = 20_000
+PRUNED_UP_TO = 5_000
 """The largest search tree whose cut-offs the drawing marks (walked at every repaint)."""
 
 Styler = Callable[[str], Style]
