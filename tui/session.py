@@ -45,8 +45,9 @@ FREEZE_NODES = 8192
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 """Rates ``Session.drive`` runs at, in steps per second; ``None`` runs flat out."""
 DEFAULT_SPEED = 10
-WHERE_CHARACTERS = 60
-"""The most characters of a position a status line or a file name shows (``SearchConfig.where``)."""
+WHERE_CHARACTERS = 100
+"""The most characters of a position a status line or a file name shows (``named_position``): a whole Connect Four
+move string on the largest board, 10x10; a longer hand-written tree is cut."""
 
 
 def next_speed(speed: float | None, change: int) -> float | None:
@@ -71,6 +72,12 @@ def default_budget(name: str | None) -> int:
     (``AlgorithmInfo.default_budget``: the solver's), else ``DEFAULT_BUDGET``."""
     info = algorithms().get(name or "")
     return DEFAULT_BUDGET if info is None or info.default_budget is None else info.default_budget
+
+
+def named_position(text: str) -> str:
+    """A position's text as a status line or a file name names it: as written, cut to ``WHERE_CHARACTERS`` (a
+    hand-written tree's text can be long), or ``start`` when blank."""
+    return shown(text, WHERE_CHARACTERS) if text else "start"
 
 
 def parse_position(game: Game, text: str) -> State:
@@ -98,9 +105,8 @@ class SearchConfig:
     about 1 GB of the app's memory)."""
 
     def where(self) -> str:
-        """The position as the status line and file names name it: as typed, cut to ``WHERE_CHARACTERS`` (a
-        hand-written tree's text can be long), or ``start``."""
-        return shown(self.position, WHERE_CHARACTERS) if self.position else "start"
+        """The position as the status line and file names name it (``named_position``)."""
+        return named_position(self.position)
 
     def spec(self) -> AgentSpec:
         """The algorithm with its non-default parameters as an agent spec (``mcts:c=1.4``)."""
