@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from plyscope.engine.agents import Agent
+from plyscope.engine.arena.accuracy import AccuracyTally
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import GameTask, schedule
-from plyscope.engine.arena.summary import pentanomial, tally
+from plyscope.engine.arena.summary import accuracy, pentanomial, tally
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Game, Move
 from plyscope.engine.numbers import parse_moves, parse_seconds, shown
@@ -103,8 +104,10 @@ def rivest_tasks(
     seed: int,
     mm_spec: str = MM_SPEC,
     ab_spec: str = AB_SPEC,
+    truth_nodes: int = 0,
 ) -> list[GameTask]:
-    """MM against AB on every opening, both colours, for each bound in ``values``."""
+    """MM against AB on every opening, both colours, for each bound in ``values``; ``truth_nodes``: the moves are
+    judged against perfect play (``GameTask.truth_nodes``)."""
     require_agents(mm_spec, ab_spec)
     tasks: list[GameTask] = []
     for group_index, value in enumerate(values):
@@ -118,6 +121,7 @@ def rivest_tasks(
             group=bound_label(bound, value),
             group_index=group_index,
             start_index=len(tasks),
+            truth_nodes=truth_nodes,
         )
     return tasks
 
@@ -134,6 +138,9 @@ class RivestRow:
     paper: tuple[int, int, int] | None
     pairs: Pentanomial
     """Our opening pairs, from MM's point of view."""
+    mm_accuracy: AccuracyTally
+    """MM's moves against perfect play (``plyscope.engine.arena.accuracy``)."""
+    ab_accuracy: AccuracyTally
 
     def estimate(self) -> EloEstimate | None:
         """MM's Elo difference to AB from our opening pairs (``plyscope.engine.stats``: pentanomial)."""
@@ -158,6 +165,8 @@ class RivestRow:
                 **dict(zip(("mm_wins", "ab_wins", "ties"), self.paper, strict=True)),
                 **_elo_fields(self.paper_estimate()),
             },
+            "mm_accuracy": self.mm_accuracy.as_dict(),
+            "ab_accuracy": self.ab_accuracy.as_dict(),
         }
 
 
@@ -185,6 +194,8 @@ def rivest_rows(records: Sequence[GameRecord], bound: str, values: Sequence[floa
                 counts.errors,
                 PAPER_TABLE[bound].get(value),
                 pentanomial(records, MM, AB, label),
+                accuracy(records, MM, label),
+                accuracy(records, AB, label),
             )
         )
     papers = [row.paper for row in rows if row.paper is not None]
@@ -200,6 +211,8 @@ def rivest_rows(records: Sequence[GameRecord], bound: str, values: Sequence[floa
             sum(r.errors for r in rows),
             paper_total,
             pentanomial(records, MM, AB),
+            accuracy(records, MM),
+            accuracy(records, AB),
         )
     )
     return rows

@@ -146,8 +146,26 @@ def searcher_nodes(searcher: Searcher[Node]) -> dict[Path, Entry]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A live search's tree as it stood when taken: its nodes by path, and its principal variation."""
+
+    nodes: dict[Path, Entry]
+    line: tuple[Hashable, ...]
+
+
+def snapshot(searcher: Searcher[Node]) -> Snapshot:
+    """``searcher``'s tree as it stands (call under the search's lock)."""
+    return Snapshot(searcher_nodes(searcher), tuple(searcher.principal_variation()))
+
+
+def diff_snapshots(a: Snapshot, b: Snapshot) -> TreeDiff:
+    """The diff of two snapshots of searches from one position (or of one search at two steps of its timeline)."""
+    return diff_trees(a.nodes, b.nodes, a.line, b.line)
+
+
 def diff_searchers(a: Searcher[Node], b: Searcher[Node]) -> TreeDiff:
     """The diff of two live searches from one position (the compare screen's); a ``DiffError`` otherwise."""
     if a.root_state != b.root_state:
         raise DiffError("the searches start from different positions: nothing to line up")
-    return diff_trees(searcher_nodes(a), searcher_nodes(b), a.principal_variation(), b.principal_variation())
+    return diff_snapshots(snapshot(a), snapshot(b))

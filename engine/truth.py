@@ -124,12 +124,23 @@ class Oracle:
                 self._cache.popitem(last=False)
         return truth
 
+    def prepare(self, game: Game) -> None:
+        """Make ``game``'s solver now, if it has one (loading its compiled code: about a second the first time in a
+        process), so that the first value asked for does not wait for it."""
+        if isinstance(game, Connect4):
+            with self._solving:
+                self._solver(game)
+
+    def _solver(self, game: Connect4) -> Connect4Solver:
+        """``game``'s solver, made the first time (call with ``_solving`` held)."""
+        solver = self._solvers.get(game)
+        if solver is None:
+            solver = self._solvers[game] = Connect4Solver(game, table_limit=self._table)
+        return solver
+
     def _solve(self, state: Connect4State) -> Truth:
         with self._solving:  # one solver per board, and its table, serve one position at a time
-            solver = self._solvers.get(state.game)
-            if solver is None:
-                solver = self._solvers[state.game] = Connect4Solver(state.game, table_limit=self._table)
-            search = ScoreSearch(solver, state)
+            search = ScoreSearch(self._solver(state.game), state)
             search.advance(self.budget)
             return Truth(search.score, search.nodes)
 

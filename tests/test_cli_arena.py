@@ -145,7 +145,13 @@ def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFi
     assert pairing["agent"] == "minimax:depth=2" and pairing["opponent"] == "minimax:depth=1"
     assert pairing["games"] == 4 and pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
     assert pairing["pairs"] == 2 and sum(pairing["pentanomial"]) == 2
-    assert set(data["summary"]) == {"pairings"}
+    assert set(data["summary"]) == {"pairings", "accuracy"} and data["truth_nodes"] == 100_000
+    for agent, judged in zip(data["summary"]["accuracy"], data["agents"], strict=True):
+        assert agent["agent"] == judged and agent["moves"] == sum(
+            game["stats"]["first" if game["first"] == judged else "second"]["turns"] for game in games
+        )
+        assert 0 < agent["judged"] <= agent["moves"] and agent["kept"] <= agent["judged"]
+        assert f"Accuracy of {judged}:" in printed
     assert main(argv) == 0  # same seed, same games
     again = json.loads(out.read_text())["games"]
     assert [(g["seed"], g["moves"], g["result"]) for g in again] == [
@@ -174,9 +180,15 @@ def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> Non
         "Score of minimax:depth=1 vs minimax:depth=2",
         "Score of minimax:depth=1 #2 vs minimax:depth=2",
     ]
-    header = printed[9]
-    assert header.split() == ["#", "PLAYER", ":", "RATING", "ERROR", "POINTS", "PLAYED", "(%)"]
-    assert {line.rpartition(" :")[0][5:].strip() for line in printed[10:13]} == {
+    assert [line.split(": ")[0] for line in printed[9:12]] == [
+        "Accuracy of minimax:depth=1",
+        "Accuracy of minimax:depth=1 #2",
+        "Accuracy of minimax:depth=2",
+    ]
+    assert printed[12].startswith("A move keeps the value when")
+    header = printed[13]
+    assert header.split() == ["#", "PLAYER", ":", "RATING", "ERROR", "POINTS", "PLAYED", "(%)", "KEPT(%)", "LOSS"]
+    assert {line.rpartition(" :")[0][5:].strip() for line in printed[14:17]} == {
         "minimax:depth=1",
         "minimax:depth=1 #2",
         "minimax:depth=2",
@@ -248,6 +260,9 @@ def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: 
     assert ours["paper"] == paper
     assert total["bound"] == "move total" and total["paper"] == paper
     assert ours["pentanomial"] == total["pentanomial"] and sum(ours["pentanomial"]) == 1
+    for side in ("mm_accuracy", "ab_accuracy"):
+        assert ours[side] == total[side] and ours[side]["judged"] > 0
+    assert "Move quality against perfect play" in printed and "MM kept" in printed
 
 
 def _stats(results: list[str]) -> PairingStats:

@@ -223,9 +223,8 @@ def small_tasks() -> list:  # type: ignore[type-arg]
 
 def _report_unread_turns(count: int) -> int:
     """In a ``GamePool`` worker: report ``count`` turns, far more than a pipe holds, that nobody reads."""
-    turns = pool_module._worker_turns
     for turn in range(count):
-        turns.put(("turn", turn, "x" * 200))
+        pool_module._report_turn((turn, turn))
     return count
 
 
@@ -234,7 +233,7 @@ def test_a_pool_shuts_down_though_nobody_read_the_turns_its_workers_reported() -
     and the arena's shutdown with it, for good."""
     pool = GamePool(2)
     try:
-        assert pool.submit(_report_unread_turns, 2_000).result(timeout=60) == 2_000
+        assert pool.submit(_report_unread_turns, 20_000).result(timeout=60) == 20_000
         shutting = threading.Thread(target=pool.shutdown, daemon=True)
         shutting.start()
         shutting.join(timeout=60)

@@ -73,6 +73,10 @@ async def _choose_pv_end(pilot: Pilot[None]) -> None:
     await pilot.press("enter")
 
 
+TRUTH_KEYS = ("f", "f", "T", "v", "T", "T")
+"""Grundy's 13 under minimax at depth 3: the truth column on, the principal variation open, its ``✗`` marks (``T``
+twice more: the values of the lines opened by ``v`` are found by then)."""
+
 VIEWS = (
     View("explorer", SearchConfig(), ("f", "f", "d")),
     View("explorer-80x24", SearchConfig(), ("f", "d"), size=(80, 24)),
@@ -85,6 +89,8 @@ VIEWS = (
         SearchConfig(algorithm="alphabeta", params={"depth": 5}),
         ("f", "f", "f", "f", "f", "less_than_sign", "less_than_sign"),
     ),
+    View("truth", SearchConfig(game="grundy", position="13", algorithm="minimax", params={"depth": 3}), TRUTH_KEYS),
+    View("step-diff", SearchConfig(position="4453", algorithm="bestfirst"), ("d", "d", "M", "d", "D")),
     View("pns-grundy", SearchConfig(game="grundy", position="13", algorithm="pns"), ("f",)),
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
     View("tree", SearchConfig(game="tree", position="classic", algorithm="alphabeta"), ("f",), then=(_choose_pv_end,)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from plyscope.engine.arena.accuracy import judge_game
 from plyscope.engine.arena.records import GameRecord, SideStats
 from plyscope.engine.arena.schedule import GameTask
 from plyscope.engine.games import State, is_chance, make_game
@@ -18,6 +19,9 @@ TurnReport = tuple[int, int]
 def play_game(task: GameTask, on_turn: Callable[[TurnReport], None] | None = None) -> GameRecord:
     """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record.
 
+    With ``task.truth_nodes``, the agents' moves are judged against perfect play once the game has ended
+    (``plyscope.engine.arena.accuracy.judge_game``), outside the time the agents are given.
+
     As every turn begins, ``on_turn`` is told (in a ``GamePool`` worker: its queue to the arena process), so that
     a long game shows progress before it ends."""
     start: State = make_game(task.game).start()
@@ -27,6 +31,8 @@ def play_game(task: GameTask, on_turn: Callable[[TurnReport], None] | None = Non
         state = state.play(move)
     sides = {1: (task.first, SideStats()), -1: (task.second, SideStats())}
     played = list(task.opening)
+    moves: list[tuple[State, State]] = []
+    """The agents' moves: the positions before and after each."""
     result = "error"
     error: str | None = None
     error_agent: str | None = None
@@ -45,8 +51,13 @@ def play_game(task: GameTask, on_turn: Callable[[TurnReport], None] | None = Non
                 raise SearchError(f"{agent.label} chose {decision.move!r}, which is not a legal move")
             stats.add(decision)
             played.append(decision.move)
-            state = state.play(decision.move)
+            after = state.play(decision.move)
+            moves.append((state, after))
+            state = after
         result = {1: "first", -1: "second", 0: "draw"}[state.utility()]
+        if task.truth_nodes:
+            for (before, _), verdict in zip(moves, judge_game(moves, task.truth_nodes), strict=True):
+                sides[before.player][1].judged_move(verdict)
     except Exception as raised:
         error = f"{type(raised).__name__}: {raised}"
         error_agent = sides[state.player][0].label if state.player in sides else None

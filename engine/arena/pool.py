@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue as queue_module
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
@@ -32,13 +31,20 @@ Progress = Callable[[Sequence[TurnReport]], None]
 PROGRESS_SECONDS = 0.5
 """How often ``run_games`` passes on the turns its worker processes report."""
 _worker_turns: Any = None
-"""In a ``GamePool`` worker: the queue its games report each turn to (``_play_in_worker``; ``None`` elsewhere)."""
+"""In a ``GamePool`` worker: the pipe end its games report each turn to (``_play_in_worker``; ``None`` elsewhere)."""
 
 
 def _play_in_worker(task: GameTask) -> GameRecord:
     """``play_game`` as ``run_games`` sends it out: in a ``GamePool`` worker, each turn reported to the arena
     process; on a Dask worker, to nobody."""
-    return play_game(task, None if _worker_turns is None else _worker_turns.put)
+    return play_game(task, None if _worker_turns is None else _report_turn)
+
+
+def _report_turn(report: TurnReport) -> None:
+    """Tell the arena process of a turn begun; dropped if the pipe is full (progress only: no worker waits for a
+    reader)."""
+    with suppress(BlockingIOError):
+        _worker_turns.send(report)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +123,8 @@ def _play_on(
         again = _finish_done(done, pending, deaths, finish, pooled=pool is not None)
         for task in [*again, *islice(queue, len(done) - len(again))]:
             pending[executor.submit(_play_in_worker, task)] = task
+    if pool is not None and progress is not None:
+        progress(pool.turns_reported())  # the last games' last turns, reported as they ended
 
 
 def _pool_waited(
@@ -206,10 +214,10 @@ def _outcome(future: Future[GameRecord], task: GameTask, deaths: int = 0) -> Gam
 
 def _worker_setup(parent: int, turns: Any) -> None:
     """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed; report
-    every turn of its games to the queue ``turns``."""
+    every turn of its games to the pipe end ``turns``."""
     global _worker_turns
     _worker_turns = turns
-    turns.cancel_join_thread()  # a turn report is progress only: no worker waits at its exit for one nobody reads
+    os.set_blocking(turns.fileno(), False)  # a full pipe drops a report rather than hold the worker (``_report_turn``)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back while the worker was forked is dropped here
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     end_with_parent(parent)
@@ -220,21 +228,22 @@ class GamePool(Executor):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._turns: Any = multiprocessing.Queue()
-        """Where the workers report each turn they begin (``TurnReport``)."""
+        self._turns, self._reports = multiprocessing.Pipe(duplex=False)
+        """Where the workers' reports of each turn they begin (``TurnReport``) are read, and written: each report is
+        one write of a few bytes (atomic on a pipe, so no lock a killed worker could leave held), made before its
+        game's result is sent, so that the reports of a finished game are all there to read."""
         self._pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.workers, initializer=_worker_setup, initargs=(os.getpid(), self._turns)
+            max_workers=self.workers, initializer=_worker_setup, initargs=(os.getpid(), self._reports)
         )
 
     def turns_reported(self) -> list[TurnReport]:
         """The turns the workers began since the last call."""
         reports: list[TurnReport] = []
-        with suppress(queue_module.Empty):
-            while True:
-                reports.append(self._turns.get_nowait())
+        while self._turns.poll():
+            reports.append(self._turns.recv())
         return reports
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:

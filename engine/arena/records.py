@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from plyscope.engine.agents import Decision
+from plyscope.engine.arena.accuracy import Verdict
 from plyscope.engine.numbers import shown
 
 RESULTS = ("first", "second", "draw", "error")
@@ -33,6 +34,12 @@ class SideStats:
     """Nodes in the turn's tree at the end of each turn, summed."""
     seconds: float = 0.0
     """Time spent in the searches."""
+    judged: int = 0
+    """Moves judged against perfect play (``plyscope.engine.arena.accuracy``): both positions settled."""
+    kept: int = 0
+    """Of the moves judged, those that keep the game-theoretic value."""
+    loss: int = 0
+    """The exact score the moves judged gave away, in the game's units (``plyscope.engine.arena.accuracy``)."""
 
     def add(self, decision: Decision) -> None:
         self.turns += 1
@@ -41,6 +48,13 @@ class SideStats:
         self.playout_moves += decision.stats.playout_moves
         self.nodes += decision.stats.nodes
         self.seconds += decision.stats.seconds
+
+    def judged_move(self, verdict: Verdict | None) -> None:
+        """Count a move's verdict against perfect play (``None``: not judged)."""
+        if verdict is not None:
+            self.judged += 1
+            self.kept += verdict.kept
+            self.loss += verdict.loss
 
 
 @dataclass(frozen=True, slots=True)

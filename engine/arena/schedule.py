@@ -34,6 +34,9 @@ class GameTask:
     seed: int
     dice: int = 0
     """The seed of nature's moves (games with chance): the same for both games of a pair."""
+    truth_nodes: int = 0
+    """The solver nodes per position for judging the agents' moves against perfect play (0: not judged;
+    ``plyscope.engine.arena.accuracy``)."""
 
 
 MAX_GAMES = 1_000_000
@@ -51,10 +54,11 @@ def schedule(
     group_index: int = 0,
     start_index: int = 0,
     gauntlet: bool = False,
+    truth_nodes: int = 0,
 ) -> list[GameTask]:
     """Every pairing of ``agents`` (``pairings``) on every opening, twice (colours swapped), opening by opening:
     games ``2k`` and ``2k + 1`` (counted from ``start_index``) are one opening pair.  Raises ``UserError`` when
-    that would be more than ``MAX_GAMES`` games, before making any."""
+    that would be more than ``MAX_GAMES`` games, before making any.  ``truth_nodes``: ``GameTask.truth_nodes``."""
     meetings = len(agents) - 1 if gauntlet else len(agents) * (len(agents) - 1) // 2
     planned = start_index + 2 * meetings * len(openings)
     if planned > MAX_GAMES:
@@ -76,6 +80,7 @@ def schedule(
                         opening=tuple(opening),
                         seed=game_seed(seed, group_index, pairing, opening_index, first),
                         dice=dice_seed(seed, group_index, pairing, opening_index),
+                        truth_nodes=truth_nodes,
                     )
                 )
     return tasks

@@ -9,9 +9,10 @@ nobody.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from plyscope.engine.arena.accuracy import AccuracyTally
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import pairings
 from plyscope.engine.stats import EloEstimate, Pentanomial, RatingList, Sprt, Tally, finite_or_none, rating_list
@@ -40,6 +41,22 @@ def tally(records: Sequence[GameRecord], agent: str, opponent: str = "", group: 
             continue
         counts[outcome(record, agent)] += 1
     return Tally(agent, opponent, counts["win"], counts["draw"], counts["loss"], counts["error"])
+
+
+def accuracy(records: Sequence[GameRecord], agent: str, group: str | None = None) -> AccuracyTally:
+    """``agent``'s moves against perfect play over its games in ``group`` (any if ``None``)."""
+    summed = AccuracyTally()
+    for record in records:
+        if group is None or record.group == group:
+            _add_accuracy(summed, record, agent)
+    return summed
+
+
+def _add_accuracy(summed: AccuracyTally, record: GameRecord, agent: str) -> None:
+    """Add ``agent``'s moves in ``record`` (none if it did not play there) to ``summed``."""
+    for name, stats in ((record.first, record.first_stats), (record.second, record.second_stats)):
+        if name == agent:
+            summed.add(stats.turns, stats.judged, stats.kept, stats.loss)
 
 
 def opening_pairs(records: Sequence[GameRecord]) -> Iterator[tuple[GameRecord, GameRecord]]:
@@ -187,12 +204,22 @@ def _rating_list(names: Sequence[str], tallies: Sequence[Tally], anchor: str | N
     return rating_list(names, {(t.agent, t.opponent): (t.wins + t.draws / 2, t.games) for t in tallies}, anchor)
 
 
-def ratings_summary(listed: RatingList) -> dict[str, object]:
+def ratings_summary(listed: RatingList, accuracy: Mapping[str, AccuracyTally]) -> dict[str, object]:
+    """The rating list for JSON, each player with the share of its judged moves that keep the value and its mean
+    loss (``plyscope.engine.arena.accuracy``)."""
     return {
         "anchor": listed.anchor,
         "virtual_draws": listed.virtual_draws,
         "list": [
-            {"player": r.player, "rating": r.rating, "error": r.error, "points": r.points, "played": r.played}
+            {
+                "player": r.player,
+                "rating": r.rating,
+                "error": r.error,
+                "points": r.points,
+                "played": r.played,
+                "kept_share": accuracy[r.player].kept_share,
+                "mean_loss": accuracy[r.player].mean_loss,
+            }
             for r in listed.ratings
         ],
     }
@@ -238,9 +265,13 @@ class RunningSummary:
         """Per pairing, its opening pairs by the first-named agent's points (``Pentanomial.counts``)."""
         self._waiting: dict[int, GameRecord] = {}
         """Games whose opening pair's other game is not in yet, by index."""
+        self._accuracy = {name: AccuracyTally() for name in self.names}
+        """Each agent's moves against perfect play."""
 
     def add(self, record: GameRecord) -> None:
         """Count the finished game ``record`` (each game once)."""
+        for name, summed in self._accuracy.items():
+            _add_accuracy(summed, record, name)
         meeting = self._meeting.get(frozenset((record.first, record.second)))
         if meeting is not None:
             agent = self.names[self.meetings[meeting][0]]
@@ -264,9 +295,13 @@ class RunningSummary:
             PairingStats(Tally(names[i], names[j], *self._games[k]), Pentanomial(*self._pairs[k]))
             for k, (i, j) in enumerate(self.meetings)
         ]
-        document: dict[str, object] = {"pairings": [s.as_dict() for s in stats]}
+        document: dict[str, object] = {
+            "pairings": [s.as_dict() for s in stats],
+            "accuracy": [{"agent": name, **summed.as_dict()} for name, summed in self._accuracy.items()],
+        }
         if self.sprt is not None:
             document["sprt"] = sprt_summary(self.sprt, stats[0].pairs)
         if len(names) > 2:
-            document["ratings"] = ratings_summary(_rating_list(names, [s.games for s in stats], self.anchor))
+            listed = _rating_list(names, [s.games for s in stats], self.anchor)
+            document["ratings"] = ratings_summary(listed, self._accuracy)
         return document

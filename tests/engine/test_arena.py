@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -18,12 +19,13 @@ from plyscope.engine.agents import Agent, Decision
 from plyscope.engine.arena.openings import OPENING_SCORES, opening_scores, select_openings, two_move_openings
 from plyscope.engine.arena.play import play_game
 from plyscope.engine.arena.pool import GamePool, open_executor, run_games
-from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.records import GameRecord, SideStats
 from plyscope.engine.arena.results import game_text, results_text
 from plyscope.engine.arena.schedule import GameTask, pairings, schedule
 from plyscope.engine.arena.summary import (
     RunningSummary,
     SprtWatch,
+    accuracy,
     opening_pairs,
     pairing_stats,
     pentanomial,
@@ -407,9 +409,14 @@ def _summary_from_scratch(records: list[GameRecord], names: list[str], sprt: Spr
     """What a run's summary is, from every record at once (``pairing_stats``, ``sprt_summary``, ``ratings``)."""
     meetings = pairings(len(names))
     stats = [pairing_stats(records, names[i], names[j]) for i, j in meetings]
-    document: dict[str, object] = {"pairings": [s.as_dict() for s in stats], "sprt": sprt_summary(sprt, stats[0].pairs)}
+    tallies = {name: accuracy(records, name) for name in names}
+    document: dict[str, object] = {
+        "pairings": [s.as_dict() for s in stats],
+        "accuracy": [{"agent": name, **tally.as_dict()} for name, tally in tallies.items()],
+        "sprt": sprt_summary(sprt, stats[0].pairs),
+    }
     if len(names) > 2:
-        document["ratings"] = ratings_summary(ratings(records, names, meetings))
+        document["ratings"] = ratings_summary(ratings(records, names, meetings), tallies)
     return document
 
 
@@ -421,7 +428,11 @@ def test_the_running_summary_is_the_summary_of_the_games_added_in_any_order(name
     for index in range(120):
         i, j = meetings[index // 2 % len(meetings)]
         first, second = (names[i], names[j]) if index % 2 == 0 else (names[j], names[i])
-        records.append(_record(index, first, second, rng.choice(["first", "second", "draw", "draw", "error"])))
+        record = _record(index, first, second, rng.choice(["first", "second", "draw", "draw", "error"]))
+        sides = [
+            SideStats(turns=9, judged=rng.randint(0, 9), kept=rng.randint(0, 4), loss=rng.randint(0, 30)) for _ in "ab"
+        ]
+        records.append(dataclasses.replace(record, first_stats=sides[0], second_stats=sides[1]))
     rng.shuffle(records)
     sprt = Sprt(0, 10)
     running = RunningSummary(names, sprt=sprt)
@@ -431,7 +442,17 @@ def test_the_running_summary_is_the_summary_of_the_games_added_in_any_order(name
 
 
 def _zero_stats() -> dict[str, float]:
-    return {"turns": 0, "fallbacks": 0, "moves": 0, "playout_moves": 0, "nodes": 0, "seconds": 0.0}
+    return {
+        "turns": 0,
+        "fallbacks": 0,
+        "moves": 0,
+        "playout_moves": 0,
+        "nodes": 0,
+        "seconds": 0.0,
+        "judged": 0,
+        "kept": 0,
+        "loss": 0,
+    }
 
 
 # --- opening pairs and the SPRT --------------------------------------------------------------

@@ -170,7 +170,10 @@ async def test_an_optimal_best_move_is_said_to_be() -> None:
         assert "✓ optimal (6 of 6 moves are)" in str(pane.query_one("#head", Static).render())
         cells = dict(pane.query_one(FigureGrid).cells)
         assert (cells["optimal"], cells["losing work"]) == ("yes, 6 of 6", "100% moves")  # nim-sum 0: all lose
+        sparkline = pane.query_one("#value-label", Static)
+        assert str(sparkline.render()) == "losing work 100% (100%..100%) over the run"  # the sparkline's line
         await pilot.press("T")
         await pilot.pause()
+        assert str(sparkline.render()).startswith("root value ")
         assert "optimal" not in str(pane.query_one("#head", Static).render())
         assert "optimal" not in dict(pane.query_one(FigureGrid).cells)

@@ -21,12 +21,21 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from plyscope.engine.agents import Agent, check_seed, limit_text, turn_limit
+from plyscope.engine.arena.accuracy import TRUTH_NODES, AccuracyTally, judged_game
 from plyscope.engine.arena.openings import select_openings
 from plyscope.engine.arena.pool import RunOutcome, open_executor, run_games
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.results import GameTexts, results_text, resumed_games
 from plyscope.engine.arena.schedule import GameTask, pairings, schedule
-from plyscope.engine.arena.summary import PairingStats, RunningSummary, SprtWatch, pairing_stats, ratings, summary
+from plyscope.engine.arena.summary import (
+    PairingStats,
+    RunningSummary,
+    SprtWatch,
+    accuracy,
+    pairing_stats,
+    ratings,
+    summary,
+)
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable, write_atomic
 from plyscope.engine.game_record import controller_text, parse_controller
@@ -35,7 +44,7 @@ from plyscope.engine.games.notation import spell
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
-from plyscope.tui.commands.options import add_budget, add_cluster, add_game
+from plyscope.tui.commands.options import add_budget, add_cluster, add_game, add_truth_nodes
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
@@ -84,6 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_budget(
         parser, moves="per turn: calls to the move operator (default 1000)", seconds="per turn: wall-clock seconds"
     )
+    add_truth_nodes(parser, TRUTH_NODES)
     add_cluster(parser)
     add_game(parser)
 
@@ -101,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
     if args.anchor is not None and args.anchor not in names:
         raise UserError(f"--anchor '{shown(args.anchor, 60)}' is not one of the agents: {', '.join(names)}")
     openings = select_openings(game, args.openings, seed)
-    tasks = schedule(game, agents, openings, seed, gauntlet=gauntlet)
+    truth_nodes = args.truth_nodes if judged_game(game, args.truth_nodes) else 0
+    tasks = schedule(game, agents, openings, seed, gauntlet=gauntlet, truth_nodes=truth_nodes)
     meta = {
         "command": "arena",
         "game": game.name,
@@ -112,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         "tournament": args.tournament,
         "sprt": None if sprt is None else sprt.text(),
         "anchor": args.anchor,
+        "truth_nodes": truth_nodes,
     }
     results = results_file(
         args,
@@ -132,8 +144,12 @@ def run(args: argparse.Namespace) -> int:
     meetings = pairings(len(names), gauntlet)
     for i, j in meetings:
         print_lines(console, match_lines(pairing_stats(outcome.records, names[i], names[j]), sprt))
+    tallies = {name: accuracy(outcome.records, name) for name in names}
+    if truth_nodes:
+        print_lines(console, accuracy_lines(tallies, truth_nodes))
     if len(names) > 2:
-        print_lines(console, rating_lines(ratings(outcome.records, names, meetings, args.anchor)))
+        listed = ratings(outcome.records, names, meetings, args.anchor)
+        print_lines(console, rating_lines(listed, tallies if truth_nodes else None))
     report_end(console, outcome, len(tasks), results, watch)
     return 130 if outcome.interrupted else 0
 
@@ -494,18 +510,37 @@ def _fixed(value: float | None, decimals: int = 1) -> str:
     return f"{math.nan if value is None else value:.{decimals}f}"
 
 
-def rating_lines(listed: RatingList) -> list[str]:
-    """A rating list in Ordo's columns: ``# PLAYER : RATING ERROR POINTS PLAYED (%)``, then what it means."""
+def accuracy_lines(tallies: Mapping[str, AccuracyTally], truth_nodes: int) -> list[str]:
+    """Each agent's moves against perfect play (``plyscope.engine.arena.accuracy``), a line each, and what they
+    mean."""
+    width = max(len(name) for name in tallies)
+    lines = [f"Accuracy of {name + ':':<{width + 1}} {tally.text()}" for name, tally in tallies.items()]
+    lines.append(
+        "A move keeps the value when the position after it is still a win, draw or loss for its player; its loss is "
+        f"the exact score it gives away (Connect Four: Pons' score; Nim: 2 for a win thrown away); a move is judged "
+        f"when both positions are solved within {truth_nodes:,} solver nodes each (--truth-nodes)."
+    )
+    return lines
+
+
+def rating_lines(listed: RatingList, tallies: Mapping[str, AccuracyTally] | None = None) -> list[str]:
+    """A rating list in Ordo's columns: ``# PLAYER : RATING ERROR POINTS PLAYED (%)``, then with ``tallies`` each
+    player's ``KEPT(%)`` and mean ``LOSS`` (``accuracy_lines``), then what it means."""
     width = max(len("PLAYER"), *(len(rating.player) for rating in listed.ratings))
-    lines = [f"{'#':>4} {'PLAYER':<{width}}    : {'RATING':>7} {'ERROR':>6} {'POINTS':>7} {'PLAYED':>7} {'(%)':>5}"]
+    head = f"{'#':>4} {'PLAYER':<{width}}    : {'RATING':>7} {'ERROR':>6} {'POINTS':>7} {'PLAYED':>7} {'(%)':>5}"
+    lines = [head + (f" {'KEPT(%)':>7} {'LOSS':>6}" if tallies is not None else "")]
     for rank, rating in enumerate(listed.ratings, start=1):
         value = "-" if rating.rating is None else f"{rating.rating:.1f}"
         error = "-" if rating.rating is None else "----" if rating.error is None else f"{rating.error:.1f}"
         share = "-" if not rating.played else f"{100 * rating.points / rating.played:.1f}"
-        lines.append(
+        line = (
             f"{rank:>4} {rating.player:<{width}}    : {value:>7} {error:>6} {rating.points:>7.1f} "
             f"{rating.played:>7} {share:>5}"
         )
+        if tallies is not None:
+            kept, loss = tallies[rating.player].kept_share, tallies[rating.player].mean_loss
+            line += f" {'-' if kept is None else f'{100 * kept:.1f}':>7} {'-' if loss is None else f'{loss:.2f}':>6}"
+        lines.append(line)
     zero = f"{listed.anchor} is rated 0 (the anchor)" if listed.anchor else "the ratings average 0"
     lines.append(
         f"Logistic Elo by maximum likelihood over every game (a draw is half a win); {zero}; "

@@ -13,7 +13,7 @@ from typing import NoReturn, TypeVar
 
 from plyscope.engine.errors import one_line
 from plyscope.engine.games import GAME_NAMES
-from plyscope.engine.numbers import MAX_MOVES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
+from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 
 T = TypeVar("T")
 
@@ -45,6 +45,19 @@ MOVES = number(parse_int, "--moves", lo=1, hi=MAX_MOVES)
 SECONDS = number(parse_float, "--seconds", above=0.0, hi=MAX_SECONDS)
 SEED = number(parse_int, "--seed", lo=0, hi=MAX_SEED)
 WORKERS = number(parse_int, "--workers", lo=1, hi=MAX_WORKERS)
+TRUTH_NODES = number(parse_int, "--truth-nodes", lo=0, hi=MAX_NODES)
+
+
+def add_truth_nodes(parser: argparse.ArgumentParser, default: int) -> None:
+    """``--truth-nodes N``: the solver nodes per position for judging the agents' moves against perfect play."""
+    parser.add_argument(
+        "--truth-nodes",
+        type=TRUTH_NODES,
+        default=default,
+        metavar="N",
+        help="Connect Four and Nim: judge every move against perfect play, each position solved within N solver "
+        f"nodes (default {default:,}; 0: no judging)",
+    )
 
 
 def add_game(parser: argparse.ArgumentParser) -> None:

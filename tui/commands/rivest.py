@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from plyscope.engine.agents import check_seed
+from plyscope.engine.arena.accuracy import TRUTH_NODES, AccuracyTally
 from plyscope.engine.arena.openings import select_openings
 from plyscope.engine.games import Connect4
 from plyscope.engine.games.notation import spell
@@ -23,7 +24,7 @@ from plyscope.engine.rivest_experiment import (
 )
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from plyscope.tui.commands.arena import make_console, play_with_progress, report_end, results_file
-from plyscope.tui.commands.options import add_cluster
+from plyscope.tui.commands.options import add_cluster, add_truth_nodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--mm", metavar="SPEC", help="another MM agent (default rivest:mode=reverse,accounting=true,eval=rivest)"
     )
     parser.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
+    add_truth_nodes(parser, TRUTH_NODES)
     add_cluster(parser)
 
 
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     openings = select_openings(game, args.openings, seed)
     mm_spec = MM_SPEC if args.mm is None else args.mm
     ab_spec = AB_SPEC if args.ab is None else args.ab
-    tasks = rivest_tasks(game, args.bound, values, openings, seed, mm_spec, ab_spec)
+    tasks = rivest_tasks(game, args.bound, values, openings, seed, mm_spec, ab_spec, args.truth_nodes)
     meta = {
         "command": "rivest",
         "game": game.name,
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         "values": list(values),
         "seed": seed,
         "openings": [spell(game.start(), opening) for opening in openings],
+        "truth_nodes": args.truth_nodes,
     }
 
     results = results_file(
@@ -77,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
         title=f"Rivest's experiment, {args.bound} bound",
     )
     console = make_console()
-    console.print(rivest_table(rivest_rows(outcome.records, args.bound, values), len(openings), mm_spec, ab_spec))
+    rows = rivest_rows(outcome.records, args.bound, values)
+    console.print(rivest_table(rows, len(openings), mm_spec, ab_spec))
+    if args.truth_nodes:
+        console.print(accuracy_table(rows, args.truth_nodes))
     report_end(console, outcome, len(tasks), results)
     return 130 if outcome.interrupted else 0
 
@@ -111,6 +117,38 @@ def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec
             end_section=row is rows[-2],
         )
     return table
+
+
+def accuracy_table(rows: Sequence[RivestRow], truth_nodes: int) -> Table:
+    """MM's and AB's moves against perfect play per bound: the share that keep the game-theoretic value, the mean
+    score given away, and the share judged (``plyscope.engine.arena.accuracy``)."""
+    table = Table(
+        title="Move quality against perfect play",
+        title_justify="left",
+        caption_justify="left",
+        caption="kept: the share of the judged moves after which the position is still a win, draw or loss for the "
+        "player who moved; loss: the mean of Pons' score given away per judged move; judged: the share of the moves "
+        f"whose positions before and after the solver settled within {truth_nodes:,} nodes each (--truth-nodes), "
+        "going back from each game's end.",
+    )
+    table.add_column("bound per turn")
+    for column in ("MM kept", "MM loss", "MM judged", "AB kept", "AB loss", "AB judged"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(
+            row.label, *_accuracy_cells(row.mm_accuracy), *_accuracy_cells(row.ab_accuracy), end_section=row is rows[-2]
+        )
+    return table
+
+
+def _accuracy_cells(tally: AccuracyTally) -> tuple[str, str, str]:
+    """kept, loss and judged, as ``accuracy_table`` shows them (``-``: no move judged)."""
+    kept, loss, judged = tally.kept_share, tally.mean_loss, tally.judged_share
+    return (
+        "-" if kept is None else f"{100 * kept:.1f}%",
+        "-" if loss is None else f"{loss:.2f}",
+        "-" if judged is None else f"{100 * judged:.0f}%",
+    )
 
 
 def elo_cell(estimate: EloEstimate | None) -> str:

@@ -25,7 +25,7 @@ from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_sea
 from plyscope.engine.timeline import recorded
 from plyscope.engine.truth import NODE_BUDGET, OUTCOME_NAMES, Oracle, refusal, work_shares
 from plyscope.tui.commands.explore import parse_params
-from plyscope.tui.commands.options import SECONDS, SEED, add_game, add_position, number
+from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, add_position, number
 from plyscope.tui.formatting import significant
 from plyscope.tui.session import parse_position
 
@@ -33,7 +33,6 @@ SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""
 NODES = number(parse_int, "--max-nodes", lo=1, hi=MAX_NODES)
 DOT_NODES = number(parse_int, "--dot-nodes", lo=1, hi=100_000)
-TRUTH_NODES = number(parse_int, "--truth-nodes", lo=0, hi=MAX_NODES)
 VALUE_FOR = "first player"
 """Every searcher's root value is from the first player's point of view (the first player is MAX)."""
 

@@ -30,7 +30,7 @@ from plyscope.tui.contest import Lockstep, agent_session, compared_with
 from plyscope.tui.diff_view import shown_diff
 from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
-from plyscope.tui.screens.diff import DiffScreen
+from plyscope.tui.screens.diff import DIFF_SHOWN, DiffScreen
 from plyscope.tui.screens.side_by_side import SideBySideScreen
 from plyscope.tui.session import Batch, Session, named_position
 from plyscope.tui.widgets.board import Board
@@ -38,8 +38,6 @@ from plyscope.tui.widgets.compare_summary import CompareSummary, Row, summary_ro
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
-DIFF_SHOWN = 200
-"""Differing nodes the diff (``D``) draws at most."""
 
 
 class CompareScreen(SideBySideScreen):

@@ -11,6 +11,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+DIFF_SHOWN = 200
+"""The most differing nodes a diff screen draws (the summary counts them all)."""
+
 
 class DiffScreen(ModalScreen[None]):
     """What ``tui.diff_view.shown_diff`` draws, until escape."""

@@ -1,8 +1,7 @@
 """The explorer screen: the board beside one live search (``SearchPane``), a status line and a prompt bar.
 
-Searching happens in a thread hosted by ``SearchScreen.host``: ``Session.drive`` takes steps
-in frames and each frame is painted before the search goes on.  What is explored, and the
-positions the moves played on the board came from, is an ``Exploration`` (``plyscope.tui.session``).
+Searching happens in a thread hosted by ``SearchScreen.host``: ``Session.drive`` takes steps in frames, each painted
+before the search goes on.  What is explored, and where the moves played came from, is an ``Exploration``.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from plyscope.tui.screens.leaf_edit import LeafEditing
 from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_commands
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.setup import SetupScreen
+from plyscope.tui.screens.step_diff import StepDiffScreen
 from plyscope.tui.session import DEFAULT_SPEED, Batch, Exploration, Session, next_speed
 from plyscope.tui.widgets.board import COLUMN_BINDINGS, Board
 from plyscope.tui.widgets.footer import KeyFooter
@@ -52,7 +52,7 @@ def stop_words(session: Session) -> tuple[str, str]:
     }.get(session.stop_reason(), ("", ""))
 
 
-class ExploreScreen(LeafEditing):
+class ExploreScreen(LeafEditing, StepDiffScreen):
     """One searcher on one position: step it, run it, and watch its tree grow."""
 
     CSS_PATH = "explore.tcss"

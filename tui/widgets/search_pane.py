@@ -16,6 +16,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from rich.text import Text
 from textual import events
@@ -26,11 +27,11 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Move
+from plyscope.engine.games import Connect4, Game, Move
 from plyscope.engine.search.base import Node, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
-from plyscope.tui.session import Batch, RateMeter, Session
+from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
 from plyscope.tui.widgets.timeline_bar import TimelineBar
@@ -41,6 +42,10 @@ TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
 ORACLE = Oracle()
 """The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
+PREPARED: set[Game] = set()
+"""The games whose truth solver is loaded, or being loaded, in this process (``ORACLE.prepare``)."""
+PREPARE_AFTER = 1.0
+"""Seconds after a pane first shows a game before the truth column's solver is loaded (start-up comes first)."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
 SHARES_SECONDS = 0.5
@@ -192,6 +197,9 @@ class SearchPane(Vertical):
         """Where the search's work went, by the root moves' values (``None``: the column is off)."""
         self._shares_counted = -SHARES_SECONDS
         """When ``work_shares`` was last counted (``time.perf_counter``)."""
+        self.losing_history = ValueHistory()
+        """The share of the work below root moves that lose, each time ``work_shares`` was counted for the search
+        shown: the sparkline's line while the truth column is on."""
 
     class TruthsFound(Message):
         """A truth worker's values for some nodes (and their ``truth_words``), for the run ``run`` of its pane."""
@@ -235,6 +243,8 @@ class SearchPane(Vertical):
         self.search_tree.show_searcher(session.searcher, session.lock, last)
         self._stop_truths()
         self._truths = {}
+        self.losing_history = ValueHistory()
+        self.set_timer(PREPARE_AFTER, partial(self._prepare_truth, session.searcher.root_state.game))
         self.judge()
         if refusal(session.searcher.root_state.game) is not None:
             self.search_tree.truth = False
@@ -271,6 +281,13 @@ class SearchPane(Vertical):
             self._stop_truths()
         self.judge()
         return reason or ""
+
+    def _prepare_truth(self, game: Game) -> None:
+        """Load the truth column's solver for ``game`` in a thread, once per process (the first ``T`` then shows values
+        within a second)."""
+        if isinstance(game, Connect4) and game not in PREPARED:
+            PREPARED.add(game)
+            self.run_worker(partial(ORACLE.prepare, game), thread=True, group="truth-prepare")
 
     def find_truths(self) -> None:
         """Start a worker on the nodes without an exact value yet (after the one under way, if any): the lines shown,
@@ -360,6 +377,9 @@ class SearchPane(Vertical):
             if now - self._shares_counted >= SHARES_SECONDS:
                 self.work_shares = work_shares(searcher.root, moves, best, truths, state.player)
                 self._shares_counted = now
+                settled = self.work_shares.judgement.settled  # (before: a share of the losses known so far)
+                if settled and self.work_shares.losing_share is not None:
+                    self.losing_history.add(self.work_shares.losing_share)
             self.root_judgement = Judgement.of(truths, state.player, moves.index(best) if best in moves else None)
             if len(known) > TRUTHS_KEPT:  # keep the values of the lines shown and of the choices judged
                 roots: set[Valued] = {RootMove(move) for move in moves}
@@ -421,4 +441,7 @@ class SearchPane(Vertical):
             signed=positive_scale(searcher) is None,
             truth=() if self.work_shares is None else share_cells(self.work_shares),
         )
-        self.query_one(StatsPanel).show(figures, session.history.shown())
+        if self.search_tree.truth:
+            self.query_one(StatsPanel).show(figures, self.losing_history.shown(), losing=True)
+        else:
+            self.query_one(StatsPanel).show(figures, session.history.shown())

@@ -6,6 +6,7 @@ and only a configuration that builds a searcher is handed on (``SetupForm.Submit
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
@@ -81,6 +82,9 @@ class SetupForm(Widget):
         self._shown_game = config.game
         """The game the algorithm list is for (``Select.Changed`` also comes on mount)."""
         self._shown_algorithm = ""
+        self._rows_changing = asyncio.Lock()
+        """Held while the parameter rows are replaced: a game change and an algorithm's ``Changed`` may both replace
+        them at once, and rows removed while others mount left a ``Select`` without its overlay."""
         """The algorithm whose parameter fields are shown."""
 
     def compose(self) -> ComposeResult:
@@ -173,18 +177,19 @@ class SetupForm(Widget):
     async def _show_params(self, name: str) -> None:
         """Show the description and the parameter rows of algorithm ``name`` (defaults), unless shown already; a
         budget left at the old algorithm's default becomes the new one's."""
-        info = algorithms().get(name)
-        if info is None or info.name == self._shown_algorithm:
-            return
-        budget = self.query_one("#budget", Input)
-        if budget.value.strip() == str(default_budget(self._shown_algorithm)):
-            budget.value = str(default_budget(info.name))
-        self._shown_algorithm = info.name
-        self.query_one("#algorithm-help", Static).update(info.description)
-        params = self.query_one("#params", Vertical)
-        with self.app.batch_update():
-            await params.remove_children()
-            await params.mount_all(list(self._param_rows(info, {})))
+        async with self._rows_changing:
+            info = algorithms().get(name)
+            if info is None or info.name == self._shown_algorithm:
+                return
+            budget = self.query_one("#budget", Input)
+            if budget.value.strip() == str(default_budget(self._shown_algorithm)):
+                budget.value = str(default_budget(info.name))
+            self._shown_algorithm = info.name
+            self.query_one("#algorithm-help", Static).update(info.description)
+            params = self.query_one("#params", Vertical)
+            with self.app.batch_update():
+                await params.remove_children()
+                await params.mount_all(list(self._param_rows(info, {})))
 
     @on(Button.Pressed, "#apply")
     def _apply_pressed(self) -> None:

@@ -1,4 +1,5 @@
-"""The stats panel: what a search has spent and built, and a sparkline of its root value over the steps."""
+"""The stats panel: what a search has spent and built, and a sparkline of its root value over the steps (with the
+truth column on: of the share of its work below root moves that lose)."""
 
 from __future__ import annotations
 
@@ -134,8 +135,9 @@ class StatsPanel(Widget):
         yield Static(id="value-label")
         yield ValueSparkline([], id="values")
 
-    def show(self, figures: Figures, values: Sequence[float]) -> None:
-        """Show ``figures`` and the root values (first player's point of view) over the steps."""
+    def show(self, figures: Figures, values: Sequence[float], *, losing: bool = False) -> None:
+        """Show ``figures`` and the root values (first player's point of view) over the steps; with ``losing``,
+        ``values`` are instead the shares of the work below root moves that lose, over the run (the truth column's)."""
         stats = figures.stats
         cells = [
             ("moves", format_count(stats.moves)),
@@ -149,10 +151,17 @@ class StatsPanel(Widget):
             cells.append(("playouts", format_count(stats.playouts)))
         cells += figures.truth
         self.query_one(FigureGrid).show(cells)
-        label = "root value"
-        if values:
-            shown = format_value if figures.signed else format_number
-            label += f" {shown(values[-1])} ({shown(min(values))}..{shown(max(values))})"
+        if losing:
+            label = "losing work"
+            if values:
+                label += f" {values[-1]:.0%} ({min(values):.0%}..{max(values):.0%}) over the run"
+            else:
+                label += " over the run: drawn once every root move is settled"
+        else:
+            label = "root value"
+            if values:
+                shown = format_value if figures.signed else format_number
+                label += f" {shown(values[-1])} ({shown(min(values))}..{shown(max(values))})"
         shown_label = self.query_one("#value-label", Static)
         if label != shown_label.content:  # an update repaints it, at every step
             shown_label.update(label, layout=False)

@@ -1,0 +1,129 @@
+"""Accuracy against perfect play: how many of an agent's moves keep the game-theoretic value, and what the others
+cost.
+
+A move *keeps the value* when the position it leads to is still a win, a draw or a loss for the player who moved,
+as the position before it was.  Its *loss* is how much of the exact value it gives away, in the units of the
+game's exact scores (``plyscope.engine.truth``): Pons' score for Connect Four (a win with one more stone to play
+is 1 less; a move that turns a win into a draw loses the whole score), 0 or 2 for Nim (a win is +1, a loss -1).
+A move is *judged* only when both positions are settled within the solver's node budget per position
+(``Truth.settled``); early Connect Four positions are often not, so the share of moves judged is reported beside
+the others.
+
+Every position's value is solved once (the position after a move is the one before the next), from the end of the
+game back to the first position the solver cannot settle (``judge_game``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from plyscope.engine.games import Game, State
+from plyscope.engine.truth import Oracle, refusal
+
+TRUTH_NODES = 100_000
+"""The solver nodes one position may take, by default, before it is left unsettled (some 10 ms compiled): an arena
+run at ``--moves 1000`` takes about 10% longer with it, as measured (GUIDE.md, "Accuracy against perfect play")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One move against perfect play, for the player who made it."""
+
+    kept: bool
+    """Whether the move keeps the position's value (win, draw or loss)."""
+    loss: int
+    """The exact score given away (0 for a perfect move), in the game's units."""
+
+
+def judged_game(game: Game, budget: int) -> bool:
+    """Whether moves in ``game`` are judged at ``budget`` nodes per position: a budget, and exact values
+    (``plyscope.engine.truth.refusal``)."""
+    return budget > 0 and refusal(game) is None
+
+
+GAME_TABLE = 1 << 18
+"""The transposition table of the solver that judges one game (``table_limit``: 2^18 slots, about 3 MB compiled):
+a game's positions at ``TRUTH_NODES`` each take a few hundred thousand nodes in all."""
+
+
+def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdict | None]:
+    """A verdict on each move of a game, given as the positions before and after it (``None``: not judged).
+
+    The moves are judged from the game's end back to its start, so that each position's solve finds the positions
+    after it in the solver's table; going back stops at the first position not settled within ``budget`` solver
+    nodes: it and the moves before it are not judged (early Connect Four positions take millions of nodes, and
+    would each spend the whole budget for nothing).  A game is judged by a solver of its own, so that its verdicts
+    are the same whichever worker process plays it, after whichever games."""
+    oracle = Oracle(budget=budget, table=GAME_TABLE)
+    verdicts: list[Verdict | None] = [None] * len(moves)
+    for index in range(len(moves) - 1, -1, -1):
+        before, after = moves[index]
+        now, then = oracle.truth(after), oracle.truth(before)
+        if now.score is None or then.score is None:
+            break
+        player = before.player
+        value_then, value_now = then.score.pov(player), now.score.pov(player)
+        verdicts[index] = Verdict(_sign(value_then) == _sign(value_now), value_then - value_now)
+    return verdicts
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+@dataclass(slots=True)
+class AccuracyTally:
+    """An agent's moves against perfect play, summed over games (``plyscope.engine.arena.records.SideStats``
+    holds one game's)."""
+
+    moves: int = 0
+    """Moves the agent played."""
+    judged: int = 0
+    """Of those, moves judged (both positions settled)."""
+    kept: int = 0
+    """Of those judged, moves that keep the value."""
+    loss: int = 0
+    """The score given away over the moves judged, in the game's units."""
+
+    def add(self, moves: int, judged: int, kept: int, loss: int) -> None:
+        self.moves += moves
+        self.judged += judged
+        self.kept += kept
+        self.loss += loss
+
+    @property
+    def judged_share(self) -> float | None:
+        """The share of the moves judged (``None``: no move)."""
+        return self.judged / self.moves if self.moves else None
+
+    @property
+    def kept_share(self) -> float | None:
+        """The share of the moves judged that keep the value (``None``: none judged)."""
+        return self.kept / self.judged if self.judged else None
+
+    @property
+    def mean_loss(self) -> float | None:
+        """The mean score given away per move judged (``None``: none judged)."""
+        return self.loss / self.judged if self.judged else None
+
+    def as_dict(self) -> dict[str, object]:
+        """For JSON: ``null`` for a share of nothing."""
+        return {
+            "moves": self.moves,
+            "judged": self.judged,
+            "judged_share": self.judged_share,
+            "kept": self.kept,
+            "kept_share": self.kept_share,
+            "mean_loss": self.mean_loss,
+        }
+
+    def text(self) -> str:
+        """``812 of 900 judged moves keep the value (90.2%), mean loss 0.41; 900 of 1,200 moves judged (75.0%)``."""
+        if not self.judged:
+            return f"no move judged (0 of {self.moves:,} moves settled within the solver's budget)"
+        return (
+            f"{self.kept:,} of {self.judged:,} judged moves keep the value ({100 * (self.kept_share or 0):.1f}%), "
+            f"mean loss {self.mean_loss:.2f}; {self.judged:,} of {self.moves:,} moves judged "
+            f"({100 * (self.judged_share or 0):.1f}%)"
+        )

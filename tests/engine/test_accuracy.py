@@ -1,0 +1,110 @@
+"""Moves judged against perfect play (``plyscope.engine.arena.accuracy``): on positions whose values are known, in a
+game, and in a small arena whose every move's value is known."""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import xor
+
+from plyscope.engine.agents import Agent
+from plyscope.engine.arena.accuracy import AccuracyTally, Verdict, judge_game
+from plyscope.engine.arena.play import play_game
+from plyscope.engine.arena.records import SideStats
+from plyscope.engine.arena.schedule import schedule
+from plyscope.engine.arena.summary import accuracy, summary
+from plyscope.engine.games import NimState, State, make_game
+from plyscope.engine.games.notation import read_moves
+from plyscope.engine.search.base import Limit
+from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.solver import Connect4Solver
+from tests.pons import pons_positions
+
+
+def test_a_nim_move_that_throws_a_win_away_loses_two() -> None:
+    start = make_game("nim").parse("1,2")  # nim-sum 3: the player to move wins
+    assert isinstance(start, NimState)
+    to_zero = start.game.parse("1,1/2")  # nim-sum 0 for the second player: the first keeps the win
+    thrown = start.game.parse("0,2/2")  # nim-sum 2: the second player wins now
+    assert judge_game([(start, to_zero), (start, thrown)], 10) == [Verdict(kept=True, loss=0), Verdict(False, 2)]
+
+
+def test_connect_four_verdicts_are_pons_scores_before_and_after() -> None:
+    game = make_game("connect4")
+    solver = Connect4Solver(game, table_limit=1 << 18)  # type: ignore[arg-type]
+    for moves, score in pons_positions("Test_L3_R1", 4):
+        before = game.parse(moves)
+        for move in before.legal_moves():
+            after = before.play(move)
+            if after.is_terminal():
+                continue
+            after_score = solver.solve(after).pov(before.player)  # type: ignore[arg-type]
+            (verdict,) = judge_game([(before, after)], 10**7)
+            assert verdict == Verdict(
+                (score > 0) - (score < 0) == (after_score > 0) - (after_score < 0), score - after_score
+            )
+            assert verdict.loss >= 0
+
+
+def _whole_game(moves: str) -> list[tuple[State, State]]:
+    """The moves of a game that starts with ``moves`` and is played to its end by alpha-beta at depth 2."""
+    state = make_game("connect4").parse("")
+    pairs = [(state, state := state.play(move)) for move in read_moves(state, moves)]
+    while not state.is_terminal():
+        searcher = make_searcher("alphabeta", state, {"depth": 2})
+        searcher.run(Limit(iterations=10_000))
+        move = searcher.best_move()
+        assert move is not None
+        pairs.append((state, state := state.play(move)))
+    return pairs
+
+
+def test_judging_goes_back_from_the_end_and_stops_at_the_first_position_not_settled() -> None:
+    moves, _ = pons_positions("Test_L2_R1", 1)[0]
+    pairs = _whole_game(moves)
+    verdicts = judge_game(pairs, 2_000)
+    judged = [verdict is not None for verdict in verdicts]
+    assert judged == sorted(judged) and judged[-1] and not judged[0]  # a suffix of the game is judged
+    assert judge_game(pairs, 2_000) == verdicts  # each game on a solver of its own: the same verdicts every time
+    first = judged.index(True)
+    assert judge_game(pairs[first:], 10**8) == verdicts[first:]  # the budget decides what is judged, not the verdict
+
+
+def _nim_wins(piles: tuple[int, ...]) -> bool:
+    """Bouton: the player to move in normal-play Nim wins exactly when the nim-sum is not 0."""
+    return reduce(xor, piles, 0) != 0
+
+
+def test_a_small_nim_arena_judges_every_move_as_bouton_does() -> None:
+    game = make_game("nim")
+    agents = [Agent.parse("minimax:depth=1", Limit(moves=30)), Agent.parse("flat-mc", Limit(moves=6))]
+    openings = [tuple(read_moves(game.start(), "4-1")), tuple(read_moves(game.start(), "5-2"))]
+    records = [play_game(task) for task in schedule(game, agents, openings, 3, truth_nodes=1)]
+    for record in records:
+        expected = {record.first: SideStats(), record.second: SideStats()}
+        state = game.start()
+        for index, move in enumerate(read_moves(state, record.moves)):
+            after = state.play(move)
+            if index >= len(record.opening.split()):  # the opening's moves are nobody's
+                assert isinstance(state, NimState) and isinstance(after, NimState)
+                lost = _nim_wins(state.piles) and _nim_wins(after.piles)  # a win handed to the opponent
+                side = expected[record.first if state.player == 1 else record.second]
+                side.judged_move(Verdict(not lost, 2 if lost else 0))
+            state = after
+        for name, stats in ((record.first, record.first_stats), (record.second, record.second_stats)):
+            assert (stats.judged, stats.kept, stats.loss) == (stats.turns, expected[name].kept, expected[name].loss)
+    tallies = {agent.label: accuracy(records, agent.label) for agent in agents}
+    assert sum(t.moves for t in tallies.values()) == sum(len(read_moves(game.start(), r.moves)) - 1 for r in records)
+    document = summary(records, list(tallies))
+    assert document["accuracy"] == [{"agent": name, **tally.as_dict()} for name, tally in tallies.items()]
+    losing = tallies["flat-mc"]
+    assert losing.kept < losing.judged == losing.moves and losing.mean_loss == 2 * (1 - (losing.kept_share or 0))
+
+
+def test_shares_of_nothing_are_none_and_said_so() -> None:
+    empty = AccuracyTally(moves=4)
+    assert (empty.judged_share, empty.kept_share, empty.mean_loss) == (0.0, None, None)
+    assert empty.text() == "no move judged (0 of 4 moves settled within the solver's budget)"
+    tally = AccuracyTally(moves=1200, judged=900, kept=812, loss=369)
+    assert tally.text() == (
+        "812 of 900 judged moves keep the value (90.2%), mean loss 0.41; 900 of 1,200 moves judged (75.0%)"
+    )

@@ -1,0 +1,87 @@
+"""The explorer's diff of one search with itself at two steps of its timeline: ``M`` marks the step shown, then
+``D``, at any other step, lines the two trees up node by node (``plyscope.engine.tree_diff``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from plyscope.engine.tree_diff import Snapshot, diff_snapshots, snapshot
+from plyscope.tui.diff_view import shown_diff
+from plyscope.tui.screens.diff import DIFF_SHOWN, DiffScreen
+from plyscope.tui.session import Session
+
+MARK_NODES = 200_000
+"""The most nodes a marked step's copy of the tree may hold: at about 450 bytes a node (a path and its numbers,
+measured with tracemalloc on Connect Four trees of MCTS, best-first minimax and alpha-beta), 90 MB at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class MarkedStep:
+    """A step of a session's timeline and its tree as it stood then."""
+
+    session: Session
+    step: int
+    tree: Snapshot
+
+
+class StepDiffScreen(Screen[None]):
+    """A screen showing one ``session`` whose timeline steps can be marked and diffed (the explorer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("M", "mark_step", "Mark the step shown, to diff it with another (D)", show=False),
+        Binding("D", "diff_marked", "Diff the marked step's tree with the step shown, node by node", show=False),
+    ]
+
+    marked: MarkedStep | None = None
+    """The step ``M`` marked, with a copy of its tree (``None``: none)."""
+
+    @property
+    def session(self) -> Session:
+        raise NotImplementedError
+
+    def say(self, note: str) -> None:
+        raise NotImplementedError
+
+    def refuse(self, reason: str) -> None:
+        raise NotImplementedError
+
+    def action_mark_step(self) -> None:
+        """Keep a copy of the tree at the step shown (in a thread: a big tree takes a while to walk)."""
+        session = self.session
+        nodes = session.searcher.stats.nodes
+        if nodes > MARK_NODES:
+            self.refuse(f"the tree holds {nodes:,} nodes: a marked step keeps a copy of at most {MARK_NODES:,}")
+            return
+
+        def body() -> None:
+            with session.lock:
+                marked = MarkedStep(session, session.step_shown, snapshot(session.searcher))
+            self.app.call_from_thread(self._marked, marked)
+
+        self.say("copying the tree of the step shown…")
+        self.run_worker(body, thread=True, group="diff", exclusive=True)
+
+    def _marked(self, marked: MarkedStep) -> None:
+        self.marked = marked
+        self.say(f"step {marked.step:,} marked: step on or move along the timeline, then D diffs the two trees")
+
+    def action_diff_marked(self) -> None:
+        """Show how the tree at the step shown differs from the marked step's."""
+        marked, session = self.marked, self.session
+        if marked is None or marked.session is not session:
+            self.refuse("no step of this search is marked: M marks the step shown; then D diffs it with another")
+            return
+
+        def body() -> None:
+            with session.lock:
+                step, now = session.step_shown, snapshot(session.searcher)
+            shown = shown_diff(diff_snapshots(marked.tree, now), session.state, DIFF_SHOWN)
+            title = f"A step {marked.step:,} (marked) and B step {step:,}"
+            self.app.call_from_thread(self.app.push_screen, DiffScreen(title, shown))
+
+        self.say(f"lining up the trees of steps {marked.step:,} and {session.step_shown:,}…")
+        self.run_worker(body, thread=True, group="diff", exclusive=True)
