@@ -93,7 +93,8 @@ def parse_controller(text: str, default: Limit, game: Game) -> Controller:
     info = algorithm(spec.name)
     if not plays(info, game):
         families = info.games or DETERMINISTIC_FAMILIES
-        raise SearchError(f"agent '{written}': {spec.name} plays {' and '.join(families)} only, not {game.name}")
+        named = ", ".join(families[:-1]) + " and " + families[-1] if len(families) > 1 else families[0]
+        raise SearchError(f"agent '{written}': {spec.name} plays {named} only, not {game.name}")
     try:  # what only a searcher checks (its evaluator's weights file...): refused now, not at the agent's turn
         spec.make(game.start())
     except SearchError as error:

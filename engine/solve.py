@@ -31,6 +31,7 @@ from operator import xor
 from plyscope.engine.games.base import PositionError, State
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.games.nim import NimState
+from plyscope.engine.games.tree import TreeState
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.solver import TABLE_LIMIT, Connect4Solver, ScoreSearch, centre_first
 
@@ -204,6 +205,54 @@ class PositionSolve:
             searches = self._searches
             bounds = {state.move_label(column): searches[column].bounds.seen_by(mover) for column in sorted(searches)}
         return Solution(state.game.name, state.text(), state.player, bounds, self.nodes, self.seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeSolution:
+    """The exact value of a hand-written tree's node and of each of its moves (``plyscope solve --game tree``).
+
+    Every value is from MAX's (the first player's) point of view, as the tree's leaves are: minimax, or
+    expectiminimax where the tree has chance nodes."""
+
+    position: str
+    player: int
+    """The player to move at the node: +1 MAX, -1 MIN (0: nature, at a chance node)."""
+    value: float
+    """The node's exact value, MAX's point of view."""
+    moves: dict[str, float]
+    """Move label -> the exact value of the child it leads to, MAX's point of view."""
+    nodes: int
+    """Nodes valued (the whole tree)."""
+    seconds: float
+
+    @property
+    def best_moves(self) -> list[str]:
+        """The moves whose child has the node's value."""
+        return [label for label, value in self.moves.items() if value == self.value]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "game": "tree",
+            "position": self.position,
+            "player": self.player,
+            "value": self.value,
+            "moves": self.moves,
+            "best_moves": self.best_moves,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "finished": True,
+        }
+
+
+def solve_tree(state: TreeState) -> TreeSolution:
+    """The exact values at ``state`` (a node where a player moves) and of its moves."""
+    if state.is_terminal():
+        raise PositionError(f"the tree '{state.text()}' is a leaf: there is nothing to solve")
+    started = time.perf_counter()
+    tree = state.tree
+    exact = tree.exact
+    moves = {state.move_label(move): exact[state.play(move).node] for move in state.legal_moves()}
+    return TreeSolution(state.text(), state.player, exact[state.node], moves, len(exact), time.perf_counter() - started)
 
 
 @cache

@@ -8,6 +8,8 @@
   minutes: each of its steps must still hand control back within a frame);
 * the time from ``q`` to the app's exit while a search runs flat out (target: 0.5 s);
 * the timeline's figures, and the explorer's resident bytes per tree node (``plyscope.tui.bench_memory``);
+* a hand-written tree of 1,000 leaves (``--game tree``): parsed, drawn on the board, and typed as a new position
+  until the screen shows it (target: 100 ms);
 * the truth column (``T``) on a 10,000-node Connect Four tree from ``4453``: the first value and every line shown
   settled (targets: 1 s and 10 s), and the keys answered meanwhile (target: 100 ms).
 """
@@ -21,6 +23,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from textual import events
@@ -33,6 +36,7 @@ from plyscope.tui.bench_memory import measure as memory_figures
 from plyscope.tui.formatting import TRUTH_UNSETTLED
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import Batch, SearchConfig, Session
+from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.search_tree import SearchTree
 
 SIZE = (120, 40)
@@ -200,7 +204,15 @@ def measure(quick: bool) -> list[BenchTable]:
         times = [asyncio.run(quit_time(Session.create(config))) for _ in range(3 if quick else 5)]
         quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
     quits.notes.append("from the key sent to the app closed, its search threads stopped")
-    return [steps, keys, quits, timeline_figures(quick), truth_figures(quick), *memory_figures(quick)]
+    return [
+        steps,
+        keys,
+        quits,
+        timeline_figures(quick),
+        truth_figures(quick),
+        tree_figures(quick),
+        *memory_figures(quick),
+    ]
 
 
 TRUTH_TREE = SearchConfig(position="4453", budget=None, node_cap=10_000)
@@ -353,3 +365,58 @@ def timeline_figures(quick: bool) -> BenchTable:
         "search rebuilt from the recipe and its tree checked against the saved one, and swapped in"
     )
     return table
+
+
+THOUSAND_LEAVES = (
+    "(" + ",".join("(" + ",".join(str((i * 7 + j * 13) % 41 - 20) for j in range(10)) + ")" for i in range(100)) + ")"
+)
+"""A hand-written tree of 100 x 10 = 1,000 leaves."""
+TREE_TARGET_MS = 100.0
+
+
+def tree_figures(quick: bool) -> BenchTable:
+    """A tree of 1,000 leaves in the explorer: parsed, drawn by the board (at the root, and around a leaf chosen), and
+    typed as a new position until the screen is repainted with it."""
+    repeats = 5 if quick else 20
+    table = BenchTable(
+        "explorer: a hand-written tree of 1,000 leaves (headless, ms)",
+        ["what", "median", "max", "target", "met (max)"],
+    )
+    times = asyncio.run(_tree_times(repeats))
+    for label, measured in times.items():
+        row = _row(label, measured, TREE_TARGET_MS, "")
+        table.rows.append([row[0], *row[2:]])
+    table.notes.append(f"{repeats} times each; terminal {SIZE[0]}x{SIZE[1]}; minimax on the tree")
+    return table
+
+
+async def _tree_times(repeats: int) -> dict[str, list[float]]:
+    config = SearchConfig(game="tree", position=THOUSAND_LEAVES, algorithm="minimax")
+    app = PlyscopeApp(Session.create(config))
+    times: dict[str, list[float]] = {
+        "parsed": [],
+        "drawn (root)": [],
+        "drawn (a leaf chosen)": [],
+        "typed to shown": [],
+    }
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = _explorer(app)
+        board = screen.query_one(Board)
+        game = screen.session.state.game
+        for _ in range(repeats):
+            started = time.perf_counter()
+            game.parse(THOUSAND_LEAVES)
+            times["parsed"].append((time.perf_counter() - started) * 1000)
+            for label, line in (("drawn (root)", ()), ("drawn (a leaf chosen)", (57, 4))):
+                board.line = line
+                started = time.perf_counter()
+                board.render_board()
+                times[label].append((time.perf_counter() - started) * 1000)
+            repainted: list[float] = []
+            started = time.perf_counter()
+            screen.adopt(screen.exploration.search(config, fresh=True))
+            screen.call_after_refresh(partial(repainted.append, 0.0))
+            await _until(repainted, 1)
+            times["typed to shown"].append((time.perf_counter() - started) * 1000)
+    return times

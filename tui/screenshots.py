@@ -93,6 +93,7 @@ VIEWS = (
     View("step-diff", SearchConfig(position="4453", algorithm="bestfirst"), ("d", "d", "M", "d", "D")),
     View("pns-grundy", SearchConfig(game="grundy", position="13", algorithm="pns"), ("f",)),
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
+    View("tree", SearchConfig(game="tree", position="classic", algorithm="alphabeta"), ("f",), then=(_choose_pv_end,)),
     View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),
     View("help", SearchConfig(), ("question_mark",), size=(100, 40)),
     View(

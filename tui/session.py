@@ -18,7 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Game, Move, State, make_game
+from plyscope.engine.games import Game, Move, State, TreeState, make_game
+from plyscope.engine.games.tree import MAX_VALUE
+from plyscope.engine.numbers import parse_float, shown
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Searcher, Step
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
@@ -43,6 +45,9 @@ FREEZE_NODES = 8192
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 """Rates ``Session.drive`` runs at, in steps per second; ``None`` runs flat out."""
 DEFAULT_SPEED = 10
+WHERE_CHARACTERS = 100
+"""The most characters of a position a status line or a file name shows (``named_position``): a whole Connect Four
+move string on the largest board, 10x10; a longer hand-written tree is cut."""
 
 
 def next_speed(speed: float | None, change: int) -> float | None:
@@ -69,6 +74,12 @@ def default_budget(name: str | None) -> int:
     return DEFAULT_BUDGET if info is None or info.default_budget is None else info.default_budget
 
 
+def named_position(text: str) -> str:
+    """A position's text as a status line or a file name names it: as written, cut to ``WHERE_CHARACTERS`` (a
+    hand-written tree's text can be long), or ``start`` when blank."""
+    return shown(text, WHERE_CHARACTERS) if text else "start"
+
+
 def parse_position(game: Game, text: str) -> State:
     """The position ``text`` of ``game``: a move string or piles; blank means the start."""
     return game.parse(text) if text.strip() else game.start()
@@ -92,6 +103,10 @@ class SearchConfig:
     node_cap: int | None = None
     """Nodes the tree may hold; ``None`` for the algorithm's default in the app (``AlgorithmInfo.ui_node_cap``:
     about 1 GB of the app's memory)."""
+
+    def where(self) -> str:
+        """The position as the status line and file names name it (``named_position``)."""
+        return named_position(self.position)
 
     def spec(self) -> AgentSpec:
         """The algorithm with its non-default parameters as an agent spec (``mcts:c=1.4``)."""
@@ -294,7 +309,7 @@ class Session:
         """A new session; raises a ``UserError`` naming the first thing wrong in ``config``."""
         game = make_game(config.game)
         state = parse_position(game, config.position)
-        name = config.algorithm or default_algorithm(game)
+        name = config.algorithm or default_algorithm(state.game)
         params = algorithm(name).validate(config.params)
         if config.budget is not None and config.budget < 0:
             raise UserError(f"budget {config.budget} is negative: give a number of moves, 0 or more")
@@ -324,7 +339,7 @@ class Session:
     def export_name(self) -> str:
         """The file the search shown is proposed to be written to: ``rivest-4453-step120.json``."""
         config = self.config
-        return f"{config.algorithm}-{config.position or 'start'}-step{self.step_shown}.json"
+        return f"{config.algorithm}-{config.where()}-step{self.step_shown}.json"
 
     def timeline_target(self, where: str, shown: int) -> int | None:
         """The step ``where`` leads to from step ``shown``: ``back``, ``forward``, ``start``, ``newest``,
@@ -753,6 +768,26 @@ class Exploration:
         session = self.search(self.session.after(move))
         self.played.append(previous)
         return session
+
+    def leaf_at(self, moves: Sequence[Move]) -> TreeState:
+        """The hand-written tree's leaf at the end of ``moves`` from the position searched; a ``UserError`` if they
+        do not end at one."""
+        leaf = self.session.state
+        for move in moves:
+            leaf = leaf.play(move)
+        if not isinstance(leaf, TreeState) or not leaf.is_terminal():
+            raise UserError("choose a leaf of a hand-written tree in the tree pane first: n edits its value")
+        return leaf
+
+    def edit_leaf(self, moves: Sequence[Move], text: str) -> Session:
+        """Search again, with the leaf at the end of ``moves`` (``leaf_at``) valued ``text`` (a number, MAX's point
+        of view); the rest of the tree, and the search's settings, as they were."""
+        leaf = self.leaf_at(moves)
+        value = parse_float(text, f"the value of leaf {leaf.label()}", lo=-MAX_VALUE, hi=MAX_VALUE)
+        top = self.session.state
+        assert isinstance(top, TreeState)
+        edited = leaf.game.with_value(leaf.node, value)
+        return self.search(replace(self.session.config, position=edited.tree.subtree_text(top.node)))
 
     def undo(self) -> Session:
         """Search the position before the last move played again (at this search's budget)."""

@@ -29,6 +29,7 @@ from plyscope.engine.files import FileRefused, NotJson, parse_json, read_regular
 from plyscope.engine.games.base import Game, PositionError, State
 from plyscope.engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
 from plyscope.engine.games.connect4 import Bitboard, Connect4, Connect4State
+from plyscope.engine.games.tree import TreeGame, TreeState
 from plyscope.engine.numbers import NumberError, parse_float, shown
 
 
@@ -493,6 +494,25 @@ class NeutralEvaluator:
         return 512.0 if winner is None else finished_on_rivest_scale(winner, state.ply)
 
 
+class TreeEvaluator:
+    """A hand-written tree's own values (``plyscope.engine.games.tree``): a leaf's value, an inner node's static
+    value (written ``B=5(...)``, else the mean of the leaf values below it), MAX's point of view.
+
+    ``lo`` and ``hi`` are the least and greatest of the tree's values (one apart when they are all equal, so that a
+    transform has a range to work in)."""
+
+    name = "tree"
+
+    def __init__(self, game: TreeGame) -> None:
+        tree = game.tree
+        self.lo = tree.lo
+        self.hi = tree.hi if tree.hi > tree.lo else tree.lo + 1
+
+    def __call__(self, state: State) -> float:
+        assert isinstance(state, TreeState)
+        return state.value()
+
+
 # --- monotonic transforms ------------------------------------------------------------------
 
 
@@ -624,6 +644,7 @@ EVALUATORS: dict[str, str] = {
     "threats": "threat-aware Connect Four heuristic, values -1000..1000",
     "neutral": "rules only: win, loss or draw at the end (less a thousandth a ply), 512 before it",
     "features": "weighted sum of named Connect Four features (weights=...), values -1000..1000",
+    "tree": "a hand-written tree's values: a leaf's, an inner node's static value (else the mean of its leaves)",
 }
 
 
@@ -639,6 +660,8 @@ def make_evaluator(name: str, game: Game, *, weights: str = "", transform: str =
     if weights.strip() and name != FeatureEvaluator.name:
         raise EvaluatorError(f"weights are for eval=features, not eval={name}")
     factories: dict[str, Callable[[], Evaluator]] = {"neutral": NeutralEvaluator}
+    if isinstance(board, TreeGame):
+        factories["tree"] = lambda: TreeEvaluator(board)
     if isinstance(board, Connect4):
         factories["rivest"] = lambda: RivestEvaluator(board)
         factories["threats"] = lambda: ThreatEvaluator(board)
@@ -655,7 +678,10 @@ def make_evaluator(name: str, game: Game, *, weights: str = "", transform: str =
 
 def default_evaluator(game: Game) -> str:
     """The evaluator a searcher uses unless told otherwise: Rivest's for Connect Four, the features for
-    Connect Four with chance (values meant as expected scores, which expectations need), neutral for Nim."""
+    Connect Four with chance (values meant as expected scores, which expectations need), neutral for Nim, a
+    hand-written tree's own values for a tree."""
+    if isinstance(game, TreeGame):
+        return TreeEvaluator.name
     if isinstance(game, Connect4Chance):
         return FeatureEvaluator.name
     return "rivest" if isinstance(game, Connect4) else "neutral"

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Self
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.games.tree import TreeState
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
@@ -127,6 +128,9 @@ class BestFirst(Searcher[BestFirstNode]):
         self._players = (state.player, -state.player)
         """The player to move at an even depth, and at an odd one (+1 first, MAX; -1 second, MIN)."""
         self._root_ply = state.ply
+        self._open_tree = state.game.tree.open_outcomes() if isinstance(state, TreeState) else None
+        """On a hand-written tree, the bounds of a node not searched yet (``Tree.open_outcomes``): its leaves'
+        results are ranked by their values, so the bounds meet at the exact minimax value."""
         self.stats.nodes = 1
         self._full_width: deque[BestFirstNode] = deque()
         """Nodes still to expand in the full-width phase, shallowest first."""
@@ -214,13 +218,13 @@ class BestFirst(Searcher[BestFirstNode]):
         first_to_move = self._players[node.depth & 1] > 0
         ply = self._root_ply + node.depth
         spans = [child.bounds for child in node.children]
-        return backed_up(spans, intrinsic(ply + 1, not first_to_move), first_to_move)
+        return backed_up(spans, self._open_tree or intrinsic(ply + 1, not first_to_move), first_to_move)
 
     def bounds_of(self, node: BestFirstNode) -> Bounds:
         """``node``'s bounds on the first player's score (a leaf's intrinsic ones if the game goes on there)."""
         if node.bounds is not None:
             return node.bounds
-        return intrinsic(self._root_ply + node.depth, self._players[node.depth & 1] > 0)
+        return self._open_tree or intrinsic(self._root_ply + node.depth, self._players[node.depth & 1] > 0)
 
     def _refinement_leaf(self) -> BestFirstNode:
         """The leaf a refinement step expands: from the root, at each node the child of best value among those
@@ -334,7 +338,9 @@ ALGORITHMS = (
 
 
 def _finished(state: State) -> Bounds:
-    """A finished game's bounds: its exact score for the first player."""
+    """A finished game's bounds: its exact score for the first player (a tree's leaf: ``Tree.outcome``)."""
+    if isinstance(state, TreeState):
+        return exact(state.tree.outcome(state.node))
     winner = state.winner()
     assert winner is not None
     return exact(score(winner, state.ply))

@@ -405,7 +405,7 @@ ALGORITHMS = (
             ),
             *EVAL_PARAMS,
         ),
-        games=("connect4", "connect4-chance", "nim"),
+        games=("connect4", "connect4-chance", "nim", "tree", "tree-chance"),
         ui_node_bytes=240,
     ),
 )

@@ -562,7 +562,7 @@ ALGORITHMS = (
             Param("partial", bool, False, "partial expansion: add a child only when UCB_c beats the best UCB1"),
             Param("solver", bool, False, "MCTS-Solver: prove wins and losses, play the secure child"),
         ),
-        games=("connect4", "connect4-chance", "nim"),
+        games=("connect4", "connect4-chance", "nim", "tree", "tree-chance"),
     ),
     AlgorithmInfo(
         name=FlatMonteCarlo.name,
@@ -570,6 +570,6 @@ ALGORITHMS = (
         factory=FlatMonteCarlo,
         random=True,
         params=(K_PARAM,),
-        games=("connect4", "connect4-chance", "nim"),
+        games=("connect4", "connect4-chance", "nim", "tree", "tree-chance"),
     ),
 )

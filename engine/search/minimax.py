@@ -22,7 +22,7 @@ EVAL_PARAM = Param(
     "eval",
     str,
     "auto",
-    "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim)",
+    "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim, tree on a tree)",
     choices=("auto", *EVALUATORS),
 )
 WEIGHTS_PARAM = Param(

@@ -17,15 +17,17 @@ from functools import cache
 import plyscope.engine.search
 from plyscope.engine import travel
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4, Connect4Chance, Game, State, is_chance, make_game
+from plyscope.engine.games import Connect4, Connect4Chance, Game, State, TreeGame, is_chance, make_game
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
 from plyscope.engine.search.minimax import resolve_evaluator
 
-DETERMINISTIC_FAMILIES = ("connect4", "nim")
+DETERMINISTIC_FAMILIES = ("connect4", "nim", "tree")
 """The game families without chance: what an ``AlgorithmInfo`` with empty ``games`` plays."""
 CHANCE_FAMILY = "connect4-chance"
 """Connect Four with chance: only searchers that name it in ``games`` play it (they handle chance nodes)."""
+CHANCE_FAMILIES = (CHANCE_FAMILY, "tree-chance")
+"""The families with chance nodes (``tree-chance``: a hand-written tree with one)."""
 
 
 @cache
@@ -48,7 +50,9 @@ def algorithm(name: str) -> AlgorithmInfo:
 
 
 def game_family(game: Game) -> str:
-    """``connect4``, ``connect4-chance`` or ``nim``: what ``AlgorithmInfo.games`` names."""
+    """``connect4``, ``connect4-chance``, ``nim``, ``tree`` or ``tree-chance``: what ``AlgorithmInfo.games`` names."""
+    if isinstance(game, TreeGame):
+        return game.family
     if isinstance(game, Connect4Chance):
         return CHANCE_FAMILY
     return "connect4" if isinstance(game, Connect4) else "nim"
@@ -63,8 +67,9 @@ def check_plays(info: AlgorithmInfo, game: Game) -> None:
     """Raise ``SearchError`` in one line unless the algorithm ``info`` plays ``game``."""
     if plays(info, game):
         return
-    if game_family(game) == CHANCE_FAMILY:
-        able = [other.name for other in algorithms().values() if CHANCE_FAMILY in other.games]
+    family = game_family(game)
+    if family in CHANCE_FAMILIES:
+        able = [other.name for other in algorithms().values() if family in other.games]
         choices = " or ".join(able) if len(able) < 3 else ", ".join(able[:-1]) + " or " + able[-1]
         raise SearchError(f"{info.name} cannot search chance nodes: on {game.name} use {choices}")
     raise SearchError(f"{info.name} works on {' and '.join(info.games)} only, not on {game.name}")
@@ -94,7 +99,7 @@ def make_searcher(
     if state.is_terminal():
         raise SearchError("the game is already over in this position: there is nothing to search")
     if is_chance(state):
-        raise SearchError("this position is a chance node (a disc not landed yet): nature moves next, nobody chooses")
+        raise SearchError("this position is a chance node: nature moves next, nobody chooses")
     try:
         if "eval" in values:
             values["evaluator"] = resolve_evaluator(

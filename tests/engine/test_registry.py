@@ -101,7 +101,7 @@ def test_every_entry_is_described_and_its_defaults_are_in_range(name: str) -> No
     for param in info.params:
         assert param.parse(param.default) == param.default
         assert param.help
-    assert set(info.games) <= {*registry.DETERMINISTIC_FAMILIES, registry.CHANCE_FAMILY}
+    assert set(info.games) <= {*registry.DETERMINISTIC_FAMILIES, *registry.CHANCE_FAMILIES}
 
 
 def test_the_registry_holds_minimax_and_pns() -> None:
@@ -121,7 +121,7 @@ def test_an_unknown_name_lists_the_known_ones() -> None:
         ({"depth": 13}, "parameter depth: 13 is above its range 0..12"),
         ({"depth": "-1"}, "parameter depth: -1 is below its range 0..12"),
         ({"depth": "3.5"}, "parameter depth: '3.5' is not a whole number"),
-        ({"eval": "clever"}, "parameter eval: 'clever' is not one of auto, rivest, threats, neutral, features"),
+        ({"eval": "clever"}, "parameter eval: 'clever' is not one of auto, rivest, threats, neutral, features, tree"),
     ],
 )
 def test_bad_parameters_are_refused_with_the_reason(params: dict[str, object], message: str) -> None:

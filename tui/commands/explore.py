@@ -10,7 +10,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES, set_files_folder, set_files_off
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import SearchError
-from plyscope.tui.commands.options import MOVES, SEED, add_game
+from plyscope.tui.commands.options import MOVES, SEED, add_game, add_position
 from plyscope.tui.session import SearchConfig, Session, default_budget
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def keep_files_in(folder: str) -> None:
 def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
     """The explorer's arguments: ``plyscope explore`` takes them, and ``plyscope serve`` passes them on."""
     add_game(parser)
-    parser.add_argument("position", nargs="?", default=None, help="move string or piles")
+    add_position(parser, "move string, piles or a tree")
     parser.add_argument("--algo", default=None, help="algorithm from the registry")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
     parser.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator")

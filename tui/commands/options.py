@@ -69,6 +69,18 @@ def add_game(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_position(parser: argparse.ArgumentParser, what: str) -> None:
+    """The position, written after the options or as ``--position TEXT`` (``None`` when neither is given)."""
+    parser.add_argument("position", nargs="?", default=argparse.SUPPRESS, help=what)
+    parser.add_argument(
+        "--position",
+        dest="position",
+        default=None,
+        metavar="TEXT",
+        help="the position, as an option (a tree: its text, a built-in tree's name or a file)",
+    )
+
+
 def add_budget(parser: argparse.ArgumentParser, *, moves: str, seconds: str) -> None:
     """A turn's budget, ``--moves N`` or ``--seconds S`` (one of them), with the command's help for each."""
     budget = parser.add_mutually_exclusive_group()

@@ -25,7 +25,7 @@ from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_sea
 from plyscope.engine.timeline import recorded
 from plyscope.engine.truth import NODE_BUDGET, OUTCOME_NAMES, Oracle, refusal, work_shares
 from plyscope.tui.commands.explore import parse_params
-from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, number
+from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, add_position, number
 from plyscope.tui.formatting import significant
 from plyscope.tui.session import parse_position
 
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"Without --moves, --seconds or --iterations the search spends {SEARCH_DEFAULT_MOVES:,} moves, or the "
         "algorithm's own default (the solver's: 10^9 of its nodes)."
     )
-    parser.add_argument("position", nargs="?", default=None, help="move string or piles")
+    add_position(parser, "move string, piles or a tree")
     parser.add_argument("--algo", help="algorithm name (see --list)")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
     budget = parser.add_mutually_exclusive_group()

@@ -23,10 +23,11 @@ from rich.status import Status
 from rich.table import Table
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4, State, make_game
+from plyscope.engine.games import CHANCE, Connect4, State, make_game
+from plyscope.engine.games.tree import TreeState, number_text
 from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int
-from plyscope.engine.solve import PositionSolve, Solution, Stop
-from plyscope.tui.commands.options import add_game
+from plyscope.engine.solve import PositionSolve, Solution, Stop, TreeSolution, solve_tree
+from plyscope.tui.commands.options import add_game, add_position
 from plyscope.tui.formatting import score_words, signed
 from plyscope.tui.session import parse_position
 
@@ -47,7 +48,7 @@ INTERRUPTED = 130
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("position", help="Pons move string (e.g. 4453) or piles (e.g. 3,4,5)")
+    add_position(parser, "Pons move string (e.g. 4453), piles (e.g. 3,4,5) or a tree")
     add_game(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--nodes", metavar="N", help="budget: solver nodes (Connect Four)")
@@ -64,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
     if nodes is None and seconds is None:
         seconds = DEFAULT_SECONDS
     game = make_game(args.game)
+    if args.position is None:
+        raise UserError("a position is needed: write it after the options, or as --position TEXT")
     state = parse_position(game, args.position)
+    if isinstance(state, TreeState):
+        return print_tree(solve_tree(state), as_json=args.json)
     solving = PositionSolve(state)
     stop: Stop | None = None
     with ProgressLine(solving) as progress:
@@ -219,6 +224,30 @@ def print_table(solution: Solution, state: State) -> None:
         low, high = bounds.pov(solution.player)  # the player to move plays every move
         table.add_row(label, written(low, high), meaning(low, high, board), "★" if label in best else "")
     Console().print(table)
+
+
+def print_tree(solution: TreeSolution, *, as_json: bool) -> int:
+    """A tree's exact value and each move's (MAX's point of view), as JSON or a table; the exit status (0)."""
+    if as_json:
+        print(json.dumps(solution.as_json()))
+        return 0
+    mover = {1: "MAX to move", -1: "MIN to move", CHANCE: "nature moves"}[solution.player]
+    kind = "expectiminimax" if solution.player == CHANCE or "?" in solution.position else "minimax"
+    position = solution.position if len(solution.position) <= 80 else shown(solution.position)
+    table = Table(
+        title=f"tree {position}: {mover}: {kind} value {number_text(solution.value)}",
+        title_justify="left",
+        caption=f"{solution.nodes:,} nodes valued in {solution.seconds:.3f} s; every value is MAX's (the leaves')",
+        caption_justify="left",
+    )
+    table.add_column("move")
+    table.add_column("value", justify="right")
+    table.add_column("best", justify="center")
+    best = set(solution.best_moves)
+    for label, value in solution.moves.items():
+        table.add_row(label, number_text(value), "★" if label in best and solution.player != CHANCE else "")
+    Console().print(table)
+    return 0
 
 
 def written(lowest: int, highest: int) -> str:

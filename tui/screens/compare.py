@@ -32,7 +32,7 @@ from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.diff import DIFF_SHOWN, DiffScreen
 from plyscope.tui.screens.side_by_side import SideBySideScreen
-from plyscope.tui.session import Batch, Session
+from plyscope.tui.session import Batch, Session, named_position
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.compare_summary import CompareSummary, Row, summary_rows
 
@@ -214,7 +214,7 @@ class CompareScreen(SideBySideScreen):
     def status_lines(self) -> tuple[Text, Text]:
         first = Text.assemble(
             (self.state.game.name, "bold"),
-            f" · {self.state.text() or 'start'} · {len(self.agents)} agents · ",
+            f" · {named_position(self.state.text())} · {len(self.agents)} agents · ",
             (self.budget(), "bold"),
             " each, in lockstep",
         )

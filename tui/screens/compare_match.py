@@ -18,7 +18,7 @@ from plyscope.engine.game_record import PlayedGame
 from plyscope.tui.formatting import player_glyph
 from plyscope.tui.match import MatchRunner, Turn
 from plyscope.tui.screens.side_by_side import SideBySideScreen
-from plyscope.tui.session import Session
+from plyscope.tui.session import Session, named_position
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.compare_summary import LETTERS, CompareSummary
 from plyscope.tui.widgets.move_list import moves_text
@@ -125,7 +125,7 @@ class CompareMatchScreen(SideBySideScreen):
     def status_lines(self) -> tuple[Text, Text]:
         first = Text.assemble(
             (self.state.game.name, "bold"),
-            f" · from {self.state.text() or 'start'} · match ",
+            f" · from {named_position(self.state.text())} · match ",
             (f"{LETTERS[0]} vs {LETTERS[1]}", "bold"),
             f" · {self.budget()} a turn",
         )

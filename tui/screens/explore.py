@@ -23,8 +23,8 @@ from plyscope.engine.search.base import Node
 from plyscope.tui.contest import default_rival
 from plyscope.tui.formatting import format_count
 from plyscope.tui.match import game_against
-from plyscope.tui.screens.base import SearchScreen
 from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.leaf_edit import LeafEditing
 from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_commands
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.setup import SetupScreen
@@ -52,7 +52,7 @@ def stop_words(session: Session) -> tuple[str, str]:
     }.get(session.stop_reason(), ("", ""))
 
 
-class ExploreScreen(SearchScreen, StepDiffScreen):
+class ExploreScreen(LeafEditing, StepDiffScreen):
     """One searcher on one position: step it, run it, and watch its tree grow."""
 
     CSS_PATH = "explore.tcss"
@@ -217,7 +217,7 @@ class ExploreScreen(SearchScreen, StepDiffScreen):
             "position",
             self.session.config.position,
             lambda text: self.adopt(self.exploration.search(replace(self.session.config, position=text), fresh=True)),
-            placeholder="a move string like 4453, or piles like 3,4,5; blank: the start",
+            placeholder="a move string like 4453, piles like 3,4,5, a tree like ((3,12,8),(2,4,6)); blank: the start",
         )
 
     def on_board_move_played(self, message: Board.MovePlayed) -> None:
@@ -283,7 +283,7 @@ class ExploreScreen(SearchScreen, StepDiffScreen):
         with session.lock:
             spent = session.searcher.stats.moves
         budget = "no bound" if config.budget is None else format_count(config.budget)
-        where, spending = f" · {config.position or 'start'} · ", f" · moves {format_count(spent)}/{budget}"
+        where, spending = f" · {config.where()} · ", f" · moves {format_count(spent)}/{budget}"
         first = Text.assemble((config.game, "bold"), where, (config.label(), "bold"), spending)
         speed = "max" if self.speed is None else f"{self.speed:g}/s"
         stopped = stop_words(session)[0]

@@ -1,4 +1,5 @@
-"""The board: a Connect Four grid or Nim piles, a line of moves drawn on it, moves played by key or mouse.
+"""The board: a Connect Four grid, Nim piles or a hand-written tree, a line of moves drawn on it, moves played by key
+or mouse.
 
 The board shows a base position and a *line* (a sequence of moves from it: the principal
 variation, or the path to a chosen node).  On Connect Four the line's stones are drawn as
@@ -7,6 +8,8 @@ The first player's stones are ``●`` (red), the second player's ``○`` (yellow
 tells them apart without colour.  A won game's four is highlighted.  Under the columns the
 board can show the exact solver's score of each column (``show_scores``), which it finds in a
 thread of its own (``analyse``: the screen hears of each report by the ``Analysed`` message).
+A tree is drawn top-down, the line's path reversed (``plyscope.tui.widgets.tree_drawing``); the board's
+container gets the class ``-tree`` meanwhile, for a wider side column.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ from textual.worker import get_current_worker
 from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import Connect4State, Move, NimState, State, is_chance
 from plyscope.engine.games.chance import ChanceDrop, connect4_grid
+from plyscope.engine.games.tree import TreeState, number_text
 from plyscope.engine.search.base import Node
 from plyscope.tui.contest import analyse
 from plyscope.tui.formatting import move_labels, player_glyph, signed
 from plyscope.tui.messages import Analysed
 from plyscope.tui.session import Session
+from plyscope.tui.widgets.tree_drawing import GLYPHS, draw_tree, pruned_nodes
 
 WIDE_CELL = 4
 """Connect Four: columns are four cells wide (room for a signed score under each, ``-15``)..."""
@@ -137,6 +142,8 @@ class Board(Widget, can_focus=True):
         """Moves drawn from ``state``."""
         self.best: Move | None = None
         """A move marked as the best one in ``state``."""
+        self.pruned: frozenset[int] = frozenset()
+        """A tree: the nodes a cut-off of the search shown left unsearched (``tree_drawing.pruned_nodes``)."""
         self.notes: tuple[Note, ...] = ()
         """Connect Four: a short note under each column: the solver's score."""
         self.scores: ScoresSnapshot | None = None
@@ -148,6 +155,14 @@ class Board(Widget, can_focus=True):
             self.set_reactive(Board.cursor_column, grid.game.width // 2)
         elif isinstance(state, NimState):
             self.set_reactive(Board.cursor_column, 1)
+
+    def on_mount(self) -> None:
+        self._ask_room()
+
+    def _ask_room(self) -> None:
+        """Give the board's container the class ``-tree`` while it shows a tree (the explorer widens it then)."""
+        if isinstance(self.parent, Widget):
+            self.parent.set_class(isinstance(self.state, TreeState), "-tree")
 
     def show(self, state: State, line: Sequence[Move] = (), best: Move | None = None) -> None:
         """Draw ``state`` with ``line`` on it and ``best`` marked."""
@@ -161,6 +176,8 @@ class Board(Widget, can_focus=True):
         self.state = state
         self.line = line
         self.best = best
+        if self.is_mounted:
+            self._ask_room()
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
     def show_search(self, session: Session, chosen: Node | None) -> None:
@@ -168,7 +185,12 @@ class Board(Widget, can_focus=True):
         with session.lock:
             searcher = session.searcher
             moves = chosen.moves() if chosen is not None else searcher.principal_variation()
-            self.show(session.state, moves, searcher.best_move())
+            state = session.state
+            pruned = pruned_nodes(searcher, state) if isinstance(state, TreeState) else frozenset()
+            if pruned != self.pruned:
+                self.pruned = pruned
+                self.refresh()
+            self.show(state, moves, searcher.best_move())
         if chosen is not None:
             titles = (f"node {move_labels(session.state, moves)}" if moves else "root", "esc: back to the PV")
         else:
@@ -229,6 +251,8 @@ class Board(Widget, can_focus=True):
         if isinstance(state, NimState):
             action = "take from the cursor to the end" if state.game.variant == "classic" else "split after the cursor"
             return f"↑↓ a pile, ←→ the cursor ({action}), enter; or click a token"
+        if isinstance(state, TreeState):
+            return "a child's number key (1 the leftmost)"
         return "a column's number key, ←→ and enter, or click a column"
 
     # ----------------------------------------------------------------- actions
@@ -255,6 +279,9 @@ class Board(Widget, can_focus=True):
         """Play ``column`` (with chance: aim at it; at a chance node: make the disc land there)."""
         state = self.state
         grid = connect4_grid(state)
+        if isinstance(state, TreeState):
+            self._play_child(state, column)
+            return
         if grid is None:
             return
         if column >= grid.game.width:
@@ -273,6 +300,16 @@ class Board(Widget, can_focus=True):
             )
         else:
             self.post_message(self.IllegalMove(f"column {column + 1} cannot be played: it is full or the game is over"))
+
+    def _play_child(self, state: TreeState, child: int) -> None:
+        """A tree: move to the ``child``-th child (0 the leftmost)."""
+        if child in state.legal_moves():
+            self.post_message(self.MovePlayed(self, child))
+        elif state.is_terminal():
+            self.post_message(self.IllegalMove("this node is a leaf: the game is over"))
+        else:
+            count = len(state.legal_moves())
+            self.post_message(self.IllegalMove(f"there is no child {child + 1} here: the children are 1 to {count}"))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -320,6 +357,8 @@ class Board(Widget, can_focus=True):
             return self._render_connect4(state)
         if isinstance(state, NimState):
             return self._render_nim(state)
+        if isinstance(state, TreeState):
+            return self._render_tree(state)
         return Text(state.text())
 
     def _style(self, name: str) -> Style:
@@ -448,6 +487,29 @@ class Board(Widget, can_focus=True):
                 current = current.play(move)
             text.append(f"\n  → {current.text()}\n", self._style("muted"))
         text.append_text(self._caption(state, current))
+        return text
+
+    def _render_tree(self, state: TreeState) -> Text:
+        """The tree below ``state``, the line's path reversed, and who moves."""
+        path: list[int] = []
+        current = state
+        for move in self.line:
+            if move not in current.legal_moves():
+                break
+            current = current.play(move)
+            path.append(current.node)
+        room = max(20, (self.size.width or 36) - 2)
+        text = draw_tree(state.tree, state.node, path, room, self._style, self.pruned)
+        mover = state.player
+        if state.is_terminal():
+            text.append(f"a leaf worth {number_text(state.value())}: the game is over", self._style("muted"))
+            return text
+        whose = {1: "MAX to move", -1: "MIN to move"}.get(mover, "nature moves")
+        text.append(GLYPHS[mover], self._player_style(mover) if mover else self._style("muted"))
+        text.append(f" {whose} (▲ MAX is ●, ▽ MIN is ○)\nleaves: MAX's values", self._style("muted"))
+        if current is not state:
+            worth = f", a leaf worth {number_text(current.value())}" if current.is_terminal() else ""
+            text.append(f"\nthe line ends at {current.label()}{worth}", self._style("muted"))
         return text
 
     def _under_cursor(self, state: NimState, pile: int, token: int) -> bool:

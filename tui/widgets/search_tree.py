@@ -36,10 +36,10 @@ from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from plyscope.engine.games import Move, is_chance, outcome_probability
+from plyscope.engine.games import Move, TreeGame, TreeState, is_chance, outcome_probability
 from plyscope.engine.games.chance import ChanceDrop
 from plyscope.engine.search.base import Node, Searcher, Step
-from plyscope.engine.search.registry import CHANCE_FAMILY, game_family
+from plyscope.engine.search.registry import CHANCE_FAMILIES, game_family
 from plyscope.tui.formatting import TRUTH_PENDING, format_numbers, player_glyph
 from plyscope.tui.session import Batch
 
@@ -179,7 +179,8 @@ class SearchTree(Tree[TreeItem]):
         self._shown: dict[Node, Shown] = {}
         """The record of each searcher node the pane shows (the root's included), and of no other."""
         self._chance = False
-        """Whether the game has chance nodes (their outcomes are labelled with their probability)."""
+        """Whether the game has chance nodes (their outcomes are labelled with their probability), or moves labelled
+        by the position they are played in (a hand-written tree's): each move is labelled in its position."""
         self._pv: set[Node] = set()
         """The principal variation's nodes (shown or not: always listed, even beyond ``top_k``)."""
         self._marked: set[Node] = set()
@@ -226,7 +227,8 @@ class SearchTree(Tree[TreeItem]):
         if searcher is not None:
             with self._lock:
                 self._root_player = searcher.root_state.player
-                self._chance = game_family(searcher.root_state.game) == CHANCE_FAMILY
+                game = searcher.root_state.game
+                self._chance = game_family(game) in CHANCE_FAMILIES or isinstance(game, TreeGame)
                 self._adopt_root(searcher)
 
     def apply(self, batch: Batch, principal_path: Sequence[Node]) -> None:
@@ -562,7 +564,7 @@ class SearchTree(Tree[TreeItem]):
         before = searcher.state_at(node.parent)
         if is_chance(before):
             chance = outcome_probability(before, node.move) or 0.0
-            owner = before.mover if isinstance(before, ChanceDrop) else 1
+            owner = before.mover if isinstance(before, ChanceDrop | TreeState) else 1
             return f"{player_glyph(owner)} ↓{before.move_label(node.move)} {chance:.0%}", owner
         return f"{player_glyph(before.player)} {before.move_label(node.move)}", before.player
 

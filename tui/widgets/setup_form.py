@@ -146,6 +146,8 @@ class SetupForm(Widget):
     def _position_hint(game_name: str) -> str:
         if game_name in ("grundy", "nim", "nim-misere"):
             return "piles, e.g. 3,4,5 (blank: start)"
+        if game_name == "tree":
+            return "a tree like ((3,12,8),(2,4,6),(14,5,2)), a built-in one (classic, order, deep, chance) or a file"
         if game_name.startswith("connect4-chance"):
             return "two digits a turn, the column aimed at and where it landed, e.g. 4454 (blank: empty board)"
         return "move string, e.g. 4453 (blank: empty board)"

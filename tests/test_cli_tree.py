@@ -1,0 +1,43 @@
+"""``--game tree`` on the command line: solve's exact values, search's, and one line with exit status 2 for a bad
+tree."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from plyscope.tui.cli import main
+
+
+def test_solve_gives_the_minimax_value(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--game", "tree", "--position", "((3,12,8),(2,4,6),(14,5,2))", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["value"], report["moves"], report["best_moves"]) == (3, {"1": 3, "2": 2, "3": 2}, ["1"])
+    assert main(["solve", "--game", "tree", "min:(3,(1,7))"]) == 0
+    assert "MIN to move: minimax value 3" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_tree_is_read_from_a_file(tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:
+    written = tmp_path / "lecture.tree"  # type: ignore[operator]
+    written.write_text("A(B(3,12,8),\n  C(2,4,6),\n  D(14,5,2))\n")
+    assert main(["search", "--game", "tree", "--position", str(written), "--algo", "alphabeta", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["value"], report["best_move"]) == (3, "B")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "--game", "tree", "--position", "((3,12,8),(2,4,6)"], "tree at the end: 1 '(' not closed"),
+        (
+            ["search", "--game", "tree", "--algo", "minimax", "((3,12),x)"],
+            "tree at character 10 (')'): '(' expected after the label x",
+        ),
+        (["solve", "--game", "tree"], "a position is needed"),
+    ],
+)
+def test_a_bad_tree_is_one_line_and_status_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err
