@@ -106,11 +106,15 @@ def diff_saved(a: SavedSearch, b: SavedSearch) -> TreeDiff:
 def labels(root: State, path: Path) -> list[str]:
     """The moves of ``path`` as written (``4``, ``8=7+1``); a move no board has (a damaged file) as it was saved."""
     written = []
+    state: State | None = root
     for move in path:
-        try:
-            written.append(root.move_label(move))
+        try:  # a move's label is the position's it is played from (a hand-written tree labels each node's own)
+            assert state is not None
+            written.append(state.move_label(move))
+            state = state.play(move)
         except (AssertionError, IndexError, KeyError, TypeError, ValueError):
             written.append(str(move))
+            state = None
     return written
 
 

@@ -76,7 +76,7 @@ def refusal(game: Game) -> str | None:
         return None
     if "chance" in game.name:
         return "Connect Four with chance has expected values, not exact ones: no truth to show"
-    return f"no exact values for the game {game.name}"
+    return f"the truth column is for Connect Four and the Nim games, not {game.name} (plyscope solve values a tree)"
 
 
 class Oracle:

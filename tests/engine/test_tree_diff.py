@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from plyscope.engine.games import make_game
 from plyscope.engine.search_file import SearchRecipe, parse_document, search_document
 from plyscope.engine.timeline import recorded
-from plyscope.engine.tree_diff import DiffError, Entry, diff_json, diff_saved, diff_trees, nodes_by_path
+from plyscope.engine.tree_diff import DiffError, Entry, diff_json, diff_saved, diff_trees, labels, nodes_by_path
 from plyscope.engine.tree_diff import Path as TreePath
 from plyscope.tui.cli import main
 
@@ -82,3 +83,8 @@ def test_the_command_prints_the_diff_and_refuses_in_one_line(
     assert main(["diff", a, c]) == 2
     err = capsys.readouterr().err
     assert "different positions" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_paths_moves_are_labelled_by_the_positions_they_are_played_from() -> None:
+    root = make_game("tree").parse("A(B(3,12,8),C(x=2,4,6),D(14,5,2))")
+    assert labels(root, (1, 0)) == ["C", "x"]  # not "C B": each node labels its own children
