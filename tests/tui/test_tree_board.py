@@ -113,3 +113,14 @@ def test_a_chance_tree_gets_a_default_algorithm_that_plays_it() -> None:
     """The default algorithm is chosen for the tree typed (with chance nodes), not for the game's start."""
     assert Session.create(SearchConfig(game="tree", position="chance")).config.algorithm == "mcts"
     assert Session.create(SearchConfig(game="tree", position="classic")).config.algorithm == "rivest"
+
+
+def test_a_proven_tree_value_is_a_value_not_a_win() -> None:
+    from plyscope.engine.search.base import Limit
+    from plyscope.engine.search.registry import make_searcher
+    from plyscope.tui.widgets.search_pane import value_text
+
+    searcher = make_searcher("alphabeta", make_game("tree").parse("classic"), {})
+    searcher.run(Limit(iterations=2_000))
+    assert searcher.proven() is not None
+    assert str(value_text(searcher)) == "value +3 (MAX), its sign proven"  # not "first player wins": 3 is a value

@@ -27,6 +27,7 @@ from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Move
+from plyscope.engine.games.tree import TreeGame
 from plyscope.engine.search.base import Node, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
@@ -117,9 +118,11 @@ def best_text(searcher: Searcher[Node]) -> Text:
 def value_text(searcher: Searcher[Node]) -> Text:
     """One thing about the root value: the proven result in words, or the value for the first player, signed."""
     verdict = searcher.proven()
+    value = searcher.value().first()
+    if verdict is not None and isinstance(searcher.root_state.game, TreeGame):  # leaves are values, not results
+        return Text(f"value {format_value(value)} (MAX), its sign proven", "bold")
     if verdict is not None:
         return Text(f"{verdict_words(*verdict)}, proven", "bold")
-    value = searcher.value().first()
     bounds = searcher.value_bounds()
     if bounds is not None:
         lowest, highest = bounds.first()
