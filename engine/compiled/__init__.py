@@ -1,0 +1,7 @@
+"""Compiled twins of the stepping searchers (numba), for the searches nobody watches step by step.
+
+* ``board``: Connect Four and its evaluators, compiled;
+* ``alphabeta``: alpha-beta's kernel;
+* ``searchers``: ``compiled_twin(searcher)``, the twin of a fresh stepping searcher, whose ``run`` returns the same
+  ``Result``.
+"""

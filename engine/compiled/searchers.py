@@ -1,0 +1,218 @@
+"""The compiled twins of the stepping searchers, for whatever needs no step-by-step view (arena, ``rivest``, agents).
+
+``compiled_twin(searcher)`` gives a fresh stepping searcher's twin, or ``None`` where it has none (a game other
+than Connect Four on a board that fits, an evaluator without a compiled twin, a searcher not compiled).  A twin's
+``run(limit)`` returns the ``Result`` the stepping searcher's ``run(limit)`` would: the same move, value, principal
+variation and counts (moves, steps, nodes, depth) for the same position, parameters and budget; only its seconds
+differ (and so what a time bound reaches).  Its tree is in preallocated arrays (numba, ``plyscope.engine.compiled``'s
+kernels), with no ``Node`` objects: nothing there for a view to show.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import replace
+from typing import Final
+
+import numpy as np
+
+from plyscope.engine.compiled import alphabeta as ab
+from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
+from plyscope.engine.games.base import Move
+from plyscope.engine.games.connect4 import Connect4State
+from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
+
+CHUNK_STEPS: Final = 4096
+"""Steps a kernel takes between two looks at the clock (a few milliseconds at most)."""
+FIRST_TABLE: Final = 1 << 12
+"""Slots of a fresh transposition table (it doubles whenever it is half full)."""
+
+
+class CompiledSearch(ABC):
+    """A compiled twin: ``run`` as the stepping ``searcher``'s, ``stats`` as its stats would be."""
+
+    def __init__(self, searcher: Searcher[Node]) -> None:
+        self.searcher = searcher
+        """The stepping twin, fresh: its parameters, its evaluator and its ``scored`` are the twin's too."""
+        self.stats = Stats()
+        _load()
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool:
+        """True when the search has nothing left to do."""
+
+    @abstractmethod
+    def _advance(self, steps: int, moves_cap: int, node_cap: int) -> bool:
+        """Up to ``steps`` steps within the caps (-1: none); False when no further step can be taken now."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """Where the search is, as ``Searcher.result``."""
+
+    def run(self, limit: Limit) -> Result:
+        """``Searcher.run(limit)``: the same steps, a chunk of them per call of the kernel."""
+        started = time.perf_counter()
+        deadline = None if limit.seconds is None else started + limit.seconds
+        moves_cap = -1 if limit.moves is None else self.stats.moves + limit.moves
+        node_cap = -1 if limit.nodes is None else limit.nodes
+        steps_left = limit.iterations
+        while not self.finished:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            chunk = CHUNK_STEPS if steps_left is None else min(CHUNK_STEPS, steps_left)
+            if chunk <= 0:
+                break
+            before = self.stats.iterations
+            going = self._advance(chunk, moves_cap, node_cap)
+            if steps_left is not None:
+                steps_left -= self.stats.iterations - before
+            if not going:
+                break
+        self.stats.seconds += time.perf_counter() - started
+        return self.result()
+
+
+class CompiledAlphaBeta(CompiledSearch):
+    """``AlphaBeta``'s twin (``alphabeta`` and ``ab-rivest``): see ``plyscope.engine.compiled.alphabeta``."""
+
+    def __init__(self, searcher: AlphaBeta, evaluation: np.ndarray) -> None:
+        super().__init__(searcher)
+        self.python = searcher
+        state = searcher.root_state
+        assert isinstance(state, Connect4State)
+        self.state = state
+        self.geometry = geometry(state.game)
+        self.evaluation = evaluation
+        frames = state.game.cells - state.ply + 2
+        width = state.game.width
+        s = np.zeros(ab.SCALARS, dtype=np.int64)
+        s[ab.ITERATION] = searcher.start_depth
+        s[ab.DEPTH_CAP] = searcher.depth
+        s[ab.SORT_FROM] = searcher.sort_from
+        s[ab.HISTORY] = searcher.ordering == "history"
+        s[ab.TT] = searcher.table is not None
+        s[ab.ACCOUNTING] = searcher.accounting
+        s[ab.ROOT_CURRENT] = state.current
+        s[ab.ROOT_MASK] = state.mask
+        s[ab.NODES] = 1
+        self.s = s
+        self.fi = np.zeros((frames, ab.FRAME_INTS), dtype=np.int64)
+        self.ff = np.zeros((frames, ab.FRAME_FLOATS), dtype=np.float64)
+        self.fmoves = np.zeros((frames, width), dtype=np.int64)
+        self.fevals = np.zeros((frames, width), dtype=np.float64)
+        self.pv = np.zeros((frames, frames), dtype=np.int64)
+        self.cpv = np.zeros(frames, dtype=np.int64)
+        self.cvalue = np.zeros(1, dtype=np.float64)
+        self.history = np.zeros((2, width), dtype=np.int64)
+        slots = FIRST_TABLE if searcher.table is not None else 1
+        self.keys = np.zeros(slots, dtype=np.int64)
+        self.values = np.zeros(slots, dtype=np.float64)
+        self.meta = np.zeros(slots, dtype=np.int64)
+        self._sync()
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.s[ab.FINISHED])
+
+    def _advance(self, steps: int, moves_cap: int, node_cap: int) -> bool:
+        while True:
+            why = ab.advance(
+                steps,
+                moves_cap,
+                node_cap,
+                self.s,
+                self.fi,
+                self.ff,
+                self.fmoves,
+                self.fevals,
+                self.pv,
+                self.cpv,
+                self.cvalue,
+                self.keys,
+                self.values,
+                self.meta,
+                self.history,
+                self.geometry,
+                self.evaluation,
+            )
+            self._sync()
+            if why != ab.TABLE_FULL:
+                return bool(why == ab.STEPS_DONE)
+            self._grow_table()
+
+    def _grow_table(self) -> None:
+        """Double the transposition table, every entry kept."""
+        slots = 2 * self.keys.shape[0]
+        keys = np.zeros(slots, dtype=np.int64)
+        values = np.zeros(slots, dtype=np.float64)
+        meta = np.zeros(slots, dtype=np.int64)
+        ab.regrow(self.keys, self.values, self.meta, keys, values, meta)
+        self.keys, self.values, self.meta = keys, values, meta
+
+    def _sync(self) -> None:
+        s = self.s
+        stats = self.stats
+        stats.moves = int(s[ab.MOVES])
+        stats.iterations = int(s[ab.ITERATIONS])
+        stats.nodes = int(s[ab.NODES])
+        stats.max_depth = int(s[ab.MAX_DEPTH])
+
+    def _line(self) -> list[Move]:
+        """The principal variation: the last complete iteration's, else the current root's best so far."""
+        if self.s[ab.HAS_COMPLETED]:
+            return [int(m) for m in self.cpv[: self.s[ab.CPV_LEN]]]
+        if self.s[ab.SP] and self.fi[0, ab.HAS_VALUE]:
+            return [int(m) for m in self.pv[0, : self.fi[0, ab.PV_LEN]]]
+        return []
+
+    def result(self) -> Result:
+        line = self._line()
+        if self.s[ab.HAS_COMPLETED]:
+            value = float(self.cvalue[0])
+        elif self.s[ab.SP] and self.fi[0, ab.HAS_VALUE]:
+            value = float(self.ff[0, ab.VALUE])
+        else:
+            value = self.python.evaluator(self.state)
+        return Result(
+            best_move=line[0] if line else None,
+            value=self.python.scored(value),
+            principal_variation=tuple(line),
+            stats=replace(self.stats),
+            finished=self.finished,
+        )
+
+
+def compiled_twin(searcher: Searcher[Node]) -> CompiledSearch | None:
+    """The compiled twin of the fresh ``searcher`` (not stepped yet), or ``None`` if it has none."""
+    if searcher.stats.iterations or not compiled_fits(searcher.root_state.game):
+        return None
+    evaluation = None if searcher.evaluator is None else evaluator_code(searcher.evaluator)
+    if evaluation is None:
+        return None
+    if isinstance(searcher, AlphaBeta):
+        return CompiledAlphaBeta(searcher, evaluation)
+    return None
+
+
+_loaded = False
+"""Whether the kernels' machine code is loaded in this process."""
+
+
+def _load() -> None:
+    """Load the kernels' machine code (from numba's cache, or compiling it) before any search runs: a search on a
+    throwaway position, once per process."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from plyscope.engine.games.connect4 import Connect4
+    from plyscope.engine.games.evaluators import RivestEvaluator
+
+    state = Connect4().start()
+    evaluator = RivestEvaluator(state.game)
+    code = evaluator_code(evaluator)
+    assert code is not None
+    CompiledAlphaBeta(AlphaBeta(state, evaluator=evaluator), code).run(Limit(iterations=2))
