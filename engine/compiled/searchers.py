@@ -10,6 +10,7 @@ kernels), with no ``Node`` objects: nothing there for a view to show.
 
 from __future__ import annotations
 
+import math
 import time
 from abc import ABC, abstractmethod
 from dataclasses import replace
@@ -18,16 +19,20 @@ from typing import Final
 import numpy as np
 
 from plyscope.engine.compiled import alphabeta as ab
+from plyscope.engine.compiled import rivest as mm
 from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
 from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
+from plyscope.engine.search.rivest import MODES, Rivest
 
 CHUNK_STEPS: Final = 4096
 """Steps a kernel takes between two looks at the clock (a few milliseconds at most)."""
 FIRST_TABLE: Final = 1 << 12
 """Slots of a fresh transposition table (it doubles whenever it is half full)."""
+FIRST_TREE: Final = 1 << 12
+"""Rows of a fresh min/max approximation's tree (it doubles whenever it is full, up to the node cap and a row)."""
 
 
 class CompiledSearch(ABC):
@@ -118,9 +123,10 @@ class CompiledAlphaBeta(CompiledSearch):
         return bool(self.s[ab.FINISHED])
 
     def _advance(self, steps: int, moves_cap: int, node_cap: int) -> bool:
+        target = self.stats.iterations + steps
         while True:
             why = ab.advance(
-                steps,
+                target - int(self.s[ab.ITERATIONS]),
                 moves_cap,
                 node_cap,
                 self.s,
@@ -185,6 +191,128 @@ class CompiledAlphaBeta(CompiledSearch):
         )
 
 
+class CompiledRivest(CompiledSearch):
+    """``Rivest``'s twin: see ``plyscope.engine.compiled.rivest``."""
+
+    def __init__(self, searcher: Rivest, evaluation: np.ndarray) -> None:
+        super().__init__(searcher)
+        self.python = searcher
+        state = searcher.root_state
+        assert isinstance(state, Connect4State)
+        self.state = state
+        self.geometry = geometry(state.game)
+        self.evaluation = evaluation
+        s = np.zeros(mm.SCALARS, dtype=np.int64)
+        s[mm.ACCOUNTING] = searcher.accounting
+        s[mm.MODE] = MODES.index(searcher.mode)
+        s[mm.ROOT_CURRENT] = state.current
+        s[mm.ROOT_MASK] = state.mask
+        s[mm.NODES] = 1
+        self.s = s
+        self.x = np.array([searcher.p, searcher.weight, searcher.shift], dtype=np.float64)
+        self.v = np.zeros(FIRST_TREE, dtype=np.float64)
+        self.pi = np.zeros(FIRST_TREE, dtype=np.float64)
+        self.a = np.full(FIRST_TREE, -1, dtype=np.int32)
+        self.parent = np.full(FIRST_TREE, -1, dtype=np.int32)
+        self.first = np.full(FIRST_TREE, -1, dtype=np.int32)
+        self.count = np.zeros(FIRST_TREE, dtype=np.int8)
+        self.move = np.zeros(FIRST_TREE, dtype=np.int8)
+        root = searcher.root
+        self.v[0], self.pi[0] = root.v, root.pi
+        s[mm.FINISHED] = searcher.finished
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.s[mm.FINISHED])
+
+    def _advance(self, steps: int, moves_cap: int, node_cap: int) -> bool:
+        target = self.stats.iterations + steps
+        while True:
+            why = mm.advance(
+                target - int(self.s[mm.ITERATIONS]),
+                moves_cap,
+                node_cap,
+                self.s,
+                self.x,
+                self.v,
+                self.pi,
+                self.a,
+                self.parent,
+                self.first,
+                self.count,
+                self.move,
+                self.geometry,
+                self.evaluation,
+            )
+            s = self.s
+            stats = self.stats
+            stats.moves = int(s[mm.MOVES])
+            stats.iterations = int(s[mm.ITERATIONS])
+            stats.nodes = int(s[mm.NODES])
+            stats.max_depth = int(s[mm.MAX_DEPTH])
+            if why != mm.TREE_FULL:
+                return bool(why == mm.STEPS_DONE)
+            self._grow()
+
+    def _grow(self) -> None:
+        """Double the tree's rows."""
+        rows = 2 * self.v.shape[0]
+        for name in ("v", "pi", "a", "parent", "first", "count", "move"):
+            old = getattr(self, name)
+            new = np.full(rows, -1 if name in ("a", "parent", "first") else 0, dtype=old.dtype)
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    def _children(self, node: int) -> range:
+        start = int(self.first[node])
+        return range(start, start + int(self.count[node]))
+
+    def _best_child(self, node: int, player: int) -> int | None:
+        """``Rivest._best_child``: the first child with the best value for ``player``, to move at ``node``."""
+        children = self._children(node)
+        if not children:
+            return None
+        v = self.v
+        return max(children, key=lambda c: v[c]) if player > 0 else min(children, key=lambda c: v[c])
+
+    def _best_root_child(self) -> int | None:
+        """``Rivest._best_root_child``: by ``final``, ties broken by the children's static values."""
+        children = self._children(0)
+        if not children:
+            return None
+        python = self.python
+        sign = self.state.player
+        if python.final == "value" or python.mode == "mean":
+            keys = [sign * math.log(self.v[c]) for c in children]
+        else:
+            means = mm.subtree_log_means(
+                int(self.s[mm.NODES]), sign, python.p, self.v, self.parent, self.first, self.count, self.state.game.width
+            )
+            keys = [sign * float(means[c]) for c in children]
+        best = max(keys)
+        tied = [c for c, key in zip(children, keys, strict=True) if key == best]
+        if len(tied) == 1:
+            return tied[0]
+        evaluator = python.evaluator
+        return max(tied, key=lambda c: sign * evaluator(self.state.play(int(self.move[c]))))
+
+    def result(self) -> Result:
+        line: list[Move] = []
+        node = self._best_root_child()
+        player = -self.state.player
+        while node is not None:
+            line.append(int(self.move[node]))
+            node = self._best_child(node, player)
+            player = -player
+        return Result(
+            best_move=line[0] if line else None,
+            value=self.python.scored(float(self.v[0]) - self.python.shift),
+            principal_variation=tuple(line),
+            stats=replace(self.stats),
+            finished=self.finished,
+        )
+
+
 def compiled_twin(searcher: Searcher[Node]) -> CompiledSearch | None:
     """The compiled twin of the fresh ``searcher`` (not stepped yet), or ``None`` if it has none."""
     if searcher.stats.iterations or not compiled_fits(searcher.root_state.game):
@@ -194,6 +322,8 @@ def compiled_twin(searcher: Searcher[Node]) -> CompiledSearch | None:
         return None
     if isinstance(searcher, AlphaBeta):
         return CompiledAlphaBeta(searcher, evaluation)
+    if isinstance(searcher, Rivest):
+        return CompiledRivest(searcher, evaluation)
     return None
 
 
@@ -216,3 +346,6 @@ def _load() -> None:
     code = evaluator_code(evaluator)
     assert code is not None
     CompiledAlphaBeta(AlphaBeta(state, evaluator=evaluator), code).run(Limit(iterations=2))
+    twin = CompiledRivest(Rivest(state, final="mean", evaluator=evaluator), code)
+    twin.run(Limit(iterations=2))
+    twin.result()
