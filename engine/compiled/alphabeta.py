@@ -357,10 +357,7 @@ def advance(  # noqa: C901 -- ``AlphaBeta._advance``, ``_enter`` and ``_start_it
         d = sp - 1
         index = fi[d, NEXT]
         move = fmoves[d, index]
-        if fi[d, SORTED]:
-            cost = s[ACCOUNTING]
-        else:
-            cost = 1
+        cost = s[ACCOUNTING] if fi[d, SORTED] else 1
         if left >= 0 and left < cost:
             return BLOCKED
         current, mask, winner = drop(fi[d, CUR], fi[d, MASK], move, g)

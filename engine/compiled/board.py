@@ -277,7 +277,7 @@ def _features(current: int, mask: int, ply: int, g: np.ndarray, e: np.ndarray) -
 def _untransformed(current: int, mask: int, ply: int, winner: int, g: np.ndarray, e: np.ndarray) -> float:
     """The inner evaluator's value of the position (``winner`` as ``drop`` gives it)."""
     kind = int(e[KIND])
-    if kind == RIVEST or kind == NEUTRAL:
+    if kind in (RIVEST, NEUTRAL):
         if winner == 0:
             return 512.0
         if winner == 1:

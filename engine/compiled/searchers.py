@@ -42,7 +42,7 @@ class CompiledSearch(ABC):
         self.searcher = searcher
         """The stepping twin, fresh: its parameters, its evaluator and its ``scored`` are the twin's too."""
         self.stats = Stats()
-        _load()
+        load()
 
     @property
     @abstractmethod
@@ -286,7 +286,14 @@ class CompiledRivest(CompiledSearch):
             keys = [sign * math.log(self.v[c]) for c in children]
         else:
             means = mm.subtree_log_means(
-                int(self.s[mm.NODES]), sign, python.p, self.v, self.parent, self.first, self.count, self.state.game.width
+                int(self.s[mm.NODES]),
+                sign,
+                python.p,
+                self.v,
+                self.parent,
+                self.first,
+                self.count,
+                self.state.game.width,
             )
             keys = [sign * float(means[c]) for c in children]
         best = max(keys)
@@ -331,7 +338,7 @@ _loaded = False
 """Whether the kernels' machine code is loaded in this process."""
 
 
-def _load() -> None:
+def load() -> None:
     """Load the kernels' machine code (from numba's cache, or compiling it) before any search runs: a search on a
     throwaway position, once per process."""
     global _loaded
