@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.records import GameRecord
@@ -103,13 +103,17 @@ def rivest_tasks(
     seed: int,
     mm_spec: str = MM_SPEC,
     ab_spec: str = AB_SPEC,
+    compiled: bool = True,
 ) -> list[GameTask]:
-    """MM against AB on every opening, both colours, for each bound in ``values``."""
+    """MM against AB on every opening, both colours, for each bound in ``values`` (``compiled``: each searching
+    with its compiled twin, where it has one)."""
     require_agents(mm_spec, ab_spec)
     tasks: list[GameTask] = []
     for group_index, value in enumerate(values):
         limit = limit_for(bound, value)
-        agents = [Agent.parse(mm_spec, limit, MM), Agent.parse(ab_spec, limit, AB)]
+        agents = [
+            replace(Agent.parse(spec, limit, name), compiled=compiled) for spec, name in ((mm_spec, MM), (ab_spec, AB))
+        ]
         tasks += schedule(
             game,
             agents,

@@ -352,7 +352,9 @@ def load() -> None:
     evaluator = RivestEvaluator(state.game)
     code = evaluator_code(evaluator)
     assert code is not None
-    CompiledAlphaBeta(AlphaBeta(state, evaluator=evaluator), code).run(Limit(iterations=2))
+    table = CompiledAlphaBeta(AlphaBeta(state, tt=True, evaluator=evaluator), code)
+    table.run(Limit(iterations=2))
+    table._grow_table()
     twin = CompiledRivest(Rivest(state, final="mean", evaluator=evaluator), code)
     twin.run(Limit(iterations=2))
     twin.result()

@@ -181,3 +181,16 @@ def test_fsum_is_python_s() -> None:
         for _ in range(200):
             values = [rng.choice([1.0, 1e-16, 3e-9]) * rng.random() * 10 ** rng.randint(-3, 3) for _ in range(n)]
             assert fsum(np.array(values), n) == math.fsum(values)
+
+
+def test_rivest_s_games_under_a_moves_bound_are_the_same_compiled_or_not() -> None:
+    """MM against AB at 600 moves a turn: every move of both games, and every turn's counts, the Python agents'."""
+    from plyscope.engine.arena.play import play_game
+    from plyscope.engine.rivest_experiment import rivest_tasks
+
+    def played(compiled: bool) -> list[tuple[object, ...]]:
+        tasks = rivest_tasks(C4, "moves", (600,), [(3, 2)], 0, compiled=compiled)
+        assert all(agent.compiled is compiled for task in tasks for agent in (task.first, task.second))
+        return [(r.moves, r.result, r.first_stats.moves, r.second_stats.nodes) for r in map(play_game, tasks)]
+
+    assert played(True) == played(False)
