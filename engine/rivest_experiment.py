@@ -27,13 +27,13 @@ from dataclasses import dataclass, replace
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import GameTask, schedule
-from plyscope.engine.arena.summary import pentanomial, tally
+from plyscope.engine.arena.summary import pentanomial, sprt_summary, tally
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Game, Move
 from plyscope.engine.numbers import parse_moves, parse_seconds, shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import algorithms
-from plyscope.engine.stats import EloEstimate, Pentanomial, Trinomial
+from plyscope.engine.stats import EloEstimate, Pentanomial, Sprt, Trinomial
 
 MM_SPEC = "rivest:mode=reverse,accounting=true,eval=rivest"
 AB_SPEC = "ab-rivest"
@@ -50,6 +50,10 @@ PAPER_TABLE: dict[str, dict[float, tuple[int, int, int]]] = {
 """Rivest's Table 2: (MM wins, AB wins, ties) per bound; 98 games per row."""
 
 TOTAL_LABEL = {"seconds": "time total", "moves": "move total"}
+
+RIVEST_SPRT = Sprt(elo0=-10.0, elo1=10.0)
+"""The SPRT beside each row (fastchess's, on our opening pairs, MM's point of view): H1, MM stronger than AB by 10
+normalized Elo, against H0, weaker by as much; a row whose LLR reaches neither bound has not decided."""
 
 NEEDED = {
     "rivest": "MM, Rivest's min/max approximation",
@@ -143,6 +147,11 @@ class RivestRow:
         """MM's Elo difference to AB from our opening pairs (``plyscope.engine.stats``: pentanomial)."""
         return self.pairs.estimate()
 
+    def sprt(self) -> dict[str, object]:
+        """``RIVEST_SPRT`` on our opening pairs (``plyscope.engine.arena.summary.sprt_summary``): H1 says MM is the
+        stronger, H0 that AB is."""
+        return sprt_summary(RIVEST_SPRT, self.pairs)
+
     def paper_estimate(self) -> EloEstimate | None:
         """MM's Elo difference to AB from the paper's wins and ties (trinomial: the paper gives no pairs)."""
         return None if self.paper is None else Trinomial(self.paper[0], self.paper[2], self.paper[1]).estimate()
@@ -156,6 +165,7 @@ class RivestRow:
             "errors": self.errors,
             "pentanomial": list(self.pairs.counts()),
             **_elo_fields(self.estimate()),
+            "sprt": self.sprt(),
             "paper": None
             if self.paper is None
             else {

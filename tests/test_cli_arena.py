@@ -248,6 +248,9 @@ def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: 
     assert ours["paper"] == paper
     assert total["bound"] == "move total" and total["paper"] == paper
     assert ours["pentanomial"] == total["pentanomial"] and sum(ours["pentanomial"]) == 1
+    assert ours["sprt"]["elo0"] == -10 and ours["sprt"]["elo1"] == 10 and ours["sprt"]["pairs"] == 1
+    assert ours["sprt"]["result"] is None and "undecided" in row  # one opening pair decides nothing
+    assert data["compiled"] is True
 
 
 def _stats(results: list[str]) -> PairingStats:

@@ -16,6 +16,7 @@ from plyscope.engine.rivest_experiment import (
     AB_SPEC,
     MM,
     MM_SPEC,
+    RIVEST_SPRT,
     RivestRow,
     parse_values,
     rivest_rows,
@@ -100,10 +101,13 @@ def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec
         "Elo: MM's Elo difference to AB +/- half its 95% interval, ours from the opening pairs (pentanomial), "
         "the paper's from its wins and ties (trinomial); * marks an interval without 0 (significant); "
         f"-: none (ours: fewer than {MIN_INTERVAL_PAIRS} opening pairs, too few for an interval; "
-        "the paper's: no such row).",
+        "the paper's: no such row).\n"
+        f"SPRT: fastchess's on our opening pairs, {RIVEST_SPRT.text()}: LLR, then MM (H1: MM the stronger), AB (H0: "
+        f"AB the stronger) once it is beyond {RIVEST_SPRT.upper:.2f} or {RIVEST_SPRT.lower:.2f}, else undecided.",
     )
     table.add_column("bound per turn")
-    for column in ("MM wins", "AB wins", "ties", "errors", "Elo", "paper MM", "paper AB", "paper ties", "paper Elo"):
+    columns = ("MM wins", "AB wins", "ties", "errors", "Elo", "SPRT", "paper MM", "paper AB", "paper ties", "paper Elo")
+    for column in columns:
         table.add_column(column, justify="right")
     for row in rows:
         paper = ("-", "-", "-") if row.paper is None else tuple(str(n) for n in row.paper)
@@ -114,11 +118,20 @@ def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec
             str(row.ties),
             str(row.errors),
             elo_cell(row.estimate()),
+            sprt_cell(row.sprt()),
             *paper,
             elo_cell(row.paper_estimate()),
             end_section=row is rows[-2],
         )
     return table
+
+
+def sprt_cell(test: dict[str, object]) -> str:
+    """``+3.10 MM``: the SPRT's LLR, and the stronger agent once it decided (``undecided`` before)."""
+    llr = test["llr"]
+    assert isinstance(llr, float)
+    decided = {"H1": MM, "H0": AB, None: "undecided"}[test["result"]]  # type: ignore[index]
+    return f"{llr:+.2f} {decided}"
 
 
 def elo_cell(estimate: EloEstimate | None) -> str:
