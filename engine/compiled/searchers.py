@@ -19,13 +19,16 @@ from typing import Final
 import numpy as np
 
 from plyscope.engine.compiled import alphabeta as ab
+from plyscope.engine.compiled import mcts as uct
 from plyscope.engine.compiled import rivest as mm
 from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
 from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
+from plyscope.engine.search.mcts import WIN, LOSS, OPEN, MonteCarloTreeSearch, secure_value
 from plyscope.engine.search.rivest import MODES, Rivest
+from plyscope.engine.search.stream import RandomStream
 
 CHUNK_STEPS: Final = 4096
 """Steps a kernel takes between two looks at the clock (a few milliseconds at most)."""
@@ -320,10 +323,151 @@ class CompiledRivest(CompiledSearch):
         )
 
 
+class CompiledMcts(CompiledSearch):
+    """``MonteCarloTreeSearch``'s twin with one playout per leaf: see ``plyscope.engine.compiled.mcts``."""
+
+    def __init__(self, searcher: MonteCarloTreeSearch) -> None:
+        super().__init__(searcher)
+        self.python = searcher
+        state = searcher.root_state
+        assert isinstance(state, Connect4State)
+        self.state = state
+        self.geometry = geometry(state.game)
+        s = np.zeros(uct.SCALARS, dtype=np.int64)
+        s[uct.PARTIAL] = searcher.partial
+        s[uct.SOLVER] = searcher.solver
+        s[uct.ROOT_CURRENT] = state.current
+        s[uct.ROOT_MASK] = state.mask
+        s[uct.ROOT_PLY] = state.ply
+        s[uct.NODES] = 1
+        self.s = s
+        self.random = RandomStream(searcher.stream.seed).numpy()
+        """The Python searcher's random sequence from its start (the same seed, drawn in the same order)."""
+        self.visits = np.zeros(FIRST_TREE, dtype=np.int64)
+        self.total = np.zeros(FIRST_TREE, dtype=np.float64)
+        self.t = np.full((FIRST_TREE, uct.TREE_INTS), -1, dtype=np.int64)
+        self.untried = np.zeros((FIRST_TREE, state.game.width), dtype=np.int8)
+        self.has = np.zeros(FIRST_TREE, dtype=np.int8)
+        self.lo = np.zeros(FIRST_TREE, dtype=np.int32)
+        self.hi = np.zeros(FIRST_TREE, dtype=np.int32)
+        self.path = np.zeros(state.game.cells + 2, dtype=np.int64)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.s[uct.FINISHED])
+
+    def _advance(self, steps: int, moves_cap: int, node_cap: int) -> bool:
+        target = self.stats.iterations + steps
+        while True:
+            why = uct.advance(
+                target - int(self.s[uct.ITERATIONS]),
+                moves_cap,
+                node_cap,
+                self.python.c,
+                self.s,
+                self.visits,
+                self.total,
+                self.t,
+                self.untried,
+                self.has,
+                self.lo,
+                self.hi,
+                self.path,
+                self.random,
+                self.geometry,
+            )
+            s = self.s
+            stats = self.stats
+            stats.moves = int(s[uct.MOVES])
+            stats.iterations = int(s[uct.ITERATIONS])
+            stats.nodes = int(s[uct.NODES])
+            stats.max_depth = int(s[uct.MAX_DEPTH])
+            stats.playouts = int(s[uct.PLAYOUTS])
+            stats.playout_moves = int(s[uct.PLAYOUT_MOVES])
+            if why != uct.TREE_FULL:
+                return bool(why == uct.STEPS_DONE)
+            self._grow()
+
+    def _grow(self) -> None:
+        """Double the tree's rows."""
+        rows = 2 * self.visits.shape[0]
+        for name in ("visits", "total", "t", "untried", "has", "lo", "hi"):
+            old = getattr(self, name)
+            new = np.full((rows, *old.shape[1:]), -1 if name == "t" else 0, dtype=old.dtype)
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    def _children(self, node: int) -> list[int]:
+        children = []
+        child = int(self.t[node, uct.FIRST])
+        while child >= 0:
+            children.append(child)
+            child = int(self.t[child, uct.NEXT])
+        return children
+
+    def _bounds(self, node: int, ply: int) -> tuple[int, int]:
+        lo, hi = uct.bounds_of(node, ply, self.has, self.lo, self.hi)
+        return int(lo), int(hi)
+
+    def _proven(self, node: int) -> int:
+        """``MctsNode.proven``."""
+        if not self.has[node]:
+            return OPEN
+        return WIN if self.lo[node] > 0 else LOSS if self.hi[node] < 0 else OPEN
+
+    def _final_child(self, node: int, ply: int) -> int | None:
+        """``MonteCarloTreeSearch._final_child`` at ``node`` (at ``ply``)."""
+        children = self._children(node)
+        if not children:
+            return None
+        visits, total = self.visits, self.total
+
+        def robust(child: int) -> tuple[int, float]:
+            return int(visits[child]), float(total[child])
+
+        def secure(child: int) -> float:
+            return secure_value(float(total[child]) / int(visits[child]), int(visits[child]))
+
+        key = secure if self.python.solver else robust
+        spans = [self._bounds(child, ply + 1) for child in children]
+        lo, hi = self._bounds(node, ply)
+        surest = max(span[0] for span in spans)
+        if surest > 0 or lo > 0 or lo == hi:
+            return max([c for c, span in zip(children, spans, strict=True) if span[0] == surest], key=key)
+        if self.python.solver:
+            return max([c for c in children if self._proven(c) != LOSS] or children, key=key)
+        return max(children, key=key)
+
+    def result(self) -> Result:
+        line: list[Move] = []
+        ply = self.state.ply
+        node = self._final_child(0, ply)
+        while node is not None:
+            line.append(int(self.t[node, uct.MOVE]))
+            ply += 1
+            node = self._final_child(node, ply)
+        mover = -self.state.player
+        proven = self._proven(0)
+        if proven != OPEN:
+            value = self.python.scored(float(proven), mover)
+        else:
+            visits = int(self.visits[0])
+            value = self.python.scored(2 * float(self.total[0]) / visits - 1 if visits else 0.0, mover)
+        return Result(
+            best_move=line[0] if line else None,
+            value=value,
+            principal_variation=tuple(line),
+            stats=replace(self.stats),
+            finished=self.finished,
+        )
+
+
 def compiled_twin(searcher: Searcher[Node]) -> CompiledSearch | None:
     """The compiled twin of the fresh ``searcher`` (not stepped yet), or ``None`` if it has none."""
     if searcher.stats.iterations or not compiled_fits(searcher.root_state.game):
         return None
+    if type(searcher) is MonteCarloTreeSearch:
+        return CompiledMcts(searcher) if searcher.k == 1 else None
     evaluation = None if searcher.evaluator is None else evaluator_code(searcher.evaluator)
     if evaluation is None:
         return None
@@ -358,3 +502,6 @@ def load() -> None:
     twin = CompiledRivest(Rivest(state, final="mean", evaluator=evaluator), code)
     twin.run(Limit(iterations=2))
     twin.result()
+    tree = CompiledMcts(MonteCarloTreeSearch(state, solver=True, partial=True))
+    tree.run(Limit(iterations=2))
+    tree._grow()
