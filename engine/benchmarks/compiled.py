@@ -25,15 +25,18 @@ SPECS = (
     "rivest",
     MM_SPEC,
     "rivest:mode=mean",
+    "mcts",
+    "mcts:partial=true,solver=true",
 )
-"""The searchers measured: alpha-beta plain and with its table, Rivest's pair, and Rivest's mean mode."""
+"""The searchers measured: alpha-beta plain and with its table, Rivest's pair, Rivest's mean mode, and MCTS (one move
+an iteration) plain and with partial expansion and MCTS-Solver."""
 SPEED_TARGET = 10.0
 """The compiled twin's moves per CPU second over its Python twin's."""
 
 
 def _counts(result: Result) -> tuple[object, ...]:
     stats = result.stats
-    return result.best_move, result.value, stats.moves, stats.iterations, stats.nodes
+    return result.best_move, result.value, stats.moves, stats.iterations, stats.nodes, stats.playout_moves
 
 
 def measure(quick: bool) -> list[BenchTable]:
@@ -81,7 +84,7 @@ def measure(quick: bool) -> list[BenchTable]:
     table.notes += [
         "positions: " + ", ".join(POSITIONS) + f"; x: compiled over Python moves per CPU second (target >= "
         f"{SPEED_TARGET:g})",
-        "same: the same best move, value, moves, steps and nodes as the Python twin on every position",
+        "same: the same best move, value, moves, steps, nodes and playout moves as the Python twin on every position",
         "bytes/node: the compiled twin's arrays at the end of its run over the nodes the Python tree holds "
         "(alpha-beta keeps no tree: its frames and table); Python bytes: the registry's node_bytes (memory section)",
     ]

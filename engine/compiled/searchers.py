@@ -1,10 +1,12 @@
 """The compiled twins of the stepping searchers, for whatever needs no step-by-step view (arena, ``rivest``, agents).
 
-``compiled_twin(searcher)`` gives a fresh stepping searcher's twin, or ``None`` where it has none (a game other
-than Connect Four on a board that fits, an evaluator without a compiled twin, a searcher not compiled).  A twin's
+``compiled_twin(searcher)`` gives a fresh stepping searcher's twin (alpha-beta, ``ab-rivest``, Rivest's method, MCTS
+with ``k=1``), or ``None`` where it has none (a game other than Connect Four on a board that fits, an evaluator
+without a compiled twin, another searcher, MCTS's numpy-batched playouts).  A twin's
 ``run(limit)`` returns the ``Result`` the stepping searcher's ``run(limit)`` would: the same move, value, principal
 variation and counts (moves, steps, nodes, depth) for the same position, parameters and budget; only its seconds
-differ (and so what a time bound reaches).  Its tree is in preallocated arrays (numba, ``plyscope.engine.compiled``'s
+differ (and so what a time bound reaches); MCTS's twin draws the same random sequence, so the same seed gives the
+same tree.  Its tree is in preallocated arrays (numba, ``plyscope.engine.compiled``'s
 kernels), with no ``Node`` objects: nothing there for a view to show.
 """
 
@@ -26,7 +28,7 @@ from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
-from plyscope.engine.search.mcts import WIN, LOSS, OPEN, MonteCarloTreeSearch, secure_value
+from plyscope.engine.search.mcts import LOSS, OPEN, WIN, MonteCarloTreeSearch, secure_value
 from plyscope.engine.search.rivest import MODES, Rivest
 from plyscope.engine.search.stream import RandomStream
 

@@ -1,9 +1,10 @@
 """The compiled twins (``plyscope.engine.compiled``): the same result and counts as the stepping searchers.
 
-Each twin is held to its stepping searcher's ``run`` on the same position, parameters and budget: the best move,
-the value, the principal variation, moves, steps, nodes, depth reached and ``finished``, over every ordering and
-table setting of alpha-beta, every mode and final of Rivest's method, every evaluator and transform, on positions
-from the start, from Pons' benchmark sets and near the end of a game (where the searches prove results).
+Each twin is held to its stepping searcher's ``run`` on the same position, parameters, budget (and seed): the best
+move, the value, the principal variation, moves, steps, nodes, depth reached, playouts and ``finished``, over every
+ordering and table setting of alpha-beta, every mode and final of Rivest's method, every evaluator and transform,
+MCTS with and without partial expansion and MCTS-Solver, on positions from the start, from Pons' benchmark sets and
+near the end of a game (where the searches prove results).
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ import pytest
 
 from plyscope.engine.compiled.board import evaluate, evaluator_code, geometry
 from plyscope.engine.compiled.rivest import fsum
-from plyscope.engine.compiled.searchers import FIRST_TABLE, FIRST_TREE, CompiledAlphaBeta, CompiledRivest, compiled_twin
+from plyscope.engine.compiled.searchers import (
+    FIRST_TABLE,
+    FIRST_TREE,
+    CompiledAlphaBeta,
+    CompiledMcts,
+    CompiledRivest,
+    compiled_twin,
+)
 from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.games.evaluators import make_evaluator
 from plyscope.engine.search.alphabeta import ORDERINGS
@@ -70,6 +78,9 @@ RIVEST = [
 ]
 
 
+MCTS = [{"partial": partial, "solver": solver} for partial in (False, True) for solver in (False, True)] + [{"c": 0.3}]
+
+
 def outcome(result: Result) -> tuple[object, ...]:
     """Everything a run reports but its seconds."""
     stats = result.stats
@@ -81,15 +92,17 @@ def outcome(result: Result) -> tuple[object, ...]:
         stats.iterations,
         stats.nodes,
         stats.max_depth,
+        stats.playouts,
+        stats.playout_moves,
         result.finished,
     )
 
 
-def assert_twins(name: str, params: dict[str, object], position: str, limit: Limit) -> None:
+def assert_twins(name: str, params: dict[str, object], position: str, limit: Limit, seed: int = 0) -> None:
     state = C4.parse(position)
-    twin = compiled_twin(make_searcher(name, state, params))
+    twin = compiled_twin(make_searcher(name, state, params, seed=seed))
     assert twin is not None
-    assert outcome(twin.run(limit)) == outcome(make_searcher(name, state, params).run(limit))
+    assert outcome(twin.run(limit)) == outcome(make_searcher(name, state, params, seed=seed).run(limit))
 
 
 @pytest.mark.parametrize(("name", "params"), ALPHABETA, ids=lambda x: str(x))
@@ -104,6 +117,15 @@ def test_compiled_rivest_is_the_stepping_searcher_s_twin(params: dict[str, objec
     for position in POSITIONS:
         for limit in BUDGETS:
             assert_twins("rivest", params, position, limit)
+
+
+@pytest.mark.parametrize("params", MCTS, ids=str)
+@pytest.mark.parametrize("seed", [0, 12345])
+def test_compiled_mcts_is_the_stepping_searcher_s_twin_for_the_same_seed(params: dict[str, object], seed: int) -> None:
+    """The same random sequence drawn in the same order: the same tree, so the same move, value, line and counts."""
+    for position in POSITIONS:
+        for limit in BUDGETS:
+            assert_twins("mcts", params, position, limit, seed)
 
 
 def test_a_twin_run_in_slices_is_one_run() -> None:
@@ -122,24 +144,28 @@ def test_a_twin_run_in_slices_is_one_run() -> None:
 
 
 def test_the_tables_and_trees_grow_without_losing_a_step() -> None:
-    """A transposition table and a tree many times their first size: every entry and node kept."""
+    """A transposition table and trees several times their first size: every entry and node kept."""
     state = C4.start()
     table = compiled_twin(make_searcher("alphabeta", state, {"ordering": "static", "tt": True}))
     tree = compiled_twin(make_searcher("rivest", state))
-    assert isinstance(table, CompiledAlphaBeta) and isinstance(tree, CompiledRivest)
+    uct = compiled_twin(make_searcher("mcts", state))
+    assert isinstance(table, CompiledAlphaBeta) and isinstance(tree, CompiledRivest) and isinstance(uct, CompiledMcts)
     limit = Limit(moves=30_000)
     assert outcome(table.run(limit)) == outcome(
         make_searcher("alphabeta", state, {"ordering": "static", "tt": True}).run(limit)
     )
     assert outcome(tree.run(limit)) == outcome(make_searcher("rivest", state).run(limit))
-    assert table.keys.shape[0] > FIRST_TABLE and tree.v.shape[0] > FIRST_TREE
+    assert outcome(uct.run(Limit(moves=6000))) == outcome(make_searcher("mcts", state).run(Limit(moves=6000)))
+    assert table.keys.shape[0] > FIRST_TABLE and tree.v.shape[0] > FIRST_TREE and uct.visits.shape[0] > FIRST_TREE
 
 
 def test_searchers_without_a_twin_get_none() -> None:
-    """Nim, a board too large for 64-bit bitboards, MCTS, and a searcher stepped already."""
+    """Nim, a board too large for 64-bit bitboards, MCTS's batched playouts, flat Monte Carlo, a searcher stepped."""
     assert compiled_twin(make_searcher("alphabeta", Nim("grundy").parse("7"))) is None
     assert compiled_twin(make_searcher("rivest", Connect4(8, 7).start())) is None
-    assert compiled_twin(make_searcher("mcts", C4.start())) is None
+    assert compiled_twin(make_searcher("mcts", C4.start(), {"k": 2})) is None
+    assert compiled_twin(make_searcher("flat-mc", C4.start())) is None
+    assert compiled_twin(make_searcher("bestfirst", C4.start())) is None
     stepped = make_searcher("alphabeta", C4.start())
     stepped.step()
     assert compiled_twin(stepped) is None
@@ -178,7 +204,7 @@ def test_fsum_is_python_s() -> None:
 
     rng = random.Random(7)
     for n in range(1, 12):
-        for _ in range(200):
+        for _ in range(40):
             values = [rng.choice([1.0, 1e-16, 3e-9]) * rng.random() * 10 ** rng.randint(-3, 3) for _ in range(n)]
             assert fsum(np.array(values), n) == math.fsum(values)
 
