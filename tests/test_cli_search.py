@@ -166,7 +166,8 @@ BAD_INPUTS = [
     (["--algo", "pns", "--iterations", "-5"], "argument --iterations: -5 is out of range (from 0 to"),
     (["--algo", "pns", "--seconds", "-0.5"], "argument --seconds: -0.5 is out of range (more than 0 and at most"),
     ([], "choose an algorithm with --algo NAME"),
-    (["--algo", "mcts", "--compiled"], "--compiled: mcts has no compiled twin here"),
+    (["--algo", "mcts", "--param", "k=2", "--compiled"], "--compiled: mcts has no compiled twin here"),
+    (["--algo", "bestfirst", "--compiled"], "--compiled: bestfirst has no compiled twin here"),
     (["--algo", "rivest", "--compiled", "--export", "x.json"], "--compiled keeps no tree to export"),
 ]
 

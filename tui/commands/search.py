@@ -83,8 +83,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--compiled",
         action="store_true",
-        help="search with the compiled twin (alpha-beta and Rivest's method on Connect Four): the same result and "
-        "counts, many times sooner, but no tree (no --export, no work below the root moves)",
+        help="search with the compiled twin (alpha-beta, Rivest's method, MCTS with k=1, on Connect Four): the same "
+        "result and counts, many times sooner, but no tree (no --export, no work below the root moves)",
     )
     parser.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -172,8 +172,8 @@ def compiled(searcher: Searcher[Node], export: str | None) -> CompiledSearch:
     twin = compiled_twin(searcher)
     if twin is None:
         raise UserError(
-            f"--compiled: {searcher.name} has no compiled twin here (alpha-beta, ab-rivest and rivest have one, on "
-            "Connect Four boards of at most 62 bits)"
+            f"--compiled: {searcher.name} has no compiled twin here (alphabeta, ab-rivest, rivest and mcts with k=1 "
+            "have one, on Connect Four boards of at most 62 bits)"
         )
     return twin
 
