@@ -156,6 +156,13 @@ def test_the_tables_and_trees_grow_without_losing_a_step() -> None:
     )
     assert outcome(tree.run(limit)) == outcome(make_searcher("rivest", state).run(limit))
     assert outcome(uct.run(Limit(moves=6000))) == outcome(make_searcher("mcts", state).run(Limit(moves=6000)))
+    # A step budget met after the arrays grew within one call of the kernel: none taken beyond it.
+    for name in ("rivest", "mcts"):
+        twin = compiled_twin(make_searcher(name, state))
+        assert twin is not None
+        assert outcome(twin.run(Limit(iterations=5000))) == outcome(
+            make_searcher(name, state).run(Limit(iterations=5000))
+        )
     assert table.keys.shape[0] > FIRST_TABLE and tree.v.shape[0] > FIRST_TREE and uct.visits.shape[0] > FIRST_TREE
 
 
@@ -220,3 +227,24 @@ def test_rivest_s_games_under_a_moves_bound_are_the_same_compiled_or_not() -> No
         return [(r.moves, r.result, r.first_stats.moves, r.second_stats.nodes) for r in map(play_game, tasks)]
 
     assert played(True) == played(False)
+
+
+def test_an_mcts_agent_decides_the_same_compiled_or_not() -> None:
+    from dataclasses import replace
+
+    from plyscope.engine.agents import Agent
+
+    agent = Agent.parse("mcts:solver=true", Limit(moves=400))
+    for position in ("4453", "2252576253462244111563"):
+        state = C4.parse(position)
+        fast, slow = agent.decide(state, 99), replace(agent, compiled=False).decide(state, 99)
+        assert (fast.move, fast.stats.moves, fast.stats.nodes) == (slow.move, slow.stats.moves, slow.stats.nodes)
+
+
+def test_the_bench_section_finds_each_twin_the_same_as_its_searcher(monkeypatch: pytest.MonkeyPatch) -> None:
+    from plyscope.engine.benchmarks import compiled
+
+    monkeypatch.setattr(compiled, "SPECS", ("ab-rivest", "mcts"))
+    (table,) = compiled.measure(quick=True)
+    assert [row[0] for row in table.rows] == ["ab-rivest", "mcts"]
+    assert [row[5] for row in table.rows] == ["yes", "yes"]
