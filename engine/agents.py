@@ -79,6 +79,9 @@ class Agent:
     limit: Limit
     name: str = ""
     """The agent's name in tables and results; empty means the spec's label."""
+    compiled: bool = True
+    """Search with the searcher's compiled twin where it has one (``plyscope.engine.compiled``): the same move and
+    counts as stepping, many times sooner, so only a time bound sees a difference."""
 
     @classmethod
     def parse(cls, text: str, limit: Limit, name: str = "") -> Agent:
@@ -94,7 +97,12 @@ class Agent:
         algorithm's node cap, about 1 GB, whatever the budget)."""
         searcher = self.spec.make(state, seed=seed)
         limit = self.limit if self.limit.nodes is not None else replace(self.limit, nodes=self.spec.info.node_cap)
-        result = searcher.run(limit)
+        twin = None
+        if self.compiled:
+            from plyscope.engine.compiled.searchers import compiled_twin  # numba loads only for an agent that plays
+
+            twin = compiled_twin(searcher)
+        result = (searcher if twin is None else twin).run(limit)
         if result.best_move is None:
             return Decision(fallback_move(state), True, result.stats)
         return Decision(result.best_move, False, result.stats)

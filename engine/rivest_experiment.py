@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.accuracy import AccuracyTally
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import GameTask, schedule
-from plyscope.engine.arena.summary import accuracy, pentanomial, tally
+from plyscope.engine.arena.summary import accuracy, pentanomial, sprt_summary, tally
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Game, Move
 from plyscope.engine.numbers import parse_moves, parse_seconds, shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import algorithms
-from plyscope.engine.stats import EloEstimate, Pentanomial, Trinomial
+from plyscope.engine.stats import EloEstimate, Pentanomial, Sprt, Trinomial
 
 MM_SPEC = "rivest:mode=reverse,accounting=true,eval=rivest"
 AB_SPEC = "ab-rivest"
@@ -51,6 +51,10 @@ PAPER_TABLE: dict[str, dict[float, tuple[int, int, int]]] = {
 """Rivest's Table 2: (MM wins, AB wins, ties) per bound; 98 games per row."""
 
 TOTAL_LABEL = {"seconds": "time total", "moves": "move total"}
+
+RIVEST_SPRT = Sprt(elo0=-10.0, elo1=10.0)
+"""The SPRT beside each row (fastchess's, on our opening pairs, MM's point of view): H1, MM stronger than AB by 10
+normalized Elo, against H0, weaker by as much; a row whose LLR reaches neither bound has not decided."""
 
 NEEDED = {
     "rivest": "MM, Rivest's min/max approximation",
@@ -105,14 +109,18 @@ def rivest_tasks(
     mm_spec: str = MM_SPEC,
     ab_spec: str = AB_SPEC,
     truth_nodes: int = 0,
+    compiled: bool = True,
 ) -> list[GameTask]:
-    """MM against AB on every opening, both colours, for each bound in ``values``; ``truth_nodes``: the moves are
-    judged against perfect play (``GameTask.truth_nodes``)."""
+    """MM against AB on every opening, both colours, for each bound in ``values`` (``compiled``: each searching
+    with its compiled twin, where it has one); ``truth_nodes``: the moves are judged against perfect play
+    (``GameTask.truth_nodes``)."""
     require_agents(mm_spec, ab_spec)
     tasks: list[GameTask] = []
     for group_index, value in enumerate(values):
         limit = limit_for(bound, value)
-        agents = [Agent.parse(mm_spec, limit, MM), Agent.parse(ab_spec, limit, AB)]
+        agents = [
+            replace(Agent.parse(spec, limit, name), compiled=compiled) for spec, name in ((mm_spec, MM), (ab_spec, AB))
+        ]
         tasks += schedule(
             game,
             agents,
@@ -146,6 +154,11 @@ class RivestRow:
         """MM's Elo difference to AB from our opening pairs (``plyscope.engine.stats``: pentanomial)."""
         return self.pairs.estimate()
 
+    def sprt(self) -> dict[str, object]:
+        """``RIVEST_SPRT`` on our opening pairs (``plyscope.engine.arena.summary.sprt_summary``): H1 says MM is the
+        stronger, H0 that AB is."""
+        return sprt_summary(RIVEST_SPRT, self.pairs)
+
     def paper_estimate(self) -> EloEstimate | None:
         """MM's Elo difference to AB from the paper's wins and ties (trinomial: the paper gives no pairs)."""
         return None if self.paper is None else Trinomial(self.paper[0], self.paper[2], self.paper[1]).estimate()
@@ -159,6 +172,7 @@ class RivestRow:
             "errors": self.errors,
             "pentanomial": list(self.pairs.counts()),
             **_elo_fields(self.estimate()),
+            "sprt": self.sprt(),
             "paper": None
             if self.paper is None
             else {

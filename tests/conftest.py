@@ -6,7 +6,7 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile the solver's numba kernel once, in the main process, before any xdist worker starts.
+    """Compile the numba kernels (the solver's, the compiled searchers') once, in the main process, first.
 
     The workers then load it from numba's cache instead of each compiling it, at the same
     time, into the same cache files.
@@ -18,3 +18,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
     game = Connect4()
     Connect4Solver(game).solve(game.parse("2252576253462244111563365343671351441"))
+    from plyscope.engine.compiled.searchers import load
+
+    load()  # the compiled searchers' kernels, likewise

@@ -263,6 +263,9 @@ def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: 
     for side in ("mm_accuracy", "ab_accuracy"):
         assert ours[side] == total[side] and ours[side]["judged"] > 0
     assert "Move quality against perfect play" in printed and "MM kept" in printed
+    assert ours["sprt"]["elo0"] == -10 and ours["sprt"]["elo1"] == 10 and ours["sprt"]["pairs"] == 1
+    assert ours["sprt"]["result"] is None and "undecided" in row  # one opening pair decides nothing
+    assert data["compiled"] is True
 
 
 def _stats(results: list[str]) -> PairingStats:

@@ -48,6 +48,14 @@ def test_json_report_matches_the_searcher_run_through_the_api(capsys: pytest.Cap
     assert isinstance(report["seconds"], float)
 
 
+def test_compiled_reports_the_python_searcher_s_result_without_work(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("4453", "--algo", "rivest", "--param", "mode=mean", "--moves", "3000", "--truth-nodes", "0")
+    compiled, python = run_json(capsys, *argv, "--compiled"), run_json(capsys, *argv)
+    same = ("best_move", "value", "pv", "moves", "nodes", "max_depth", "iterations", "finished", "root_moves")
+    assert {key: compiled[key] for key in same} == {key: python[key] for key in same}
+    assert python["work_unit"] == "moves" and compiled["work_unit"] is None and compiled["work_by_outcome"] is None
+
+
 def test_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", "8", "--game", "grundy", "--algo", "pns"]) == 0
     out, err = capsys.readouterr()
@@ -158,6 +166,9 @@ BAD_INPUTS = [
     (["--algo", "pns", "--iterations", "-5"], "argument --iterations: -5 is out of range (from 0 to"),
     (["--algo", "pns", "--seconds", "-0.5"], "argument --seconds: -0.5 is out of range (more than 0 and at most"),
     ([], "choose an algorithm with --algo NAME"),
+    (["--algo", "mcts", "--param", "k=2", "--compiled"], "--compiled: mcts has no compiled twin here"),
+    (["--algo", "bestfirst", "--compiled"], "--compiled: bestfirst has no compiled twin here"),
+    (["--algo", "rivest", "--compiled", "--export", "x.json"], "--compiled keeps no tree to export"),
 ]
 
 

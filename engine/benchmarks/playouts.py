@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.games import Connect4, Connect4State
@@ -16,6 +17,9 @@ from plyscope.engine.search.base import Limit
 from plyscope.engine.search.mcts import MonteCarloTreeSearch
 from plyscope.engine.search.playouts import connect4_batch, connect4_playout
 from plyscope.engine.search.stream import RandomStream
+
+if TYPE_CHECKING:
+    from plyscope.engine.compiled.searchers import CompiledSearch
 
 POSITIONS = ("32751571231557", "335662333565", "2416615552", "274552224131661", "5455174361263362")
 """Pons move strings (Begin-Medium lines 1-3, Middle-Medium lines 1-2)."""
@@ -83,12 +87,18 @@ def batched_playouts(size: int, seconds: float) -> Rate:
     return Rate(time.perf_counter() - started, time.process_time() - cpu_started, playouts, moves)
 
 
-def mcts_rate(k: int, seconds_per_position: float) -> Rate:
-    """MCTS (c = 1.4) with ``k`` playouts per leaf, a fresh search of ``seconds_per_position`` on each position."""
+def mcts_rate(k: int, seconds_per_position: float, *, compiled: bool = False) -> Rate:
+    """MCTS (c = 1.4) with ``k`` playouts per leaf, a fresh search of ``seconds_per_position`` on each position
+    (``compiled``: its compiled twin, ``k`` 1)."""
     iterations = playouts = moves = 0
     spent = cpu_spent = 0.0
     for state in positions():
-        search = MonteCarloTreeSearch(state, seed=SEED, k=k)
+        search: MonteCarloTreeSearch | CompiledSearch = MonteCarloTreeSearch(state, seed=SEED, k=k)
+        if compiled:
+            from plyscope.engine.compiled.searchers import CompiledMcts
+
+            assert isinstance(search, MonteCarloTreeSearch)
+            search = CompiledMcts(search)
         cpu_started = time.process_time()
         result = search.run(Limit(seconds=seconds_per_position))
         cpu_spent += time.process_time() - cpu_started

@@ -12,6 +12,7 @@ SECTIONS: dict[str, str] = {
     "playouts": "plyscope.engine.benchmarks.playouts",
     "peers": "plyscope.engine.benchmarks.peers",
     "searchers": "plyscope.engine.benchmarks.searchers",
+    "compiled": "plyscope.engine.benchmarks.compiled",
     "memory": "plyscope.engine.benchmarks.memory",
     "solver": "plyscope.engine.benchmarks.solver",
     "lab": "plyscope.engine.benchmarks.lab",

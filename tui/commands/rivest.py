@@ -17,6 +17,7 @@ from plyscope.engine.rivest_experiment import (
     AB_SPEC,
     MM,
     MM_SPEC,
+    RIVEST_SPRT,
     RivestRow,
     parse_values,
     rivest_rows,
@@ -47,6 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
     add_truth_nodes(parser, TRUTH_NODES)
+    parser.add_argument(
+        "--compiled",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="search with the compiled twins (numba; the same moves as the Python searchers, many times sooner: only "
+        "a seconds bound differs); --no-compiled: the Python searchers (default: compiled)",
+    )
     add_cluster(parser)
 
 
@@ -57,12 +65,15 @@ def run(args: argparse.Namespace) -> int:
     openings = select_openings(game, args.openings, seed)
     mm_spec = MM_SPEC if args.mm is None else args.mm
     ab_spec = AB_SPEC if args.ab is None else args.ab
-    tasks = rivest_tasks(game, args.bound, values, openings, seed, mm_spec, ab_spec, args.truth_nodes)
+    tasks = rivest_tasks(
+        game, args.bound, values, openings, seed, mm_spec, ab_spec, args.truth_nodes, compiled=args.compiled
+    )
     meta = {
         "command": "rivest",
         "game": game.name,
         "agents": {MM: mm_spec, AB: ab_spec},
         "bound": args.bound,
+        "compiled": args.compiled,
         "values": list(values),
         "seed": seed,
         "openings": [spell(game.start(), opening) for opening in openings],
@@ -98,10 +109,13 @@ def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec
         "Elo: MM's Elo difference to AB +/- half its 95% interval, ours from the opening pairs (pentanomial), "
         "the paper's from its wins and ties (trinomial); * marks an interval without 0 (significant); "
         f"-: none (ours: fewer than {MIN_INTERVAL_PAIRS} opening pairs, too few for an interval; "
-        "the paper's: no such row).",
+        "the paper's: no such row).\n"
+        f"SPRT: fastchess's on our opening pairs, {RIVEST_SPRT.text()}: LLR, then MM (H1: MM the stronger), AB (H0: "
+        f"AB the stronger) once it is beyond {RIVEST_SPRT.upper:.2f} or {RIVEST_SPRT.lower:.2f}, else undecided.",
     )
     table.add_column("bound per turn")
-    for column in ("MM wins", "AB wins", "ties", "errors", "Elo", "paper MM", "paper AB", "paper ties", "paper Elo"):
+    columns = ("MM wins", "AB wins", "ties", "errors", "Elo", "SPRT", "paper MM", "paper AB", "paper ties", "paper Elo")
+    for column in columns:
         table.add_column(column, justify="right")
     for row in rows:
         paper = ("-", "-", "-") if row.paper is None else tuple(str(n) for n in row.paper)
@@ -112,6 +126,7 @@ def rivest_table(rows: Sequence[RivestRow], openings: int, mm_spec: str, ab_spec
             str(row.ties),
             str(row.errors),
             elo_cell(row.estimate()),
+            sprt_cell(row.sprt()),
             *paper,
             elo_cell(row.paper_estimate()),
             end_section=row is rows[-2],
@@ -149,6 +164,14 @@ def _accuracy_cells(tally: AccuracyTally) -> tuple[str, str, str]:
         "-" if loss is None else f"{loss:.2f}",
         "-" if judged is None else f"{100 * judged:.0f}%",
     )
+
+
+def sprt_cell(test: dict[str, object]) -> str:
+    """``+3.10 MM``: the SPRT's LLR, and the stronger agent once it decided (``undecided`` before)."""
+    llr = test["llr"]
+    assert isinstance(llr, float)
+    decided = {"H1": MM, "H0": AB, None: "undecided"}[test["result"]]  # type: ignore[index]
+    return f"{llr:+.2f} {decided}"
 
 
 def elo_cell(estimate: EloEstimate | None) -> str:

@@ -11,6 +11,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -18,6 +19,7 @@ from rich.table import Table
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
 from plyscope.engine.games import Connect4State, State, make_game
+from plyscope.engine.games.base import Move
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
 from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
 from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
@@ -28,6 +30,9 @@ from plyscope.tui.commands.explore import parse_params
 from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, add_position, number
 from plyscope.tui.formatting import significant
 from plyscope.tui.session import parse_position
+
+if TYPE_CHECKING:
+    from plyscope.engine.compiled.searchers import CompiledSearch
 
 SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""
@@ -74,6 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"Connect Four: solver nodes to settle each root move's exact value (default {NODE_BUDGET:,}; 0: none)",
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="search with the compiled twin (alpha-beta, Rivest's method, MCTS with k=1, on Connect Four): the same "
+        "result and counts, many times sooner, but no tree (no --export, no work below the root moves)",
+    )
     parser.add_argument("--list", action="store_true", help="list the algorithms and their parameters")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -105,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.export is not None:
         check_export_path(args.export)
     searcher = make_searcher(info.name, state, params, seed=args.seed)
-    result = run_reporting(searcher, limit, cap)
+    result = run_reporting(searcher if not args.compiled else compiled(searcher, args.export), limit, cap)
     capped = not result.finished and result.stats.nodes >= cap
     if capped:
         megabytes = max(1, cap * info.node_bytes // (1 << 20))
@@ -132,8 +143,10 @@ def run(args: argparse.Namespace) -> int:
         "finished": result.finished,
         "node_cap": cap,
         "stopped_at_node_cap": capped,
-        **truth_fields(searcher, args.truth_nodes),
+        **truth_fields(searcher, args.truth_nodes, result.best_move),
     }
+    if args.compiled:  # no tree: no work below the root moves
+        report.update(losing_work_share=None, work_by_outcome=None, work_unit=None)
     if args.export is not None:
         explicit = {key: value for key, value in params.items() if value != info.param(key).default}
         recipe = SearchRecipe(
@@ -147,6 +160,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_report(report)
     return 0
+
+
+def compiled(searcher: Searcher[Node], export: str | None) -> CompiledSearch:
+    """``searcher``'s compiled twin (``--compiled``); ``UserError`` if it has none, or with ``--export``."""
+    if export is not None:
+        raise UserError("--compiled keeps no tree to export: leave out --compiled or --export")
+    from plyscope.engine.compiled.searchers import compiled_twin  # numba loads only for a compiled search
+
+    twin = compiled_twin(searcher)
+    if twin is None:
+        raise UserError(
+            f"--compiled: {searcher.name} has no compiled twin here (alphabeta, ab-rivest, rivest and mcts with k=1 "
+            "have one, on Connect Four boards of at most 62 bits)"
+        )
+    return twin
 
 
 def check_export_path(name: str) -> None:
@@ -163,7 +191,7 @@ SLICE_SECONDS = 0.25
 """A search runs in slices this long, between which its progress is shown."""
 
 
-def run_reporting(searcher: Searcher[Node], limit: Limit, cap: int) -> Result:
+def run_reporting(searcher: Searcher[Node] | CompiledSearch, limit: Limit, cap: int) -> Result:
     """``searcher.run(limit)`` held to ``cap`` nodes, showing its progress on stderr after ``PROGRESS_AFTER`` s.
 
     The search runs in slices (the same steps as one run: each slice continues where the last
@@ -229,9 +257,10 @@ def signed_value(value: object) -> str:
     return ("-" if value < 0 else "+") + significant(abs(value), 6)
 
 
-def truth_fields(searcher: Searcher[Node], nodes: int) -> dict[str, object]:
-    """The root moves against perfect play (``WorkShares.as_json``), each move's value settled within ``nodes`` solver
-    nodes (Connect Four; 0: none looked for); ``null`` where not settled, and for a game with no exact values."""
+def truth_fields(searcher: Searcher[Node], nodes: int, best: Move | None) -> dict[str, object]:
+    """The root moves against perfect play (``WorkShares.as_json``), ``best`` the move the search chose, each move's
+    value settled within ``nodes`` solver nodes (Connect Four; 0: none looked for); ``null`` where not settled, and
+    for a game with no exact values."""
     state = searcher.root_state
     reason = refusal(state.game)
     if reason is not None:
@@ -241,7 +270,7 @@ def truth_fields(searcher: Searcher[Node], nodes: int) -> dict[str, object]:
     moves = list(state.legal_moves())
     looked = nodes > 0 or not isinstance(state, Connect4State)
     truths = [oracle.truth(state.play(move)) if looked else None for move in moves]
-    return work_shares(searcher.root, moves, searcher.best_move(), truths, state.player).as_json()
+    return work_shares(searcher.root, moves, best, truths, state.player).as_json()
 
 
 def print_report(report: dict[str, object]) -> None:
@@ -282,7 +311,8 @@ def truth_rows(report: dict[str, object]) -> list[tuple[str, object]]:
     said = {True: "yes", False: "no", None: "not known"}[optimal]  # type: ignore[index]
     rows: list[tuple[str, object]] = [("optimal", f"{said} ({of})")]
     work = report["work_by_outcome"]
-    assert isinstance(work, dict)
+    if not isinstance(work, dict):  # a compiled search: no tree
+        return rows
     total = sum(work.values())
     if total:
         parts = ", ".join(f"{work[name] / total:.0%} {name}" for name in OUTCOME_NAMES.values() if work[name])
