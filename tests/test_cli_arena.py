@@ -145,7 +145,7 @@ def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFi
     assert pairing["agent"] == "minimax:depth=2" and pairing["opponent"] == "minimax:depth=1"
     assert pairing["games"] == 4 and pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
     assert pairing["pairs"] == 2 and sum(pairing["pentanomial"]) == 2
-    assert set(data["summary"]) == {"pairings", "accuracy"} and data["truth_nodes"] == 100_000
+    assert set(data["summary"]) == {"pairings", "accuracy"} and data["truth_nodes"] == 10_000
     for agent, judged in zip(data["summary"]["accuracy"], data["agents"], strict=True):
         assert agent["agent"] == judged and agent["moves"] == sum(
             game["stats"]["first" if game["first"] == judged else "second"]["turns"] for game in games

@@ -331,14 +331,14 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_many(tmp_path: Path) -> No
             "arena",
             "--agents",
             "minimax:depth=1",
-            "mcts",
+            "mcts:k=2",
             "--moves",
             "3000",
             "--workers",
             "2",
             "--out",
             str(out),
-        ],  # 98 games, some 20 s: far longer than the first save's 5 s
+        ],  # 98 games, some 20 s: far longer than the first save's 5 s (k=2: MCTS with no compiled twin)
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

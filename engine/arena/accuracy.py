@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from plyscope.engine.games import Game, State
 from plyscope.engine.truth import Oracle, refusal
 
-TRUTH_NODES = 100_000
-"""The solver nodes one position may take, by default, before it is left unsettled (some 10 ms compiled): an arena
-run at ``--moves 1000`` takes about 10% longer with it, as measured (GUIDE.md, "Accuracy against perfect play")."""
+TRUTH_NODES = 10_000
+"""The solver nodes one position may take, by default, before it is left unsettled (a few ms compiled): an arena run
+at ``--moves 1000`` on compiled agents takes about 25% longer with it, as measured (GUIDE.md, "Accuracy against
+perfect play")."""
 
 
 @dataclass(frozen=True, slots=True)
