@@ -177,3 +177,13 @@ async def test_an_optimal_best_move_is_said_to_be() -> None:
         assert str(sparkline.render()).startswith("root value ")
         assert "optimal" not in str(pane.query_one("#head", Static).render())
         assert "optimal" not in dict(pane.query_one(FigureGrid).cells)
+
+
+@run_async
+async def test_a_pane_whose_tree_has_gone_looks_for_no_truth() -> None:
+    """Found by the key fuzz: a ``find_truths`` called after a refresh, once the pane's screen had gone."""
+    app = make_app(game="nim", position="3,4,5")
+    async with app.run_test() as pilot:
+        pane = explorer(pilot).query_one(SearchPane)
+        await pane.search_tree.remove()
+        pane.find_truths()  # NoMatches before: it asked for the tree it no longer has

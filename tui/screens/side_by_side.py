@@ -83,7 +83,10 @@ class SideBySideScreen(TurnScreen):
 
     async def mount_panes(self, agents: Sequence[Agent]) -> None:
         """A pane for each of ``agents`` (the panes shown before go), titled with its letter and its label."""
-        panes = self.query_one("#panes", Container)
+        found = list(self.query("#panes").results(Container))
+        if not found:  # the screen was left before it was mounted: nothing to show the panes in
+            return
+        panes = found[0]
         await panes.remove_children()
         self._lay_out_panes(len(agents))
         made = [SearchPane(clock=self.clock) for _ in agents]

@@ -283,9 +283,10 @@ class SearchPane(Vertical):
         """Start a worker on the nodes without an exact value yet (after the one under way, if any): the lines shown,
         and every child of the principal variation's nodes (to judge the searcher's choice there)."""
         session = self.session
-        tree = self.search_tree
-        if session is None or not tree.truth or self._truth_busy:
+        trees = list(self.query(SearchTree).results(SearchTree))  # none once the pane's screen has gone
+        if session is None or not trees or not trees[0].truth or self._truth_busy:
             return
+        tree = trees[0]
         known = self._truths
         tree.set_truths([(node, known[node][1]) for node in tree.awaiting_truth() if node in known])
         with session.lock:
