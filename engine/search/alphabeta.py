@@ -73,6 +73,8 @@ from plyscope.engine.search.base import (
     AlgorithmInfo,
     Node,
     Param,
+    Phase,
+    PhasedStep,
     Searcher,
     SearchError,
     Step,
@@ -395,7 +397,13 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     def _recorded_leaf(
         self, frame: Frame, node: AlphaBetaNode, value: float, horizon: bool, from_table: bool
     ) -> AlphaBetaStep:
-        """Back up the leaf ``node`` (valued already) and describe the visit."""
+        """Back up the leaf ``node`` (valued already) and describe the visit.  In phase mode (``_phases``) the back-up
+        waits: the leaf is kept in ``_held`` and only its entry is described."""
+        if self._holding:
+            self._held = (frame, node, value, horizon, from_table)
+            return AlphaBetaStep(
+                path=_path(node), node=node, added=(node,), changed=(node,), alpha_in=node.alpha, beta_in=node.beta
+            )
         alpha = node.alpha
         beta = node.beta
         trace = _Trace()
@@ -584,6 +592,76 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         solved = " (solved)" if self.solved else ""
         return f"{root.iteration} complete: value {_num(root.value)}{solved}, best move {move}"
 
+    # --- one visit told as its phases (``Searcher.phased``) ------------------------------------
+
+    phase_names = ("entry", "return")
+    _holding = False
+    """True while ``_phases`` takes a visit: a leaf's back-up then waits in ``_held`` for the ``return`` phase."""
+    _held: tuple[Frame, AlphaBetaNode, float, bool, bool] | None = None
+
+    def _phases(self, moves_left: int | None) -> PhasedStep[AlphaBetaNode]:
+        """A visit as its entry (the node, its window, a leaf's value) and, when the visit ends a node, its return
+        (the value folded into the nodes above, each cut-off it makes, the nodes it completes)."""
+        self._holding = True
+        try:
+            entered = self._advance(True, moves_left)
+        finally:
+            self._holding = False
+        if entered is None:
+            return None
+        assert isinstance(entered, AlphaBetaStep)
+        held, self._held = self._held, None
+        if held is None:  # an inner node opened, or an iteration begun: nothing returns yet
+            yield Phase("entry", self._entry_text(entered, None), entered.path, entered.added, entered.changed)
+            return entered
+        frame, node, value, horizon, from_table = held
+        how = (
+            "from the transposition table" if from_table else "at the horizon" if horizon else "the game is over there"
+        )
+        yield Phase("entry", self._entry_text(entered, f"({how}): value {_num(value)}"), entered.path, (node,), (node,))
+        step = self._recorded_leaf(frame, node, value, horizon, from_table)
+        yield Phase("return", self._return_text(step), step.path, changed=step.changed)
+        return step
+
+    def _entry_text(self, step: AlphaBetaStep, leaf: str | None) -> str:
+        """A node entered: with which window, and what it is."""
+        node = step.node
+        if node.parent is None:
+            return f"entry: {step.note}: the root, window {_window(step.alpha_in, step.beta_in)}"
+        where = f"{_glyph(node)} {self._label(node)}"
+        window = f"window {_window(step.alpha_in, step.beta_in)} (its parent's)"
+        if leaf is not None:
+            return f"entry: {where}, {window}; a leaf {leaf}"
+        moves = len(self.frames[-1].moves) if self.frames and self.frames[-1].node is node else 0
+        return f"entry: {where}, {window}; {moves} moves to search below it, left to right"
+
+    def _return_text(self, step: AlphaBetaStep) -> str:
+        """A leaf's value folded up: at each node it reaches, the value and window that result, the cut-off it makes,
+        and whether the node completes (its value then goes on up) or searches its next child."""
+        cut = set(step.cutoffs)
+        completed = set(step.completed)
+        parts = []
+        for node in step.completed:
+            parent = node.parent
+            if parent is None:
+                parts.append(f"the root completes: iteration {self._iteration_note()}")
+                break
+            assert node.value is not None and parent.value is not None
+            where = f"{_glyph(parent)} {self._label(parent)}" if parent.parent is not None else "the root"
+            part = (
+                f"{_num(node.value)} goes up to {where} ({'MAX' if parent.player > 0 else 'MIN'}): its value "
+                f"{_num(parent.value)}, window {_window(parent.alpha, parent.beta)}"
+            )
+            if parent in cut:
+                part += (
+                    f"; beta {_num(parent.beta)} <= alpha {_num(parent.alpha)} at {where}: the rest of its children "
+                    f"({parent.pruned}) are never searched"
+                )
+            if parent not in completed:
+                part += f"; {where} searches its next child"
+            parts.append(part)
+        return "return: " + "; then ".join(parts)
+
     # --- what the search says ------------------------------------------------------------
 
     def best_move(self) -> Move | None:
@@ -654,6 +732,11 @@ def _path(node: AlphaBetaNode) -> tuple[AlphaBetaNode, ...]:
 
 def _num(value: float) -> str:
     return f"{value:g}"
+
+
+def _glyph(node: AlphaBetaNode) -> str:
+    """The glyph of the player who moved into ``node``: ● first, ○ second."""
+    return "○" if node.player > 0 else "●"
 
 
 def _window(alpha: float, beta: float) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import gc
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -194,6 +194,39 @@ class Step(Generic[N]):
 
 
 @dataclass(frozen=True, slots=True)
+class Phase(Generic[N]):
+    """One part of a step, told on its own (phase mode): the tree as it stands after this part, and why it went so."""
+
+    name: str
+    """What part of the step it is: ``selection``, ``expansion``, ``simulation``, ``backpropagation`` (MCTS);
+    ``entry``, ``return`` (alpha-beta); ``tip``, ``expansion``, ``back-up`` (best-first, Rivest); ``most-proving``,
+    ``expansion``, ``back-up`` (proof-number search); ``step`` for a searcher whose steps are told whole."""
+    text: str
+    """One or two sentences: what happens and why, with the numbers that decide it (each node named by its moves
+    from the root)."""
+    path: tuple[N, ...]
+    """The nodes this part is about, root first (the path selected, the node entered)."""
+    added: tuple[N, ...] = ()
+    """Nodes this part created."""
+    changed: tuple[N, ...] = ()
+    """Nodes whose numbers this part changed (including those it created)."""
+    line: tuple[Move, ...] = ()
+    """Moves played on from the end of ``path`` that are not in the tree: an MCTS playout, drawn on the board."""
+
+
+def listed(parts: Sequence[str], most: int = 7) -> str:
+    """``parts`` joined by ``; ``, at most ``most`` of them: the first and the last ones around ``…``."""
+    if len(parts) > most:
+        parts = [*parts[: most // 2], "…", *parts[len(parts) - (most - most // 2) :]]
+    return "; ".join(parts)
+
+
+PhasedStep = Generator[Phase[N], None, Step[N] | None]
+"""A step told as its phases (``Searcher.phased``): each ``next`` does one part and yields it; the ``Step`` is
+its return value (``None``, with nothing yielded, when no step could be taken)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """Where a ``run`` left the search."""
 
@@ -299,6 +332,15 @@ class Searcher(ABC, Generic[N]):
             path.append(child)
         return path
 
+    def label(self, node: Node) -> str:
+        """The moves from the root to ``node`` as the game writes them, space apart (``root`` for the root)."""
+        labels = []
+        state = self.root_state
+        for move in node.moves():
+            labels.append(state.move_label(move))
+            state = state.play(move)
+        return " ".join(labels) or "root"
+
     def state_at(self, node: Node) -> State:
         """The position at ``node`` (replays its moves from the root; no stats are charged)."""
         state = self.root_state
@@ -315,6 +357,39 @@ class Searcher(ABC, Generic[N]):
             return None
         assert isinstance(step, Step)
         self.stats.iterations += 1
+        return step
+
+    def phased(self, moves_left: int | None = None) -> PhasedStep[N]:
+        """``step`` told as its phases (phase mode): each ``next`` does one part of the step and yields its
+        ``Phase``; the generator returns the ``Step`` once the last part is done (``None``, having yielded nothing,
+        when no step could be taken).  After the last phase the tree is the tree ``step`` leaves; in between, it
+        stands as the phase says.  Nothing else may touch the searcher until the generator is finished."""
+        parts = self._phases(moves_left)
+        stats = self.stats
+        while True:
+            started = time.perf_counter()
+            try:
+                phase = next(parts)
+            except StopIteration as done:
+                stats.seconds += time.perf_counter() - started
+                step: Step[N] | None = done.value
+                if step is not None:
+                    stats.iterations += 1
+                return step
+            stats.seconds += time.perf_counter() - started
+            yield phase
+
+    phase_names: ClassVar[tuple[str, ...]] = ("step",)
+    """The phases this searcher's steps are told as, in order (``Phase.name``); a step may skip some."""
+
+    def _phases(self, moves_left: int | None) -> PhasedStep[N]:
+        """One step as its phases (``phased``, which counts it).  Here: the whole step as one phase, for a searcher
+        whose steps have no parts worth telling apart."""
+        step = self._advance(True, moves_left)
+        if step is None:
+            return None
+        assert isinstance(step, Step)
+        yield Phase("step", step.note or "one step", step.path, step.added, step.changed)
         return step
 
     def run(self, limit: Limit) -> Result:

@@ -41,6 +41,7 @@ position is defended longest and a won one won quickest.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Self
 
@@ -54,14 +55,18 @@ from plyscope.engine.search.base import (
     AlgorithmInfo,
     Node,
     Param,
+    Phase,
+    PhasedStep,
     Searcher,
     Step,
     Taken,
     Verdict,
     best_child,
+    listed,
 )
 from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 from plyscope.engine.search.outcomes import Bounds, backed_up, exact, improvable, intrinsic, result_of, score
+from plyscope.engine.search.telling import back_up_text, expansion_text
 
 if TYPE_CHECKING:
     from plyscope.engine.travel.expansions import Expansions
@@ -143,8 +148,20 @@ class BestFirst(Searcher[BestFirstNode]):
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
         if self.finished:
             return None
-        full_width = bool(self._full_width)
         leaf = self._leaf_to_expand()
+        moves = self._moves_within(leaf, moves_left)
+        if moves is None:
+            return None
+        children = self._expand(leaf, moves)
+        changed = self._back_up(leaf)
+        self.refresh()
+        if not record:
+            return TAKEN
+        return Step(path=tuple(leaf.path()), node=leaf, added=tuple(children), changed=(*changed, *children))
+
+    def _moves_within(self, leaf: BestFirstNode, moves_left: int | None) -> Sequence[Move] | None:
+        """The moves of ``leaf``'s position (made and kept now, if it was not), or ``None`` if generating them all
+        would cost more than ``moves_left``."""
         state = leaf.state
         if state is None:
             parent = leaf.parent
@@ -154,6 +171,13 @@ class BestFirst(Searcher[BestFirstNode]):
         if moves_left is not None and len(moves) > moves_left:
             return None
         leaf.state = state
+        return moves
+
+    def _expand(self, leaf: BestFirstNode, moves: Sequence[Move]) -> list[BestFirstNode]:
+        """Generate and statically evaluate every child of ``leaf`` (its position made by ``_moves_within``)."""
+        state = leaf.state
+        assert state is not None
+        full_width = bool(self._full_width)
         if self.journal is not None:
             self.journal.record(leaf, leaf.v)
         if full_width:
@@ -172,15 +196,57 @@ class BestFirst(Searcher[BestFirstNode]):
             stats.max_depth = leaf.depth + 1
         if full_width:
             self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.terminal)
+        return children
+
+    # --- one expansion told as its three phases (``Searcher.phased``) ---
+
+    phase_names = ("tip", "expansion", "back-up")
+
+    def _phases(self, moves_left: int | None) -> PhasedStep[BestFirstNode]:
+        if self.finished:
+            return None
+        leaf = self._leaf_to_expand()
+        full_width = bool(self._full_width)
+        moves = self._moves_within(leaf, moves_left)
+        if moves is None:
+            return None
+        path = tuple(leaf.path())
+        yield Phase("tip", self._tip_text(leaf, full_width), path)
+        before = [_value_words(node) for node in path]
+        children = self._expand(leaf, moves)
+        text = expansion_text(self, leaf, children, _value_words)
+        yield Phase("expansion", text, path, tuple(children), (leaf, *children))
         changed = self._back_up(leaf)
         self.refresh()
-        if not record:
-            return TAKEN
-        return Step(
-            path=tuple(leaf.path()),
-            node=leaf,
-            added=tuple(children),
-            changed=(*changed, *children),
+        yield Phase("back-up", back_up_text(self, path, before, _value_words), path, changed=tuple(changed))
+        return Step(path=path, node=leaf, added=tuple(children), changed=(*changed, *children))
+
+    def _tip_text(self, leaf: BestFirstNode, full_width: bool) -> str:
+        """Why ``leaf`` is the one expanded."""
+        where = self.label(leaf)
+        if full_width:
+            return f"tip: {where}, the next node of the full-width phase to depth {self.ab_depth} (breadth first)"
+        if leaf is not self._principal[-1]:
+            return (
+                f"tip: {where}; the principal variation ends in a finished game, so the search refines the result: "
+                "at each node the child of best value among those whose bounds can still change"
+            )
+        parts = []
+        for node in leaf.path()[:-1]:
+            chosen = node.best
+            assert chosen is not None
+            rivals = [child for child in node.children if child is not chosen]
+            part = f"{self.label(chosen)} v {chosen.v:g}"
+            rival = best_child(rivals, self.player(node), _VALUE)
+            if rival is not None:
+                part += f" (next best {self.state_at(node).move_label(rival.move)}: v {rival.v:g})"
+            parts.append(part)
+        if not parts:
+            return "tip: the root, the only leaf"
+        side = "MAX" if self.player(self.root) > 0 else "MIN"
+        return (
+            f"tip: the leaf at the end of the principal variation, {where}: from the root ({side} to move), at each "
+            "node the child of best value for the player to move: " + listed(parts)
         )
 
     def _leaf_to_expand(self) -> BestFirstNode:
@@ -335,6 +401,11 @@ ALGORITHMS = (
         ),
     ),
 )
+
+
+def _value_words(node: BestFirstNode) -> str:
+    """A node's value as a phase's sentence gives it: ``v 12``."""
+    return f"v {node.v:g}"
 
 
 def _finished(state: State) -> Bounds:

@@ -45,6 +45,7 @@ journal of a few bytes a step (``plyscope.engine.travel.monte_carlo``).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -56,6 +57,8 @@ from plyscope.engine.search.base import (
     AlgorithmInfo,
     Node,
     Param,
+    Phase,
+    PhasedStep,
     Searcher,
     SearchError,
     Step,
@@ -96,6 +99,15 @@ def ucb1(mean: float, parent_visits: int, visits: int, c: float) -> float:
 def expansion_urgency(visits: int, children: int) -> float:
     """Partial expansion's UCB_c = 0.5 + sqrt(ln(n) / (1 + k)): add a child when it beats every child's UCB1."""
     return 0.5 + math.sqrt(math.log(visits) / (1 + children))
+
+
+def _ucb_words(node: MctsNode, c: float) -> str:
+    """``node``'s UCB1 as its parent sees it, with its mean and visits: ``0.912 (mean 0.500, n 4)``."""
+    ucb = node.ucb(c)
+    mean = node.mean()
+    if ucb is None or mean is None:
+        return "∞ (never visited)"
+    return f"{ucb:.3f} (mean {mean:.3f}, n {node.visits})"
 
 
 def secure_value(mean: float, visits: int) -> float:
@@ -215,16 +227,37 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
     def _advance(self, record: bool, moves_left: int | None) -> Step[MctsNode] | Taken | None:
         if self.finished or (moves_left is not None and moves_left < 1):
             return None
-        stats = self.stats
         path, movers, state, grow, outcome = self._select()
+        state, place = self._grow(path, movers, state, grow, outcome)
+        reward = self._simulate(state, movers[-1])
+        return self._end_iteration(path, movers, state, grow, place, reward, record)
+
+    def _grow(
+        self, path: list[MctsNode], movers: list[Player], state: State, grow: bool, outcome: Move | None
+    ) -> tuple[State, int]:
+        """Expand the end of ``path`` if ``grow`` (``_expand``: the new child goes on ``path`` and its mover on
+        ``movers``) and pay the iteration's one move; the position scored, and the new move's index in the untried
+        ones (0 when nothing grew)."""
         place = 0
         if grow:
             movers.append(movers[-1] if outcome is not None else state.player)
             child, state, place = self._expand(path[-1], state, outcome)
             path.append(child)
-        stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
+        self.stats.moves += 1  # the play into the scored node: the expansion, or the last replay of the path
+        return state, place
+
+    def _end_iteration(
+        self,
+        path: list[MctsNode],
+        movers: list[Player],
+        state: State,
+        grow: bool,
+        place: int,
+        reward: float,
+        record: bool,
+    ) -> Step[MctsNode] | Taken:
+        """Back ``reward`` up ``path``, prove what it proves, tell the journal; the ``Step`` if ``record``."""
         leaf = path[-1]
-        reward = self._simulate(state, movers[-1])
         self._back_up(path, movers, reward)
         proved = self._prove(path) if self._bounded else 0
         if proved:
@@ -243,6 +276,139 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             changed=tuple(changed),
             note=self._note(path, state, reward),
         )
+
+    # --- one iteration told as its four phases (``Searcher.phased``) ---
+
+    phase_names = ("selection", "expansion", "simulation", "backpropagation")
+
+    def _phases(self, moves_left: int | None) -> PhasedStep[MctsNode]:
+        if self.finished or (moves_left is not None and moves_left < 1):
+            return None
+        path, movers, state, grow, outcome = self._select()
+        yield Phase("selection", self._selection_text(path, grow), tuple(path))
+        state, place = self._grow(path, movers, state, grow, outcome)
+        if grow:
+            text = self._expansion_text(path, outcome)
+            yield Phase("expansion", text, tuple(path), added=(path[-1],), changed=(path[-2], path[-1]))
+        else:
+            text = f"expansion: none, the game is over at {self._line(path)}: its result is counted again"
+            yield Phase("expansion", text, tuple(path))
+        start = self.stream.position
+        played = self.stats.playout_moves
+        reward = self._simulate(state, movers[-1])
+        line = self._playout_line(state, start, self.stats.playout_moves - played)
+        yield Phase(
+            "simulation", self._simulation_text(path, state, movers[-1], reward, len(line)), tuple(path), line=line
+        )
+        before = [(node.visits, node.mean(), node.bounds) for node in path]
+        step = self._end_iteration(path, movers, state, grow, place, reward, True)
+        assert isinstance(step, Step)
+        yield Phase("backpropagation", self._backpropagation_text(path, before), tuple(path), changed=step.changed)
+        return step
+
+    def _selection_text(self, path: Sequence[MctsNode], grow: bool) -> str:
+        """Why the selection went down ``path``: at each node the child of largest UCB1, beside its best rival's
+        (the numbers as they stood when it chose: before this iteration's backpropagation)."""
+        parts = []
+        state = self.root_state
+        for parent, child in itertools.pairwise(path):
+            if is_chance(state):
+                parts.append(f"{self._line(child.path())} (a chance outcome, drawn)")
+            else:
+                rivals = [c for c in (self._searched(parent) if self.solver else parent.children) if c is not child]
+                chosen = f"{self._line(child.path())} UCB {_ucb_words(child, self.c)}"
+                if rivals:
+                    rival = max(rivals, key=lambda c: c.ucb(self.c) or 0.0)
+                    chosen += f" over {state.move_label(rival.move)} {_ucb_words(rival, self.c)}"
+                parts.append(chosen)
+            state = state.play(child.move)
+        end = path[-1]
+        if not grow:
+            stop = "the game is over there"
+        elif is_chance(state):
+            stop = "the outcome drawn there is not in the tree yet"
+        elif end.untried is None:
+            stop = "it has never been expanded"
+        elif self.partial and end.children:
+            stop = f"its UCB_c {expansion_urgency(end.visits, len(end.children)):.3f} beats every child's UCB1"
+        else:
+            stop = f"{len(end.untried)} of its moves are not tried yet"
+        if not parts:
+            return f"selection: the root, where {stop}"
+        shown = parts if len(parts) <= 6 else ["…", *parts[-6:]]
+        return (
+            f"selection: at each node the child of largest UCB1 = mean + {self.c:g}·√(ln N / n): "
+            + "; ".join(shown)
+            + f"; stops at {self._line(path)}: {stop}"
+        )
+
+    def _expansion_text(self, path: Sequence[MctsNode], outcome: Move | None) -> str:
+        """What the expansion added to the tree."""
+        child = path[-1]
+        parent = self._line(path[:-1])
+        if outcome is not None:
+            return f"expansion: {self._line(path)} added below {parent}, the chance outcome drawn (1 move)"
+        left = len(path[-2].untried or ())
+        return (
+            f"expansion: {self._line(path)} added below {parent}, a move drawn at random among the untried "
+            f"({left} left untried); 1 move played, n = {child.visits}"
+        )
+
+    def _playout_line(self, state: State, start: int, played: int) -> tuple[Move, ...]:
+        """The moves of the single playout just run from ``state`` that drew from ``start`` on, replayed from a copy of
+        the stream (plain playouts take one draw a move); none for batches of ``k`` or games with chance."""
+        if self.k != 1 or played == 0 or is_chance(state) or not self._bounded:
+            return ()
+        copy = RandomStream(self.stream.seed)
+        copy.seek(start)
+        moves: list[Move] = []
+        while not state.is_terminal():
+            legal = state.legal_moves()
+            move = legal[int(copy.draw() * len(legal))]
+            moves.append(move)
+            state = state.play(move)
+        return tuple(moves) if len(moves) == played else ()
+
+    def _simulation_text(self, path: Sequence[MctsNode], state: State, mover: Player, reward: float, shown: int) -> str:
+        """What the playouts from the end of ``path`` scored, for ``mover`` (the player who moved there)."""
+        where = self._line(path)
+        glyph = "●" if mover > 0 else "○"
+        if state.is_terminal():
+            return (
+                f"simulation: none, the game is over at {where}; its result counts {self.k} time(s): "
+                f"{reward:g} for {glyph}, who moved there"
+            )
+        if self.k == 1:
+            result = {1.0: "a win", 0.5: "a draw", 0.0: "a loss"}[reward]
+            moves = f"{shown} random moves, drawn on the board" if shown else "random moves"
+            return f"simulation: a playout of {moves} from {where}: {result} for {glyph}, who moved there ({reward:g})"
+        return (
+            f"simulation: {self.k} random playouts from {where} score {reward:g} for {glyph}, who moved there "
+            "(win 1, draw ½, loss 0 each)"
+        )
+
+    def _backpropagation_text(
+        self, path: Sequence[MctsNode], before: Sequence[tuple[int, float | None, Bounds | None]]
+    ) -> str:
+        """Each node of ``path``: its visits and mean before and after the result was added (each node's mean for
+        the player who moved into it), and what the solver proved."""
+        parts = []
+        for node, (visits, mean, _) in zip(path, before, strict=True):
+            was = "–" if mean is None else f"{mean:.3f}"
+            now = node.mean()
+            parts.append(
+                f"{self._line(node.path())} n {visits}→{node.visits}, mean {was}→{now:.3f}" if now is not None else ""
+            )
+        shown = parts if len(parts) <= 7 else [*parts[:3], "…", *parts[-3:]]
+        text = "backpropagation, from the root down (each mean for the player who moved there): " + "; ".join(shown)
+        proved = [
+            f"{self._line(node.path())} proven {words}"
+            for node, (_, _, span) in zip(path, before, strict=True)
+            if node.bounds != span and node.bounds is not None and (words := span_words(node.bounds)) is not None
+        ]
+        if proved:
+            text += "; MCTS-Solver: " + ", ".join(proved)
+        return text
 
     def _select(self) -> tuple[list[MctsNode], list[Player], State, bool, Move | None]:
         """The path from the root to the node to act on, the player who moved into each node of it, its

@@ -33,7 +33,9 @@ position.  Those replays are not charged; ``Stats.moves`` counts the children ge
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from plyscope.engine.games.base import Move, State
@@ -43,11 +45,14 @@ from plyscope.engine.search.base import (
     AlgorithmInfo,
     Node,
     Param,
+    Phase,
+    PhasedStep,
     Searcher,
     SearchError,
     Step,
     Taken,
     Verdict,
+    listed,
 )
 from plyscope.engine.search.outcomes import (
     SCALE,
@@ -61,6 +66,7 @@ from plyscope.engine.search.outcomes import (
     span_words,
     words,
 )
+from plyscope.engine.search.telling import back_up_text, expansion_text
 
 if TYPE_CHECKING:
     from plyscope.engine.travel.expansions import Expansions
@@ -138,15 +144,33 @@ class ProofNumberSearch(Searcher[PnsNode]):
     def _advance(self, record: bool, moves_left: int | None) -> Step[PnsNode] | Taken | None:
         if self.finished:
             return None
+        node, state = self._most_proving()
+        moves = state.legal_moves()
+        if moves_left is not None and len(moves) > moves_left:
+            return None
+        children = self._expand(node, state, moves)
+        changed = [node, *children] if record else None
+        self._update(node, changed)
+        self.refresh()
+        if changed is None:
+            return TAKEN
+        return Step(
+            path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed), note=self._root_note()
+        )
+
+    def _most_proving(self) -> tuple[PnsNode, State]:
+        """The node a step expands and its position: the most-proving node, or once the claim is settled, the most
+        hopeful node of the refinement of the root's score."""
         node = self.root
         state = self.root_state
         refining = self.settled()
         while node.children:
             node = self._most_hopeful_child(node) if refining else self._most_proving_child(node)
             state = state.play(node.move)
-        moves = state.legal_moves()
-        if moves_left is not None and len(moves) > moves_left:
-            return None
+        return node, state
+
+    def _expand(self, node: PnsNode, state: State, moves: Sequence[Move]) -> list[PnsNode]:
+        """Give ``node`` (at ``state``) a child for every move, a finished game's settled at once."""
         children = []
         for move in moves:
             child = PnsNode(node, move)
@@ -162,19 +186,60 @@ class ProofNumberSearch(Searcher[PnsNode]):
         stats.nodes += len(moves)
         if node.depth + 1 > stats.max_depth:
             stats.max_depth = node.depth + 1
-        changed = [node, *children] if record else None
-        self._update(node, changed)
-        self.refresh()
-        if changed is None:
-            return TAKEN
+        return children
+
+    def _root_note(self) -> str:
+        """The root's numbers, or what it has proven, in a line."""
         root = self.root
         if self.settled():
             lo, hi = self.bounds_of(root)
             note = "root proven" if root.pn == 0 else "root disproven"
-            note += f": {words(lo)}" if lo == hi else f"; its score: {words(lo)} to {words(hi)}, refining"
-        else:
-            note = f"root pn {root.pn:g}, dn {root.dn:g}"
-        return Step(path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed), note=note)
+            return note + (f": {words(lo)}" if lo == hi else f"; its score: {words(lo)} to {words(hi)}, refining")
+        return f"root pn {root.pn:g}, dn {root.dn:g}"
+
+    # --- one expansion told as its three phases (``Searcher.phased``) ---
+
+    phase_names = ("most-proving", "expansion", "back-up")
+
+    def _phases(self, moves_left: int | None) -> PhasedStep[PnsNode]:
+        if self.finished:
+            return None
+        refining = self.settled()
+        node, state = self._most_proving()
+        moves = state.legal_moves()
+        if moves_left is not None and len(moves) > moves_left:
+            return None
+        path = tuple(node.path())
+        yield Phase("most-proving", self._tip_text(path, refining), path)
+        before = [_numbers_words(n) for n in path]
+        children = self._expand(node, state, moves)
+        text = expansion_text(self, node, children, _numbers_words)
+        yield Phase("expansion", text, path, tuple(children), (node, *children))
+        changed = [node, *children]
+        self._update(node, changed)
+        self.refresh()
+        text = back_up_text(self, path, before, _numbers_words) + f"; {self._root_note()}"
+        yield Phase("back-up", text, path, changed=tuple(changed))
+        return Step(path=path, node=node, added=tuple(children), changed=tuple(changed), note=self._root_note())
+
+    def _tip_text(self, path: Sequence[PnsNode], refining: bool) -> str:
+        """Why the end of ``path`` is the node expanded."""
+        where = self.label(path[-1])
+        if refining:
+            return (
+                f"most-proving: {where}, on the way of most hope: the claim is settled, and the search refines the "
+                "root's score through the children that can still change it"
+            )
+        parts = []
+        for parent, child in itertools.pairwise(path):
+            kind = "pn" if parent.is_or() else "dn"
+            parts.append(f"{self.label(child)} {kind} {child.pn if parent.is_or() else child.dn:g}")
+        if not parts:
+            return "most-proving: the root, the only leaf"
+        return (
+            f"most-proving: {where}: from the root, the child of least pn at each OR node (the prover "
+            "to move) and of least dn at each AND node: " + listed(parts)
+        )
 
     def settled(self) -> bool:
         """Whether the claim is proven or disproven at the root."""
@@ -337,6 +402,11 @@ class ProofNumberSearch(Searcher[PnsNode]):
         (``win@38``, ``loss@36..40``, ``draw``: ``outcomes.span_words``)."""
         assert isinstance(node, PnsNode)
         return {**node.numbers(), "result": span_words(self.bounds_of(node))}
+
+
+def _numbers_words(node: PnsNode) -> str:
+    """A node's proof and disproof numbers as a phase's sentence gives them: ``pn 1, dn 1``."""
+    return f"pn {node.pn:g}, dn {node.dn:g}"
 
 
 ALGORITHMS = (

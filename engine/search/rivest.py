@@ -36,6 +36,7 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Self
 
@@ -48,6 +49,8 @@ from plyscope.engine.search.base import (
     AlgorithmInfo,
     Node,
     Param,
+    Phase,
+    PhasedStep,
     Searcher,
     SearchError,
     Step,
@@ -57,6 +60,7 @@ from plyscope.engine.search.base import (
 )
 from plyscope.engine.search.genmean import log_generalized_mean
 from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+from plyscope.engine.search.telling import back_up_text, expansion_text
 
 if TYPE_CHECKING:
     from plyscope.engine.travel.expansions import Expansions
@@ -163,19 +167,49 @@ class Rivest(Searcher[RivestNode]):
     def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
         if self.finished:
             return None
+        tip = self._tip()
+        moves = self._moves_within(tip, moves_left)
+        if moves is None:
+            return None
+        children = self._expand(tip, moves)
+        if not record:
+            self._back_up(tip)
+            self.finished = self.root.pi == INF
+            return TAKEN
+        changed: list[RivestNode] = list(children)
+        self._back_up(tip, changed)
+        self.finished = self.root.pi == INF
+        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
+
+    def _tip(self) -> RivestNode:
+        """The tip of least penalty: from the root, the ``a`` child of each node."""
         tip = self.root
         while tip.a is not None:
             tip = tip.a
+        return tip
+
+    def _moves_within(self, tip: RivestNode, moves_left: int | None) -> Sequence[Move] | None:
+        """The moves of ``tip``'s position (made and kept now, if it was not), or ``None`` if expanding it would cost
+        more than ``moves_left`` (its children, and under Rivest's accounting the edges walked down to it)."""
         state = tip.state
         if state is None:
             father = tip.parent
             assert father is not None and father.state is not None
             state = father.state.play(tip.move)
         moves = state.legal_moves()
-        cost = len(moves) + tip.depth if self.accounting else len(moves)
-        if moves_left is not None and cost > moves_left:
+        if moves_left is not None and self._cost(tip, moves) > moves_left:
             return None
         tip.state = state
+        return moves
+
+    def _cost(self, tip: RivestNode, moves: Sequence[Move]) -> int:
+        """Moves an expansion of ``tip`` pays: its children, and under Rivest's accounting the edges walked to it."""
+        return len(moves) + tip.depth if self.accounting else len(moves)
+
+    def _expand(self, tip: RivestNode, moves: Sequence[Move]) -> list[RivestNode]:
+        """Generate and statically evaluate every child of ``tip`` (its position made by ``_moves_within``)."""
+        state = tip.state
+        assert state is not None
         if self.journal is not None:
             self.journal.record(tip, tip.v)
         evaluator = self.evaluator
@@ -186,18 +220,74 @@ class Rivest(Searcher[RivestNode]):
             children.append(RivestNode(tip, move, evaluator(child_state) + shift, child_state.is_terminal()))
         tip.children = children
         stats = self.stats
-        stats.moves += cost
+        stats.moves += self._cost(tip, moves)
         stats.nodes += len(moves)
         if tip.depth + 1 > stats.max_depth:
             stats.max_depth = tip.depth + 1
-        if not record:
-            self._back_up(tip)
-            self.finished = self.root.pi == INF
-            return TAKEN
+        return children
+
+    # --- one expansion told as its three phases (``Searcher.phased``) ---
+
+    phase_names = ("tip", "expansion", "back-up")
+
+    def _phases(self, moves_left: int | None) -> PhasedStep[RivestNode]:
+        if self.finished:
+            return None
+        tip = self._tip()
+        moves = self._moves_within(tip, moves_left)
+        if moves is None:
+            return None
+        path = tuple(tip.path())
+        yield Phase("tip", self._tip_text(path), path)
+        before = [self._value_words(node) for node in path]
+        children = self._expand(tip, moves)
+        yield Phase(
+            "expansion", expansion_text(self, tip, children, self._value_words), path, tuple(children), (tip, *children)
+        )
         changed: list[RivestNode] = list(children)
         self._back_up(tip, changed)
         self.finished = self.root.pi == INF
-        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
+        yield Phase("back-up", back_up_text(self, path, before, self._value_words), path, changed=tuple(changed))
+        return Step(path=path, node=tip, added=tuple(children), changed=tuple(changed))
+
+    def _value_words(self, node: RivestNode) -> str:
+        """A node's value (on the evaluator's scale) and penalty as a phase's sentence gives them."""
+        return f"v {node.v - self.shift:g}, pi {node.pi:.3g}"
+
+    def _static_words(self, child: RivestNode) -> str:
+        """A new child's static value, and whether the game is over there."""
+        return f"v {child.v - self.shift:g}" + (" (game over)" if child.pi == INF else "")
+
+    def _tip_text(self, path: Sequence[RivestNode]) -> str:
+        """Why the end of ``path`` is the tip expanded: its penalty, the sum of the edge weights down to it, against
+        the least penalty of any other tip (the best way off ``path``)."""
+        weights = [self.weight_of(node) for node in path[1:]]
+        where = self.label(path[-1])
+        if not weights:
+            return "tip: the root, the only tip"
+        total = sum(weights)
+        rival = None
+        walked = 0.0
+        for node, weight in zip(path, [*weights, 0.0], strict=True):
+            chosen = node.a
+            for child in node.children:
+                if child is chosen or child.pi == INF:
+                    continue
+                penalty = walked + self.weight_of(child) + child.pi
+                if rival is None or penalty < rival[0]:
+                    rival = (penalty, child)
+            walked += weight
+        edges = " + ".join(f"{w:.3g}" for w in weights[:8]) + (" + …" if len(weights) > 8 else "")
+        text = (
+            f"tip: {where}, the tip of least penalty (the sum of the edge weights down to it, "
+            f"w = {self.weight:g} + |ln v(child) - ln v(best child)|"
+            if self.mode == "reverse"
+            else f"tip: {where}, the tip of least penalty (the sum of the edge weights down to it"
+        )
+        text += f"): {edges} = {total:.3g}"
+        if rival is not None:
+            text += f"; the next best tip is below {self.label(rival[1])}, penalty {rival[0]:.3g}"
+        return text
 
     def _back_up(self, tip: RivestNode, changed: list[RivestNode] | None = None) -> None:
         """Rescore ``tip`` and every node above it, up to the root; with ``changed`` (a step recorded), add each
