@@ -257,6 +257,12 @@ def test_the_explorer_in_a_browser_takes_keys_clicks_the_palette_themes_and_resi
         stepped = tab.wait_screen(lambda screen: screen.step() == 3, WAIT, "step 3 after s s s")
         assert tree_lines(stepped) > tree_lines(first)
 
+        # phase mode: s tells one phase of a step (the default searcher's, Rivest's: the tip first), i ends it
+        tab.press("i", "s")
+        tab.wait_screen(lambda screen: "tip: " in screen.text and "phase mode" in screen.text, WAIT, "i s: the tip")
+        tab.press("i")
+        tab.wait_screen(lambda screen: screen.step() == 4, WAIT, "phase mode off: the step under way done")
+
         # a click on the board's column 4 plays it (the search starts again from there)
         labels = stepped.find("1   2   3   4")
         assert labels is not None

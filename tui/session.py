@@ -22,7 +22,7 @@ from plyscope.engine.games import Game, Move, State, TreeState, make_game
 from plyscope.engine.games.tree import MAX_VALUE
 from plyscope.engine.numbers import parse_float, shown
 from plyscope.engine.saved_tree import SavedTree
-from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Searcher, Step
+from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Phase, PhasedStep, Searcher, Step
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
 from plyscope.engine.search_file import SavedSearch, SearchRecipe, write_search
 from plyscope.engine.timeline import Timeline
@@ -150,6 +150,9 @@ class Batch:
     counted: int = 0
     """Of ``steps``, those ``Session.take`` counted against its ``count``: all, or under ``paced`` the ones that
     show something new (not ``Step.continues``)."""
+    phase: Phase[Node] | None = None
+    """In phase mode (``Session.take_phase``), the phase shown last: its path is marked in the tree, its sentence
+    read in the guide, its line drawn on the board."""
 
 
 Deliver = Callable[[Sequence[tuple["Session", Batch]]], None]
@@ -277,6 +280,10 @@ class Session:
         self._dropped: list[Searcher[Node]] = []
         """Searchers this session let go (replaced along the timeline), whose trees the next search-thread job
         unlinks (``_unlink_dropped``)."""
+        self._phased: PhasedStep[Node] | None = None
+        """In phase mode, the step under way, told a phase at a time (``take_phase``); ``None`` between two steps."""
+        self.phases_shown = 0
+        """Phases of the step under way done so far (0 between two steps)."""
 
     @property
     def info(self) -> AlgorithmInfo:
@@ -448,6 +455,11 @@ class Session:
         counted = 0
         cap = self.node_cap
         with self.lock:
+            finished = self.finish_phases()
+            if finished is not None:
+                taken = counted = 1
+                last = finished
+                changed.update((id(node), node) for node in (finished.node, *finished.changed, *finished.added))
             searcher = self.searcher
             nodes = searcher.stats.nodes
             while count is None or counted < count:
@@ -476,6 +488,77 @@ class Session:
             freeze_young()
             self._unfrozen = 0
         return Batch(taken, last, tuple(changed.values()), self.ended, counted=counted)
+
+    # ----------------------------------------------------------------- phase mode
+
+    def take_phase(self) -> Batch:
+        """One phase of the step under way, or of a new step (phase mode): a batch of one step once its last phase is
+        done, of none before, with the ``phase``; an empty batch when no step can be taken."""
+        self._unlink_dropped()
+        with self.lock:
+            searcher = self.searcher
+            if self._phased is None:
+                if self.ended or searcher.stats.nodes >= self.node_cap:
+                    self.ended = True
+                    return Batch(0, None, (), True)
+                self._phased = searcher.phased(self.moves_left())
+                self.phases_shown = 0
+            try:
+                phase = next(self._phased)
+            except StopIteration:  # (no step could be taken: nothing was done)
+                self._phased = None
+                self.ended = True
+                return Batch(0, None, (), True)
+            self.phases_shown += 1
+            shown = (*phase.changed, *phase.added, *phase.path)
+            if not phase.last:
+                return Batch(0, None, tuple(dict.fromkeys(shown)), self.ended, phase=phase)
+            step = self.finish_phases()
+            assert step is not None
+            if searcher.finished:
+                self.ended = True
+            return Batch(1, step, tuple(dict.fromkeys((*shown, *step.changed))), self.ended, counted=1, phase=phase)
+
+    def finish_phases(self) -> Step[Node] | None:
+        """Do what is left of the step under way in phase mode, and note it (call with the lock held): the step, or
+        ``None`` if none was under way."""
+        phased = self._phased
+        if phased is None:
+            return None
+        self._phased = None
+        self.phases_shown = 0
+        while True:
+            try:
+                next(phased)
+            except StopIteration as done:
+                step: Step[Node] | None = done.value
+                break
+        if step is not None:
+            self._note(step)
+        return step
+
+    def phase_back(self, stop: threading.Event | None = None) -> Batch | None:
+        """Phase mode along the timeline: the search one phase back, into the step before when no phase of the step
+        under way is shown (a step back, its phases taken again to the one before its last); ``None`` if ``stop``
+        came first or at the start.  Runs in a search thread."""
+        with self.lock:
+            shown, step = self.phases_shown, self.step_shown
+            self.finish_phases()
+        if shown == 0:  # back into the step before: how many phases has it?
+            if step == 0:
+                return None
+            step -= 1
+            if self.go_to(step, stop) is None:
+                return None
+            shown = 1
+            while not (batch := self.take_phase()).steps and batch.phase is not None:
+                shown += 1
+        if self.go_to(step, stop) is None:
+            return None
+        phase = None
+        for _ in range(shown - 1):
+            phase = self.take_phase().phase
+        return Batch(0, None, (), self.ended, rebuilt=True, phase=phase)
 
     # ----------------------------------------------------------------- the timeline
 
@@ -531,6 +614,7 @@ class Session:
         """Write the search, as it stands at the step shown, to ``path`` (``.json`` or ``.dot``); says what it
         wrote.  Holds the lock while it reads the tree."""
         with self.lock:
+            self.finish_phases()  # (a step half done is no step of the timeline)
             return write_search(path, self.recipe(), self.searcher, self.timeline.upto(self.step_shown))
 
     def open_saved(self, stop: threading.Event) -> tuple[Batch | None, str] | None:
@@ -602,6 +686,8 @@ class Session:
         ``step``.
         """
         self._unlink_dropped()
+        with self.lock:
+            self.finish_phases()
         step = max(0, min(step, self.steps_taken))
         if self.as_saved and step > self.steps_taken - self.opening and not self._await_opening(stop):
             return None

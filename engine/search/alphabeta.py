@@ -612,7 +612,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         assert isinstance(entered, AlphaBetaStep)
         held, self._held = self._held, None
         if held is None:  # an inner node opened, or an iteration begun: nothing returns yet
-            yield Phase("entry", self._entry_text(entered, None), entered.path, entered.added, entered.changed)
+            text = self._entry_text(entered, None)
+            yield Phase("entry", text, entered.path, entered.added, entered.changed, last=True)
             return entered
         frame, node, value, horizon, from_table = held
         how = (
@@ -620,7 +621,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         )
         yield Phase("entry", self._entry_text(entered, f"({how}): value {_num(value)}"), entered.path, (node,), (node,))
         step = self._recorded_leaf(frame, node, value, horizon, from_table)
-        yield Phase("return", self._return_text(step), step.path, changed=step.changed)
+        yield Phase("return", self._return_text(step), step.path, changed=step.changed, last=True)
         return step
 
     def _entry_text(self, step: AlphaBetaStep, leaf: str | None) -> str:

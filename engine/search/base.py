@@ -212,6 +212,8 @@ class Phase(Generic[N]):
     """Nodes whose numbers this part changed (including those it created)."""
     line: tuple[Move, ...] = ()
     """Moves played on from the end of ``path`` that are not in the tree: an MCTS playout, drawn on the board."""
+    last: bool = False
+    """True for the step's last phase: the tree is then the step's, and the generator only returns the ``Step``."""
 
 
 def listed(parts: Sequence[str], most: int = 7) -> str:
@@ -389,7 +391,7 @@ class Searcher(ABC, Generic[N]):
         if step is None:
             return None
         assert isinstance(step, Step)
-        yield Phase("step", step.note or "one step", step.path, step.added, step.changed)
+        yield Phase("step", step.note or "one step", step.path, step.added, step.changed, last=True)
         return step
 
     def run(self, limit: Limit) -> Result:

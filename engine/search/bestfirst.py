@@ -218,7 +218,7 @@ class BestFirst(Searcher[BestFirstNode]):
         yield Phase("expansion", text, path, tuple(children), (leaf, *children))
         changed = self._back_up(leaf)
         self.refresh()
-        yield Phase("back-up", back_up_text(self, path, before, _value_words), path, changed=tuple(changed))
+        yield Phase("back-up", back_up_text(self, path, before, _value_words), path, changed=tuple(changed), last=True)
         return Step(path=path, node=leaf, added=tuple(children), changed=(*changed, *children))
 
     def _tip_text(self, leaf: BestFirstNode, full_width: bool) -> str:

@@ -303,7 +303,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         before = [(node.visits, node.mean(), node.bounds) for node in path]
         step = self._end_iteration(path, movers, state, grow, place, reward, True)
         assert isinstance(step, Step)
-        yield Phase("backpropagation", self._backpropagation_text(path, before), tuple(path), changed=step.changed)
+        yield Phase(
+            "backpropagation", self._backpropagation_text(path, before), tuple(path), changed=step.changed, last=True
+        )
         return step
 
     def _selection_text(self, path: Sequence[MctsNode], grow: bool) -> str:
@@ -380,8 +382,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             )
         if self.k == 1:
             result = {1.0: "a win", 0.5: "a draw", 0.0: "a loss"}[reward]
-            moves = f"{shown} random moves, drawn on the board" if shown else "random moves"
-            return f"simulation: a playout of {moves} from {where}: {result} for {glyph}, who moved there ({reward:g})"
+            drawn = " (drawn on the board)" if shown else ""
+            moves = f"{shown} random moves" if shown else "random moves"
+            return (
+                f"simulation: a playout of {moves} from {where}{drawn}: {result} for {glyph}, who moved there "
+                f"(reward {reward:g})"
+            )
         return (
             f"simulation: {self.k} random playouts from {where} score {reward:g} for {glyph}, who moved there "
             "(win 1, draw ½, loss 0 each)"
@@ -400,7 +406,10 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
                 f"{self._line(node.path())} n {visits}→{node.visits}, mean {was}→{now:.3f}" if now is not None else ""
             )
         shown = parts if len(parts) <= 7 else [*parts[:3], "…", *parts[-3:]]
-        text = "backpropagation, from the root down (each mean for the player who moved there): " + "; ".join(shown)
+        text = (
+            f"backpropagation: {self.k} visit(s) and the result added on the path, from the root down (each mean "
+            "for the player who moved there): " + "; ".join(shown)
+        )
         proved = [
             f"{self._line(node.path())} proven {words}"
             for node, (_, _, span) in zip(path, before, strict=True)

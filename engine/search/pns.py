@@ -219,7 +219,7 @@ class ProofNumberSearch(Searcher[PnsNode]):
         self._update(node, changed)
         self.refresh()
         text = back_up_text(self, path, before, _numbers_words) + f"; {self._root_note()}"
-        yield Phase("back-up", text, path, changed=tuple(changed))
+        yield Phase("back-up", text, path, changed=tuple(changed), last=True)
         return Step(path=path, node=node, added=tuple(children), changed=tuple(changed), note=self._root_note())
 
     def _tip_text(self, path: Sequence[PnsNode], refining: bool) -> str:

@@ -247,7 +247,8 @@ class Rivest(Searcher[RivestNode]):
         changed: list[RivestNode] = list(children)
         self._back_up(tip, changed)
         self.finished = self.root.pi == INF
-        yield Phase("back-up", back_up_text(self, path, before, self._value_words), path, changed=tuple(changed))
+        text = back_up_text(self, path, before, self._value_words)
+        yield Phase("back-up", text, path, changed=tuple(changed), last=True)
         return Step(path=path, node=tip, added=tuple(children), changed=tuple(changed))
 
     def _value_words(self, node: RivestNode) -> str:

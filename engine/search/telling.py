@@ -37,7 +37,7 @@ def back_up_text(searcher: Searcher[N], path: Sequence[N], before: Sequence[str]
     if not parts:
         return "back-up: no value on the path changes"
     unchanged = len(path) - len(parts)
-    text = "back-up, from the expanded node towards the root: " + listed(parts)
+    text = "back-up: from the expanded node towards the root, " + listed(parts)
     if unchanged:
         text += f"; the {unchanged} node(s) above keep their numbers"
     return text

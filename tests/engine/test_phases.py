@@ -79,6 +79,7 @@ def test_the_phases_of_each_step_compose_to_exactly_the_step(
         assert step_told is not None
         assert [phase.name for phase in phases] == [n for n in told.phase_names if n in {p.name for p in phases}]
         assert all(phase.text and phase.path and phase.path[0] is told.root for phase in phases)
+        assert [phase.last for phase in phases] == [False] * (len(phases) - 1) + [True]
         assert (step_told.node.moves(), [n.moves() for n in step_told.added]) == (
             step.node.moves(),
             [n.moves() for n in step.added],

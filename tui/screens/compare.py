@@ -45,6 +45,7 @@ class CompareScreen(SideBySideScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("D", "diff", "Diff the trees of panes A and B, node by node", show=False),
+        Binding("i", "phases", "Phase mode on/off: s tells one phase of every pane's step, and why", show=False),
     ]
 
     def __init__(
@@ -141,14 +142,28 @@ class CompareScreen(SideBySideScreen):
         others catch up.  While steps are being taken, the new ones are taken after them."""
         if self.running:
             self._stop()
-        if self.lockstep.ended:
+        under_way = any(session.phases_shown for session in self.sessions)
+        if self.lockstep.ended and not under_way:
             self.refuse("every agent has spent its budget (or finished): x starts again")
+            return
+        if self.phase_mode and count == 1:
+            self._stop()
+            if self.total.moves is not None:
+                for session in self.sessions:
+                    session.set_budget(self.total.moves)
+            self.take_phases(self.sessions)
             return
         if self._stepper is not None and self._stepper.is_cancelled:
             self.lockstep.queue.clear()
         job = self.lockstep.steps(count)
         if job is not None:
             self._stepper = self.host(job)
+
+    def action_phases(self) -> None:
+        """Phase mode on or off, each pane's phase told under its tree."""
+        super().action_phases()
+        for pane in self.panes:
+            pane.set_class(self.phase_mode, "-phases")
 
     def action_run(self) -> None:
         """Run every agent to the budget in lockstep increments; pause if running."""

@@ -16,6 +16,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from plyscope.engine.errors import UserError
@@ -36,6 +37,9 @@ from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
+
+PLAYOUT_MOVE_SECONDS = 0.15
+"""Phase mode: how long the board shows each move of a playout before drawing the next."""
 
 
 def stop_words(session: Session) -> tuple[str, str]:
@@ -83,6 +87,12 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         Binding("P", "play", "Play from this position against this algorithm", show=False),
         Binding("C", "compare", "Compare this algorithm with others on this position", show=False),
         Binding("w", "export", "Write the search to a file (.json to replay, .dot for Graphviz)", show=False),
+        Binding(
+            "i",
+            "phases",
+            "Phase mode: s tells one phase of a step (MCTS's four, alpha-beta's entry and return…)",
+            show=False,
+        ),
         *COLUMN_BINDINGS,
     ]
 
@@ -95,6 +105,10 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         """Run speed in steps per second (``None``: flat out); the search thread reads it every frame."""
         self.chosen: Node | None = None
         """The node whose position the board shows, or ``None`` for the principal variation."""
+        self._drawn = 0
+        """Phase mode: how many moves of the phase's line (a playout) the board draws so far."""
+        self._drawing: Timer | None = None
+        """Phase mode: the timer that draws a playout on the board a move at a time."""
 
     # ----------------------------------------------------------------- layout
 
@@ -125,10 +139,12 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
     # ----------------------------------------------------------------- searching
 
     def action_step(self, count: int) -> None:
-        """Take ``count`` steps (after pausing a run)."""
+        """Take ``count`` steps (after pausing a run); in phase mode, ``s`` tells one phase."""
         self.pause()
-        if self.session.ended:
+        if self.session.ended and not self.session.phases_shown:
             self.refuse(stop_words(self.session)[1])
+        elif self.phase_mode and count == 1:
+            self.take_phases([self.session])
         else:
             self.host(self.session.driving(count, lambda: None))
 
@@ -162,8 +178,22 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         for session, batch in batches:
             if session is self.session and batch.last is not None:
                 self.note = batch.last.note
-        self.query_one(Board).show_search(self.session, self.chosen)
+            if session is self.session and batch.phase is not None:
+                self.note = f"phase: {batch.phase.name} (the guide says what happened and why)"
+        phase = self.pane.phase
+        if self._drawing is not None:
+            self._drawing.stop()
+            self._drawing = None
+        self._drawn = 0
+        if phase is not None and phase.line:
+            self._drawing = self.set_interval(PLAYOUT_MOVE_SECONDS, self._draw_playout, repeat=len(phase.line))
+        self._show_side(self.chosen)
         self.show_status()
+
+    def _draw_playout(self) -> None:
+        """Phase mode: one more move of the playout on the board."""
+        self._drawn += 1
+        self._show_board()
 
     def run_ended(self) -> None:
         self.pane.rate.clear()
@@ -272,10 +302,25 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         self._show_side(None)
 
     def _show_side(self, chosen: Node | None) -> None:
-        """The board and the reading guide show ``chosen`` (``None``: the principal variation) from now on."""
+        """The board and the reading guide show ``chosen`` (``None``: the principal variation, or in phase mode the
+        phase's path) from now on; in phase mode the guide tells the phase first."""
         self.chosen = chosen
-        self.query_one(Board).show_search(self.session, chosen)
-        self.query_one(ReadingGuide).show_session(self.session, chosen)
+        self._show_board()
+        self.query_one(ReadingGuide).show_session(self.session, chosen, self.pane.phase if self.phase_mode else None)
+
+    def _show_board(self) -> None:
+        """The board shows the node chosen; else in phase mode the phase's path, and as much of its playout as drawn
+        so far; else the principal variation."""
+        board = self.query_one(Board)
+        phase = self.pane.phase if self.phase_mode else None
+        if phase is None or self.chosen is not None:
+            board.show_search(self.session, self.chosen)
+            return
+        with self.session.lock:
+            moves = phase.path[-1].moves()
+        board.show(self.session.state, [*moves, *phase.line[: self._drawn]])
+        drawn = f"playout: {self._drawn} of {len(phase.line)} moves" if phase.line else ""
+        board.border_title, board.border_subtitle = f"phase: {phase.name}", drawn
 
     def status_lines(self) -> tuple[Text, Text]:
         session = self.session
@@ -290,6 +335,8 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         second = Text(f"▶ running {speed}" if self.running else stopped or f"paused ({speed})")
         if self.query_one(SearchTree).follow:
             second.append(" · follow")
+        if self.phase_mode:
+            second.append(" · phase mode (i: off)", "bold")
         return first, second
 
     # ----------------------------------------------------------------- command palette

@@ -8,17 +8,29 @@ from rich.text import Text
 from textual.widgets import Static
 
 from plyscope.engine.games.evaluators import FeatureTerm, feature_terms
-from plyscope.engine.search.base import Node
+from plyscope.engine.search.base import Node, Phase
 from plyscope.tui.formatting import Number, format_number, move_labels, number_meanings
 from plyscope.tui.session import Session
 
 
-class ReadingGuide(Static):
-    """How to read the search tree's lines for one algorithm, and the numbers of the node chosen in it."""
+def phase_words(phase: Phase[Node]) -> Text:
+    """A phase's sentence, its name (the words before the first colon) in bold."""
+    name, colon, rest = phase.text.partition(":")
+    return Text.assemble((name + colon, "bold"), rest) if colon else Text(phase.text)
 
-    def show_session(self, session: Session, chosen: Node | None) -> None:
+
+class ReadingGuide(Static):
+    """How to read the search tree's lines for one algorithm, and the numbers of the node chosen in it; in phase mode,
+    what the phase shown did and why."""
+
+    phase: Phase[Node] | None = None
+    """The phase told first (phase mode), or ``None``."""
+
+    def show_session(self, session: Session, chosen: Node | None, phase: Phase[Node] | None = None) -> None:
         """The guide for ``session``'s algorithm, with ``chosen``'s numbers (and, under ``eval=features``, the
-        weighted features of its position, or of the root's when no node is chosen)."""
+        weighted features of its position, or of the root's when no node is chosen); in phase mode, ``phase``'s
+        sentence first."""
+        self.phase = phase
         params = session.config.params
         with session.lock:
             searcher = session.searcher
@@ -39,6 +51,9 @@ class ReadingGuide(Static):
         """``names``: the algorithm's numbers, in order; ``chosen``: the chosen node's, at ``where`` (its moves);
         ``features``: the weighted features of the chosen node's position (``eval=features``)."""
         text = Text()
+        if self.phase is not None:
+            text.append_text(phase_words(self.phase))
+            text.append("\n\n")
         if chosen is not None:
             text.append(f"node {where or 'root'}\n", "bold")
             for name, value in chosen.items():

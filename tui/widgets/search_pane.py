@@ -28,10 +28,11 @@ from textual.worker import get_current_worker
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Move
 from plyscope.engine.games.tree import TreeGame
-from plyscope.engine.search.base import Node, Searcher
+from plyscope.engine.search.base import Node, Phase, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
 from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory
+from plyscope.tui.widgets.reading_guide import phase_words
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
 from plyscope.tui.widgets.timeline_bar import TimelineBar
@@ -164,6 +165,8 @@ class SearchPane(Vertical):
     SearchPane.-empty > SearchTree, SearchPane.-empty > StatsPanel, SearchPane.-empty > #head { display: none; }
     SearchPane > StatsPanel { height: auto; padding: 0 1; border-top: solid $primary 30%; }
     SearchPane > TimelineBar { background: $boost; }
+    SearchPane > #phase { height: auto; padding: 0 1; border-top: solid $primary 30%; display: none; }
+    SearchPane.-phases > #phase { display: block; }
     SearchPane.-empty > TimelineBar { display: none; }
     SearchPane.-short StatsPanel > #value-label, SearchPane.-short StatsPanel > Sparkline { display: none; }
     """
@@ -198,6 +201,9 @@ class SearchPane(Vertical):
         self.losing_history = ValueHistory()
         """The share of the work below root moves that lose, each time ``work_shares`` was counted for the search
         shown: the sparkline's line while the truth column is on."""
+        self.phase: Phase[Node] | None = None
+        """In phase mode, the phase shown last (``None``: a whole step); with the class ``-phases`` (compare), its
+        sentence is shown under the tree."""
 
     class TruthsFound(Message):
         """A truth worker's values for some nodes (and their ``truth_words``), for the run ``run`` of its pane."""
@@ -212,6 +218,7 @@ class SearchPane(Vertical):
         yield Static(id="head")
         yield SearchTree()
         yield TimelineBar()
+        yield Static(id="phase")
         yield StatsPanel()
         yield Static(self.placeholder, id="empty")
 
@@ -229,6 +236,7 @@ class SearchPane(Vertical):
         """Show ``session``'s search from now on (``None``: none, with ``placeholder`` if given)."""
         self.session = session
         self.rate.clear()
+        self.show_phase(None)
         if placeholder is not None:
             self.placeholder = placeholder
             self.query_one("#empty", Static).update(placeholder)
@@ -255,6 +263,8 @@ class SearchPane(Vertical):
         if batch.rebuilt:
             self.show(session)
             self.reveal_step()
+        self.show_phase(batch.phase)
+        if batch.rebuilt and batch.phase is None:
             return
         with session.lock:
             self.search_tree.apply(batch, shown_line(session.searcher))
@@ -264,6 +274,12 @@ class SearchPane(Vertical):
         else:
             self.refresh_figures()
         self.find_truths()
+
+    def show_phase(self, phase: Phase[Node] | None) -> None:
+        """Note ``phase`` as the one shown (phase mode; ``None``: a whole step), its sentence under the tree (shown with
+        the class ``-phases``)."""
+        self.phase = phase
+        self.query_one("#phase", Static).update(Text() if phase is None else phase_words(phase))
 
     def show_truth(self, on: bool) -> str:
         """Show or hide the truth column; what to say when it stays off (a game with no exact values; ``""``: none)."""

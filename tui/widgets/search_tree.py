@@ -243,18 +243,23 @@ class SearchTree(Tree[TreeItem]):
         dirty = set(structural)
         """Shown nodes to relabel."""
         last = batch.last
+        phase = batch.phase
         marked = set() if last is None else {last.node, *last.changed}
+        trail = None if last is None else last.path
+        if phase is not None:  # (phase mode: the phase's nodes, not the whole step's)
+            marked = {phase.path[-1], *phase.changed, *phase.added}
+            trail = phase.path
         dirty |= self._marked ^ marked
         self._marked = marked
         pv = set(principal_path)
         restyled = self._pv ^ pv
         self._pv = pv
-        if last is not None:
-            self._trail = set(last.path)
+        if trail is not None:
+            self._trail = set(trail)
         for view in self._views(structural):
             self._sync(view)
-        if self.follow and last is not None:
-            self._reveal(last.path)
+        if self.follow and trail is not None:
+            self._reveal(trail)
         for view in self._views(dirty):
             self._relabel(view)
         for view in self._views(restyled - dirty):
