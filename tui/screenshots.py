@@ -25,6 +25,7 @@ from plyscope.tui.screens.compare import CompareScreen
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import SearchConfig, Session
+from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.search_tree import SearchTree
 
 Script = Callable[[Pilot[None]], Awaitable[None]]
@@ -73,6 +74,16 @@ async def _choose_pv_end(pilot: Pilot[None]) -> None:
     await pilot.press("enter")
 
 
+async def _draw_playout(pilot: Pilot[None]) -> None:
+    """Wait until the board has drawn the whole playout of the simulation phase shown (phase mode)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, ExploreScreen)
+    phase = screen.pane.phase
+    assert phase is not None
+    while screen.query_one(Board).line != (*phase.path[-1].moves(), *phase.line):
+        await pilot.pause(0.05)
+
+
 TRUTH_KEYS = ("f", "f", "T", "v", "T", "T")
 """Grundy's 13 under minimax at depth 3: the truth column on, the principal variation open, its ``✗`` marks (``T``
 twice more: the values of the lines opened by ``v`` are found by then)."""
@@ -91,6 +102,14 @@ VIEWS = (
     ),
     View("truth", SearchConfig(game="grundy", position="13", algorithm="minimax", params={"depth": 3}), TRUTH_KEYS),
     View("step-diff", SearchConfig(position="4453", algorithm="bestfirst"), ("d", "d", "M", "d", "D")),
+    View(
+        "phases", SearchConfig(position="4453", algorithm="mcts"), ("d", "d", "i", "s", "s", "s"), then=(_draw_playout,)
+    ),
+    View(
+        "phases-alphabeta",
+        SearchConfig(game="tree", position="classic", algorithm="alphabeta", params={"start_depth": 3}),
+        ("i", *["s"] * 11),
+    ),
     View("pns-grundy", SearchConfig(game="grundy", position="13", algorithm="pns"), ("f",)),
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
     View("tree", SearchConfig(game="tree", position="classic", algorithm="alphabeta"), ("f",), then=(_choose_pv_end,)),
@@ -114,6 +133,12 @@ VIEWS = (
         "play-analysis-hint", SearchConfig(position="243335424257", algorithm="rivest"), ("P", "a", "h"), size=(100, 30)
     ),
     View("compare", SearchConfig(position="243335424257", algorithm="rivest"), ("C", "enter", "r"), size=(120, 36)),
+    View(
+        "compare-phases",
+        SearchConfig(position="243335424257", algorithm="rivest"),
+        ("C", "enter", "d", "i", "s"),
+        size=(120, 36),
+    ),
     View(
         "compare-match",
         SearchConfig(position="5554224333234511764415115", algorithm="alphabeta", params={"depth": 4}),

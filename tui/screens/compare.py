@@ -237,6 +237,8 @@ class CompareScreen(SideBySideScreen):
             second = Text("▶ running to the budget in equal increments")
         elif self.sessions and self.lockstep.ended:
             second = Text("■ every agent has spent its budget (or finished) · x: again · m: a match")
+        elif self.phase_mode:
+            second = Text.assemble(("phase mode (i: off)", "bold"), " · s: one phase of every pane, told under its tree")
         else:
             second = Text("s: a lockstep step · r: run all to the budget · m: a match between A and B")
         return first, second
