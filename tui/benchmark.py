@@ -185,7 +185,7 @@ def measure(quick: bool) -> list[BenchTable]:
         handled, painted, taken = asyncio.run(key_times(session, repeats))
         keys.rows.append([label, *_row("action ran", handled, KEY_TARGET_MS, taken)])
         keys.rows.append([label, *_row("screen repainted", painted, KEY_TARGET_MS, taken)])
-    replayed = 10_000 if quick else 100_000
+    replayed = 30_000 if quick else 100_000
     with tempfile.TemporaryDirectory() as folder:
         handled, painted, taken = asyncio.run(key_times(replay_session(Path(folder), replayed), repeats, run=False))
     keys.rows.append(["replay", *_row("action ran", handled, KEY_TARGET_MS, taken)])
