@@ -681,6 +681,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """Once an iteration reached no horizon, the result at the end of its principal variation."""
         return self.line_verdict(self.principal_variation()) if self.solved else None
 
+    def preferred_child(self, node: AlphaBetaNode) -> AlphaBetaNode | None:
+        """The first completed child with the best value for the player to move at ``node``."""
+        return best_completed_child(node)
+
     def principal_path(self) -> list[AlphaBetaNode]:
         """The principal variation of the last complete iteration (of the current one before that)."""
         path = [self.completed_root or self.root]

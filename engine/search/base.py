@@ -301,9 +301,18 @@ class Searcher(ABC, Generic[N]):
         evaluator = self.evaluator
         return PovScore(value, player, 0 if evaluator is None else (evaluator.lo + evaluator.hi) / 2)
 
-    @abstractmethod
+    def preferred_child(self, node: N) -> N | None:
+        """The child this search prefers at ``node``: the move it would play were ``node`` the position, the way its
+        principal path goes on from there (``None`` at a leaf, or while it prefers none).  The truth column marks
+        ``✗`` a node whose preferred child is worse than a sibling.  Here: none (a searcher says its own)."""
+        return None
+
     def principal_path(self) -> list[N]:
-        """The nodes of the principal variation, root first."""
+        """The nodes of the principal variation, root first: the preferred child at each node (``preferred_child``)."""
+        path = [self.root]
+        while (child := self.preferred_child(path[-1])) is not None:
+            path.append(child)
+        return path
 
     def principal_variation(self) -> list[Move]:
         """The moves of the principal variation from the root."""

@@ -364,6 +364,10 @@ class BestFirst(Searcher[BestFirstNode]):
         """The root's backed-up minimax value, first player's point of view, on the evaluator's scale."""
         return self.scored(self.root.v)
 
+    def preferred_child(self, node: BestFirstNode) -> BestFirstNode | None:
+        """The principal child; once the result is proven, the surest child."""
+        return self._surest_child(node) if self._settled() else node.best
+
     def principal_path(self) -> list[BestFirstNode]:
         """The principal variation; once the result is proven, the surest child at each node."""
         if not self._settled():

@@ -363,12 +363,9 @@ class Expectiminimax(Searcher[ExpectiNode]):
         """The root's value, first player's view: exact once the search is complete; before, the best so far."""
         return self.scored(self.root.value if self.root.value is not None else self.evaluator(self.root_state))
 
-    def principal_path(self) -> list[ExpectiNode]:
-        """The best complete child at each MAX and MIN node, the most probable outcome at each chance node."""
-        path = [self.root]
-        while (best := self._best_child(path[-1])) is not None:
-            path.append(best)
-        return path
+    def preferred_child(self, node: ExpectiNode) -> ExpectiNode | None:
+        """The best complete child at a MAX or MIN node, the most probable outcome at a chance node."""
+        return self._best_child(node)
 
 
 class _Trace:

@@ -660,12 +660,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             return None
         return (lowest, highest) if -self.root_state.player == 1 else (-highest, -lowest)
 
-    def principal_path(self) -> list[MctsNode]:
-        """Root first, then the child ``best_move`` would play at each node (most visited without the solver)."""
-        path = [self.root]
-        while (child := self._final_child(path[-1])) is not None:
-            path.append(child)
-        return path
+    def preferred_child(self, node: MctsNode) -> MctsNode | None:
+        """The child ``best_move`` would play at ``node`` (most visited without the solver; ``_final_child``)."""
+        return self._final_child(node)
 
 
 class FlatMonteCarlo(MonteCarloTreeSearch):

@@ -171,11 +171,8 @@ class Minimax(Searcher[MinimaxNode]):
         """The root's minimax value, first player's point of view (its static value before any step)."""
         return self.scored(self.root.value if self.root.value is not None else self.evaluator(self.root_state))
 
-    def principal_path(self) -> list[MinimaxNode]:
-        path = [self.root]
-        while (best := self._best_child(path[-1])) is not None:
-            path.append(best)
-        return path
+    def preferred_child(self, node: MinimaxNode) -> MinimaxNode | None:
+        return self._best_child(node)
 
 
 ALGORITHMS = (

@@ -385,17 +385,11 @@ class ProofNumberSearch(Searcher[PnsNode]):
         lowest, highest = result_of(lo), result_of(hi)
         return (lowest, highest) if self.root_player == 1 else (-highest, -lowest)
 
-    def principal_path(self) -> list[PnsNode]:
-        """Most-proving choices from the root; once settled, the surest child at each node."""
-        path = [self.root]
-        node = self.root
-        settled = self.settled()
-        while node.children:
-            child = self._surest_child(node) if settled else self._most_proving_child(node)
-            assert child is not None
-            node = child
-            path.append(node)
-        return path
+    def preferred_child(self, node: PnsNode) -> PnsNode | None:
+        """The most-proving child while the claim is open; once settled, the surest child."""
+        if not node.children:
+            return None
+        return self._surest_child(node) if self.settled() else self._most_proving_child(node)
 
     def numbers(self, node: Node) -> dict[str, float | int | str | None]:
         """``pn`` and ``dn``, and ``result``: the root player's result there once the bounds settle it

@@ -474,14 +474,9 @@ class Rivest(Searcher[RivestNode]):
             node = self._best_child(node)
         return self.line_verdict(line)
 
-    def principal_path(self) -> list[RivestNode]:
-        """The best root child by ``final``, then the best child by value at each node."""
-        path = [self.root]
-        node = self._best_root_child()
-        while node is not None:
-            path.append(node)
-            node = self._best_child(node)
-        return path
+    def preferred_child(self, node: RivestNode) -> RivestNode | None:
+        """The best root child by ``final`` at the root, the best child by value below."""
+        return self._best_root_child() if node is self.root else self._best_child(node)
 
 
 ALGORITHMS = (

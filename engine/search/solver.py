@@ -268,15 +268,11 @@ class SolverSearcher(Searcher[SolverNode]):
             return None
         return (lowest, highest) if root.state.player == 1 else (-highest, -lowest)
 
-    def principal_path(self) -> list[SolverNode]:
-        path = [self.root]
-        if self.root.children:
-            node = self._best_child(self.root)
-            path.append(node)
-            while node.children:
-                node = node.kids()[0]
-                path.append(node)
-        return path
+    def preferred_child(self, node: SolverNode) -> SolverNode | None:
+        """At the root the child of surest best score; below it, the line's next node."""
+        if not node.children:
+            return None
+        return self._best_child(node) if node is self.root else node.kids()[0]
 
 
 DEFAULT_BUDGET = 1_000_000_000

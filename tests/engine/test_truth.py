@@ -158,3 +158,17 @@ def test_the_work_below_the_root_moves_adds_up_to_the_searchs(name: str) -> None
     else:
         assert shares.unit == "visits" and shares.total == sum(child.work() for child in searcher.root.children)
     assert shares.judgement.optimal_moves == 1  # nim-sum 5: one move makes it 0
+
+
+@pytest.mark.parametrize("name", ["minimax", "alphabeta", "bestfirst", "rivest", "mcts", "pns", "solver"])
+def test_the_principal_path_follows_the_preferred_child_at_each_node(name: str) -> None:
+    """``Searcher.preferred_child`` is the searcher's own choice at every node (the truth column's ``✗`` judges it):
+    along the principal path it is the path's next node."""
+    state = make_game("connect4").parse("4453") if name != "solver" else make_game("connect4:4x4").parse("1")
+    searcher = make_searcher(name, state, {"depth": 2} if name == "minimax" else {}, seed=3)
+    searcher.run(Limit(iterations=300))
+    path = searcher.principal_path()
+    if name == "alphabeta":  # (its path is the last complete iteration's tree)
+        path = [searcher.completed_root or searcher.root, *path[1:]]  # type: ignore[attr-defined]
+    assert len(path) > 2
+    assert [searcher.preferred_child(node) for node in path] == [*path[1:], None]

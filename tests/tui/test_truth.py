@@ -187,3 +187,42 @@ async def test_a_pane_whose_tree_has_gone_looks_for_no_truth() -> None:
         pane = explorer(pilot).query_one(SearchPane)
         await pane.search_tree.remove()
         pane.find_truths()  # NoMatches before: it asked for the tree it no longer has
+
+
+@run_async
+async def test_a_fooled_node_off_the_principal_variation_is_marked_too() -> None:
+    """Every line shown is judged by its searcher's preferred child (``Searcher.preferred_child``), not only the
+    principal variation's: the marks are exactly the nodes shown whose preferred child is known to be worse than a
+    sibling (values from an oracle of its own)."""
+    app = make_app(game="grundy", position="13", algorithm="minimax", params={"depth": 3})
+    async with app.run_test(size=(120, 60)) as pilot:
+        screen = explorer(pilot)
+        pane = screen.query_one(SearchPane)
+        tree = pane.search_tree
+        await pilot.press("f", "f")
+        await settle(pilot)
+        searcher = screen.session.searcher
+        for child in searcher.root.children:  # every root move's replies shown
+            tree.reveal_moves([child.move, child.children[0].move] if child.children else [child.move])
+        await pilot.press("T")
+        for _ in range(50):
+            await settle(pilot)
+            await pilot.pause()
+            if not busy(pane) and not tree.awaiting_truth():
+                break
+        oracle = Oracle()
+        line = set(searcher.nodes_along(searcher.principal_variation()))
+        marked = {node for node in tree.shown()[1:] if label(tree, node).endswith(FOOLED_MARK)}
+        expected = set()
+        for node in tree.shown()[1:]:  # (the root's choice is judged on the head line)
+            chosen = searcher.preferred_child(node)
+            shown_children = [child for child in node.children if view_of(tree, child) is not None]
+            if chosen is None or chosen not in shown_children:
+                continue
+            truths = [
+                oracle.truth(searcher.state_at(child)) if child in shown_children else None for child in node.children
+            ]
+            if Judgement.of(truths, searcher.state_at(node).player, node.children.index(chosen)).optimal is False:
+                expected.add(node)
+        assert marked == expected
+        assert marked - line, "some fooled node off the principal variation"

@@ -238,7 +238,9 @@ class CompareScreen(SideBySideScreen):
         elif self.sessions and self.lockstep.ended:
             second = Text("■ every agent has spent its budget (or finished) · x: again · m: a match")
         elif self.phase_mode:
-            second = Text.assemble(("phase mode (i: off)", "bold"), " · s: one phase of every pane, told under its tree")
+            second = Text.assemble(
+                ("phase mode (i: off)", "bold"), " · s: one phase of every pane, told under its tree"
+            )
         else:
             second = Text("s: a lockstep step · r: run all to the budget · m: a match between A and B")
         return first, second

@@ -359,8 +359,9 @@ class SearchPane(Vertical):
             self.find_truths()
 
     def judge(self) -> None:
-        """Mark the principal variation's nodes where the searcher prefers a move worse than a sibling, and judge its
-        best move at the root (the head line), from the values found so far."""
+        """Mark every node shown (and the principal variation's) where the searcher prefers a child worse than a sibling
+        (``Searcher.preferred_child``; on the principal variation, its next node), and judge its best move at the root
+        (the head line), from the values found so far."""
         session = self.session
         tree = self.search_tree
         if session is None or not tree.truth:
@@ -372,9 +373,12 @@ class SearchPane(Vertical):
         with session.lock:
             searcher = session.searcher
             line = shown_line(searcher)
+            player = searcher.root_state.player
+            choices = dict(itertools.pairwise(line))  # (alpha-beta's line is the last complete iteration's)
             fooled = set()
-            for node, chosen in itertools.pairwise(line):
-                if judged(node, chosen, known, searcher.root_state.player).optimal is False:
+            for node in {*choices, *tree.shown()}:
+                chosen = choices[node] if node in choices else searcher.preferred_child(node)
+                if chosen is not None and judged(node, chosen, known, player).optimal is False:
                     fooled.add(node)
             state = searcher.root_state
             moves = list(state.legal_moves())
