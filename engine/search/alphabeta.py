@@ -681,8 +681,9 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """Once an iteration reached no horizon, the result at the end of its principal variation."""
         return self.line_verdict(self.principal_variation()) if self.solved else None
 
-    def preferred_child(self, node: AlphaBetaNode) -> AlphaBetaNode | None:
+    def preferred_child(self, node: Node) -> AlphaBetaNode | None:
         """The first completed child with the best value for the player to move at ``node``."""
+        assert isinstance(node, AlphaBetaNode)
         return best_completed_child(node)
 
     def principal_path(self) -> list[AlphaBetaNode]:

@@ -301,7 +301,7 @@ class Searcher(ABC, Generic[N]):
         evaluator = self.evaluator
         return PovScore(value, player, 0 if evaluator is None else (evaluator.lo + evaluator.hi) / 2)
 
-    def preferred_child(self, node: N) -> N | None:
+    def preferred_child(self, node: Node) -> N | None:
         """The child this search prefers at ``node``: the move it would play were ``node`` the position, the way its
         principal path goes on from there (``None`` at a leaf, or while it prefers none).  The truth column marks
         ``✗`` a node whose preferred child is worse than a sibling.  Here: none (a searcher says its own)."""

@@ -364,8 +364,9 @@ class BestFirst(Searcher[BestFirstNode]):
         """The root's backed-up minimax value, first player's point of view, on the evaluator's scale."""
         return self.scored(self.root.v)
 
-    def preferred_child(self, node: BestFirstNode) -> BestFirstNode | None:
+    def preferred_child(self, node: Node) -> BestFirstNode | None:
         """The principal child; once the result is proven, the surest child."""
+        assert isinstance(node, BestFirstNode)
         return self._surest_child(node) if self._settled() else node.best
 
     def principal_path(self) -> list[BestFirstNode]:

@@ -363,8 +363,9 @@ class Expectiminimax(Searcher[ExpectiNode]):
         """The root's value, first player's view: exact once the search is complete; before, the best so far."""
         return self.scored(self.root.value if self.root.value is not None else self.evaluator(self.root_state))
 
-    def preferred_child(self, node: ExpectiNode) -> ExpectiNode | None:
+    def preferred_child(self, node: Node) -> ExpectiNode | None:
         """The best complete child at a MAX or MIN node, the most probable outcome at a chance node."""
+        assert isinstance(node, ExpectiNode)
         return self._best_child(node)
 
 

@@ -660,8 +660,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             return None
         return (lowest, highest) if -self.root_state.player == 1 else (-highest, -lowest)
 
-    def preferred_child(self, node: MctsNode) -> MctsNode | None:
+    def preferred_child(self, node: Node) -> MctsNode | None:
         """The child ``best_move`` would play at ``node`` (most visited without the solver; ``_final_child``)."""
+        assert isinstance(node, MctsNode)
         return self._final_child(node)
 
 

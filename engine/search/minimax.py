@@ -171,7 +171,8 @@ class Minimax(Searcher[MinimaxNode]):
         """The root's minimax value, first player's point of view (its static value before any step)."""
         return self.scored(self.root.value if self.root.value is not None else self.evaluator(self.root_state))
 
-    def preferred_child(self, node: MinimaxNode) -> MinimaxNode | None:
+    def preferred_child(self, node: Node) -> MinimaxNode | None:
+        assert isinstance(node, MinimaxNode)
         return self._best_child(node)
 
 

@@ -385,8 +385,9 @@ class ProofNumberSearch(Searcher[PnsNode]):
         lowest, highest = result_of(lo), result_of(hi)
         return (lowest, highest) if self.root_player == 1 else (-highest, -lowest)
 
-    def preferred_child(self, node: PnsNode) -> PnsNode | None:
+    def preferred_child(self, node: Node) -> PnsNode | None:
         """The most-proving child while the claim is open; once settled, the surest child."""
+        assert isinstance(node, PnsNode)
         if not node.children:
             return None
         return self._surest_child(node) if self.settled() else self._most_proving_child(node)

@@ -474,8 +474,9 @@ class Rivest(Searcher[RivestNode]):
             node = self._best_child(node)
         return self.line_verdict(line)
 
-    def preferred_child(self, node: RivestNode) -> RivestNode | None:
+    def preferred_child(self, node: Node) -> RivestNode | None:
         """The best root child by ``final`` at the root, the best child by value below."""
+        assert isinstance(node, RivestNode)
         return self._best_root_child() if node is self.root else self._best_child(node)
 
 

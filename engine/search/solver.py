@@ -268,8 +268,9 @@ class SolverSearcher(Searcher[SolverNode]):
             return None
         return (lowest, highest) if root.state.player == 1 else (-highest, -lowest)
 
-    def preferred_child(self, node: SolverNode) -> SolverNode | None:
+    def preferred_child(self, node: Node) -> SolverNode | None:
         """At the root the child of surest best score; below it, the line's next node."""
+        assert isinstance(node, SolverNode)
         if not node.children:
             return None
         return self._best_child(node) if node is self.root else node.kids()[0]
