@@ -20,7 +20,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.search.base import Node
+from plyscope.engine.search.base import Node, Phase
 from plyscope.tui.contest import default_rival
 from plyscope.tui.formatting import format_count
 from plyscope.tui.match import game_against
@@ -109,6 +109,8 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         """Phase mode: how many moves of the phase's line (a playout) the board draws so far."""
         self._drawing: Timer | None = None
         """Phase mode: the timer that draws a playout on the board a move at a time."""
+        self._told: Phase[Node] | None = None
+        """The phase the guide tells now (``None``: none)."""
 
     # ----------------------------------------------------------------- layout
 
@@ -181,13 +183,17 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
             if session is self.session and batch.phase is not None:
                 self.note = f"phase: {batch.phase.name} (the guide says what happened and why)"
         phase = self.pane.phase
-        if self._drawing is not None:
-            self._drawing.stop()
-            self._drawing = None
-        self._drawn = 0
-        if phase is not None and phase.line:
-            self._drawing = self.set_interval(PLAYOUT_MOVE_SECONDS, self._draw_playout, repeat=len(phase.line))
-        self._show_side(self.chosen)
+        if self.phase_mode or phase is not self._told:  # (a phase told, or one no more: the guide says it)
+            self._told = phase
+            if self._drawing is not None:
+                self._drawing.stop()
+                self._drawing = None
+            self._drawn = 0
+            if phase is not None and phase.line:
+                self._drawing = self.set_interval(PLAYOUT_MOVE_SECONDS, self._draw_playout, repeat=len(phase.line))
+            self._show_side(self.chosen)
+        else:  # (the guide is laid out again when it changes: not at every frame of a run)
+            self.query_one(Board).show_search(self.session, self.chosen)
         self.show_status()
 
     def _draw_playout(self) -> None:

@@ -278,8 +278,10 @@ class SearchPane(Vertical):
     def show_phase(self, phase: Phase[Node] | None) -> None:
         """Note ``phase`` as the one shown (phase mode; ``None``: a whole step), its sentence under the tree (shown with
         the class ``-phases``)."""
+        if phase is self.phase:
+            return
         self.phase = phase
-        self.query_one("#phase", Static).update(Text() if phase is None else phase_words(phase))
+        self.query_one("#phase", Static).update(Text() if phase is None else phase_words(phase))  # (lays out the pane)
 
     def show_truth(self, on: bool) -> str:
         """Show or hide the truth column; what to say when it stays off (a game with no exact values; ``""``: none)."""
