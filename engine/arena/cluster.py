@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import re
 import socket
@@ -86,11 +87,16 @@ def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
             "--scheduler needs Dask distributed, an optional dependency: pip install 'plyscope[cluster]'"
         ) from None
     check_scheduler(address)
+    reason = None
     try:
         client = distributed.Client(address, timeout="10s")
     except Exception as error:  # Dask's transports fail in many ways (TLS without a context, UCX not installed...)
         reason = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
-        raise UserError(f"--scheduler {shown(address, 60)}: Dask cannot reach a scheduler there ({reason})") from None
+    if reason is not None:
+        # The half-made client's finaliser runs now: left to a later collection, it may run while another client
+        # starts Dask's loop runner, and wait for a lock that start holds (a deadlock seen in the test suite).
+        gc.collect()
+        raise UserError(f"--scheduler {shown(address, 60)}: Dask cannot reach a scheduler there ({reason})")
     try:
         threads = sum(client.nthreads().values())
         executor = client.get_executor(pure=False)
