@@ -311,6 +311,20 @@ class Session:
             return "budget"
         return ""
 
+    def stop_words(self) -> tuple[str, str]:
+        """Why the search cannot go on (``stop_reason``), for the status line and for a refused step (blank while it
+        can)."""
+        cap = f"{self.node_cap:,}"
+        return {
+            "rebuilding": (
+                "■ the saved tree, as saved",
+                "the saved search is being rebuilt (a few seconds): then s and r step it on",
+            ),
+            "finished": ("■ search finished", "the search is finished: x resets it, e changes it"),
+            "cap": (f"■ node cap of {cap} reached (] raises it)", f"the tree holds {cap} nodes, its cap: ] raises it"),
+            "budget": ("■ budget spent (] doubles it)", "the budget is spent: ] doubles it"),
+        }.get(self.stop_reason(), ("", ""))
+
     @classmethod
     def create(cls, config: SearchConfig) -> Session:
         """A new session; raises a ``UserError`` naming the first thing wrong in ``config``."""

@@ -18,7 +18,6 @@ from plyscope.engine.timeline import recorded
 from plyscope.engine.travel import checkpoints, travel_of
 from plyscope.engine.travel.replay import Replay, rebuild
 from plyscope.tui.app import PlyscopeApp
-from plyscope.tui.screens.explore import stop_words
 from plyscope.tui.session import Batch, SearchConfig, Session
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
@@ -475,7 +474,7 @@ def test_a_replay_moved_to_the_past_gets_the_rebuilt_search_as_its_newest(tmp_pa
     import threading
 
     original, session = replaying(tmp_path, SearchRecipe("connect4", "4453", "mcts", {}, 4, None), 200)
-    assert stop_words(session)[1].startswith("the saved search is being rebuilt")
+    assert session.stop_words()[1].startswith("the saved search is being rebuilt")
     assert session.go_to(120) is not None and session.step_shown == 120 and not session.as_saved
     opened = session.open_saved(threading.Event())
     assert opened is not None and opened[0] is None and "matches" in opened[1]

@@ -31,6 +31,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES
 from plyscope.tui.messages import BatchesReady
 from plyscope.tui.screens.help import binding_commands
+from plyscope.tui.screens.phases import PhaseScreen
 from plyscope.tui.screens.truth import TruthScreen, truth_command
 from plyscope.tui.session import Batch, Deliver, Job, Session, export_path
 from plyscope.tui.widgets.board import Board
@@ -38,7 +39,7 @@ from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
 
 
-class SearchScreen(TruthScreen):
+class SearchScreen(PhaseScreen, TruthScreen):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -63,9 +64,6 @@ class SearchScreen(TruthScreen):
         """The step a move along a session's timeline is bringing back (until it is shown)."""
         self._run: Worker[None] | None = None
         """The search thread of a run (``start_run``), until it ends or is paused."""
-        self.phase_mode = False
-        """Phase mode (``action_phases``): ``s`` tells one phase of a step, and the timeline's ``,`` and ``.`` move a
-        phase."""
 
     # ----------------------------------------------------------------- search threads
 
@@ -135,49 +133,6 @@ class SearchScreen(TruthScreen):
     def run_ended(self) -> None:
         """After the run ended or was paused (the screens say what follows)."""
 
-    # ----------------------------------------------------------------- phase mode
-
-    PHASE_KEY = "i"
-    """The key that turns phase mode on and off (on the screens that have it: explore, compare)."""
-
-    def action_phases(self) -> None:
-        """Phase mode on or off: each ``s`` tells one phase of a step (its sentence says what happens and why).  Off,
-        the steps under way are done."""
-        self.phase_mode = not self.phase_mode
-        if not self.phase_mode:
-            panes = list(self.query(SearchPane).results(SearchPane))
-            for pane in panes:
-                pane.show_phase(None)
-            under_way = [pane.session for pane in panes if pane.session is not None and pane.session.phases_shown]
-            if under_way:
-                self.stop_searches()
-                self.host(partial(self._finish_phases, under_way))
-        self.say(
-            "phase mode: s tells one phase of a step, and why; , and . move one phase along the timeline"
-            if self.phase_mode
-            else "phase mode off: s takes a whole step"
-        )
-        self.show_status()
-
-    @staticmethod
-    def _finish_phases(sessions: Sequence[Session], deliver: Deliver, stop: threading.Event) -> None:
-        """The search thread that does what is left of the steps under way in phase mode, once it is turned off."""
-        batches = []
-        for session in sessions:
-            with session.lock:
-                step = session.finish_phases()
-            if step is not None:
-                batches.append((session, Batch(1, step, (step.node, *step.changed, *step.added), session.ended)))
-        deliver(batches)
-
-    def take_phases(self, sessions: Sequence[Session]) -> None:
-        """One phase of each of ``sessions`` (phase mode's ``s``), in a search thread."""
-
-        def job(deliver: Deliver, stop: threading.Event) -> None:
-            deliver([(session, session.take_phase()) for session in sessions])
-
-        self.host(job)
-
     # ----------------------------------------------------------------- the timeline
 
     def timeline_pane(self) -> SearchPane | None:
@@ -206,8 +161,7 @@ class SearchScreen(TruthScreen):
         if refusal:
             self.refuse(refusal)
             return
-        if self.phase_mode and where in ("back", "forward"):
-            self._phase_along(session, where)
+        if self.phase_along(session, where):
             return
         goal = self._goal
         shown = goal[1] if goal is not None and goal[0] is session else session.step_shown
@@ -232,24 +186,6 @@ class SearchScreen(TruthScreen):
 
         self.host(job)
         self.say(f"step {target:,} of {total:,}" + (" (rebuilding…)" if target < shown else ""))
-
-    def _phase_along(self, session: Session, where: str) -> None:
-        """Phase mode's ``,`` and ``.``: ``session`` one phase back or forward along its timeline."""
-        under_way = session.phases_shown > 0
-        if where == "back" and not under_way and session.step_shown == 0:
-            self.refuse("already at step 0, the start")
-            return
-        if where == "forward" and not under_way and session.step_shown >= session.steps_taken:
-            self.refuse(f"already at the newest step, {session.steps_taken:,}: s tells the next step's first phase")
-            return
-        self.stop_searches()
-
-        def job(deliver: Deliver, stop: threading.Event) -> None:
-            batch = session.phase_back(stop) if where == "back" else session.take_phase()
-            if batch is not None:
-                deliver([(session, batch)])
-
-        self.host(job)
 
     def action_export(self) -> None:
         """Ask for a file to write the search of ``timeline_pane`` to, as it stands at the step shown."""
@@ -291,9 +227,8 @@ class SearchScreen(TruthScreen):
         return False
 
     def open_saved(self, session: Session, pane: SearchPane) -> None:
-        """If ``session`` replays a saved search (shown in ``pane`` as saved meanwhile): rebuild it and check it
-        against the saved tree, in a thread of its own group (moving along the timeline does not stop it).  The
-        rebuild of another stops."""
+        """If ``session`` replays a saved search (shown in ``pane`` as saved meanwhile): rebuild it and check it, in a
+        thread of its own group (the timeline keys do not stop it; the rebuild of another search stops)."""
         self.workers.cancel_group(self, "replay")
         if session.saved is not None:
             pane.reveal_step()
@@ -339,8 +274,7 @@ class SearchScreen(TruthScreen):
         self.leave()
 
     def leave(self) -> None:
-        """Back to the screen below, if this one is still on top (a second escape typed before the first was
-        handled must not close the screen below too)."""
+        """Back to the screen below, if this one is still on top (an escape typed twice closes one screen)."""
         if self.is_current:
             self.app.pop_screen()
 

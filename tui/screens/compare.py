@@ -31,6 +31,7 @@ from plyscope.tui.diff_view import shown_diff
 from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.diff import DIFF_SHOWN, DiffScreen
+from plyscope.tui.screens.phases import PHASES_DESCRIPTION
 from plyscope.tui.screens.side_by_side import SideBySideScreen
 from plyscope.tui.session import Batch, Session, named_position
 from plyscope.tui.widgets.board import Board
@@ -45,7 +46,7 @@ class CompareScreen(SideBySideScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("D", "diff", "Diff the trees of panes A and B, node by node", show=False),
-        Binding("i", "phases", "Phase mode on/off: s tells one phase of every pane's step, and why", show=False),
+        Binding("i", "phases", PHASES_DESCRIPTION, show=False),
     ]
 
     def __init__(

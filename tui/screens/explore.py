@@ -16,17 +16,17 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Static
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.search.base import Node, Phase
+from plyscope.engine.search.base import Node
 from plyscope.tui.contest import default_rival
 from plyscope.tui.formatting import format_count
 from plyscope.tui.match import game_against
 from plyscope.tui.screens.compare import CompareScreen
 from plyscope.tui.screens.leaf_edit import LeafEditing
 from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_commands
+from plyscope.tui.screens.phases import PHASES_DESCRIPTION
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.setup import SetupScreen
 from plyscope.tui.screens.step_diff import StepDiffScreen
@@ -37,23 +37,6 @@ from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
-
-PLAYOUT_MOVE_SECONDS = 0.15
-"""Phase mode: how long the board shows each move of a playout before drawing the next."""
-
-
-def stop_words(session: Session) -> tuple[str, str]:
-    """Why ``session``'s search cannot go on, for the status line and for a refused step (blank while it can)."""
-    cap = f"{session.node_cap:,}"
-    return {
-        "rebuilding": (
-            "■ the saved tree, as saved",
-            "the saved search is being rebuilt (a few seconds): then s and r step it on",
-        ),
-        "finished": ("■ search finished", "the search is finished: x resets it, e changes it"),
-        "cap": (f"■ node cap of {cap} reached (] raises it)", f"the tree holds {cap} nodes, its cap: ] raises it"),
-        "budget": ("■ budget spent (] doubles it)", "the budget is spent: ] doubles it"),
-    }.get(session.stop_reason(), ("", ""))
 
 
 class ExploreScreen(LeafEditing, StepDiffScreen):
@@ -87,12 +70,7 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         Binding("P", "play", "Play from this position against this algorithm", show=False),
         Binding("C", "compare", "Compare this algorithm with others on this position", show=False),
         Binding("w", "export", "Write the search to a file (.json to replay, .dot for Graphviz)", show=False),
-        Binding(
-            "i",
-            "phases",
-            "Phase mode: s tells one phase of a step (MCTS's four, alpha-beta's entry and return…)",
-            show=False,
-        ),
+        Binding("i", "phases", PHASES_DESCRIPTION, show=False),
         *COLUMN_BINDINGS,
     ]
 
@@ -105,12 +83,6 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         """Run speed in steps per second (``None``: flat out); the search thread reads it every frame."""
         self.chosen: Node | None = None
         """The node whose position the board shows, or ``None`` for the principal variation."""
-        self._drawn = 0
-        """Phase mode: how many moves of the phase's line (a playout) the board draws so far."""
-        self._drawing: Timer | None = None
-        """Phase mode: the timer that draws a playout on the board a move at a time."""
-        self._told: Phase[Node] | None = None
-        """The phase the guide tells now (``None``: none)."""
 
     # ----------------------------------------------------------------- layout
 
@@ -144,7 +116,7 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         """Take ``count`` steps (after pausing a run); in phase mode, ``s`` tells one phase."""
         self.pause()
         if self.session.ended and not self.session.phases_shown:
-            self.refuse(stop_words(self.session)[1])
+            self.refuse(self.session.stop_words()[1])
         elif self.phase_mode and count == 1:
             self.take_phases([self.session])
         else:
@@ -155,7 +127,7 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         if self.running:
             self.pause()
         elif self.session.ended:
-            self.refuse(stop_words(self.session)[1])
+            self.refuse(self.session.stop_words()[1])
         else:
             self.start_run(self.session.driving(None, lambda: self.speed))
         self.show_status()
@@ -178,28 +150,13 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
 
     def batches_shown(self, batches: Sequence[tuple[Session, Batch]]) -> None:
         for session, batch in batches:
-            if session is self.session and batch.last is not None:
-                self.note = batch.last.note
-            if session is self.session and batch.phase is not None:
-                self.note = f"phase: {batch.phase.name} (the guide says what happened and why)"
-        phase = self.pane.phase
-        if self.phase_mode or phase is not self._told:  # (a phase told, or one no more: the guide says it)
-            self._told = phase
-            if self._drawing is not None:
-                self._drawing.stop()
-                self._drawing = None
-            self._drawn = 0
-            if phase is not None and phase.line:
-                self._drawing = self.set_interval(PLAYOUT_MOVE_SECONDS, self._draw_playout, repeat=len(phase.line))
+            if session is self.session and (batch.last is not None or batch.phase is not None):
+                self.note = batch.last.note if batch.last is not None and batch.phase is None else ""
+        if self.phase_mode or self.pane.phase is not self.query_one(ReadingGuide).phase:  # (a phase told, or no more)
             self._show_side(self.chosen)
         else:  # (the guide is laid out again when it changes: not at every frame of a run)
             self.query_one(Board).show_search(self.session, self.chosen)
         self.show_status()
-
-    def _draw_playout(self) -> None:
-        """Phase mode: one more move of the playout on the board."""
-        self._drawn += 1
-        self._show_board()
 
     def run_ended(self) -> None:
         self.pane.rate.clear()
@@ -309,24 +266,14 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
 
     def _show_side(self, chosen: Node | None) -> None:
         """The board and the reading guide show ``chosen`` (``None``: the principal variation, or in phase mode the
-        phase's path) from now on; in phase mode the guide tells the phase first."""
+        phase's path and playout) from now on; in phase mode the guide tells the phase first."""
         self.chosen = chosen
-        self._show_board()
-        self.query_one(ReadingGuide).show_session(self.session, chosen, self.pane.phase if self.phase_mode else None)
-
-    def _show_board(self) -> None:
-        """The board shows the node chosen; else in phase mode the phase's path, and as much of its playout as drawn
-        so far; else the principal variation."""
-        board = self.query_one(Board)
         phase = self.pane.phase if self.phase_mode else None
-        if phase is None or self.chosen is not None:
-            board.show_search(self.session, self.chosen)
-            return
-        with self.session.lock:
-            moves = phase.path[-1].moves()
-        board.show(self.session.state, [*moves, *phase.line[: self._drawn]])
-        drawn = f"playout: {self._drawn} of {len(phase.line)} moves" if phase.line else ""
-        board.border_title, board.border_subtitle = f"phase: {phase.name}", drawn
+        if phase is not None and chosen is None:
+            self.query_one(Board).show_phase(self.session, phase)
+        else:
+            self.query_one(Board).show_search(self.session, chosen)
+        self.query_one(ReadingGuide).show_session(self.session, chosen, phase)
 
     def status_lines(self) -> tuple[Text, Text]:
         session = self.session
@@ -337,12 +284,12 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         where, spending = f" · {config.where()} · ", f" · moves {format_count(spent)}/{budget}"
         first = Text.assemble((config.game, "bold"), where, (config.label(), "bold"), spending)
         speed = "max" if self.speed is None else f"{self.speed:g}/s"
-        stopped = stop_words(session)[0]
+        stopped = session.stop_words()[0]
         second = Text(f"▶ running {speed}" if self.running else stopped or f"paused ({speed})")
         if self.query_one(SearchTree).follow:
             second.append(" · follow")
         if self.phase_mode:
-            second.append(" · phase mode (i: off)", "bold")
+            second.append(" · phase mode (i: off)" + (f": {self.pane.phase.name}" if self.pane.phase else ""), "bold")
         return first, second
 
     # ----------------------------------------------------------------- command palette

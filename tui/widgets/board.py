@@ -24,6 +24,7 @@ from textual.app import RenderResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
@@ -31,7 +32,7 @@ from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import Connect4State, Move, NimState, State, is_chance
 from plyscope.engine.games.chance import ChanceDrop, connect4_grid
 from plyscope.engine.games.tree import TreeState, number_text
-from plyscope.engine.search.base import Node
+from plyscope.engine.search.base import Node, Phase
 from plyscope.tui.contest import analyse
 from plyscope.tui.formatting import move_labels, player_glyph, signed
 from plyscope.tui.messages import Analysed
@@ -50,6 +51,8 @@ PILE_LABEL = 6
 Note = tuple[str, str]
 """A note under a column: its text (three cells at most) and its kind: ``""`` (a draw or unknown), ``win``,
 ``loss``, and with `` best`` added for a best column (``win best``)."""
+PLAYOUT_MOVE_SECONDS = 0.15
+"""Phase mode: how long the board shows each move of a playout before drawing the next."""
 LINE_DIGITS = "123456789"
 """Numbers drawn on the ghost stones of a line; later moves are drawn ``+``."""
 COLUMN_BINDINGS = [
@@ -150,6 +153,10 @@ class Board(Widget, can_focus=True):
         """The solver's scores of the position ``analyse`` was given, as far as found (``None``: none yet)."""
         self._analysed: State | None = None
         """That position (``None``: none analysed)."""
+        self._phase: Phase[Node] | None = None
+        """Phase mode: the phase drawn (``show_phase``), or ``None``."""
+        self._drawing: Timer | None = None
+        """Phase mode: the timer drawing the phase's playout a move at a time."""
         grid = connect4_grid(state)
         if grid is not None:
             self.set_reactive(Board.cursor_column, grid.game.width // 2)
@@ -180,8 +187,36 @@ class Board(Widget, can_focus=True):
             self._ask_room()
         self.refresh(layout=self.render_board().plain.count("\n") != lines)
 
+    def show_phase(self, session: Session, phase: Phase[Node]) -> None:
+        """Draw the path of ``phase`` (phase mode) in ``session``'s tree, then the phase's line (a playout) one move
+        every ``PLAYOUT_MOVE_SECONDS``; the same phase again leaves the drawing going on."""
+        if phase is self._phase:
+            return
+        self._phase = phase
+        state = session.state
+        with session.lock:
+            moves = phase.path[-1].moves()
+        if self._drawing is not None:
+            self._drawing.stop()
+        line = phase.line
+        drawn = [0]
+
+        def draw() -> None:
+            count = drawn[0] = min(drawn[0] + 1, len(line)) if self._drawing is not None else 0
+            self.show(state, [*moves, *line[:count]])
+            said = f"playout: {count} of {len(line)} moves" if line else ""
+            self.border_title, self.border_subtitle = f"phase: {phase.name}", said
+
+        self._drawing = None
+        draw()
+        if line:
+            self._drawing = self.set_interval(PLAYOUT_MOVE_SECONDS, draw, repeat=len(line))
+
     def show_search(self, session: Session, chosen: Node | None) -> None:
         """Draw ``chosen``'s position in ``session``'s tree (``None``: the principal variation) and say which."""
+        if self._drawing is not None:
+            self._drawing.stop()
+        self._phase = self._drawing = None
         with session.lock:
             searcher = session.searcher
             moves = chosen.moves() if chosen is not None else searcher.principal_variation()
