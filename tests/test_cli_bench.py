@@ -27,6 +27,27 @@ def test_an_unknown_section_is_named_with_the_choices(capsys: pytest.CaptureFixt
     assert "unknown bench section speed" in err and "solver" in err
 
 
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["--ui", "--ui-part", "speed"], "unknown --ui-part speed: choose from steps, keys, quit, timeline"),
+        (["--ui-part", "tree"], "--ui-part chooses parts of the explorer's figures: give --ui too"),
+    ],
+)
+def test_a_part_of_the_explorers_figures_is_checked(
+    words: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", *words]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err
+
+
+def test_one_part_of_the_explorers_figures_is_measured_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--ui", "--quick", "--ui-part", "tree", "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)["ui"]
+    assert table["title"].startswith("explorer: a hand-written tree of 1,000 leaves")
+
+
 def test_memory_probe_reports_resident_bytes_per_node_of_a_fresh_process() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "plyscope.engine.benchmarks.memory", "rivest", "20000"],

@@ -223,13 +223,21 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
     if name == "diff":  # the two files are made first: two steps of one search
         _make_diffed(shrunk, folder)
     if name == "bench":
-        shrunk.append("--quick")
-        if "--ui" not in shrunk and "--only" not in shrunk:
-            shrunk.extend(["--only", "rules"])
+        _shrink_bench(shrunk)
     if "--out" in shrunk:
         at = shrunk.index("--out") + 1
         shrunk[at] = str(folder / Path(shrunk[at]).name)
     return shrunk
+
+
+def _shrink_bench(words: list[str]) -> None:
+    """A ``bench`` line's ``words`` made quick: small samples, the engine's rules alone, the explorer's quickest two
+    parts (the whole of ``--ui --quick`` takes 100 s; tests/tui hold what each part measures)."""
+    words.append("--quick")
+    if "--ui" not in words and "--only" not in words:
+        words.extend(["--only", "rules"])
+    if "--ui" in words and "--ui-part" not in words:
+        words.extend(["--ui-part", "quit", "--ui-part", "tree"])
 
 
 def _set_option(words: list[str], option: str, value: str) -> None:

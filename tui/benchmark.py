@@ -161,7 +161,16 @@ def _row(label: object, times: list[float], target: float, extra: object) -> lis
     return [label, extra, statistics.median(times), max(times), target, "yes" if max(times) <= target else "no"]
 
 
-def measure(quick: bool) -> list[BenchTable]:
+def measure(quick: bool, parts: Sequence[str] = ()) -> list[BenchTable]:
+    """The explorer's figures: every part of ``PARTS``, or only ``parts``."""
+    tables: list[BenchTable] = []
+    for part in parts or PARTS:
+        tables.extend(PARTS[part](quick))
+    return tables
+
+
+def step_figures(quick: bool) -> list[BenchTable]:
+    """One step of a grown tree, its repaint included."""
     repeats = 5 if quick else 30
     steps = BenchTable(
         "explorer: one step including the repaint (headless, ms)",
@@ -177,11 +186,19 @@ def measure(quick: bool) -> list[BenchTable]:
         f"algorithm {algorithm}; {repeats} steps each; terminal {SIZE[0]}x{SIZE[1]}; "
         f"this process got {cpu_share():.0%} of a CPU for busy work when measured"
     )
+    return [steps]
+
+
+def key_figures(quick: bool) -> list[BenchTable]:
+    """A key answered while a search runs flat out (the default searcher, the solver) or a saved one is rebuilt."""
+    repeats = 5 if quick else 30
+    default = grown_session(TREES[0][0])
+    algorithm = default.config.label()
     keys = BenchTable(
         "explorer: key press answered while a search runs flat out (headless, ms)",
         ["searcher", "until", "search steps", "median", "max", "target", "met (max)"],
     )
-    for label, session in (("default", grown_session(TREES[0][0])), ("solver", Session.create(SOLVER))):
+    for label, session in (("default", default), ("solver", Session.create(SOLVER))):
         handled, painted, taken = asyncio.run(key_times(session, repeats))
         keys.rows.append([label, *_row("action ran", handled, KEY_TARGET_MS, taken)])
         keys.rows.append([label, *_row("screen repainted", painted, KEY_TARGET_MS, taken)])
@@ -196,6 +213,11 @@ def measure(quick: bool) -> list[BenchTable]:
         f"{replayed:,} steps shown as saved while it is rebuilt (search steps: the saved ones); "
         f"{cpu_share():.0%} of a CPU for busy work when measured"
     )
+    return [keys]
+
+
+def quit_figures(quick: bool) -> list[BenchTable]:
+    """``q`` answered while a search runs flat out."""
     quits = BenchTable(
         "explorer: q answered while a search runs flat out (headless, ms)",
         ["searcher", "runs", "median", "max", "target", "met (max)"],
@@ -204,15 +226,7 @@ def measure(quick: bool) -> list[BenchTable]:
         times = [asyncio.run(quit_time(Session.create(config))) for _ in range(3 if quick else 5)]
         quits.rows.append(_row(label, times, QUIT_TARGET_MS, len(times)))
     quits.notes.append("from the key sent to the app closed, its search threads stopped")
-    return [
-        steps,
-        keys,
-        quits,
-        timeline_figures(quick),
-        truth_figures(quick),
-        tree_figures(quick),
-        *memory_figures(quick),
-    ]
+    return [quits]
 
 
 TRUTH_TREE = SearchConfig(position="4453", budget=None, node_cap=10_000)
@@ -420,3 +434,15 @@ async def _tree_times(repeats: int) -> dict[str, list[float]]:
             await _until(repainted, 1)
             times["typed to shown"].append((time.perf_counter() - started) * 1000)
     return times
+
+
+PARTS: dict[str, Callable[[bool], list[BenchTable]]] = {
+    "steps": step_figures,
+    "keys": key_figures,
+    "quit": quit_figures,
+    "timeline": lambda quick: [timeline_figures(quick)],
+    "truth": lambda quick: [truth_figures(quick)],
+    "tree": lambda quick: [tree_figures(quick)],
+    "memory": memory_figures,
+}
+"""The parts of ``bench --ui`` (``--ui-part``), in the order they are measured."""

@@ -24,26 +24,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", action="append", default=[], metavar="SECTION", help="run only these sections")
     parser.add_argument("--ui", action="store_true", help="measure the explorer headless")
     parser.add_argument(
+        "--ui-part",
+        action="append",
+        default=[],
+        metavar="PART",
+        help="with --ui: only these parts (steps, keys, quit, timeline, truth, tree, memory)",
+    )
+    parser.add_argument(
         "--web",
         action="store_true",
         help="measure plyscope serve in headless Chromium (needs selenium, chromium, chromedriver)",
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def chosen_sections(args: argparse.Namespace) -> list[str]:
+    """The sections ``args`` asks for (``--only``, then the explorer's and the page's); ``UserError`` if unknown."""
     sections = list(args.only) or ([] if args.ui or args.web else list(SECTIONS))
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
         raise UserError(f"unknown bench section {', '.join(unknown)}: choose from {', '.join(SECTIONS)}")
-    if args.ui:
-        sections.append(UI_SECTION)
-    if args.web:
-        sections.append(WEB_SECTION)
+    if args.ui_part and not args.ui:
+        raise UserError("--ui-part chooses parts of the explorer's figures: give --ui too")
+    return sections + [UI_SECTION] * args.ui + [WEB_SECTION] * args.web
+
+
+def run(args: argparse.Namespace) -> int:
+    sections = chosen_sections(args)
     console = Console()
     results: dict[str, list[dict[str, object]]] = {}
     for section in sections:
         if section == UI_SECTION:
-            tables = _measure_ui(args.quick)
+            tables = _measure_ui(args.quick, args.ui_part)
         elif section == WEB_SECTION:
             tables = _measure_web(args.quick)
         else:
@@ -57,10 +68,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _measure_ui(quick: bool) -> list[BenchTable]:
-    from plyscope.tui.benchmark import measure as measure_ui  # Textual is imported only when the UI is measured
+def _measure_ui(quick: bool, parts: list[str]) -> list[BenchTable]:
+    from plyscope.tui.benchmark import PARTS  # Textual is imported only when the UI is measured
+    from plyscope.tui.benchmark import measure as measure_ui
 
-    return measure_ui(quick)
+    unknown = [part for part in parts if part not in PARTS]
+    if unknown:
+        raise UserError(f"unknown --ui-part {', '.join(unknown)}: choose from {', '.join(PARTS)}")
+    return measure_ui(quick, parts)
 
 
 def _measure_web(quick: bool) -> list[BenchTable]:
