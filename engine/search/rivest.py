@@ -241,9 +241,8 @@ class Rivest(Searcher[RivestNode]):
         yield Phase("tip", self._tip_text(path), path)
         before = [self._value_words(node) for node in path]
         children = self._expand(tip, moves)
-        yield Phase(
-            "expansion", expansion_text(self, tip, children, self._value_words), path, tuple(children), (tip, *children)
-        )
+        text = expansion_text(self, tip, children, self._static_words)
+        yield Phase("expansion", text, path, tuple(children), (tip, *children))
         changed: list[RivestNode] = list(children)
         self._back_up(tip, changed)
         self.finished = self.root.pi == INF
