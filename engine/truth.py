@@ -104,16 +104,17 @@ class Oracle:
                 self._cache.move_to_end(key)
             return truth
 
-    def truth(self, state: State) -> Truth:
+    def truth(self, state: State, *, at_least: int | None = None) -> Truth:
         """``state``'s value for its player to move, solved now if it is not cached (Connect Four: within the
-        budget).  Raises ``ValueError`` for a game ``refusal`` names."""
+        budget).  ``at_least``: a score its player to move is known to get (what one of its moves is worth), where
+        the solve starts from.  Raises ``ValueError`` for a game ``refusal`` names."""
         known = self.cached(state)
         if known is not None:
             return known
         if isinstance(state, NimState):
             truth = Truth(PovScore(nim_score(state), state.player))
         elif isinstance(state, Connect4State):
-            truth = self._solve(state)
+            truth = self._solve(state, at_least)
         else:
             raise ValueError(refusal(state.game))
         key = (state.game, state.key())
@@ -131,9 +132,11 @@ class Oracle:
             solver = self._solvers[game] = Connect4Solver(game, table_limit=self._table)
         return solver
 
-    def _solve(self, state: Connect4State) -> Truth:
+    def _solve(self, state: Connect4State, at_least: int | None = None) -> Truth:
         with self._solving:  # one solver per board, and its table, serve one position at a time
             search = ScoreSearch(self._solver(state.game), state)
+            if at_least is not None and search.lower < at_least <= search.upper:
+                search.lower = at_least  # (fewer null-window probes: most moves judged keep the value)
             search.advance(self.budget)
             return Truth(search.score, search.nodes)
 
