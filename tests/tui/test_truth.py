@@ -66,9 +66,9 @@ class HeldOracle(Oracle):
         super().__init__(budget=20_000, table=1 << 16)
         self.go = threading.Event()
 
-    def truth(self, state: State) -> Truth:
+    def truth(self, state: State, *, at_least: int | None = None) -> Truth:
         self.go.wait(10)
-        return super().truth(state)
+        return super().truth(state, at_least=at_least)
 
 
 @run_async
