@@ -9,6 +9,8 @@ from plyscope.engine.search.registry import make_searcher
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.help import help_sections
+from plyscope.tui.screens.phases import PHASES_DESCRIPTION
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane
@@ -119,3 +121,13 @@ async def test_compare_tells_one_phase_of_every_pane_in_lockstep() -> None:
         assert [pane.phase.name if pane.phase else None for pane in panes] == ["simulation", "back-up"]
         sessions = [pane.session for pane in panes]
         assert [(s.step_shown, s.phases_shown) for s in sessions if s] == [(0, 3), (1, 0)]
+
+
+@run_async
+async def test_the_key_is_in_the_help_and_the_palette() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
+        assert PHASES_DESCRIPTION in titles
+        rows = {keys: words for _, listed in help_sections(pilot.app, pilot.app.screen) for keys, words in listed}
+        assert rows["i"] == PHASES_DESCRIPTION
