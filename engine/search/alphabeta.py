@@ -376,7 +376,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             changed=(node,),
             alpha_in=node.alpha,
             beta_in=node.beta,
-            note=f"{self._label(node)} {_window(node.alpha, node.beta)}: open, {len(opened.moves)} moves",
+            note=f"{self.label(node)} {_window(node.alpha, node.beta)}: open, {len(opened.moves)} moves",
         )
 
     def _attach(self, frame: Frame, state: State, cost: int) -> AlphaBetaNode:
@@ -410,11 +410,11 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         self._back_up(frame, node, value, horizon, trace)
         assert node.bound is not None
         source = " from the table" if from_table else ""
-        note = f"{self._label(node)} {_window(alpha, beta)}: {_bounded(node.bound, value)}{source}"
+        note = f"{self.label(node)} {_window(alpha, beta)}: {_bounded(node.bound, value)}{source}"
         for cut in trace.cutoffs:
             assert cut.value is not None
             limit = f">= beta {_num(cut.beta)}" if cut.player > 0 else f"<= alpha {_num(cut.alpha)}"
-            note += f"; cut-off at {self._label(cut)}: {_num(cut.value)} {limit}, {cut.pruned} pruned"
+            note += f"; cut-off at {self.label(cut)}: {_num(cut.value)} {limit}, {cut.pruned} pruned"
         if trace.iteration_done:
             note += f"; iteration {self._iteration_note()}"
         return AlphaBetaStep(
@@ -629,7 +629,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         node = step.node
         if node.parent is None:
             return f"entry: {step.note}: the root, window {_window(step.alpha_in, step.beta_in)}"
-        where = f"{_glyph(node)} {self._label(node)}"
+        where = f"{_glyph(node)} {self.label(node)}"
         window = f"window {_window(step.alpha_in, step.beta_in)} (its parent's)"
         if leaf is not None:
             return f"entry: {where}, {window}; a leaf {leaf}"
@@ -648,7 +648,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                 parts.append(f"the root completes: iteration {self._iteration_note()}")
                 break
             assert node.value is not None and parent.value is not None
-            where = f"{_glyph(parent)} {self._label(parent)}" if parent.parent is not None else "the root"
+            where = f"{_glyph(parent)} {self.label(parent)}" if parent.parent is not None else "the root"
             part = (
                 f"{_num(node.value)} goes up to {where} ({'MAX' if parent.player > 0 else 'MIN'}): its value "
                 f"{_num(parent.value)}, window {_window(parent.alpha, parent.beta)}"
@@ -692,15 +692,6 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         while (best := best_completed_child(path[-1])) is not None:
             path.append(best)
         return path
-
-    def _label(self, node: AlphaBetaNode) -> str:
-        """``node``'s moves from the root as labels (``root`` for the root); replays moves, so record mode only."""
-        labels = []
-        state = self.root_state
-        for move in node.moves():
-            labels.append(state.move_label(move))
-            state = state.play(move)
-        return " ".join(labels) or "root"
 
 
 class _Trace:

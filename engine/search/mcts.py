@@ -64,6 +64,7 @@ from plyscope.engine.search.base import (
     Step,
     Taken,
     Verdict,
+    listed,
 )
 from plyscope.engine.search.outcomes import (
     Bounds,
@@ -291,7 +292,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             text = self._expansion_text(path, outcome)
             yield Phase("expansion", text, tuple(path), added=(path[-1],), changed=(path[-2], path[-1]))
         else:
-            text = f"expansion: none, the game is over at {self._line(path)}: its result is counted again"
+            text = f"expansion: none, the game is over at {self.label(path[-1])}: its result is counted again"
             yield Phase("expansion", text, tuple(path))
         start = self.stream.position
         played = self.stats.playout_moves
@@ -315,10 +316,10 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         state = self.root_state
         for parent, child in itertools.pairwise(path):
             if is_chance(state):
-                parts.append(f"{self._line(child.path())} (a chance outcome, drawn)")
+                parts.append(f"{self.label(child)} (a chance outcome, drawn)")
             else:
                 rivals = [c for c in (self._searched(parent) if self.solver else parent.children) if c is not child]
-                chosen = f"{self._line(child.path())} UCB {_ucb_words(child, self.c)}"
+                chosen = f"{self.label(child)} UCB {_ucb_words(child, self.c)}"
                 if rivals:
                     rival = max(rivals, key=lambda c: c.ucb(self.c) or 0.0)
                     chosen += f" over {state.move_label(rival.move)} {_ucb_words(rival, self.c)}"
@@ -341,18 +342,18 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         return (
             f"selection: at each node the child of largest UCB1 = mean + {self.c:g}·√(ln N / n): "
             + "; ".join(shown)
-            + f"; stops at {self._line(path)}: {stop}"
+            + f"; stops at {self.label(path[-1])}: {stop}"
         )
 
     def _expansion_text(self, path: Sequence[MctsNode], outcome: Move | None) -> str:
         """What the expansion added to the tree."""
         child = path[-1]
-        parent = self._line(path[:-1])
+        parent = self.label(path[-2])
         if outcome is not None:
-            return f"expansion: {self._line(path)} added below {parent}, the chance outcome drawn (1 move)"
+            return f"expansion: {self.label(path[-1])} added below {parent}, the chance outcome drawn (1 move)"
         left = len(path[-2].untried or ())
         return (
-            f"expansion: {self._line(path)} added below {parent}, a move drawn at random among the untried "
+            f"expansion: {self.label(path[-1])} added below {parent}, a move drawn at random among the untried "
             f"({left} left untried); 1 move played, n = {child.visits}"
         )
 
@@ -373,7 +374,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
 
     def _simulation_text(self, path: Sequence[MctsNode], state: State, mover: Player, reward: float, shown: int) -> str:
         """What the playouts from the end of ``path`` scored, for ``mover`` (the player who moved there)."""
-        where = self._line(path)
+        where = self.label(path[-1])
         glyph = "●" if mover > 0 else "○"
         if state.is_terminal():
             return (
@@ -401,17 +402,13 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         parts = []
         for node, (visits, mean, _) in zip(path, before, strict=True):
             was = "–" if mean is None else f"{mean:.3f}"
-            now = node.mean()
-            parts.append(
-                f"{self._line(node.path())} n {visits}→{node.visits}, mean {was}→{now:.3f}" if now is not None else ""
-            )
-        shown = parts if len(parts) <= 7 else [*parts[:3], "…", *parts[-3:]]
+            parts.append(f"{self.label(node)} n {visits}→{node.visits}, mean {was}→{node.total / node.visits:.3f}")
         text = (
             f"backpropagation: {self.k} visit(s) and the result added on the path, from the root down (each mean "
-            "for the player who moved there): " + "; ".join(shown)
+            "for the player who moved there): " + listed(parts)
         )
         proved = [
-            f"{self._line(node.path())} proven {words}"
+            f"{self.label(node)} proven {words}"
             for node, (_, _, span) in zip(path, before, strict=True)
             if node.bounds != span and node.bounds is not None and (words := span_words(node.bounds)) is not None
         ]
@@ -580,21 +577,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
 
     def _note(self, path: Sequence[MctsNode], state: State, reward: float) -> str:
         leaf = path[-1]
-        note = f"{self._line(path)}: {self.k} result(s) scoring {reward:g} for the player who moved there"
+        note = f"{self.label(path[-1])}: {self.k} result(s) scoring {reward:g} for the player who moved there"
         if state.is_terminal():
             note += " (game over)"
         if leaf.bounds is not None and (proven := span_words(leaf.bounds)) is not None:
             note += f", proven {proven}"
         return note
-
-    def _line(self, path: Sequence[MctsNode]) -> str:
-        """The moves from the root to the end of ``path`` as labels (``root`` for none)."""
-        labels = []
-        state = self.root_state
-        for node in path[1:]:
-            labels.append(state.move_label(node.move))
-            state = state.play(node.move)
-        return " ".join(labels) or "root"
 
     # --- answers ---
 
