@@ -464,11 +464,14 @@ def app_output(raw: socket.socket, until: bytes) -> str:
 def drawn_size(output: str) -> tuple[int, int]:
     """The screen an app's ``output`` draws on: its rightmost column and lowest row written (each piece of text
     is written at a cursor position, ``ESC [ ROW ; COLUMN H``)."""
-    pieces = re.split(r"\x1b\[(\d+);(\d+)H", output)
+    pieces = re.split(r"\x1b\[(\d*);?(\d*)H", output)  # (``ESC [ H``: the top left)
     columns = rows = 0
     for row, column, text in zip(pieces[1::3], pieces[2::3], pieces[3::3], strict=True):
-        cells = len(re.sub(r"\x1b\[[0-9;]*m", "", text).rstrip("\n"))
-        columns, rows = max(columns, int(column) - 1 + cells), max(rows, int(row))
+        row, column = row or "1", column or "1"
+        lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).rstrip("\r\n").split("\n")  # (other controls too)
+        for below, line in enumerate(lines):  # a piece that goes on past a newline goes on from the next row's start
+            start = int(column) - 1 if below == 0 else 0
+            columns, rows = max(columns, start + len(line.rstrip("\r"))), max(rows, int(row) + below)
     return columns, rows
 
 
