@@ -103,14 +103,20 @@ def document_lines(document: Path) -> tuple[list[Example], list[Example]]:
 
 
 def readme_lines() -> tuple[list[Example], list[Example]]:
-    """The concrete examples and the synopses of README.md, then of GUIDE.md."""
+    """The concrete examples (each command line once) and the synopses of README.md, then of GUIDE.md."""
     examples: list[Example] = []
     synopses: list[Example] = []
     for document in DOCUMENTS:
         found, named = document_lines(document)
         examples += found
         synopses += named
-    return examples, synopses
+    seen: set[tuple[str, int]] = set()
+    unique = []
+    for example in examples:  # (a line written twice, in the README and in the guide, is run once)
+        if (example.command, example.status) not in seen:
+            seen.add((example.command, example.status))
+            unique.append(example)
+    return unique, synopses
 
 
 EXAMPLES, SYNOPSES = readme_lines()
