@@ -15,7 +15,11 @@ Every value is for the **player to move** in the position valued, as a ``PovScor
 
 An ``Oracle`` holds one solver per board (its transposition table carries over from one
 position to the next) and a bounded cache of the values found (least recently used out
-first), shared by every pane; it is safe to call from several threads.
+first), shared by every pane; it is safe to call from several threads.  Its compiled solver
+takes most of a second to load in a fresh process (numba and its machine code), so the first
+``quick`` look starts the load in a thread of its own and, until it is done, looks with the
+pure Python kernel (the same search, node for node): within its small budget that settles
+many positions deep in a tree.
 
 A ``Judgement`` compares a searcher's choice among a position's moves with perfect play: the
 moves that keep the position's game-theoretic value (win, draw or loss) are optimal; a choice
@@ -25,9 +29,12 @@ root moves that win, draw, lose or are not settled.
 
 from __future__ import annotations
 
+import gc
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from plyscope.engine.games.base import Game, Move, Player, State
@@ -46,6 +53,13 @@ recently used going first."""
 SOLVER_TABLE = 1 << 20
 """The truth solver's transposition table size (``table_limit``: Pons' fixed table, 2^21 + a few slots of 9 bytes
 compiled, 19 MB)."""
+QUICK_BUDGET = 2_000
+"""Solver nodes ``Oracle.quick`` gives a Connect Four position: some 15 ms in pure Python, under 1 ms compiled."""
+STAND_IN_MISSES = 6
+"""Positions in a row the pure Python kernel may fail to settle before ``quick`` leaves the rest to the compiled
+solver (their search would only slow its load)."""
+STAND_IN_TABLE = 1 << 16
+"""The pure Python solver's table while the compiled one loads (``table_limit``: about 1.5 MB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +102,18 @@ class Oracle:
         self._table = table
         self._cache: OrderedDict[tuple[Game, Hashable], Truth] = OrderedDict()
         """By the game and the position's ``key()``: a state would keep the positions before it alive."""
-        self._solvers: dict[Connect4, Connect4Solver] = {}
+        self._solvers: dict[Connect4, Future[Connect4Solver]] = {}
+        """Each board's solver (compiled where the board fits), made once: by ``truth``, or in a thread of its own
+        from ``quick`` on."""
+        self._stand_ins: dict[Connect4, Connect4Solver] = {}
+        """Each board's pure Python solver, which ``quick`` uses while the board's solver loads."""
+        self._misses = 0
+        """Positions in a row the pure Python solvers have not settled."""
+        self._slow: set[tuple[Game, Hashable]] = set()
+        """Positions ``quick`` has not settled (at most ``capacity``): it does not look at them again."""
+        self.load_ahead = True
+        """Whether the panes start loading a board's solver before their truth column asks for it (``SearchPane``);
+        off in a session ``plyscope serve`` started (its address space is capped, and every page would pay)."""
         self._lock = threading.Lock()
         self._solving = threading.Lock()
 
@@ -106,38 +131,118 @@ class Oracle:
 
     def truth(self, state: State, *, at_least: int | None = None) -> Truth:
         """``state``'s value for its player to move, solved now if it is not cached (Connect Four: within the
-        budget).  ``at_least``: a score its player to move is known to get (what one of its moves is worth), where
-        the solve starts from.  Raises ``ValueError`` for a game ``refusal`` names."""
+        budget, waiting for the board's solver to load).  ``at_least``: a score its player to move is known to get
+        (what one of its moves is worth), where the solve starts from.  Raises ``ValueError`` for a game ``refusal``
+        names."""
         known = self.cached(state)
         if known is not None:
             return known
         if isinstance(state, NimState):
             truth = Truth(PovScore(nim_score(state), state.player))
         elif isinstance(state, Connect4State):
-            truth = self._solve(state, at_least)
+            truth = self._solve(self._solver(state.game).result(), state, self.budget, at_least)
         else:
             raise ValueError(refusal(state.game))
+        self._keep(state, truth)
+        return truth
+
+    def quick(self, state: State) -> Truth | None:
+        """``state``'s value if it is cached, exact at once (Nim) or settled within ``QUICK_BUDGET`` solver nodes;
+        ``None``: not yet (``truth`` finds it).  It never waits for the board's solver to load (it starts the load in
+        the background): meanwhile the pure Python kernel looks.  Raises ``ValueError`` for a game ``refusal``
+        names."""
+        if not isinstance(state, Connect4State):
+            return self.truth(state)
+        known = self.cached(state)
+        key = (state.game, state.key())
+        if known is not None or key in self._slow:
+            return known
+        loading = self._solver(state.game, background=True)
+        if loading.done():
+            truth = self._solve(loading.result(), state, min(QUICK_BUDGET, self.budget))
+        elif self._misses >= STAND_IN_MISSES:
+            return None
+        else:
+            started = time.perf_counter()
+            truth = self._solve(self._stand_in(state.game), state, min(QUICK_BUDGET, self.budget))
+            self._misses = 0 if truth.settled else self._misses + 1
+            time.sleep(time.perf_counter() - started)  # as long again for the load, which shares the GIL
+        if not truth.settled and self.budget > QUICK_BUDGET:
+            with self._lock:
+                if len(self._slow) >= self.capacity:
+                    self._slow.clear()
+                self._slow.add(key)
+            return None
+        self._keep(state, truth)
+        return truth
+
+    def clear(self) -> None:
+        """Forget every value found and empty the solvers' tables, as in a fresh process (the solvers stay loaded)."""
+        with self._solving, self._lock:
+            self._cache.clear()
+            self._slow.clear()
+            self._misses = 0
+            for loading in self._solvers.values():
+                if loading.done() and loading.exception() is None:
+                    loading.result().reset()
+            for solver in self._stand_ins.values():
+                solver.reset()
+
+    def prepare(self, game: Game) -> Future[Connect4Solver] | None:
+        """Start loading the solver ``truth`` uses on ``game`` in a thread of its own, unless it is loaded or loading;
+        the load (``None``: ``game`` has no solver to load).  Makes ``quick``'s first looks compiled ones."""
+        if not isinstance(game, Connect4) or refusal(game) is not None:
+            return None
+        return self._solver(game, background=True)
+
+    def _keep(self, state: State, truth: Truth) -> None:
         key = (state.game, state.key())
         with self._lock:
             self._cache[key] = truth
             self._cache.move_to_end(key)
             while len(self._cache) > self.capacity:
                 self._cache.popitem(last=False)
-        return truth
 
-    def _solver(self, game: Connect4) -> Connect4Solver:
-        """``game``'s solver, made the first time (call with ``_solving`` held)."""
-        solver = self._solvers.get(game)
-        if solver is None:
-            solver = self._solvers[game] = Connect4Solver(game, table_limit=self._table)
-        return solver
+    def _solver(self, game: Connect4, *, background: bool = False) -> Future[Connect4Solver]:
+        """``game``'s solver, made the first time: here, or in a thread of its own (``background``; a second or so in a
+        fresh process, for numba and its machine code)."""
+        with self._lock:
+            made = self._solvers.get(game)
+            if made is not None:
+                return made
+            made = self._solvers[game] = Future()
 
-    def _solve(self, state: Connect4State, at_least: int | None = None) -> Truth:
-        with self._solving:  # one solver per board, and its table, serve one position at a time
-            search = ScoreSearch(self._solver(state.game), state)
+        def make() -> None:
+            try:
+                solver = Connect4Solver(game, table_limit=self._table)
+            except BaseException as error:  # (raised again to whoever waits for the solver)
+                made.set_exception(error)
+                return
+            # numba's 85,000 or so objects (its type registries, as old as the process) stay out of the cycle
+            # collector's walks: they would add some 70 ms to each of its full runs, a pause a screen would show.
+            gc.freeze()
+            made.set_result(solver)
+
+        if background:
+            threading.Thread(target=make, name="plyscope-solver", daemon=True).start()
+        else:
+            make()
+        return made
+
+    def _stand_in(self, game: Connect4) -> Connect4Solver:
+        """``game``'s pure Python solver, made the first time."""
+        with self._lock:
+            solver = self._stand_ins.get(game)
+            if solver is None:
+                solver = self._stand_ins[game] = Connect4Solver(game, table_limit=STAND_IN_TABLE, native=False)
+            return solver
+
+    def _solve(self, solver: Connect4Solver, state: Connect4State, budget: int, at_least: int | None = None) -> Truth:
+        with self._solving:  # a solver's table serves one position at a time
+            search = ScoreSearch(solver, state)
             if at_least is not None and search.lower < at_least <= search.upper:
                 search.lower = at_least  # (fewer null-window probes: most moves judged keep the value)
-            search.advance(self.budget)
+            search.advance(budget)
             return Truth(search.score, search.nodes)
 
 

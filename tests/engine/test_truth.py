@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import gc
+import threading
 from functools import cache
+from unittest import mock
 
 import pytest
 
 from plyscope.engine.games import NimState, make_game
+from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
-from plyscope.engine.truth import Judgement, Oracle, Truth, refusal, work_shares
+from plyscope.engine.truth import STAND_IN_MISSES, Judgement, Oracle, Truth, refusal, work_shares
 from plyscope.tui.formatting import truth_words
 from tests.pons import pons_positions
 
@@ -191,3 +195,63 @@ def test_the_principal_path_follows_the_preferred_child_at_each_node(name: str) 
         path = [searcher.completed_root or searcher.root, *path[1:]]  # type: ignore[attr-defined]
     assert len(path) > 2
     assert [searcher.preferred_child(node) for node in path] == [*path[1:], None]
+
+
+class HeldLoad:
+    """Stands in for ``Connect4Solver`` in ``plyscope.engine.truth``: the board's compiled solver is made only once the
+    test lets it go (its pure Python stand-in at once)."""
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+
+    def __call__(self, game: Connect4, *, table_limit: int, native: bool | None = None) -> Connect4Solver:
+        if native is None:
+            assert self.go.wait(20)
+        return Connect4Solver(game, table_limit=table_limit, native=native)
+
+
+def test_a_quick_look_settles_endgames_while_the_solver_loads_and_leaves_the_rest() -> None:
+    game = make_game("connect4")
+    held = HeldLoad()
+    with mock.patch("plyscope.engine.truth.Connect4Solver", held):
+        oracle = Oracle(table=1 << 16)
+        for moves, score in pons_positions("Test_L3_R1", 5):  # late positions: a few dozen solver nodes each
+            state = game.parse(moves)
+            truth = oracle.quick(state)
+            assert truth is not None and truth.score == PovScore(score, state.player), moves
+            assert oracle.cached(state) == truth
+        loading = oracle.prepare(game)
+        assert loading is not None and not loading.done()  # (every look above was the pure Python kernel's)
+        hard = game.parse("44531")  # a midgame position: far more than QUICK_BUDGET nodes
+        assert oracle.quick(hard) is None
+        assert oracle.cached(hard) is None  # ... not a value: ``truth`` finds it
+        held.go.set()
+        assert oracle.truth(hard) == Oracle(table=1 << 16).truth(hard)
+        assert oracle.prepare(game) is loading  # (one solver, made once)
+        assert oracle.quick(hard) == oracle.cached(hard) is not None  # what ``truth`` found, kept
+
+
+def test_the_pure_python_looks_stop_after_positions_in_a_row_they_cannot_settle() -> None:
+    game = make_game("connect4")
+    held = HeldLoad()
+    with mock.patch("plyscope.engine.truth.Connect4Solver", held):
+        oracle = Oracle(table=1 << 16)
+        hard = [game.parse("4453" + move) for move in "1234567"]
+        assert [oracle.quick(state) for state in hard[:STAND_IN_MISSES]] == [None] * STAND_IN_MISSES
+        easy = game.parse(pons_positions("Test_L3_R1", 1)[0][0])
+        assert oracle.quick(easy) is None  # not looked at: the compiled solver will
+        held.go.set()
+        assert oracle.prepare(game) is not None
+        oracle.prepare(game).result()  # type: ignore[union-attr]
+        assert oracle.quick(easy) is not None  # compiled looks from now on
+
+
+def test_only_connect_four_has_a_solver_to_load_and_its_objects_stay_out_of_the_collector() -> None:
+    assert Oracle().prepare(make_game("nim")) is None
+    assert Oracle().prepare(make_game("connect4-chance")) is None
+    gc.unfreeze()
+    oracle = Oracle(table=1 << 16)
+    loading = oracle.prepare(make_game("connect4"))
+    assert loading is not None
+    loading.result(timeout=60)
+    assert gc.get_freeze_count() > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 from unittest import mock
 
@@ -14,9 +15,12 @@ from plyscope.engine.truth import Judgement, Oracle, Truth
 from plyscope.tui.formatting import TRUTH_PENDING, truth_words
 from plyscope.tui.screens.help import help_sections
 from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
+from plyscope.tui.web import session
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column
 from plyscope.tui.widgets.stats import FigureGrid
+from tests.engine.test_truth import HeldLoad
+from tests.pons import pons_positions
 from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle, view_of
 
 
@@ -69,6 +73,10 @@ class HeldOracle(Oracle):
     def truth(self, state: State, *, at_least: int | None = None) -> Truth:
         self.go.wait(10)
         return super().truth(state, at_least=at_least)
+
+    def quick(self, state: State) -> Truth | None:
+        self.go.wait(10)
+        return super().quick(state)
 
 
 @run_async
@@ -226,3 +234,61 @@ async def test_a_fooled_node_off_the_principal_variation_is_marked_too() -> None
                 expected.add(node)
         assert marked == expected
         assert marked - line, "some fooled node off the principal variation"
+
+
+@run_async
+async def test_the_first_values_show_before_the_compiled_solver_has_loaded() -> None:
+    moves, _ = pons_positions("Test_L2_R1", 1)[0]
+    app = make_app(game="connect4", position=moves, algorithm="alphabeta")
+    held = HeldLoad()
+    with (
+        mock.patch("plyscope.engine.truth.Connect4Solver", held),
+        mock.patch("plyscope.tui.widgets.search_pane.ORACLE", Oracle(table=1 << 16)) as oracle,
+    ):
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            await pilot.press("d")
+            await settle(pilot)
+            pane = screen.query_one(SearchPane)
+            await pilot.press("T")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if any(truth.settled for node, (truth, _) in pane._truths.items() if isinstance(node, Node)):
+                    break
+            loading = oracle.prepare(screen.session.searcher.root_state.game)
+            assert loading is not None and not loading.done()  # still held ...
+            found = [(node, truth) for node, (truth, _) in pane._truths.items() if isinstance(node, Node)]
+            assert any(truth.settled for _, truth in found)  # ... and values are on the tree
+            held.go.set()
+            searcher = screen.session.searcher
+            for node, truth in found:  # the pure Python kernel's values are the compiled solver's
+                assert not truth.settled or truth.score == Oracle(table=1 << 16).truth(searcher.state_at(node)).score
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if not busy(pane):
+                    break
+            assert not busy(pane) and pane.search_tree.awaiting_truth() == []
+
+
+@run_async
+async def test_a_pane_loads_the_solver_ahead_of_the_column_but_not_in_a_served_session() -> None:
+    app = make_app(game="connect4", position="4453")
+    oracle = Oracle(table=1 << 16)
+    with (
+        mock.patch("plyscope.tui.widgets.search_pane.ORACLE", oracle),
+        mock.patch("plyscope.tui.widgets.search_pane.LOAD_AHEAD_SECONDS", 0.05),
+        mock.patch.object(oracle, "prepare", wraps=oracle.prepare) as prepare,
+    ):
+        async with app.run_test() as pilot:
+            await pilot.pause(0.3)
+            prepare.assert_called_with(app.session.searcher.root_state.game)
+        oracle.load_ahead = True
+        with (
+            mock.patch.dict(os.environ),
+            mock.patch("plyscope.engine.processes.end_with_parent"),
+            mock.patch("resource.setrlimit"),
+            mock.patch("plyscope.tui.web.session.rename"),
+            mock.patch("plyscope.tui.cli.main", return_value=0),
+        ):
+            assert session.main(["1", "2048", "explore"]) == 0
+        assert not oracle.load_ahead

@@ -39,6 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.environ["TEXTUAL_DRIVER"] = SPARE_DRIVER
     from plyscope.tui.cli import main as plyscope
+    from plyscope.tui.widgets.search_pane import ORACLE
+
+    ORACLE.load_ahead = False  # (the exact solver loads when a page's truth column asks, not in every spare)
 
     return plyscope(command)
 

@@ -16,6 +16,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from rich.text import Text
 from textual import events
@@ -26,7 +27,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Move
+from plyscope.engine.games import Move, State
 from plyscope.engine.games.tree import TreeGame
 from plyscope.engine.search.base import Node, Phase, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
@@ -45,6 +46,10 @@ ORACLE = Oracle()
 """The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
+LOAD_AHEAD_SECONDS = 2.0
+"""How long after a pane shows a search its truth column's solver starts loading, unless loaded (``Oracle.prepare``:
+most of a second of one core and some 40 MB of the process's own memory, Connect Four only), so that the column's first
+values come at once (``ORACLE.load_ahead`` off: only when asked)."""
 SHARES_SECONDS = 0.5
 """How often, at most, the work below the root moves is counted again (it walks the whole tree)."""
 
@@ -71,9 +76,9 @@ def judged(node: Node, chosen: Node | None, known: dict[Valued, tuple[Truth, str
     return Judgement.of(truths, chooser, index)
 
 
-def depth(node: Node) -> int:
-    """Plies below the root: the worker values the shallowest first."""
-    return node.depth
+def depth(node: Valued) -> int:
+    """Plies below the root (a root move's: one)."""
+    return 1 if isinstance(node, RootMove) else node.depth
 
 
 def share_cells(shares: WorkShares) -> tuple[tuple[str, str], ...]:
@@ -247,6 +252,9 @@ class SearchPane(Vertical):
         with session.lock:
             last = session.timeline.marked(session.searcher)
         self.search_tree.show_searcher(session.searcher, session.lock, last)
+        if ORACLE.load_ahead:
+            game = session.searcher.root_state.game
+            self.set_timer(LOAD_AHEAD_SECONDS, lambda: ORACLE.prepare(game) and None)
         self._stop_truths()
         self._truths = {}
         self.losing_history = ValueHistory()
@@ -291,7 +299,7 @@ class SearchPane(Vertical):
             on = False
         self.search_tree.truth = on
         if on:
-            self.find_truths()
+            self.call_after_refresh(self.find_truths)  # (the column drawn first, its worker not in the way)
         else:
             self._stop_truths()
         self.judge()
@@ -307,36 +315,48 @@ class SearchPane(Vertical):
         tree = trees[0]
         known = self._truths
         tree.set_truths([(node, known[node][1]) for node in tree.awaiting_truth() if node in known])
-        with session.lock:
+        with session.lock:  # (the worker does not take it: a running search would keep it from the lock)
             searcher = session.searcher
             choices = [child for node in shown_line(searcher) for child in node.children if child not in known]
             roots = [RootMove(move) for move in searcher.root_state.legal_moves() if RootMove(move) not in known]
-        waiting: list[Valued] = [*roots, *sorted(dict.fromkeys([*tree.awaiting_truth(), *choices]), key=depth)]
+            nodes = sorted(dict.fromkeys([*tree.awaiting_truth(), *choices]), key=depth)
+            waiting: list[tuple[Valued, State]] = [(node, searcher.state_at(node)) for node in nodes]
+            waiting += [(root, searcher.root_state.play(root.move)) for root in roots]  # (most: children found first)
         if not waiting:
             return
         self._truth_busy = True
         run = self._truth_run
+        self.run_worker(partial(self._value, waiting, run), thread=True, group="truth", name="truth")
 
-        def body() -> None:
-            worker = get_current_worker()
-            found: list[Found] = []
-            handed = time.perf_counter()
-            for node in waiting:
-                if worker.is_cancelled:
-                    return
-                with session.lock:
-                    searcher = session.searcher
-                    state = (
-                        searcher.root_state.play(node.move) if isinstance(node, RootMove) else searcher.state_at(node)
-                    )
-                truth = ORACLE.truth(state)
-                found.append((node, truth, truth_words(truth, state)))
-                if time.perf_counter() - handed >= TRUTH_SECONDS:
-                    self.post_message(self.TruthsFound(run, found, False))
-                    found, handed = [], time.perf_counter()
-            self.post_message(self.TruthsFound(run, found, True))
+    def _value(self, waiting: Sequence[tuple[Valued, State]], run: int) -> None:
+        """The truth worker (in a thread of its own): values the positions ``waiting``, handing what it finds to the
+        pane every ``TRUTH_SECONDS`` (messages of the pane's truth run ``run``).  A quick look at each first, the
+        deepest first, so that what settles at once shows while the rest are solved, in the order given."""
+        worker = get_current_worker()
+        found: list[Found] = []
+        handed = time.perf_counter()
 
-        self.run_worker(body, thread=True, group="truth", name="truth")
+        def hand(node: Valued, state: State, truth: Truth) -> None:
+            nonlocal found, handed
+            found.append((node, truth, truth_words(truth, state)))
+            if time.perf_counter() - handed >= TRUTH_SECONDS:
+                self.post_message(self.TruthsFound(run, found, False))
+                found, handed = [], time.perf_counter()
+
+        settled: set[Valued] = set()
+        for node, state in sorted(waiting, key=lambda item: depth(item[0]), reverse=True):  # the likeliest to settle
+            if worker.is_cancelled:
+                return
+            truth = ORACLE.quick(state)
+            if truth is not None:
+                hand(node, state, truth)
+                settled.add(node)
+        for node, state in waiting:
+            if worker.is_cancelled:
+                return
+            if node not in settled:
+                hand(node, state, ORACLE.truth(state))
+        self.post_message(self.TruthsFound(run, found, True))
 
     def on_tree_node_expanded(self) -> None:
         """A branch opened (by the user, or along a line): its lines need their values too."""
