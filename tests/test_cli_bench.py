@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from unittest import mock
 
 import pytest
 
+from plyscope.tui.benchmark import AHEAD, AT_ONCE, truth_figures
 from plyscope.tui.cli import main
 
 
@@ -59,3 +61,26 @@ def test_memory_probe_reports_resident_bytes_per_node_of_a_fresh_process() -> No
     size, reached, seconds = done.stdout.split()
     assert int(reached) >= 20_000
     assert float(size) > 0 and float(seconds) > 0
+
+
+def test_the_truth_figures_come_from_a_fresh_process_and_are_held_to_their_targets() -> None:
+    measured = {
+        "figures": {f"{AT_ONCE}first value (s)": 1.2, f"{AHEAD}first value (s)": 0.2, f"{AHEAD}other (ms)": 3.0},
+        "searcher": "rivest",
+        "nodes": 10_003,
+        "lines": 57,
+        "unsettled": 51,
+    }
+    with mock.patch("plyscope.tui.benchmark.run_apart", return_value=json.dumps(measured).split(" ")) as apart:
+        table = truth_figures(quick=True)
+    assert apart.call_args.args[:2] == ("plyscope.tui.benchmark", ["truth"])
+    assert table.rows == [
+        [f"{AT_ONCE}first value (s)", 1.2, 1.0, "no"],
+        [f"{AHEAD}first value (s)", 0.2, 1.0, "yes"],
+        [f"{AHEAD}other (ms)", 3.0, None, ""],
+    ]
+    assert "rivest, 10,003 nodes; 57 lines shown, 51 beyond the solver's budget" in table.notes[0]
+    with mock.patch("plyscope.tui.benchmark.run_apart", return_value="over 300 s"):
+        assert truth_figures(quick=True).notes == ["not measured: over 300 s"]
+    done = subprocess.run([sys.executable, "-m", "plyscope.tui.benchmark"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "usage: python -m plyscope.tui.benchmark truth" in done.stderr

@@ -17,8 +17,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -29,6 +31,7 @@ from pathlib import Path
 from textual import events
 
 from plyscope.engine.benchmarks import BenchTable
+from plyscope.engine.benchmarks.memory import run_apart
 from plyscope.engine.search_file import read_search
 from plyscope.engine.travel import travel_of
 from plyscope.tui.app import PlyscopeApp
@@ -232,37 +235,66 @@ def quit_figures(quick: bool) -> list[BenchTable]:
 
 TRUTH_TREE = SearchConfig(position="4453", budget=None, node_cap=10_000)
 """The default searcher on a Connect Four midgame position, its tree grown to 10,000 nodes."""
-TRUTH_TARGETS = {"first value (s)": 1.0, "every line shown settled (s)": 10.0, "key answered, max (ms)": KEY_TARGET_MS}
+TRUTH_FIGURE_TARGETS = {
+    "first value (s)": 1.0,
+    "every line shown settled (s)": 10.0,
+    "key answered, max (ms)": KEY_TARGET_MS,
+}
+AT_ONCE = "T before the solver loaded: "
+"""The start of the names of the figures measured with ``T`` pressed before the pane loaded its solver (a fresh
+process: the worst case)."""
 AHEAD = "solver loaded ahead: "
 """The start of the names of the figures measured with the truth column's solver loaded before ``T``."""
-TRUTH_TARGETS |= {f"{AHEAD}{name}": target for name, target in TRUTH_TARGETS.items()}
+TRUTH_TIMEOUT_SECONDS = 300
+TRUTH_TARGETS = {f"{case}{name}": target for name, target in TRUTH_FIGURE_TARGETS.items() for case in (AT_ONCE, AHEAD)}
 
 
 def truth_figures(quick: bool) -> BenchTable:
-    """The truth column turned on over a grown tree: when the first value shows, when no line waits any more (a value
-    or ``…``), and how long 'o' keys pressed meanwhile take to be answered (the action run)."""
-    session = Session.create(TRUTH_TREE)
-    session.take(None)
-    figures, lines, unsettled = asyncio.run(_truth_times(session))
-    loading = ORACLE.prepare(session.searcher.root_state.game)
-    assert loading is not None
-    loading.result()
-    ORACLE.clear()  # (the values found, as in a fresh process: the pane has loaded its solver ahead, as after 2 s)
-    ahead, _, _ = asyncio.run(_truth_times(session))
-    figures |= {f"{AHEAD}{name}": value for name, value in ahead.items()}
+    """The truth column turned on over a grown tree, in a fresh process (``measure_truth``): when the first value
+    shows, when no line waits any more (a value or ``…``), and how long 'o' keys pressed meanwhile take to be
+    answered (the action run); first with ``T`` pressed before the pane has loaded the solver, then after."""
+    found = run_apart("plyscope.tui.benchmark", ["truth"], TRUTH_TIMEOUT_SECONDS)
     table = BenchTable(
-        f"explorer: truth column on a {session.searcher.stats.nodes:,}-node Connect Four tree from 4453 (headless)",
+        "explorer: truth column on a 10,000-node Connect Four tree from 4453 (headless, a fresh process)",
         ["figure", "value", "target", "met"],
     )
-    for name, value in figures.items():
+    if isinstance(found, str):
+        table.notes.append(f"not measured: {found}")
+        return table
+    measured = json.loads(" ".join(found))
+    for name, value in measured["figures"].items():
         target = TRUTH_TARGETS.get(name)
         table.rows.append([name, value, target, "" if target is None else ("yes" if value <= target else "no")])
     table.notes.append(
-        f"{session.config.label()}; {lines} lines shown, {unsettled} beyond the solver's budget (…); first with T "
-        f"pressed at once (the compiled solver loading meanwhile), then with it loaded ahead as a pane does "
-        f"{LOAD_AHEAD_SECONDS:g} s after it shows a search; {cpu_share():.0%} of a CPU for busy work when measured"
+        f"{measured['searcher']}, {measured['nodes']:,} nodes; {measured['lines']} lines shown, "
+        f"{measured['unsettled']} beyond the solver's budget (…); first with T pressed before the pane loaded the "
+        f"compiled solver (loading meanwhile), then with it loaded ahead, as a pane does {LOAD_AHEAD_SECONDS:g} s "
+        "after it shows a search; "
+        f"{cpu_share():.0%} of a CPU for busy work when measured"
     )
     return table
+
+
+def measure_truth() -> dict[str, object]:
+    """In this process, which has not loaded the solver yet: ``truth_figures``'s figures, as JSON's values."""
+    session = Session.create(TRUTH_TREE)
+    session.take(None)
+    ORACLE.load_ahead = False  # T pressed before the pane has loaded the solver: the worst case
+    figures, lines, unsettled = asyncio.run(_truth_times(session))
+    ORACLE.load_ahead = True
+    loading = ORACLE.prepare(session.searcher.root_state.game)
+    assert loading is not None
+    loading.result()
+    ORACLE.clear()  # (no value found yet, as before the first T)
+    ahead, _, _ = asyncio.run(_truth_times(session))
+    return {
+        "figures": {f"{AT_ONCE}{name}": value for name, value in figures.items()}
+        | {f"{AHEAD}{name}": value for name, value in ahead.items()},
+        "searcher": session.config.label(),
+        "nodes": session.searcher.stats.nodes,
+        "lines": lines,
+        "unsettled": unsettled,
+    }
 
 
 async def _until_true(condition: Callable[[], bool]) -> None:
@@ -457,3 +489,9 @@ PARTS: dict[str, Callable[[bool], list[BenchTable]]] = {
     "memory": memory_figures,
 }
 """The parts of ``bench --ui`` (``--ui-part``), in the order they are measured."""
+
+
+if __name__ == "__main__":  # ``python -m plyscope.tui.benchmark truth``: ``measure_truth`` in a fresh process
+    if sys.argv[1:] != ["truth"]:
+        sys.exit("usage: python -m plyscope.tui.benchmark truth")
+    print(json.dumps(measure_truth()))

@@ -46,7 +46,7 @@ ORACLE = Oracle()
 """The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
-LOAD_AHEAD_SECONDS = 2.0
+LOAD_AHEAD_SECONDS = 0.5
 """How long after a pane shows a search its truth column's solver starts loading, unless loaded (``Oracle.prepare``:
 most of a second of one core and some 40 MB of the process's own memory, Connect Four only), so that the column's first
 values come at once (``ORACLE.load_ahead`` off: only when asked)."""
