@@ -29,11 +29,10 @@ root moves that win, draw, lose or are not settled.
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -96,8 +95,17 @@ def refusal(game: Game) -> str | None:
 class Oracle:
     """Exact values of positions, within ``budget`` solver nodes each, cached (at most ``capacity`` positions)."""
 
-    def __init__(self, *, budget: int = NODE_BUDGET, capacity: int = CACHE_ENTRIES, table: int = SOLVER_TABLE) -> None:
+    def __init__(
+        self,
+        *,
+        budget: int = NODE_BUDGET,
+        capacity: int = CACHE_ENTRIES,
+        table: int = SOLVER_TABLE,
+        loaded: Callable[[], object] | None = None,
+    ) -> None:
+        """``loaded``: called (in the loading thread) each time a board's solver has been made."""
         self.budget = budget
+        self._loaded = loaded
         self.capacity = capacity
         self._table = table
         self._cache: OrderedDict[tuple[Game, Hashable], Truth] = OrderedDict()
@@ -218,9 +226,8 @@ class Oracle:
             except BaseException as error:  # (raised again to whoever waits for the solver)
                 made.set_exception(error)
                 return
-            # numba's 85,000 or so objects (its type registries, as old as the process) stay out of the cycle
-            # collector's walks: they would add some 70 ms to each of its full runs, a pause a screen would show.
-            gc.freeze()
+            if self._loaded is not None:
+                self._loaded()
             made.set_result(solver)
 
         if background:

@@ -246,12 +246,18 @@ def test_the_pure_python_looks_stop_after_positions_in_a_row_they_cannot_settle(
         assert oracle.quick(easy) is not None  # compiled looks from now on
 
 
-def test_only_connect_four_has_a_solver_to_load_and_its_objects_stay_out_of_the_collector() -> None:
+def test_only_connect_four_has_a_solver_to_load_and_it_is_said_once_loaded() -> None:
     assert Oracle().prepare(make_game("nim")) is None
     assert Oracle().prepare(make_game("connect4-chance")) is None
-    gc.unfreeze()
-    oracle = Oracle(table=1 << 16)
+    loaded = threading.Event()
+    oracle = Oracle(table=1 << 16, loaded=loaded.set)
     loading = oracle.prepare(make_game("connect4"))
     assert loading is not None
     loading.result(timeout=60)
-    assert gc.get_freeze_count() > 0
+    assert loaded.is_set()
+
+
+def test_the_apps_oracle_freezes_the_solvers_objects_out_of_the_collector() -> None:
+    from plyscope.tui.widgets.search_pane import ORACLE
+
+    assert ORACLE._loaded is gc.freeze

@@ -12,6 +12,7 @@ or so; it holds the session's lock only to read a node's position, never while i
 
 from __future__ import annotations
 
+import gc
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -42,8 +43,10 @@ SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
 TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
-ORACLE = Oracle()
-"""The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
+ORACLE = Oracle(loaded=gc.freeze)
+"""The exact values every pane's truth column shows: one solver and one bounded cache for the whole app.  Once a
+solver has loaded, numba's 85,000 or so objects (its type registries, as old as the process) are frozen out of the
+cycle collector's walks: they would add some 70 ms to each of its full runs, a pause the screen would show."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
 LOAD_AHEAD_SECONDS = 0.5
