@@ -6,8 +6,11 @@ delivers (``SearchScreen`` routes them), and the figures follow.
 
 With the truth column on (``show_truth``), a thread worker finds the exact value of every node
 the tree shows that has none yet (``plyscope.engine.truth``: one ``Oracle``, its solver and its
-bounded cache, shared by every pane), shallowest first, and hands them to the tree every 50 ms
-or so; it holds the session's lock only to read a node's position, never while it solves.
+bounded cache, shared by every pane): a quick look at each, the deepest first, then the rest
+solved, the shallowest first; it hands them to the tree every 50 ms or so.  The positions are
+read under the session's lock before it starts: it takes no lock, so a running search never
+holds it up.  A pane also starts loading the solver soon after it shows a search
+(``LOAD_AHEAD_SECONDS``), so that the column's first values come at once.
 """
 
 from __future__ import annotations
@@ -324,7 +327,7 @@ class SearchPane(Vertical):
             roots = [RootMove(move) for move in searcher.root_state.legal_moves() if RootMove(move) not in known]
             nodes = sorted(dict.fromkeys([*tree.awaiting_truth(), *choices]), key=depth)
             waiting: list[tuple[Valued, State]] = [(node, searcher.state_at(node)) for node in nodes]
-            waiting += [(root, searcher.root_state.play(root.move)) for root in roots]  # (most: children found first)
+            waiting += [(root, searcher.root_state.play(root.move)) for root in roots]  # (mostly children's, cached)
         if not waiting:
             return
         self._truth_busy = True
