@@ -105,7 +105,8 @@ class Oracle:
     ) -> None:
         """``loaded``: called (in the loading thread) each time a board's solver has been made."""
         self.budget = budget
-        self._loaded = loaded
+        self.loaded = loaded
+        """Called (in the loading thread) each time a board's solver has been made (``None``: nothing)."""
         self.capacity = capacity
         self._table = table
         self._cache: OrderedDict[tuple[Game, Hashable], Truth] = OrderedDict()
@@ -173,8 +174,11 @@ class Oracle:
         else:
             started = time.perf_counter()
             truth = self._solve(self._stand_in(state.game), state, min(QUICK_BUDGET, self.budget))
-            self._misses = 0 if truth.settled else self._misses + 1
+            with self._lock:
+                self._misses = 0 if truth.settled else self._misses + 1
             time.sleep(time.perf_counter() - started)  # as long again for the load, which shares the GIL
+            if not truth.settled:
+                return None  # (the stand-in's small table may settle less than the board's solver would)
         if not truth.settled and self.budget > QUICK_BUDGET:
             with self._lock:
                 if len(self._slow) >= self.capacity:
@@ -226,9 +230,11 @@ class Oracle:
             except BaseException as error:  # (raised again to whoever waits for the solver)
                 made.set_exception(error)
                 return
-            if self._loaded is not None:
-                self._loaded()
+            with self._lock:
+                self._misses = 0  # (the stand-in looks again for the next board that loads)
             made.set_result(solver)
+            if self.loaded is not None:
+                self.loaded()
 
         if background:
             threading.Thread(target=make, name="plyscope-solver", daemon=True).start()

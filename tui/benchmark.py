@@ -333,6 +333,8 @@ async def _truth_times(session: Session) -> tuple[dict[str, float], int, int]:
             await _until(handled, len(handled) + 1)
         settled = time.perf_counter() - started
         unsettled = tree.truths().count(TRUTH_UNSETTLED)
+        app.workers.cancel_all()  # (the worker goes on with the choices below the lines: it ends before the next run)
+        await app.workers.wait_for_complete()
     figures = {"first value (s)": first, "every line shown settled (s)": settled}
     if handled:
         figures["key answered, max (ms)"] = max(handled)

@@ -263,7 +263,7 @@ async def test_the_first_values_show_before_the_compiled_solver_has_loaded() -> 
             searcher = screen.session.searcher
             for node, truth in found:  # the pure Python kernel's values are the compiled solver's
                 assert not truth.settled or truth.score == Oracle(table=1 << 16).truth(searcher.state_at(node)).score
-            for _ in range(100):
+            for _ in range(600):
                 await pilot.pause(0.05)
                 if not busy(pane):
                     break
@@ -280,7 +280,10 @@ async def test_a_pane_loads_the_solver_ahead_of_the_column_but_not_in_a_served_s
         mock.patch.object(oracle, "prepare", wraps=oracle.prepare) as prepare,
     ):
         async with app.run_test() as pilot:
-            await pilot.pause(0.3)
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if prepare.called:
+                    break
             prepare.assert_called_with(app.session.searcher.root_state.game)
         oracle.load_ahead = True
         with (

@@ -15,7 +15,6 @@ holds it up.  A pane also starts loading the solver soon after it shows a search
 
 from __future__ import annotations
 
-import gc
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -36,7 +35,7 @@ from plyscope.engine.games.tree import TreeGame
 from plyscope.engine.search.base import Node, Phase, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
-from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory
+from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory, freeze_young
 from plyscope.tui.widgets.reading_guide import phase_words
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
@@ -46,7 +45,7 @@ SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
 TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
-ORACLE = Oracle(loaded=gc.freeze)
+ORACLE = Oracle(loaded=freeze_young)
 """The exact values every pane's truth column shows: one solver and one bounded cache for the whole app.  Once a
 solver has loaded, numba's 85,000 or so objects (its type registries, as old as the process) are frozen out of the
 cycle collector's walks: they would add some 70 ms to each of its full runs, a pause the screen would show."""
