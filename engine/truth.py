@@ -40,7 +40,7 @@ from plyscope.engine.games.base import Game, Move, Player, State
 from plyscope.engine.games.connect4 import Connect4, Connect4State
 from plyscope.engine.games.nim import Nim, NimState
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import Node
+from plyscope.engine.search.base import Node, cyclic_gc_paused
 from plyscope.engine.solve import nim_score
 from plyscope.engine.solver import Connect4Solver, ScoreSearch
 
@@ -103,10 +103,12 @@ class Oracle:
         table: int = SOLVER_TABLE,
         loaded: Callable[[], object] | None = None,
     ) -> None:
-        """``loaded``: called (in the loading thread) each time a board's solver has been made."""
+        """``loaded``: called (in the loading thread, the cycle collector paused) each time a board's solver has been
+        made."""
         self.budget = budget
         self.loaded = loaded
-        """Called (in the loading thread) each time a board's solver has been made (``None``: nothing)."""
+        """Called (in the loading thread, the cycle collector paused) each time a board's solver has been made
+        (``None``: nothing)."""
         self.capacity = capacity
         self._table = table
         self._cache: OrderedDict[tuple[Game, Hashable], Truth] = OrderedDict()
@@ -226,15 +228,16 @@ class Oracle:
 
         def make() -> None:
             try:
-                solver = Connect4Solver(game, table_limit=self._table)
+                with cyclic_gc_paused():  # (numba's 85,000 or so objects: walks that free nothing would pause the UI)
+                    solver = Connect4Solver(game, table_limit=self._table)
+                    if self.loaded is not None:
+                        self.loaded()
             except BaseException as error:  # (raised again to whoever waits for the solver)
                 made.set_exception(error)
                 return
             with self._lock:
                 self._misses = 0  # (the stand-in looks again for the next board that loads)
             made.set_result(solver)
-            if self.loaded is not None:
-                self.loaded()
 
         if background:
             threading.Thread(target=make, name="plyscope-solver", daemon=True).start()

@@ -258,10 +258,9 @@ def test_only_connect_four_has_a_solver_to_load_and_it_is_said_once_loaded() -> 
 
 
 def test_the_apps_oracle_freezes_the_solvers_objects_out_of_the_collector() -> None:
-    from plyscope.tui.session import freeze_young
-    from plyscope.tui.widgets.search_pane import ORACLE
+    from plyscope.tui.widgets.search_pane import ORACLE, freeze_loaded
 
-    assert ORACLE.loaded is freeze_young
+    assert ORACLE.loaded is freeze_loaded
     gc.unfreeze()
-    freeze_young()
+    freeze_loaded()
     assert gc.get_freeze_count() > 0

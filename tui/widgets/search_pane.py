@@ -15,6 +15,7 @@ holds it up.  A pane also starts loading the solver soon after it shows a search
 
 from __future__ import annotations
 
+import gc
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -35,7 +36,7 @@ from plyscope.engine.games.tree import TreeGame
 from plyscope.engine.search.base import Node, Phase, Searcher
 from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
-from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory, freeze_young
+from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory
 from plyscope.tui.widgets.reading_guide import phase_words
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree
 from plyscope.tui.widgets.stats import Figures, StatsPanel
@@ -45,10 +46,18 @@ SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
 TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
-ORACLE = Oracle(loaded=freeze_young)
-"""The exact values every pane's truth column shows: one solver and one bounded cache for the whole app.  Once a
-solver has loaded, numba's 85,000 or so objects (its type registries, as old as the process) are frozen out of the
-cycle collector's walks: they would add some 70 ms to each of its full runs, a pause the screen would show."""
+
+
+def freeze_loaded() -> None:
+    """Once a solver has loaded (the collector paused meanwhile): numba's 85,000 or so objects (its type registries, as
+    old as the process) frozen out of the cycle collector's walks, where they would add some 70 ms to each of its full
+    runs, a pause the screen would show.  Frozen without a collection first: one, some 0.1 s of the GIL, was measured
+    to find nothing to free after the load."""
+    gc.freeze()
+
+
+ORACLE = Oracle(loaded=freeze_loaded)
+"""The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
 LOAD_AHEAD_SECONDS = 0.5
