@@ -446,6 +446,7 @@ async def test_the_setup_form_shows_the_new_algorithms_parameters_at_once() -> N
             return labels == [param.name for param in info(str(algorithm)).params]
 
         await wait_until(pilot, shown, "the new algorithm's parameters in the form")
+        await pilot.pause()  # (the new fields mounted before the app ends: a Select mounting at its end fails)
 
 
 # --- styles -----------------------------------------------------------------------------------------
