@@ -369,7 +369,7 @@ async def drive(example: Example) -> None:
         screen = app.screen
         for key in screen_keys(screen):
             await pilot.press(key)
-            await pilot.pause(0.1)
+            await pilot.pause(0.07)
             if screen not in app.screen_stack:  # back to the screen below (m leaves compare's match): the key again
                 await pilot.press(key)
                 await pilot.pause(0.3)

@@ -87,9 +87,9 @@ async def fuzz(make: object, keys: list[str], seed: int, presses: int) -> None:
         await pilot.pause(0.2)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1])
 @pytest.mark.parametrize("case", list(CASES))
 def test_random_keys_never_crash(case: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # random keys may save a game under a random name: not in the checkout
     make, keys = CASES[case]
-    asyncio.run(asyncio.wait_for(fuzz(make, keys, seed, 100), 300))
+    asyncio.run(asyncio.wait_for(fuzz(make, keys, seed, 150), 300))
