@@ -15,6 +15,7 @@ from textual.widgets.tree import TreeNode
 from plyscope.engine.search.base import Node
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.screens.help import help_sections
 from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.search_tree import SearchTree, TreeItem
 
@@ -76,3 +77,13 @@ def keys_without_idle_waits() -> Iterator[None]:
     still handled, and its screen's messages processed, before ``press`` returns."""
     with mock.patch("textual.app.wait_for_idle", _no_idle_wait):
         yield
+
+
+async def assert_key_offered(key: str, description: str) -> None:
+    """The explorer lists ``key`` with ``description`` in its help, and ``description`` in the command palette."""
+    app = make_app()
+    async with app.run_test() as pilot:
+        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
+        assert description in titles
+        rows = {keys: words for _, listed in help_sections(pilot.app, pilot.app.screen) for keys, words in listed}
+        assert rows[key] == description

@@ -9,13 +9,12 @@ from plyscope.engine.search.registry import make_searcher
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.screens.compare import CompareScreen
-from plyscope.tui.screens.help import help_sections
 from plyscope.tui.screens.phases import PHASES_DESCRIPTION
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane
 from tests.engine.test_phases import fingerprint
-from tests.tui.helpers import explorer, make_app, run_async, settle
+from tests.tui.helpers import assert_key_offered, explorer, make_app, run_async, settle
 
 
 def guide_text(app: PlyscopeApp) -> str:
@@ -125,9 +124,4 @@ async def test_compare_tells_one_phase_of_every_pane_in_lockstep() -> None:
 
 @run_async
 async def test_the_key_is_in_the_help_and_the_palette() -> None:
-    app = make_app()
-    async with app.run_test() as pilot:
-        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
-        assert PHASES_DESCRIPTION in titles
-        rows = {keys: words for _, listed in help_sections(pilot.app, pilot.app.screen) for keys, words in listed}
-        assert rows["i"] == PHASES_DESCRIPTION
+    await assert_key_offered("i", PHASES_DESCRIPTION)

@@ -13,7 +13,6 @@ from plyscope.engine.games import State
 from plyscope.engine.search.base import Node
 from plyscope.engine.truth import Judgement, Oracle, Truth
 from plyscope.tui.formatting import TRUTH_PENDING, truth_words
-from plyscope.tui.screens.help import help_sections
 from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
 from plyscope.tui.web import session
 from plyscope.tui.widgets.search_pane import SearchPane
@@ -21,7 +20,15 @@ from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_colu
 from plyscope.tui.widgets.stats import FigureGrid
 from tests.engine.test_truth import HeldLoad
 from tests.pons import pons_positions
-from tests.tui.helpers import explorer, keys_without_idle_waits, make_app, run_async, settle, view_of
+from tests.tui.helpers import (
+    assert_key_offered,
+    explorer,
+    keys_without_idle_waits,
+    make_app,
+    run_async,
+    settle,
+    view_of,
+)
 
 
 def label(tree: SearchTree, node: Node) -> str:
@@ -126,12 +133,7 @@ async def test_chance_refuses_the_column() -> None:
 
 @run_async
 async def test_the_key_is_in_the_help_and_the_palette() -> None:
-    app = make_app()
-    async with app.run_test() as pilot:
-        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
-        assert TRUTH_DESCRIPTION in titles
-        rows = {keys: words for _, listed in help_sections(pilot.app, pilot.app.screen) for keys, words in listed}
-        assert rows["T"] == TRUTH_DESCRIPTION
+    await assert_key_offered("T", TRUTH_DESCRIPTION)
 
 
 @run_async
