@@ -41,3 +41,27 @@ def test_a_bad_tree_is_one_line_and_status_2(argv: list[str], message: str, caps
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and message in err
+
+
+def test_duplicate_sibling_labels_are_refused_by_every_command(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 36, item 1: solve printed "minimax value 5" above a table of x -2 and y 1, no move starred.
+    refusal = "tree at character 6 ('x'): a second child labelled x here: siblings need different labels"
+    for argv in (
+        ["solve", "--game", "tree", "(x=5,x=-2,y=1)"],
+        ["solve", "--game", "tree", "--json", "(x=5,x=-2,y=1)"],
+        ["search", "--game", "tree", "--algo", "alphabeta", "(x=5,x=-2,y=1)"],
+    ):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and refusal in err
+    good = tmp_path / "good.json"  # type: ignore[operator]
+    assert main(["search", "--game", "tree", "--algo", "minimax", "(x=5,z=-2,y=1)", "--export", str(good)]) == 0
+    saved = tmp_path / "saved.json"  # type: ignore[operator]
+    saved.write_text(good.read_text().replace("(x=5,z=-2,y=1)", "(x=5,x=-2,y=1)"))
+    capsys.readouterr()
+    for argv in (["replay", "--check", str(saved)], ["diff", str(good), str(saved)]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and f"{saved}: {refusal}" in err

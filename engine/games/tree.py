@@ -17,8 +17,9 @@ A position is a tree written as nested lists of leaf values::
   the probabilities a number or a fraction ``1/6``, above 0 and summing to 1).
 * An inner node's static value (``B=5(...)``) is what a searcher that evaluates it before expanding it
   sees; without one it is the mean of the leaf values below it (``Tree.static``).
-* A label is a letter followed by letters, digits, ``_`` or ``'``.  A move is a child's index (0 first);
-  it is written as the child's label when it has one, else as its number counted from 1.
+* A label is a letter followed by letters, digits, ``_`` or ``'``, and no two children of one node share one.
+  A move is a child's index (0 first); it is written as the child's label when it has one, else as its number
+  counted from 1.
 * ``#`` starts a comment to the end of the line; spaces and line breaks are free.
 
 ``TreeGame.parse`` also takes a built-in tree's name (``BUILT_IN``) or the name of a file holding a
@@ -252,6 +253,8 @@ class _Reader:
         self.values: list[float | None] = []
         self.probabilities: list[str] = []
         self.chance: list[bool] = []
+        self.sibling_labels: set[tuple[int, str]] = set()
+        """Each labelled node's parent and label: siblings' labels must differ (a move names a child by its label)."""
 
     def word(self, index: int) -> tuple[str, str, int]:
         """The ``index``-th word (``("end", "", length)`` past the last one)."""
@@ -319,6 +322,11 @@ class _Reader:
         label = ""
         if self.peek() == "label":
             label = self.word(self.at)[1]
+            if (parent, label) in self.sibling_labels:
+                raise self.fail(
+                    f"a second child labelled {label} here: siblings need different labels (a move names one)"
+                )
+            self.sibling_labels.add((parent, label))
             self.at += 1
         chance = self.peek() == "?"
         if chance:

@@ -94,12 +94,22 @@ def test_trees_are_read_with_players_and_static_values(
         ("(1,2)\n(3", "tree at line 2, column 1 ('('): the tree is over"),
         ("(" * (MAX_DEPTH + 1) + "1" + ")" * (MAX_DEPTH + 1), f"tree at character {MAX_DEPTH + 1} ('('): deeper than"),
         ("(" + "1," * MAX_NODES + "1)", "tree at character 200000 ('1'): more than 100,000 nodes"),
+        # Issue 36, item 1: a move names a child by its label, so two siblings labelled alike lost a move.
+        ("(x=5,x=-2,y=1)", "tree at character 6 ('x'): a second child labelled x here: siblings need different"),
+        ("A(B(3),B(4))", "tree at character 8 ('B'): a second child labelled B here"),
+        ("(?(0.5:x=1,0.5:x=2))", "tree at character 16 ('x'): a second child labelled x here"),
+        ("(B(x=1,y=2),B(x=1))", "tree at character 13 ('B'): a second child labelled B here"),
     ],
 )
 def test_a_malformed_tree_is_refused_naming_its_place(text: str, message: str) -> None:
     with pytest.raises(TreeError) as refused:
         read_tree(text)
     assert str(refused.value).startswith(message)
+
+
+def test_cousins_and_an_ancestor_may_share_a_label() -> None:
+    tree = read_tree("A(B(x=1,A=2),C(x=3,B(4)))")
+    assert tree.labels == ("A", "B", "x", "A", "C", "x", "B", "")
 
 
 def test_positions_are_built_in_names_files_or_text(tmp_path: pytest.TempPathFactory) -> None:

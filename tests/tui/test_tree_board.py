@@ -11,6 +11,7 @@ from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.tree_drawing import draw_tree
+from tests.tui.contest_helpers import prompt_error, prompt_field
 from tests.tui.helpers import explorer, make_app, run_async, settle
 
 CLASSIC = "A(B(3,12,8),C(2,4,6),D(14,5,2))"
@@ -107,6 +108,23 @@ async def test_the_board_cuts_the_edges_alpha_beta_pruned() -> None:
         board = explorer(pilot).query_one(Board)
         assert board.pruned == {7, 8}
         assert board.render_board().plain.splitlines()[3] == "┌─┼──┐ ┌─✂─✂ ┌─┴┬─┐"
+
+
+@run_async
+async def test_the_position_bar_refuses_a_tree_with_two_siblings_labelled_alike() -> None:
+    """Issue 36, item 1: a tree typed in the explorer is read as on the command line."""
+    app = make_app(game="tree", position="classic", algorithm="alphabeta")
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = explorer(pilot)
+        before = screen.session
+        await pilot.press("p")
+        prompt_field(screen).value = "(x=5,x=-2,y=1)"
+        await pilot.press("enter")
+        assert prompt_error(screen) == (
+            "tree at character 6 ('x'): a second child labelled x here: siblings need different labels (a move names "
+            "one)"
+        )
+        assert screen.session is before
 
 
 def test_a_chance_tree_gets_a_default_algorithm_that_plays_it() -> None:
