@@ -26,8 +26,8 @@ S = TypeVar("S", int, float)
 
 
 def _mirror(score: S, centre: float) -> S:
-    """``score`` as the other player sees it: its mirror image about ``centre``."""
-    return -score if centre == 0 else type(score)(2 * centre - score)
+    """``score`` as the other player sees it: its mirror image about ``centre`` (an even 0.0 stays 0.0, not -0.0)."""
+    return 0 - score if centre == 0 else type(score)(2 * centre - score)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

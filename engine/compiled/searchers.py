@@ -28,7 +28,7 @@ from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
-from plyscope.engine.search.mcts import LOSS, OPEN, WIN, MonteCarloTreeSearch, secure_value
+from plyscope.engine.search.mcts import LOSS, MonteCarloTreeSearch, proven_result, secure_value
 from plyscope.engine.search.rivest import MODES, Rivest
 from plyscope.engine.search.stream import RandomStream
 
@@ -411,11 +411,9 @@ class CompiledMcts(CompiledSearch):
         lo, hi = uct.bounds_of(node, ply, self.has, self.lo, self.hi)
         return int(lo), int(hi)
 
-    def _proven(self, node: int) -> int:
-        """``MctsNode.proven``."""
-        if not self.has[node]:
-            return OPEN
-        return WIN if self.lo[node] > 0 else LOSS if self.hi[node] < 0 else OPEN
+    def _proven(self, node: int) -> int | None:
+        """``MctsNode.proven``: what ``node``'s bounds prove for its mover (a win, a draw, a loss), or ``None``."""
+        return proven_result((int(self.lo[node]), int(self.hi[node])) if self.has[node] else None)
 
     def _final_child(self, node: int, ply: int) -> int | None:
         """``MonteCarloTreeSearch._final_child`` at ``node`` (at ``ply``)."""
@@ -450,7 +448,7 @@ class CompiledMcts(CompiledSearch):
             node = self._final_child(node, ply)
         mover = -self.state.player
         proven = self._proven(0)
-        if proven != OPEN:
+        if proven is not None:
             value = self.python.scored(float(proven), mover)
         else:
             visits = int(self.visits[0])

@@ -4,9 +4,10 @@ One step is one iteration: select a path by UCB1 from the root, expand one untri
 (one ``State.play``, the only move the tree search pays for), score the new leaf with
 ``k`` random playouts (one numpy batch on Connect Four; see ``plyscope.engine.search.playouts``),
 and back the results up as ``k`` visits.  Options: partial expansion, and MCTS-Solver
-(Winands, Björnsson & Saito 2008), which proves wins and losses, here with the bounds of
-score-bounded MCTS (Cazenave & Saffidine 2010) on scores that carry the game's length, so that
-it proves how soon a game is won or lost too (see ``MonteCarloTreeSearch._prove``).
+(Winands, Björnsson & Saito 2008), which proves wins and losses (and here draws: a node whose children
+are all proven, the best of them a draw, is a proven draw), with the bounds of score-bounded MCTS
+(Cazenave & Saffidine 2010) on scores that carry the game's length, so that it proves how soon a
+game is won or lost too (see ``MonteCarloTreeSearch._prove``).
 
 Points of view, stated once for this module:
 
@@ -17,14 +18,16 @@ Points of view, stated once for this module:
 * ``bounds`` and ``proven`` (MCTS-Solver) are from the same point of view: ``bounds`` on the
   score of the node's position with perfect play (``plyscope.engine.search.outcomes``: ``+962`` a win at
   ply 38, ``-962`` a loss then, 0 a draw), and ``proven`` is ``WIN`` once they show the player
-  who moved into the node wins it, ``LOSS`` once they show this player loses.
+  who moved into the node wins it, ``LOSS`` once they show this player loses, ``DRAW`` once they
+  have met at 0 (``proven_result``).
 * Chance nodes (Connect Four with chance): a chance node's numbers are for the player whose
   choice led to it, and so are those of its outcomes (the disc that landed is theirs).  Selection
   at a chance node draws an outcome with its probability (no UCB1), and expands it if it is not
   in the tree yet.  MCTS-Solver is for games without chance.
 * ``Searcher.value()`` is ``2 * mean - 1`` of the root's mean, in [-1, 1], as a ``PovScore`` for
-  the player who moved into the root (exactly +1 or -1 once the root's result is proven; its
-  length is in the root's ``proven`` number); its ``first()`` is the first player's.
+  the player who moved into the root (exactly +1, 0 or -1 once the root's result is proven: a win,
+  a draw, a loss; a win's or loss's length is in the root's ``proven`` number); its ``first()`` is
+  the first player's.
 
 Rewards are already in [0, 1], the scale partial expansion's ``UCB_c = 0.5 +
 sqrt(ln(n) / (1 + k))`` assumes, so it is compared with UCB1 as it is.
@@ -84,9 +87,9 @@ if TYPE_CHECKING:
     from plyscope.engine.travel.monte_carlo import MonteCarloJournal
 
 WIN = 1
+DRAW = 0
 LOSS = -1
-OPEN = 0
-"""Values of ``MctsNode.proven``, for the player who moved into the node (``OPEN``: not proven)."""
+"""Values of ``MctsNode.proven``: the result proven for the player who moved into the node (``None``: not proven)."""
 
 DEFAULT_C = 1.4
 """UCT's exploration constant; the theory (Auer et al.'s UCB1) says sqrt(2) ~ 1.414."""
@@ -109,6 +112,20 @@ def _ucb_words(node: MctsNode, c: float) -> str:
     if ucb is None or mean is None:
         return "∞ (never visited)"
     return f"{ucb:.3f} (mean {mean:.3f}, n {node.visits})"
+
+
+def proven_result(span: Bounds | None) -> int | None:
+    """The result bounds prove, for the player they are for: ``WIN`` once the lower bound is a win, ``LOSS`` once
+    the upper is a loss, ``DRAW`` once both are a draw's score (a draw scores 0 whatever its length: every move
+    proven, the best of them a draw); ``None`` while the result is open, or with no bounds.
+
+    Winands, Björnsson & Saito (2008) prove wins and losses; a draw is proven the same way, once all of a node's
+    children are proven and the best of them for its player to move is a draw (score-bounded MCTS's bounds meet at
+    0: Cazenave & Saffidine 2010)."""
+    if span is None:
+        return None
+    lo, hi = span
+    return WIN if lo > 0 else LOSS if hi < 0 else DRAW if lo == hi else None
 
 
 def secure_value(mean: float, visits: int) -> float:
@@ -139,12 +156,10 @@ class MctsNode(Node):
         self.bounds = None
 
     @property
-    def proven(self) -> int:
-        """``WIN`` or ``LOSS`` for the player who moved into this node once its bounds prove it, else ``OPEN``."""
-        span = self.bounds
-        if span is None:
-            return OPEN
-        return WIN if span[0] > 0 else LOSS if span[1] < 0 else OPEN
+    def proven(self) -> int | None:
+        """``WIN``, ``DRAW`` or ``LOSS`` for the player who moved into this node once its bounds prove it, else
+        ``None`` (``proven_result``)."""
+        return proven_result(self.bounds)
 
     def mean(self) -> float | None:
         """Mean result for the player who moved into this node, in [0, 1] (``None`` before any visit)."""
@@ -197,7 +212,7 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         self.solver = solver
         chance = not state.is_terminal() and is_chance(state.play(state.legal_moves()[0]))
         if solver and chance:
-            raise SearchError("solver=true (MCTS-Solver) proves wins and losses of games without chance only")
+            raise SearchError("solver=true (MCTS-Solver) proves the results of games without chance only")
         self._bounded = not chance
         """Whether the tree keeps MCTS-Solver's bounds (on every game without chance): the solver searches by
         them; plain MCTS searches as if it had none, and only plays by them once they settle a move's result."""
@@ -526,8 +541,10 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         of Cazenave and Saffidine's score-bounded MCTS: a node's bounds, for the player who moved into it, are
         the opposite of the best its children's give the player to move there (``backed_bounds``).  A child
         proven won by its mover makes its parent a proven loss, and a fully expanded parent whose children are
-        all proven lost by their mover is a proven win, as in MCTS-Solver; the length is exact once no other
-        child can end the game sooner (for a win) or later (for a loss).  A finished game is exact at once;
+        all proven lost by their mover is a proven win, as in MCTS-Solver; a fully expanded parent whose
+        children are all proven, the best of them for its player to move a draw, is a proven draw (its bounds
+        meet at 0: ``proven_result``); the length is exact once no other child can end the game sooner (for a
+        win) or later (for a loss).  A finished game is exact at once;
         a position where the game goes on has its intrinsic bounds (``outcomes.intrinsic``), tighter once
         every move has a child (none of them ended the game at once).
         """
@@ -631,11 +648,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
 
     def value(self) -> PovScore[float]:
         """The root's mean reward as 2 * mean - 1, in [-1, 1], for the player who moved into the root (its
-        rewards' point of view); +1 or -1 once the root's result is proven."""
+        rewards' point of view); exactly +1, 0 or -1 once the root's result is proven (a win, a draw, a loss)."""
         root = self.root
         mover = -self.root_state.player
-        if root.proven != OPEN:
-            return self.scored(float(root.proven), mover)
+        proven = root.proven
+        if proven is not None:
+            return self.scored(float(proven), mover)
         return self.scored(2 * root.total / root.visits - 1 if root.visits else 0.0, mover)
 
     def proven(self) -> Verdict | None:
@@ -721,7 +739,7 @@ ALGORITHMS = (
             Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),
             K_PARAM,
             Param("partial", bool, False, "partial expansion: add a child only when UCB_c beats the best UCB1"),
-            Param("solver", bool, False, "MCTS-Solver: prove wins and losses, play the secure child"),
+            Param("solver", bool, False, "MCTS-Solver: prove wins, losses and draws, play the secure child"),
         ),
         games=("connect4", "connect4-chance", "nim", "tree", "tree-chance"),
     ),

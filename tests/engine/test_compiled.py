@@ -4,7 +4,7 @@ Each twin is held to its stepping searcher's ``run`` on the same position, param
 move, the value, the principal variation, moves, steps, nodes, depth reached, playouts and ``finished``, over every
 ordering and table setting of alpha-beta, every mode and final of Rivest's method, every evaluator and transform,
 MCTS with and without partial expansion and MCTS-Solver, on positions from the start, from Pons' benchmark sets and
-near the end of a game (where the searches prove results).
+near the end of a game (where the searches prove results: wins, losses and draws).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.games.evaluators import make_evaluator
 from plyscope.engine.search.alphabeta import ORDERINGS
 from plyscope.engine.search.base import Limit, Result
+from plyscope.engine.search.mcts import DRAW
 from plyscope.engine.search.registry import make_searcher
 from tests.pons import pons_positions
 
@@ -126,6 +127,24 @@ def test_compiled_mcts_is_the_stepping_searcher_s_twin_for_the_same_seed(params:
     for position in POSITIONS:
         for limit in BUDGETS:
             assert_twins("mcts", params, position, limit, seed)
+
+
+@pytest.mark.parametrize("partial", [False, True])
+@pytest.mark.parametrize(
+    "position", ["62736211431665431641332425417457", "23163416124767223154467471272416755633"]
+)  # draws with best play (the second from Pons' End-Easy set)
+def test_compiled_mcts_solver_proves_the_same_draws_valued_exactly_zero(position: str, partial: bool) -> None:
+    """MCTS-Solver to the end on drawn positions: both twins finish with the root a proven draw, value 0.0 exactly."""
+    limit = Limit(iterations=200_000)
+    state = C4.parse(position)
+    params = {"solver": True, "partial": partial}
+    twin = compiled_twin(make_searcher("mcts", state, params))
+    assert isinstance(twin, CompiledMcts)
+    compiled = twin.run(limit)
+    assert outcome(compiled) == outcome(make_searcher("mcts", state, params).run(limit))
+    assert compiled.finished and twin._proven(0) == DRAW
+    value = compiled.value.first()
+    assert value == 0 and math.copysign(1.0, value) == 1.0
 
 
 def test_a_twin_run_in_slices_is_one_run() -> None:

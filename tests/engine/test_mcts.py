@@ -6,10 +6,13 @@ import math
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from plyscope.engine.games import Connect4, Move, Nim, State
+from plyscope.engine.games import Connect4, Move, Nim, State, make_game
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.mcts import (
+    DRAW,
     LOSS,
     WIN,
     FlatMonteCarlo,
@@ -71,7 +74,7 @@ def nodes(node: MctsNode) -> Iterator[MctsNode]:
         yield from nodes(child)
 
 
-def shape(root: MctsNode) -> list[tuple[tuple[Move, ...], int, float, int]]:
+def shape(root: MctsNode) -> list[tuple[tuple[Move, ...], int, float, int | None]]:
     """Every node as (moves from the root, visits, total, proven), depth first."""
     return [(tuple(node.moves()), node.visits, node.total, node.proven) for node in nodes(root)]
 
@@ -340,6 +343,87 @@ def test_solver_proves_the_win_in_three(k: int) -> None:
     best = next(child for child in search.root.children if child.move == result.best_move)
     assert best.proven == WIN
     assert best.numbers()["proven"] == "win@7"  # the game won at ply 7, exactly
+
+
+# --- MCTS-Solver's draws: proven, and valued exactly 0 ---
+
+DRAWN_TREE = "((0,1),(-1,2))"
+"""MAX's left move leads to MIN's choice of 0 or 1 (a draw), its right one to -1 or 2 (a loss): a draw."""
+DRAWN_ENDGAME = "62736211431665431641332425417457"
+"""Connect Four, 32 stones, a draw with best play (``plyscope solve``)."""
+
+
+def exactly_zero(value: float) -> bool:
+    """0.0 itself, not -0.0 (which JSON writes as ``-0.0``)."""
+    return value == 0 and math.copysign(1.0, value) == 1.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_solver_proves_a_drawn_tree_a_draw_valued_exactly_zero(seed: int) -> None:
+    """Every child proven, the best of them for MAX a draw: the root is a proven draw, its value 0, not the mean."""
+    search = MonteCarloTreeSearch(make_game("tree").parse(DRAWN_TREE), seed=seed, solver=True)
+    result = search.run(Limit(iterations=100))
+    assert result.finished
+    assert search.root.proven == DRAW
+    assert exactly_zero(result.value.first()) and exactly_zero(search.value().first())
+    assert search.proven() == (0, 0)
+    assert {child.move: child.proven for child in search.root.children} == {0: DRAW, 1: LOSS}
+
+
+def test_solver_proves_a_drawn_connect_four_endgame_and_says_so() -> None:
+    state = CONNECT4.parse(DRAWN_ENDGAME)
+    search = MonteCarloTreeSearch(state, seed=0, solver=True)
+    notes = []
+    while (step := search.step()) is not None:
+        notes.append(step.note)
+    assert search.finished and search.root.proven == DRAW and search.proven() == (0, 0)
+    assert exactly_zero(search.value().first())
+    assert search.root.numbers()["proven"] == "draw"
+    assert any(note.endswith("(game over), proven draw") for note in notes)
+    best = next(child for child in search.root.children if child.move == search.best_move())
+    assert best.proven == DRAW  # the player to move plays a proven draw, the best there is
+
+
+def test_the_backpropagation_phase_says_proven_draw() -> None:
+    search = MonteCarloTreeSearch(make_game("tree").parse(DRAWN_TREE), seed=0, solver=True)
+    texts: list[str] = []
+    while not search.finished:
+        texts.extend(phase.text for phase in search.phased() if phase.name == "backpropagation")
+    assert "MCTS-Solver: root proven draw" in texts[-1]
+
+
+Tree = int | list["Tree"]
+"""A tree of ``TREES``: a leaf's value, or a node's children."""
+
+
+def minimax_sign(tree: Tree, maximising: bool) -> int:
+    """The sign of a tree's minimax value (a leaf: its own sign), MAX to move at the top if ``maximising``."""
+    if isinstance(tree, int):
+        return (tree > 0) - (tree < 0)
+    signs = [minimax_sign(child, not maximising) for child in tree]
+    return max(signs) if maximising else min(signs)
+
+
+def written(tree: Tree) -> str:
+    """The tree as ``--game tree`` reads it: ``((0,1),(-1,2))``."""
+    return str(tree) if isinstance(tree, int) else "(" + ",".join(map(written, tree)) + ")"
+
+
+TREES = st.recursive(st.integers(-2, 2), lambda kids: st.lists(kids, min_size=1, max_size=3), max_leaves=12).filter(
+    lambda tree: isinstance(tree, list)
+)
+"""Small trees whose leaves are -2..2: wins, losses and draws (0) for MAX."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(tree=TREES, seed=st.integers(0, 1000))
+def test_solver_proves_the_result_of_any_small_tree_its_value_exactly_that(tree: Tree, seed: int) -> None:
+    search = MonteCarloTreeSearch(make_game("tree").parse(written(tree)), seed=seed, solver=True)
+    result = search.run(Limit(iterations=5000))
+    exact = minimax_sign(tree, True)
+    assert result.finished
+    assert search.proven() == (exact, exact)
+    assert result.value.first() == exact and math.copysign(1.0, result.value.first()) == (-1.0 if exact < 0 else 1.0)
 
 
 def test_solver_proves_the_win_in_one_at_its_first_expansion_of_column_three() -> None:

@@ -65,4 +65,4 @@ def test_flat_monte_carlo_plays_the_chance_game() -> None:
 def test_mcts_solver_is_refused_on_the_chance_game() -> None:
     with pytest.raises(SearchError) as raised:
         make_searcher("mcts", GAME.start(), {"solver": True})
-    assert str(raised.value) == "mcts: solver=true (MCTS-Solver) proves wins and losses of games without chance only"
+    assert str(raised.value) == "mcts: solver=true (MCTS-Solver) proves the results of games without chance only"

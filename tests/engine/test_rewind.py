@@ -278,6 +278,9 @@ def test_steps_taken_back_are_taken_again_in_place(
 
 # --- MCTS and flat Monte Carlo: many steps back (and again) at once, from the journal ---
 
+DRAWN = "231634161247672231544674712724167"
+"""A Connect Four position drawn with best play, which MCTS-Solver proves a draw in 144 steps (seed 11)."""
+
 MONTE_CARLO: tuple[tuple[str, str, dict[str, object]], ...] = (
     ("mcts", "connect4:5x4", {}),
     ("mcts", "connect4:5x4@4335341511345", {}),
@@ -287,6 +290,8 @@ MONTE_CARLO: tuple[tuple[str, str, dict[str, object]], ...] = (
     ("mcts", "nim:3,4,5", {}),
     ("mcts", "nim:3,4,5", {"k": 3, "partial": True}),
     ("mcts", "nim:1,2,3", {"solver": True}),
+    ("mcts", f"connect4@{DRAWN}", {"solver": True}),
+    ("mcts", f"connect4@{DRAWN}", {"solver": True, "partial": True, "k": 3}),
     ("mcts", "connect4-chance", {}),
     ("mcts", "connect4-chance:5x4@4433335533441155113344", {}),
     ("mcts", "connect4-chance:5x4@44333355334411", {"k": 3, "partial": True}),
@@ -295,9 +300,9 @@ MONTE_CARLO: tuple[tuple[str, str, dict[str, object]], ...] = (
     ("flat-mc", "connect4-chance", {}),
 )
 """Searcher, game (``nim:PILES`` for a Nim position, ``GAME@MOVES`` for a position after ``MOVES``) and parameters:
-k = 1 and k > 1 (numpy batches on Connect Four), partial expansion, MCTS-Solver (proofs; the search of Nim 1,2,3
-proves its root and finishes), chance; near the end of a game, steps that reach a finished game already in the tree
-(and add nothing)."""
+k = 1 and k > 1 (numpy batches on Connect Four), partial expansion, MCTS-Solver (proofs; the searches of Nim 1,2,3
+and of ``DRAWN`` prove their root, a loss and a draw, and finish), chance; near the end of a game, steps that reach a
+finished game already in the tree (and add nothing)."""
 
 
 def mc_start(game: str) -> State:
@@ -351,8 +356,9 @@ def test_monte_carlo_rewinds_to_any_step_and_goes_on_exactly(
     searcher, pictures = monte_carlo_recorded(name, game, params, 300)
     taken = len(pictures) - 1
     assert taken > 40
-    if params.get("solver") and game.startswith("nim"):
+    if params.get("solver") and (game.startswith("nim") or DRAWN in game):
         assert searcher.finished and taken < 300, "the root is proven: going back must clear finished"
+        assert exact_picture(searcher)[8] == (0.0 if DRAWN in game else -1.0), "a proven result's value, exactly"
     draw = random.Random(f"{name}{params}{game}")
     for round_ in range(12):
         back = draw.randrange(searcher.stats.iterations + 1)
