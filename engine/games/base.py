@@ -81,6 +81,8 @@ class Game(Protocol):
 
     name: str
     """Short name used on the command line: ``connect4``, ``grundy``, ``nim``, ``nim-misere``."""
+    kit: str
+    """The name of the game's kit (``plyscope.engine.kits``): everything else plyscope asks of the game."""
 
     def start(self) -> State: ...
 

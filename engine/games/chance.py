@@ -84,6 +84,8 @@ def check_probabilities(keep: float, side: float) -> None:
 class Connect4Chance:
     """Connect Four with chance on one board size: the ``Game`` object."""
 
+    kit = "connect4-chance"
+
     def __init__(self, board: Connect4, keep: float = DEFAULT_KEEP, side: float = DEFAULT_SIDE) -> None:
         check_probabilities(keep, side)
         self.board = board

@@ -30,6 +30,8 @@ COLUMN_DIGITS = "1234567890"
 class Connect4:
     """A Connect Four board size and everything precomputed for it; also the ``Game`` object."""
 
+    kit = "connect4"
+
     @classmethod
     def written(cls, width: str, height: str) -> Connect4:
         """The board of a game name's ``WxH``, each a string of digits (however many)."""

@@ -28,6 +28,8 @@ MAX_PILES = 32
 class Nim:
     """A Nim variant and its default start position; also the ``Game`` object."""
 
+    kit = "nim"
+
     def __init__(self, variant: str = "grundy", *, misere: bool = False, start: str | None = None) -> None:
         if variant not in ("grundy", "classic"):
             raise PositionError(f"unknown Nim variant '{variant}': use grundy or classic")

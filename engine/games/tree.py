@@ -469,6 +469,7 @@ class TreeGame:
     """One hand-written tree: the ``Game`` whose positions are its nodes."""
 
     name = NAME
+    kit = "tree"
 
     def __init__(self, tree: Tree) -> None:
         self.tree = tree

@@ -1,0 +1,89 @@
+"""Every game plyscope plays, by its kit (``plyscope.engine.kits.base.GameKit``): one place to ask.
+
+The built-in kits are this package's modules that expose ``KITS`` (a tuple of kits), found the way searchers are;
+kits from other packages come through the ``plyscope.games`` entry point group (each entry point names a
+``GameKit`` subclass or instance), as pytest and Harlequin load their plugins.  A plugin that fails to load, or
+that is no kit, is left out and reported in one line (``plugin_problems``): it never stops plyscope.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import pkgutil
+from functools import cache
+
+from plyscope.engine.games.base import Game, PositionError
+from plyscope.engine.kits.base import GameKit
+from plyscope.engine.numbers import shown
+
+ENTRY_POINT_GROUP = "plyscope.games"
+"""The entry point group a package declares its game kits in (``[project.entry-points."plyscope.games"]``)."""
+
+
+@cache
+def _found() -> tuple[dict[str, GameKit], tuple[str, ...]]:
+    """Every kit by name (built in first, then plugins'), and a line for each plugin that could not be loaded."""
+    found: dict[str, GameKit] = {}
+    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        for kit in getattr(module, "KITS", ()):
+            found[kit.name] = kit
+    problems: list[str] = []
+    for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            loaded = entry.load()
+            kit = loaded() if isinstance(loaded, type) else loaded
+        except Exception as error:  # (a plugin's bug of any kind: reported, never fatal)
+            problems.append(f"game plugin '{entry.name}' ({entry.value}) did not load: {_first_line(error)}")
+            continue
+        if not isinstance(kit, GameKit):
+            problems.append(f"game plugin '{entry.name}' ({entry.value}) is not a plyscope GameKit")
+        elif kit.name in found:
+            problems.append(f"game plugin '{entry.name}' ({entry.value}) is named {kit.name}, taken already")
+        else:
+            found[kit.name] = kit
+    return found, tuple(problems)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def kits() -> dict[str, GameKit]:
+    """Every game kit by name: the built-in ones, then the plugins' (in the order of their names)."""
+    return _found()[0]
+
+
+def plugin_problems() -> tuple[str, ...]:
+    """One line for each game plugin that could not be loaded (left out of ``kits``)."""
+    return _found()[1]
+
+
+def kit_of(game: Game) -> GameKit:
+    """The kit of ``game`` (which names it: ``game.kit``)."""
+    try:
+        return kits()[game.kit]
+    except KeyError:
+        raise PositionError(f"no game kit is named '{shown(game.kit)}' (the kit of {game.name})") from None
+
+
+def make_game(name: str) -> Game:
+    """The game ``name`` (with its parameters, as ``--game`` takes it); raises ``PositionError`` naming the games
+    there are."""
+    for kit in kits().values():
+        game = kit.make(name)
+        if game is not None:
+            return game
+    raise PositionError(f"unknown game '{shown(name)}': choose one of {', '.join(game_names())}")
+
+
+def game_names() -> list[str]:
+    """Every name ``--game`` takes, as help writes them (``connect4:WxH`` for a pattern)."""
+    return [name for kit in kits().values() for name in kit.names()]
+
+
+def game_choices() -> list[str]:
+    """The games a menu offers."""
+    return [name for kit in kits().values() for name in kit.choices()]

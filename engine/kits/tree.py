@@ -1,0 +1,60 @@
+"""The hand-written trees' kit (``--game tree``): a textbook's tree, valued exactly by minimax (expectiminimax where
+it has chance nodes).
+
+A tree's values are its leaves', from the first player's (MAX's) point of view, and they are values, not results:
+a move is optimal when it keeps the node's exact value (``TreeValues.outcome``), not merely its sign.
+"""
+
+from __future__ import annotations
+
+from plyscope.engine.games.base import Game, State
+from plyscope.engine.games.evaluators import Evaluator, TreeEvaluator
+from plyscope.engine.games.tree import TreeGame, TreeState, number_text
+from plyscope.engine.kits.base import ExactValues, GameKit, Number, Truth
+from plyscope.engine.pov import FIRST, PovScore
+
+
+class TreeValues(ExactValues):
+    """A tree's exact values at once (``Tree.exact``), from MAX's point of view."""
+
+    scale = "minimax value"
+
+    def truth(self, state: State, budget: int, at_least: Number | None = None) -> Truth:
+        assert isinstance(state, TreeState)
+        return Truth(PovScore(state.tree.exact[state.node], FIRST))
+
+    def words(self, score: Number, state: State) -> str:
+        return f"value {number_text(float(score))}"
+
+    def outcome(self, score: Number) -> Number:
+        return score
+
+
+class TreeKit(GameKit):
+    name = "tree"
+    summary = "a game tree written as a textbook draws it, ((3,12,8),(2,4,6),(14,5,2)): exact by minimax"
+    positions = "a tree of leaf values, ((3,12,8),(2,4,6),(14,5,2)), labels A(B(3),C(4)), chance ?(0.5:3,0.5:4)"
+    board = "tree"
+
+    def names(self) -> tuple[str, ...]:
+        return ("tree",)
+
+    def make(self, name: str) -> Game | None:
+        return TreeGame.built_in() if name == "tree" else None
+
+    def has_chance(self, game: Game) -> bool:
+        assert isinstance(game, TreeGame)
+        return game.tree.has_chance
+
+    def evaluators(self, game: Game) -> tuple[str, ...]:
+        return ("tree", "neutral")
+
+    def evaluator(self, game: Game, name: str, *, weights: str = "") -> Evaluator:
+        assert isinstance(game, TreeGame)
+        return TreeEvaluator(game) if name == "tree" else super().evaluator(game, name)
+
+    def exact(self, game: Game) -> ExactValues:
+        return TreeValues()
+
+
+KITS = (TreeKit(),)
