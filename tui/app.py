@@ -23,7 +23,7 @@ from textual.worker import WorkerFailed
 from plyscope.tui.contrast import LegibleText
 from plyscope.tui.crash import crash_line, save_crash
 from plyscope.tui.screens.explore import ExploreScreen
-from plyscope.tui.screens.help import HelpScreen, help_sections
+from plyscope.tui.screens.help import HelpScreen, help_sections, key_commands
 from plyscope.tui.sent_screen import SentScreen
 from plyscope.tui.session import Session
 
@@ -33,7 +33,7 @@ SWITCH_INTERVAL = 0.001
 
 @runtime_checkable
 class CommandSource(Protocol):
-    """A screen that adds its own commands to the command palette."""
+    """A screen that adds its own commands to the command palette (beyond its keys, which every screen has there)."""
 
     def palette_commands(self) -> Iterator[SystemCommand]: ...
 
@@ -159,7 +159,12 @@ class PlyscopeApp(App[None]):
         self.push_screen(HelpScreen(help_sections(self, self.screen), palette_key=palette))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """Textual's own commands (those no key of ours does), every key of ``screen`` as the help lists it
+        (``key_commands``), then the screen's own choices."""
+        keys = list(key_commands(self, screen))
+        titles = {command.title for command in keys}
+        yield from (command for command in super().get_system_commands(screen) if command.title not in titles)
+        yield from keys
         if isinstance(screen, CommandSource):
             yield from screen.palette_commands()
 

@@ -10,19 +10,17 @@ gives every batch to the ``SearchPane`` showing its session, then calls ``batche
 **The timeline.**  The timeline keys move the search of the pane holding the focus to another
 of its steps (``Session.go_to``, in a search thread); ``w`` writes it to a file.
 
-**Size.**  Below ``MIN_SIZE`` the screen says so instead of squeezing its panes.
+**Size.**  Below ``MIN_SIZE`` the screen says so instead of squeezing its panes (``SizedScreen``).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events
-from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -30,16 +28,16 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES
 from plyscope.tui.messages import BatchesReady
-from plyscope.tui.screens.help import binding_commands
 from plyscope.tui.screens.phases import PhaseScreen
-from plyscope.tui.screens.truth import TruthScreen, truth_command
+from plyscope.tui.screens.size import SizedScreen
+from plyscope.tui.screens.truth import TruthScreen
 from plyscope.tui.session import Batch, Deliver, Job, Session, export_path
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
 
 
-class SearchScreen(PhaseScreen, TruthScreen):
+class SearchScreen(PhaseScreen, TruthScreen, SizedScreen):
     """A screen whose ``SearchPane`` widgets show searches run by threads it hosts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -52,9 +50,6 @@ class SearchScreen(PhaseScreen, TruthScreen):
         ),
         Binding("greater_than_sign", "timeline('next-change')", "Timeline: next change of the best move", show=False),
     ]
-
-    MIN_SIZE: ClassVar[tuple[int, int]] = (60, 18)
-    """The smallest terminal (columns, rows) the screen is laid out in."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -277,24 +272,3 @@ class SearchScreen(PhaseScreen, TruthScreen):
         """Back to the screen below, if this one is still on top (an escape typed twice closes one screen)."""
         if self.is_current:
             self.app.pop_screen()
-
-    # ----------------------------------------------------------------- size
-
-    def on_resize(self, event: events.Resize) -> None:
-        columns, rows = self.MIN_SIZE
-        small = event.size.width < columns or event.size.height < rows
-        self.set_class(small, "-too-small")
-        if small:
-            if not self.query("#too-small"):
-                self.mount(Static(id="too-small"))
-            self.query_one("#too-small", Static).update(
-                f"plyscope needs a terminal of at least {columns} x {rows} here; this one is "
-                f"{event.size.width} x {event.size.height}. Make it larger (q quits)."
-            )
-
-    # ----------------------------------------------------------------- command palette
-
-    def palette_commands(self) -> Iterator[SystemCommand]:
-        """A command for every binding of the screen (screens add their own), and the truth column's."""
-        yield from binding_commands(self)
-        yield truth_command(self)

@@ -295,6 +295,5 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
     # ----------------------------------------------------------------- command palette
 
     def palette_commands(self) -> Iterator[SystemCommand]:
-        """The palette's commands for this screen: every binding, algorithms, games and parameters."""
-        yield from super().palette_commands()
+        """The palette's choices beyond the keys: algorithms, games and parameters."""
         yield from search_commands(self.session, self.choose_algorithm, self.choose_game, self.action_setup)

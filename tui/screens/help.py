@@ -1,15 +1,18 @@
-"""The ``?`` help screen, built from the real bindings of the screen, its widgets and the app."""
+"""The ``?`` help screen and the command palette's keys: one list (``key_sections``), built from the real bindings of
+the screen, its widgets and the app."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
 from rich.table import Table
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import SimpleCommand
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
@@ -24,6 +27,20 @@ Row = tuple[str, str]
 """A help row: the keys as shown, and what they do."""
 
 
+@dataclass(frozen=True, slots=True)
+class KeyRow:
+    """One row of the help screen and one command of the palette: the keys as shown, what they do, and doing it."""
+
+    keys: str
+    description: str
+    run: Callable[[], object]
+    """Does what the keys do, where they would do it (the screen, the widget holding the focus, the app)."""
+
+
+Section = tuple[str, list[KeyRow]]
+"""A titled group of key rows: the screen's, a widget's, or the app's (``Everywhere``)."""
+
+
 def class_bindings(cls: type[DOMNode]) -> list[Binding]:
     """The bindings ``cls`` declares, its base classes' included (a subclass's binding of a key wins)."""
     by_key: dict[str, Binding] = {}
@@ -34,39 +51,69 @@ def class_bindings(cls: type[DOMNode]) -> list[Binding]:
     return list(by_key.values())
 
 
-def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Row]]]:
-    """Titled groups of rows: the screen's keys, those of the project's widgets on it, then the app's."""
-    titled: list[tuple[str, type[DOMNode]]] = [(_title(type(screen).__name__), type(screen))]
-    for widget in screen.query("*"):
-        cls = type(widget)
-        if (
-            cls.__module__.startswith("plyscope.tui.")
-            and cls.__dict__.get("BINDINGS")
-            and all(c is not cls for _, c in titled)
-        ):
-            titled.append((_title(cls.__name__), cls))
-    titled.append(("Everywhere", type(app)))
-    columns = _column_keys(screen)
+def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
+    """Every key of ``screen``, in titled groups: the screen's, those of the project's widgets on it, then the app's.
+
+    The one list of keys: the help screen shows it (``help_sections``) and the command palette offers it
+    (``key_commands``), so that no key is in one and not the other.
+    """
+    owners = _owners(app, screen)
+    width = _board_width(screen)
     # what a key does is what the first binding to take it does: the app's own priority bindings come first
     app_bindings = [binding for binding in class_bindings(type(app)) if _enabled(app, binding)]
     taken_first = {binding.key for binding in app_bindings if binding.priority}
     sections = []
-    for title, owner in titled:
-        rows: dict[str, list[str]] = {}
+    for title, target in owners:
+        rows: dict[str, tuple[list[str], str]] = {}
         played = False
-        for binding in app_bindings if owner is type(app) else class_bindings(owner):
-            if not binding.description or binding.system or (owner is not type(app) and binding.key in taken_first):
+        for binding in app_bindings if target is app else class_bindings(type(target)):
+            if not binding.description or binding.system or (target is not app and binding.key in taken_first):
                 continue
             if COLUMN_ACTION.fullmatch(binding.action):
                 played = True
                 continue
-            rows.setdefault(described(binding), []).append(app.get_key_display(binding))
-        listed = [(", ".join(keys), description) for description, keys in rows.items()]
-        if played and columns:
-            listed.insert(0, (columns, "Play that column on the board"))
+            keys, _ = rows.setdefault(described(binding), ([], binding.action))
+            keys.append(app.get_key_display(binding))
+        listed = [
+            KeyRow(", ".join(keys), description, partial(app.run_action, action, target))
+            for description, (keys, action) in rows.items()
+        ]
+        if played and width:
+            columns = f"1-{COLUMN_DIGITS[width - 1]}" if width <= 9 else "1-9, 0"
+            listed.insert(0, KeyRow(columns, "Play that column on the board", partial(_pick_column, target, width)))
         if listed:
             sections.append((title, listed))
     return sections
+
+
+def _owners(app: App[Any], screen: Screen[Any]) -> list[tuple[str, DOMNode]]:
+    """Where keys are bound, titled: the screen, one widget of each of the project's classes that bind keys (the one
+    holding the focus, else the first), and the app."""
+    owners: dict[type[DOMNode], DOMNode] = {type(screen): screen}
+    focused = screen.focused
+    for widget in screen.query("*"):
+        cls = type(widget)
+        if cls.__module__.startswith("plyscope.tui.") and cls.__dict__.get("BINDINGS"):
+            holds_focus = focused is not None and (focused is widget or widget in focused.ancestors)
+            if cls not in owners or holds_focus:
+                owners[cls] = widget
+    return [(_title(cls.__name__), target) for cls, target in owners.items()] + [("Everywhere", app)]
+
+
+def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Row]]]:
+    """The help screen's rows (``key_sections``): the keys as shown, and what they do."""
+    return [(title, [(row.keys, row.description) for row in rows]) for title, rows in key_sections(app, screen)]
+
+
+def key_commands(app: App[Any], screen: Screen[Any]) -> Iterator[SystemCommand]:
+    """A command-palette command for every row of ``key_sections`` (a row two sections share, once)."""
+    offered: set[tuple[str, str]] = set()
+    for title, rows in key_sections(app, screen):
+        where = "" if title == "Everywhere" or title == _title(type(screen).__name__) else f" in the {title.lower()}"
+        for row in rows:
+            if (row.keys, row.description) not in offered:
+                offered.add((row.keys, row.description))
+                yield SystemCommand(row.description, f"key {row.keys}{where}", row.run)
 
 
 def _enabled(app: App[Any], binding: Binding) -> bool:
@@ -74,31 +121,30 @@ def _enabled(app: App[Any], binding: Binding) -> bool:
     return app.check_action(binding.action.partition("(")[0], ()) is not False
 
 
-def _column_keys(screen: Screen[Any]) -> str:
-    """``1-7``: the keys of the columns of the Connect Four board on ``screen`` (``""`` without one)."""
+def _board_width(screen: Screen[Any]) -> int:
+    """The columns of the Connect Four board on ``screen``, whose digit keys play them (0: no such board)."""
     from plyscope.tui.widgets.board import Board  # the board's module imports this one's neighbours
 
     boards = list(screen.query(Board).results(Board))
     if not boards or not isinstance(boards[0].state, Connect4State):
-        return ""
-    width = boards[0].state.game.width
-    return f"1-{COLUMN_DIGITS[width - 1]}" if width <= 9 else "1-9, 0"
+        return 0
+    return boards[0].state.game.width
+
+
+def _pick_column(owner: DOMNode, width: int) -> None:
+    """The palette's way to play a column: a list of the ``width`` columns, each played as its digit key would."""
+    picks = [
+        SimpleCommand(
+            f"Play column {digit}", partial(owner.app.run_action, f"play_column({column})", owner), f"key {digit}"
+        )
+        for column, digit in enumerate(COLUMN_DIGITS[:width])
+    ]
+    owner.app.search_commands(picks, placeholder="Column…")
 
 
 def described(binding: Binding) -> str:
     """A binding in the help screen's and the palette's words: its tooltip where the footer's label is short."""
     return binding.tooltip or binding.description
-
-
-def binding_commands(screen: Screen[Any]) -> Iterator[SystemCommand]:
-    """A command-palette command for every binding ``screen`` declares, described as in the help screen."""
-    keys: dict[tuple[str, str], list[str]] = {}
-    for binding in Binding.make_bindings(type(screen).BINDINGS):
-        if COLUMN_ACTION.fullmatch(binding.action):
-            continue
-        keys.setdefault((binding.action, described(binding)), []).append(screen.app.get_key_display(binding))
-    for (action, description), shown in keys.items():
-        yield SystemCommand(description, "key " + ", ".join(shown), partial(screen.run_action, action))
 
 
 def _title(class_name: str) -> str:

@@ -1,4 +1,4 @@
-"""What the command palette offers beyond each screen's keys (``binding_commands``): the choices the registry
+"""What the command palette offers beyond each screen's keys (``help.key_commands``): the choices the registry
 gives, for the explorer's search and for a game's sides and hints.
 
 The explorer's ``a`` and ``g`` open the palette on the same choices (``algorithm_picks``,

@@ -295,6 +295,5 @@ class PlayScreen(TurnScreen):
     # ----------------------------------------------------------------- command palette
 
     def palette_commands(self) -> Iterator[SystemCommand]:
-        """Every binding, sides against each fitting algorithm, and the hint agent."""
-        yield from super().palette_commands()
+        """The palette's choices beyond the keys: sides against each fitting algorithm, and the hint agent."""
         yield from side_commands(self.played.game.name, self.default_limit, self.set_sides, self.choose_hint_agent)

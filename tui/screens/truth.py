@@ -1,10 +1,9 @@
-"""The truth column's key (``T``) and palette entry, which every screen showing searches has (``SearchScreen``)."""
+"""The truth column's key (``T``), which every screen showing searches has (``SearchScreen``)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
@@ -37,8 +36,3 @@ class TruthScreen(Screen[None]):
             self.say("truth column on (for the player to move): ? not found yet, … beyond the budget, ✗ fooled below")
         else:
             self.say("truth column off")
-
-
-def truth_command(screen: TruthScreen) -> SystemCommand:
-    """The command palette's entry for ``T``."""
-    return SystemCommand(TRUTH_DESCRIPTION, "key T", screen.action_truth)

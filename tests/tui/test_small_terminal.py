@@ -1,0 +1,50 @@
+"""A terminal made too small, then large again: the screen is laid out as before, the focus where it was (it once
+stayed nowhere, every pane with a light border, until tab)."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.widgets.search_tree import SearchTree
+from tests.tui.contest_helpers import wait_until
+from tests.tui.helpers import explorer, make_app, run_async, settle, top
+
+
+async def too_small_and_back(pilot: Pilot[None], small: tuple[int, int], large: tuple[int, int]) -> None:
+    await pilot.resize_terminal(*small)
+    await wait_until(pilot, lambda: top(pilot).has_class("-too-small"), "the screen told too small")
+    await pilot.resize_terminal(*large)
+    await wait_until(pilot, lambda: not top(pilot).has_class("-too-small"), "the screen laid out again")
+    await pilot.pause()
+
+
+@run_async
+async def test_the_explorers_tree_has_the_focus_again_and_takes_keys() -> None:
+    app = make_app(position="4453")
+    async with app.run_test(size=(140, 45)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        tree = screen.query_one(SearchTree)
+        assert screen.focused is tree
+        await too_small_and_back(pilot, (50, 15), (140, 45))
+        assert screen.focused is tree
+        line = tree.cursor_line
+        await pilot.press("down")
+        assert tree.cursor_line == line + 1
+
+
+@run_async
+async def test_compare_gives_the_focus_back_to_the_pane_that_had_it() -> None:
+    app = make_app(position="4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("C", "enter")
+        await wait_until(pilot, lambda: isinstance(top(pilot), CompareScreen), "compare")
+        screen = top(pilot)
+        await pilot.press("tab")  # the second pane's tree, say
+        had: Widget | None = screen.focused
+        assert isinstance(had, SearchTree)
+        await too_small_and_back(pilot, (79, 24), (200, 60))
+        assert screen.focused is had
