@@ -21,6 +21,11 @@ takes most of a second to load in a fresh process (numba and its machine code), 
 pure Python kernel (the same search, node for node): within its small budget that settles
 many positions deep in a tree.
 
+A search that proves values is a source of truth for its own nodes too (``Searcher.proof``: the exact solver's
+scores, best-first minimax's, proof-number search's and MCTS-Solver's bounds once they meet): ``proven_truth`` takes
+what it proved as the position's truth, so the column agrees with a searcher beside it that has settled more than the
+oracle's budget can.
+
 A ``Judgement`` compares a searcher's choice among a position's moves with perfect play: the
 moves that keep the position's game-theoretic value (win, draw or loss) are optimal; a choice
 worse than a sibling's is the search being fooled.  ``WorkShares`` adds where the work went: below the
@@ -41,6 +46,7 @@ from plyscope.engine.games.connect4 import Connect4, Connect4State
 from plyscope.engine.games.nim import Nim, NimState
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import Node, cyclic_gc_paused
+from plyscope.engine.search.outcomes import result_of, to_pons
 from plyscope.engine.solve import nim_score
 from plyscope.engine.solver import Connect4Solver, ScoreSearch
 
@@ -81,6 +87,15 @@ class Truth:
             return None
         value = self.score.pov(player)
         return (value > 0) - (value < 0)
+
+
+def proven_truth(proof: PovScore[int], state: State) -> Truth:
+    """What a search proved of ``state`` (``Searcher.proof``: an exact score in ``outcomes``' units) as its truth: Pons'
+    score on Connect Four (the game's length is in both), the result alone on Nim (``+1``, ``-1``)."""
+    value = proof.pov(state.player)
+    if isinstance(state, Connect4State):
+        return Truth(PovScore(to_pons(value, state.game.cells), state.player))
+    return Truth(PovScore(result_of(value), state.player))
 
 
 def refusal(game: Game) -> str | None:
@@ -350,12 +365,15 @@ class WorkShares:
 
     @property
     def losing_share(self) -> float | None:
-        """The share of the work spent below root moves that lose (``None`` before any)."""
+        """The share of the work spent below root moves that lose, for the player to move at the root; ``None`` while
+        it is not known: no work yet, or some of it below a root move not settled (the share could be anything from
+        what is known to lose to that and the unsettled work together)."""
+        shares = self.by_outcome()
         total = self.total
-        return self.by_outcome()["loss"] / total if total else None
+        return shares["loss"] / total if total and not shares["unsettled"] else None
 
     def as_json(self) -> dict[str, object]:
-        """``plyscope search --json``'s fields: ``null`` where not settled within the solver's budget."""
+        """``plyscope search --json``'s fields: ``null`` where not known (not settled within the solver's budget)."""
         judgement = self.judgement
         return {
             "best_move_optimal": judgement.optimal,

@@ -217,6 +217,15 @@ def test_json_judges_the_best_move_and_shares_the_work_by_the_root_moves_values(
 
 
 def test_json_has_no_truth_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_says_null_not_zero_for_the_losing_share_while_nothing_is_settled(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = run_json(capsys, "4453", "--algo", "alphabeta", "--moves", "300", "--truth-nodes", "0")
+    work = report["work_by_outcome"]
+    assert isinstance(work, dict) and work["unsettled"] == sum(work.values()) > 0
+    assert report["losing_work_share"] is None and report["best_move_optimal"] is None
+
+
     report = run_json(capsys, "4454", "--game", "connect4-chance", "--algo", "mcts", "--moves", "300")
     assert report["best_move_optimal"] is None and report["losing_work_share"] is None
     assert "expected values" in str(report["truth_refused"])

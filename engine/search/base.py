@@ -322,6 +322,13 @@ class Searcher(ABC, Generic[N]):
         """What this search has proven about the game from the root (``None``: nothing yet, or it cannot prove)."""
         return None
 
+    def proof(self, node: Node) -> PovScore[int] | None:
+        """The exact score this search has proven for the position at ``node``, in ``plyscope.engine.search.outcomes``'
+        units (a win or a loss with the ply the game ends at, 0 a draw), with whose point of view it takes; ``None``
+        while its bounds there are apart, or for a search that proves nothing (here).  The truth column takes it as
+        the node's exact value: a search that proves values is a source of truth for its own nodes."""
+        return None
+
     def line_verdict(self, line: list[Move]) -> Verdict | None:
         """The result where ``line`` (moves from the root) ends the game, as a verdict; ``None`` if it does not.
 

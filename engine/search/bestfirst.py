@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Self
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.games.tree import TreeState
-from plyscope.engine.pov import PovScore
+from plyscope.engine.pov import FIRST, PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
@@ -384,6 +384,12 @@ class BestFirst(Searcher[BestFirstNode]):
         lo, hi = self.bounds_of(self.root)
         result = result_of(lo)
         return (result, result) if result == result_of(hi) else None
+
+    def proof(self, node: Node) -> PovScore[int] | None:
+        """A node's exact score once its bounds meet, for the first player."""
+        assert isinstance(node, BestFirstNode)
+        lo, hi = self.bounds_of(node)
+        return PovScore(lo, FIRST) if lo == hi else None
 
 
 ALGORITHMS = (

@@ -666,6 +666,16 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
             return None
         return (lowest, highest) if -self.root_state.player == 1 else (-highest, -lowest)
 
+    def proof(self, node: Node) -> PovScore[int] | None:
+        """A node's exact score once its bounds meet (kept on games without chance only, where the players take turns),
+        for the player who moved into it."""
+        assert isinstance(node, MctsNode)
+        span = node.bounds
+        if span is None or span[0] != span[1]:
+            return None
+        root_player = self.root_state.player
+        return PovScore(span[0], -root_player if node.depth % 2 == 0 else root_player)
+
     def preferred_child(self, node: Node) -> MctsNode | None:
         """The child ``best_move`` would play at ``node`` (most visited without the solver; ``_final_child``)."""
         assert isinstance(node, MctsNode)

@@ -385,6 +385,12 @@ class ProofNumberSearch(Searcher[PnsNode]):
         lowest, highest = result_of(lo), result_of(hi)
         return (lowest, highest) if self.root_player == 1 else (-highest, -lowest)
 
+    def proof(self, node: Node) -> PovScore[int] | None:
+        """A node's exact score once its bounds meet, for the root player."""
+        assert isinstance(node, PnsNode)
+        lo, hi = self.bounds_of(node)
+        return PovScore(lo, self.root_player) if lo == hi else None
+
     def preferred_child(self, node: Node) -> PnsNode | None:
         """The most-proving child while the claim is open; once settled, the surest child."""
         assert isinstance(node, PnsNode)

@@ -12,6 +12,7 @@ from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, SearchError, Step, Taken, Verdict
+from plyscope.engine.search.outcomes import from_pons
 from plyscope.engine.solver import Connect4Solver, ScoreSearch, centre_first
 
 
@@ -267,6 +268,15 @@ class SolverSearcher(Searcher[SolverNode]):
         if (lowest, highest) == (-1, 1):
             return None
         return (lowest, highest) if root.state.player == 1 else (-highest, -lowest)
+
+    def proof(self, node: Node) -> PovScore[int] | None:
+        """A node's exact score, once its bounds meet, for its player to move (Pons' score as ``outcomes``' units)."""
+        assert isinstance(node, SolverNode)
+        score = node.score
+        if score is None:
+            return None
+        state = node.state
+        return PovScore(from_pons(score, state.ply, state.game.cells), state.player)
 
     def preferred_child(self, node: Node) -> SolverNode | None:
         """At the root the child of surest best score; below it, the line's next node."""

@@ -12,10 +12,11 @@ import pytest
 from plyscope.engine.games import NimState, make_game
 from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.pov import PovScore
+from plyscope.engine.search import outcomes
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
-from plyscope.engine.truth import STAND_IN_MISSES, Judgement, Oracle, Truth, refusal, work_shares
+from plyscope.engine.truth import STAND_IN_MISSES, Judgement, Oracle, Truth, proven_truth, refusal, work_shares
 from plyscope.tui.formatting import truth_words
 from tests.pons import pons_positions
 
@@ -161,10 +162,21 @@ def test_work_shares_of_a_hand_built_root_add_up() -> None:
     assert shares.work == (3.0, 1.0, 2.0, 0.0) and shares.unit == "moves"
     assert shares.by_outcome() == {"win": 1.0, "draw": 0.0, "loss": 3.0, "unsettled": 2.0}
     assert sum(shares.by_outcome().values()) == shares.total == 6.0
-    assert shares.losing_share == 0.5
+    assert shares.losing_share is None  # a third of the work is below move 3, not settled: 50% to 83%
     assert shares.judgement.optimal is False  # move 1 loses; 2 and 4 win
     fields = shares.as_json()
     assert (fields["best_move_optimal"], fields["optimal_root_moves"], fields["root_moves"]) == (False, None, 4)
+    assert fields["losing_work_share"] is None
+
+
+def test_the_losing_share_is_unknown_while_work_is_below_an_unsettled_move_never_zero() -> None:
+    root = Node(None, None)
+    for move in (1, 2):
+        root.add_child(Node(root, move))
+    loses = Truth(PovScore(1, -1))  # for the player to move after it: the opponent wins
+    assert work_shares(root, [1, 2], 1, [None, None], 1).losing_share is None  # nothing settled: not 0
+    assert work_shares(root, [1, 2, 3], 1, [loses, loses, None], 1).losing_share == 1.0  # no work below move 3
+    assert work_shares(Node(None, None), [1], None, [loses], 1).losing_share is None  # no work at all
 
 
 @pytest.mark.parametrize("name", ["minimax", "mcts"])
@@ -264,3 +276,50 @@ def test_the_apps_oracle_freezes_the_solvers_objects_out_of_the_collector() -> N
     gc.unfreeze()
     freeze_loaded()
     assert gc.get_freeze_count() > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "limit"),
+    [
+        ("solver", {}, Limit()),
+        ("bestfirst", {}, Limit()),
+        ("pns", {}, Limit()),
+        ("mcts", {"solver": "true"}, Limit()),
+        ("mcts", {}, Limit(iterations=3000)),
+    ],
+)
+def test_what_a_searcher_proves_is_the_oracles_truth(name: str, params: dict[str, object], limit: Limit) -> None:
+    """``Searcher.proof`` (the truth column takes it as settled) is the exact value wherever a searcher gives one; and
+    each searcher that finishes proves the values of root moves an oracle of one node a position leaves unsettled."""
+    state = make_game("connect4").parse("52753311433677442422121")  # 23 stones
+    searcher = make_searcher(name, state, params)
+    searcher.run(limit)
+    oracle, blind = Oracle(), Oracle(budget=1, table=1 << 16)
+    proven = [(node, proof) for node in searcher.walk() if (proof := searcher.proof(node)) is not None]
+    assert len(proven) > 5
+    for node, proof in proven:
+        position = searcher.state_at(node)
+        assert proven_truth(proof, position).score == oracle.truth(position).score
+    if searcher.finished:  # (plain MCTS, stopped early, proves only some finished games deep in its tree)
+        assert any(not blind.truth(searcher.state_at(node)).settled for node, _ in proven if node.depth == 1)
+
+
+def test_nim_proofs_are_the_results_alone() -> None:
+    state = make_game("nim").parse("1,2,3")  # nim-sum 0: the player to move loses
+    searcher = make_searcher("pns", state, {})
+    searcher.run(Limit())
+    proof = searcher.proof(searcher.root)
+    assert proof is not None and proven_truth(proof, state).score == PovScore(-1, state.player)
+
+
+def test_pons_scores_and_scores_that_carry_the_ply_convert_both_ways() -> None:
+    cells = 42
+    assert outcomes.to_pons(outcomes.score(1, 7), cells) == 18  # the first player's fourth stone wins: 22 - 4
+    assert outcomes.to_pons(outcomes.score(-1, 8), cells) == -18 and outcomes.to_pons(0, cells) == 0
+    for ply in range(cells):
+        for end in range(ply + 1, cells + 1):
+            for result in (1, -1):
+                if (result > 0) != ((end - ply) % 2 == 1):  # the player to move wins on their own plies only
+                    continue
+                value = outcomes.score(result, end)
+                assert outcomes.from_pons(outcomes.to_pons(value, cells), ply, cells) == value

@@ -297,3 +297,33 @@ async def test_a_pane_loads_the_solver_ahead_of_the_column_but_not_in_a_served_s
         ):
             assert session.main(["1", "2048", "explore"]) == 0
         assert not oracle.load_ahead
+
+
+@run_async
+async def test_a_searcher_that_proves_values_settles_the_column_and_the_head_line() -> None:
+    """Issue 36, 6: the solver beside an oracle that cannot settle its root moves (here: one solver node a position)
+    showed every child's exact score while the head line said ``optimal? (0 of 7 settled)``.  What the search proved is
+    the column's truth, the oracle's own values agreeing."""
+    position = "52753311433677442422121"  # 23 stones: the solver ends in a fraction of a second
+    app = make_app(game="connect4", position=position, algorithm="solver")
+    with mock.patch("plyscope.tui.widgets.search_pane.ORACLE", Oracle(budget=1, table=1 << 16)):
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            pane = screen.query_one(SearchPane)
+            await pilot.press("T", "r")
+            searcher = screen.session.searcher
+            for _ in range(600):
+                await settle(pilot)
+                if searcher.finished and not busy(pane):
+                    break
+            assert searcher.finished
+            await pilot.pause()
+            oracle = Oracle()
+            for child in searcher.root.children:  # every root move's exact score, from the solver's proof
+                state = searcher.state_at(child)
+                shown, column = label(pane.search_tree, child), truth_column(truth_words(oracle.truth(state), state))
+                assert shown.startswith(f"{shown.split(' [')[0]}{column} ")
+            head = str(pane.query_one("#head", Static).render())
+            assert "settled" not in head and "✓ optimal (" in head
+            cells = dict(pane.query_one(FigureGrid).cells)
+            assert cells["optimal"].startswith("yes, ")

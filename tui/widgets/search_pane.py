@@ -34,7 +34,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.games import Move, State
 from plyscope.engine.games.tree import TreeGame
 from plyscope.engine.search.base import Node, Phase, Searcher
-from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, refusal, work_shares
+from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, proven_truth, refusal, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
 from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory
 from plyscope.tui.widgets.reading_guide import phase_words
@@ -97,13 +97,16 @@ def depth(node: Valued) -> int:
 
 def share_cells(shares: WorkShares) -> tuple[tuple[str, str], ...]:
     """The stats panel's figures on the root moves: ``optimal`` (the best move's, and how many are) and the share of
-    the work below root moves that lose, for the player to move at the root."""
+    the work below root moves that lose, for the player to move at the root (``?`` while some of the work is below a
+    root move not settled, ``–`` before any work)."""
     judgement = shares.judgement
     said = {True: "yes", False: "no ✗", None: "?"}[judgement.optimal]
     count = judgement.optimal_moves
     optimal = f"{said}, {count} of {len(judgement.outcomes)}" if count is not None else said
     losing = shares.losing_share
-    return (("optimal", optimal), ("losing work", "–" if losing is None else f"{losing:.0%} {shares.unit}"))
+    if losing is not None:
+        return (("optimal", optimal), ("losing work", f"{losing:.0%} {shares.unit}"))
+    return (("optimal", optimal), ("losing work", "?" if shares.total else "–"))
 
 
 def judgement_text(judgement: Judgement) -> Text:
@@ -295,7 +298,7 @@ class SearchPane(Vertical):
             self.judge()  # the principal variation may have moved
         else:
             self.refresh_figures()
-        self.find_truths()
+        self.find_truths()  # (judged again if the search has proven values of its own)
 
     def show_phase(self, phase: Phase[Node] | None) -> None:
         """Note ``phase`` as the one shown (phase mode; ``None``: a whole step), its sentence under the tree (shown with
@@ -320,16 +323,24 @@ class SearchPane(Vertical):
         return reason or ""
 
     def find_truths(self) -> None:
-        """Start a worker on the nodes without an exact value yet (after the one under way, if any): the lines shown,
-        and every child of the principal variation's nodes (to judge the searcher's choice there)."""
+        """Take the values the search has proven itself (``_take_proofs``), then start a worker on the nodes without an
+        exact value yet (after the one under way, if any): the lines shown, and every child of the principal
+        variation's nodes (to judge the searcher's choice there)."""
         session = self.session
         trees = list(self.query(SearchTree).results(SearchTree))  # none once the pane's screen has gone
-        if session is None or not trees or not trees[0].truth or self._truth_busy:
+        if session is None or not trees or not trees[0].truth:
             return
         tree = trees[0]
         known = self._truths
-        tree.set_truths([(node, known[node][1]) for node in tree.awaiting_truth() if node in known])
         with session.lock:  # (the worker does not take it: a running search would keep it from the lock)
+            proven = self._take_proofs(session.searcher, tree)
+            tree.set_truths([(node, known[node][1]) for node in tree.awaiting_truth() if node in known])
+        if proven:
+            self.judge()
+        if self._truth_busy:
+            return
+        known = self._truths  # (judging may have left out values of nodes no longer shown)
+        with session.lock:
             searcher = session.searcher
             choices = [child for node in shown_line(searcher) for child in node.children if child not in known]
             roots = [RootMove(move) for move in searcher.root_state.legal_moves() if RootMove(move) not in known]
@@ -341,6 +352,36 @@ class SearchPane(Vertical):
         self._truth_busy = True
         run = self._truth_run
         self.run_worker(partial(self._value, waiting, run), thread=True, group="truth", name="truth")
+
+    def _take_proofs(self, searcher: Searcher[Node], tree: SearchTree) -> bool:
+        """Settle with the search's own proofs (``Searcher.proof``: exact values it has found) the nodes the column
+        values that are not settled yet: the lines shown, the children of the principal variation's nodes and the root
+        moves (by their nodes); whether it settled any.  Called under the session's lock."""
+        if type(searcher).proof is Searcher.proof:  # (it proves nothing)
+            return False
+        known = self._truths
+        root_moves = {child: RootMove(child.move) for child in searcher.root.children}
+        choices = [child for node in shown_line(searcher) for child in node.children]
+        candidates = dict.fromkeys([*tree.shown(), *choices, *root_moves])
+        found: list[tuple[Node, str]] = []
+        for node in candidates:
+            held = known.get(node)
+            if held is not None and held[0].settled:
+                continue
+            proof = searcher.proof(node)
+            if proof is None:
+                continue
+            state = searcher.state_at(node)
+            truth = proven_truth(proof, state)
+            words = truth_words(truth, state)
+            known[node] = (truth, words)
+            if node in root_moves:
+                known[root_moves[node]] = (truth, words)
+            found.append((node, words))
+        if found:
+            tree.set_truths(found)
+            self._shares_counted = -SHARES_SECONDS
+        return bool(found)
 
     def _value(self, waiting: Sequence[tuple[Valued, State]], run: int) -> None:
         """The truth worker (in a thread of its own): values the positions ``waiting``, handing what it finds to the
@@ -385,9 +426,13 @@ class SearchPane(Vertical):
         message.stop()
         if message.run != self._truth_run:
             return
+        kept = []
         for node, truth, words in message.found:
-            self._truths[node] = (truth, words)
-        self.search_tree.set_truths([(node, words) for node, _, words in message.found if isinstance(node, Node)])
+            held = self._truths.get(node)
+            if held is None or not held[0].settled:  # (a value the search proved meanwhile is not undone)
+                self._truths[node] = (truth, words)
+                kept.append((node, words))
+        self.search_tree.set_truths([(node, words) for node, words in kept if isinstance(node, Node)])
         self._shares_counted = -SHARES_SECONDS
         self.judge()
         if message.done:
