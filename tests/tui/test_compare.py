@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from plyscope.engine.games import make_game
-from plyscope.engine.search.base import Limit
+from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.seeds import turn_seed
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.cli import main
@@ -265,7 +265,10 @@ async def test_step_keys_pressed_while_steps_are_taken_add_theirs() -> None:
 
 
 @run_async
-async def test_tree_lines_cut_at_a_narrow_panes_edge_end_with_an_ellipsis() -> None:
+async def test_tree_lines_too_wide_for_a_narrow_pane_give_up_numbers_not_marks() -> None:
+    """Issue 36, 8: a line cut at the pane's edge kept the cells under the scroll bar's gutter (``beta=493 prun…d=``
+    where no bar was drawn over them) and lost its ``✂`` and ``◂``.  A line too wide keeps its move, truth column and
+    marks, gives up its last whole numbers for an ellipsis, and nothing is drawn past its end."""
     screen, app = comparing(MIDDLE_GAME, ["alphabeta", "rivest", "mcts"], 5000)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("d")
@@ -276,15 +279,41 @@ async def test_tree_lines_cut_at_a_narrow_panes_edge_end_with_an_ellipsis() -> N
             shown = tree.scrollable_content_region  # (without the scroll bars, which cover the lines' ends)
             for y in range(shown.height):
                 view = tree.get_node_at_line(tree.scroll_offset.y + y)
-                if view is None:
+                if view is None or not isinstance(view.data, Node):
                     continue
-                text = tree.render_line(y).text[: shown.width].rstrip()
-                if text.endswith(str(view.label)):
+                drawn = tree.render_line(y).text
+                assert not drawn[shown.width :].strip(), f"drawn past the pane's edge: {drawn!r}"
+                text = drawn[: shown.width].rstrip()
+                label = str(view.label)
+                if text.endswith(label):
                     whole += 1
-                else:
-                    assert text.endswith("…"), f"cut without an ellipsis: {text!r}"
-                    cut += 1
+                    continue
+                record = tree._shown[view.data]
+                head, _, marks = label.partition(record.numbers)
+                assert text.endswith(f"{head}{text[text.index(head) + len(head) :].split('…')[0]}…{marks}"), text
+                kept = text[text.index(head) + len(head) : text.rindex("…")]
+                assert record.numbers.startswith(kept) and (not kept or kept.endswith(" ")), "a number cut in two"
+                cut += 1
         assert whole and cut  # both kinds of line were on the screen
+
+
+@run_async
+async def test_no_piece_of_a_cut_line_is_left_where_the_scroll_bars_gutter_is_not_drawn_over() -> None:
+    """The gutter reserved for a vertical scroll bar the screen does not draw (as a compare pane's tree had while it
+    ran, issue 36, 8) is blank: no stale ``d=`` of ``pruned=`` after the ellipsis."""
+    screen, app = comparing(MIDDLE_GAME, ["alphabeta", "rivest", "mcts"], 5000)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("d")
+        await idle(pilot, screen)
+        tree = screen.panes[0].search_tree
+        tree.styles.scrollbar_gutter = "stable"  # a gutter two cells wide, whether a bar is drawn there or not
+        await pilot.pause()
+        width, shown = tree.size.width, tree.scrollable_content_region.width
+        assert shown == width - tree.styles.scrollbar_size_vertical
+        drawn = [tree.render_line(y).text for y in range(tree.size.height)]
+        assert any("…" in line for line in drawn)
+        for line in drawn:
+            assert len(line) == width and not line[shown:].strip(), line
 
 
 def diff_text(screen: Screen[object]) -> str:

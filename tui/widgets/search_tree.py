@@ -9,7 +9,8 @@ listed), the same for every algorithm; ``O`` lists them by work instead, most fi
 Each line is the mover's glyph (``●`` the first player, ``○`` the second), the move and
 the numbers the algorithm keeps (``Searcher.numbers(node)``, written generically), with the
 principal variation highlighted, the nodes changed by the last step marked ``◂`` and
-cut-off nodes (``Node.cut_off``) marked ``✂``.  A line too wide for the pane ends with ``…``.
+cut-off nodes (``Node.cut_off``) marked ``✂``.  A line too wide for the pane gives up its last numbers
+for an ``…``, keeping its move, its truth column and its marks in view.
 With the truth column on (``truth``), each line also gives the exact value of its position for
 the player to move there (``│ ○ win in 3``; ``?`` not found yet, ``…`` not settled within the
 solver's budget), which the ``SearchPane`` finds in the background and hands in (``set_truths``).
@@ -519,17 +520,49 @@ class SearchTree(Tree[TreeItem]):
         return strip.crop(x1, x2)
 
     def render_line(self, y: int) -> Strip:
-        """The line as ``Tree`` draws it, its last cell in view an ellipsis when the line goes on past the pane's
-        edge (or under its vertical scroll bar)."""
-        strip = super().render_line(y)
+        """The line as ``Tree`` draws it, made to fit when it goes on past the pane's edge (or under its vertical
+        scroll bar): its numbers cut after the last whole one that fits, an ellipsis in their place, so that the move,
+        its truth column and the marks after the numbers (``✂``, ``(7)``, ``◂``, ``✗``) stay in view; a line too
+        narrow even for those ends with an ellipsis at the edge.  Nothing is drawn past the ellipsis (the cells under
+        the scroll bar are blank): no piece of the line's end is left there to be read as part of it."""
+        scroll_x, scroll_y = self.scroll_offset
         shown = self.scrollable_content_region.width
-        view = self.get_node_at_line(y + self.scroll_offset.y)
-        if view is None or shown < 2 or self._line_width(view) <= self.scroll_offset.x + shown:
-            return strip
-        last = list(strip.crop(shown - 1, shown))
-        style = last[0].style if last else None
-        ellipsis = Strip([Segment(ELLIPSIS, style)], 1)
-        return Strip.join([strip.crop(0, shown - 1), ellipsis, strip.crop(shown, strip.cell_length)])
+        view = self.get_node_at_line(y + scroll_y)
+        if view is None or shown < 2 or self._line_width(view) <= scroll_x + shown:
+            return super().render_line(y)
+        width = self.size.width
+        whole = self._render_line(y + scroll_y, 0, max(self.virtual_size.width, width), self.rich_style)
+        fitted = self._fitted(whole, view, scroll_x + shown)
+        if fitted is not None:
+            return fitted.crop(scroll_x, scroll_x + width).extend_cell_length(width, self.rich_style)
+        strip = whole.crop(scroll_x, scroll_x + shown - 1)
+        ellipsis = Strip([Segment(ELLIPSIS, _style_at(whole, scroll_x + shown - 1))], 1)
+        return Strip.join([strip, ellipsis]).extend_cell_length(width, self.rich_style)
+
+    def _fitted(self, whole: Strip, view: View, end: int) -> Strip | None:
+        """``view``'s whole line (``whole``) cut to end by cell ``end``: its numbers after the last whole one that fits
+        with an ellipsis and what follows the numbers; ``None`` if even no number at all would not fit."""
+        item = view.data
+        record = self._shown.get(item) if isinstance(item, Node) else None
+        label = view.label
+        plain = label.plain if isinstance(label, Text) else label
+        if record is None or not record.numbers:
+            return None
+        head = f"{record.move}{truth_column(record.truth) if self.truth else ''} "
+        if not plain.startswith(head + record.numbers):
+            return None
+        line_width = self._line_width(view)
+        numbers_start = line_width - cell_len(plain) + cell_len(head)
+        numbers_end = numbers_start + cell_len(record.numbers)
+        marks = line_width - numbers_end
+        room = end - numbers_start - cell_len(ELLIPSIS) - marks  # cells the numbers kept may take
+        kept = [0] + [cell_len(record.numbers[: index + 1]) for index, c in enumerate(record.numbers) if c == " "]
+        fits = [cells for cells in kept if cells <= room]
+        if not fits:
+            return None
+        cut = numbers_start + fits[-1]
+        ellipsis = Strip([Segment(ELLIPSIS, _style_at(whole, numbers_start))], 1)
+        return Strip.join([whole.crop(0, cut), ellipsis, whole.crop(numbers_end, whole.cell_length)])
 
     def _line_width(self, view: View) -> int:
         """The cells ``view``'s whole line takes: its guides (``guide_depth`` a level below the root's
@@ -733,6 +766,12 @@ class SearchTree(Tree[TreeItem]):
         label = view.label
         if (label.plain if isinstance(label, Text) else label) != text:
             view.set_label(Text(text))
+
+
+def _style_at(strip: Strip, x: int) -> Style | None:
+    """The style of ``strip``'s cell ``x`` (``None`` past its end)."""
+    cell = list(strip.crop(x, x + 1))
+    return cell[0].style if cell else None
 
 
 def _set_more(view: View, node: Node, more: View | None, hidden: int) -> None:
