@@ -53,6 +53,17 @@ class OutOfRange(NumberError):
     the range."""
 
 
+def signed(value: float, decimals: int | None = 0) -> str:
+    """``value`` written with its sign to ``decimals`` places (``None``: as short as Python's ``g`` writes it):
+    ``+3``, ``-5``, ``+3.10``, ``+2.5``; a zero, or a number that rounds to one there, has none (``0``, ``0.00``,
+    never ``-0.00``): an even score belongs to neither side."""
+    form = "g" if decimals is None else f".{decimals}f"
+    written = format(value, form)
+    if float(written) == 0:
+        return written.lstrip("-")
+    return format(value, "+" + form)
+
+
 def shown(text: object, most: int = 24) -> str:
     """``text`` as a message quotes it: at most ``most`` characters, control characters escaped."""
     value = str(text)

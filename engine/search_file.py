@@ -191,7 +191,7 @@ def to_dot(searcher: Searcher[Node], *, children: int = DOT_CHILDREN, nodes: int
 
 def _dot_number(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:+.4g}" if math.isfinite(value) else str(_number(value))
+        return (f"{value:+.4g}" if value else "0") if math.isfinite(value) else str(_number(value))  # (no "-0")
     return str(value)
 
 

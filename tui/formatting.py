@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from plyscope.engine.games import Connect4State, Move, State
+from plyscope.engine.numbers import signed as signed  # (how the screens write a signed score)
 
 if TYPE_CHECKING:
     from plyscope.engine.truth import Truth
@@ -122,11 +123,6 @@ TRUTH_PENDING = "?"
 """The truth column of a node whose exact value is not found yet."""
 TRUTH_UNSETTLED = "…"
 """The truth column of a node whose exact value the solver's budget could not settle."""
-
-
-def signed(score: int) -> str:
-    """``+3``, ``0``, ``-5``: a score with its sign."""
-    return f"{score:+d}" if score else "0"
 
 
 NUMBER_MEANINGS = {

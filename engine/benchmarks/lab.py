@@ -29,6 +29,7 @@ from plyscope.engine.arena.summary import tally
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.games import Connect4, State, make_game
 from plyscope.engine.games.evaluators import write_weights_file
+from plyscope.engine.numbers import signed
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.expectiminimax import Expectiminimax
 from plyscope.engine.search.minimax import Minimax
@@ -170,7 +171,7 @@ def _tuned() -> BenchTable:
             result.losses,
             round(result.score() or 0.0, 3),
             round(result.elo() or 0.0),
-            f"{low:+.0f}..{high:+.0f}",
+            f"{signed(low)}..{signed(high)}",
             round(played, 1),
         ]
     )

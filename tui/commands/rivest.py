@@ -26,6 +26,7 @@ from plyscope.engine.rivest_experiment import (
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from plyscope.tui.commands.arena import make_console, play_with_progress, report_end, results_file
 from plyscope.tui.commands.options import add_cluster, add_truth_nodes
+from plyscope.tui.formatting import signed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -171,11 +172,11 @@ def sprt_cell(test: dict[str, object]) -> str:
     llr = test["llr"]
     assert isinstance(llr, float)
     decided = {"H1": MM, "H0": AB, None: "undecided"}[test["result"]]  # type: ignore[index]
-    return f"{llr:+.2f} {decided}"
+    return f"{signed(llr, 2)} {decided}"
 
 
 def elo_cell(estimate: EloEstimate | None) -> str:
     """``+45 +/- 40 *``: an Elo difference, half its 95% interval, and a star when the interval leaves out 0."""
     if estimate is None:
         return "-"
-    return f"{estimate.elo:+.0f} +/- {estimate.error:.0f}{' *' if estimate.significant() else ''}"
+    return f"{signed(estimate.elo)} +/- {estimate.error:.0f}{' *' if estimate.significant() else ''}"

@@ -145,7 +145,11 @@ def known(solution: Solution) -> str:
     moves = solution.moves
     exact = sum(score is not None for score in moves.values())
     lowest, highest = solution.score_bounds.pov(solution.player)
-    score = f"the score is {lowest:+d}" if lowest == highest else f"the score lies between {lowest:+d} and {highest:+d}"
+    score = (
+        f"the score is {signed(lowest)}"
+        if lowest == highest
+        else f"the score lies between {signed(lowest)} and {signed(highest)}"
+    )
     return f"{exact} of {len(moves)} moves scored exactly; {score} for the player to move"
 
 

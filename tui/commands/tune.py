@@ -28,7 +28,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
 from plyscope.engine.games import Connect4, make_game
 from plyscope.engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
-from plyscope.engine.numbers import parse_float, parse_int
+from plyscope.engine.numbers import parse_float, parse_int, signed
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import AgentSpec, algorithm
 from plyscope.engine.stats import Tally
@@ -264,4 +264,4 @@ def _number(value: float | None, pattern: str) -> str:
 def _elo(value: float | None) -> str:
     if value is None:
         return "-"
-    return f"{'+' if value > 0 else '-'}inf" if math.isinf(value) else f"{round(value):+d}"
+    return f"{'+' if value > 0 else '-'}inf" if math.isinf(value) else signed(value)

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from plyscope.engine.games.evaluators import FeatureTerm, feature_terms
 from plyscope.engine.search.base import Node, Phase
-from plyscope.tui.formatting import Number, format_number, move_labels, number_meanings
+from plyscope.tui.formatting import Number, format_number, move_labels, number_meanings, signed
 from plyscope.tui.session import Session
 
 
@@ -62,9 +62,10 @@ class ReadingGuide(Static):
         if features:
             text.append("features: first player's minus second's, × weight\n", "bold")
             for term in features:
-                text.append(f"  {term.name:<16} {term.value:+d}×{term.weight:g} = {term.contribution:+g}\n")
+                contribution = signed(term.contribution, None)
+                text.append(f"  {term.name:<16} {signed(term.value)}×{term.weight:g} = {contribution}\n")
             total = sum(term.contribution for term in features)
-            text.append(f"  sum {total:+g} (clamped to ±800)\n\n")
+            text.append(f"  sum {signed(total, None)} (clamped to ±800)\n\n")
         text.append("each line: the mover (● first, ○ second), the move, then\n", "dim")
         for name, meaning in number_meanings(names):
             text.append(name, "bold")
