@@ -86,6 +86,16 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (["arena", *AGENTS, "--tournament", "swiss"], "argument --tournament: invalid choice: 'swiss'"),
         (["arena", *AGENTS, "--out", "a.json", "--resume", "b.json"], "argument --resume: not allowed with argument"),
         (["arena", *AGENTS, "--resume", "/no/such/folder/x.json"], "--resume /no/such/folder/x.json: the folder"),
+        (
+            # Issue 36, item 4: this played no game and exited 0 ("0 - 0 - 0  [nan]", "DrawRatio: nan %").
+            ["arena", "--agents", "mcts", "alphabeta", "--game", "tree"],
+            "--openings 'all2': every two moves from tree's start (A(B(3,12,8),C(2,4,6),D(14,5,2))) end the game, "
+            "so there is no opening to play from; give a file of openings, one a line (first moves: B, C, D)\n",
+        ),
+        (
+            ["arena", "--agents", "mcts", "alphabeta", "--game", "tree", "--openings", "balanced:1"],
+            "--openings 'balanced:1': every two moves from tree's start",
+        ),
         (["rivest", "--values", "1000,abc"], "--values: 'abc' is not a whole number"),
         (["rivest", "--bound", "seconds", "--values", "0"], "--values: 0 is out of range (more than 0"),
         (["rivest", "--bound", "hours"], "invalid choice"),
@@ -103,6 +113,36 @@ def test_a_bad_openings_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureF
     assert _refused(["arena", *AGENTS, "--openings", str(book)], capsys) == (
         f"plyscope arena: --openings {book}: line 2: move 2 ('x'): not a column; columns are 1 to 7\n"
     )
+
+
+def test_a_tree_is_played_from_a_file_of_openings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("B\nD\n")
+    argv = ["arena", "--agents", "minimax", "mcts", "--game", "tree", "--openings", str(book), "--workers", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Score of minimax vs mcts: 2 - 2 - 0  [0.500] 4" in out and "nan" not in out
+
+
+def test_no_compiled_plays_the_python_searchers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 36, item 12: plyscope rivest had --no-compiled, plyscope arena no way to play the Python searchers.
+    import plyscope.engine.compiled.searchers
+
+    asked: list[str] = []
+
+    def no_twin(searcher: object) -> None:
+        asked.append(type(searcher).__name__)
+
+    monkeypatch.setattr(plyscope.engine.compiled.searchers, "compiled_twin", no_twin)
+    out = tmp_path / "arena.json"
+    argv = ["arena", "--agents", "alphabeta:depth=2", "alphabeta:depth=1", "--openings", "1", "--moves", "50"]
+    assert main([*argv, "--workers", "1", "--out", str(out), "--no-compiled"]) == 0
+    assert asked == [] and json.loads(out.read_text())["compiled"] is False
+    assert main([*argv, "--workers", "1", "--out", str(out)]) == 0
+    assert asked and set(asked) == {"AlphaBeta"} and json.loads(out.read_text())["compiled"] is True
+    capsys.readouterr()
 
 
 def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -296,6 +336,13 @@ def test_too_few_pairs_for_an_interval_are_said_to_be(results: list[str], pairs:
     assert _stats(results).as_dict()["error"] is None
 
 
+def test_no_game_gives_no_nan() -> None:
+    # Issue 36, item 4: "0 - 0 - 0  [nan]", "DrawRatio: nan %" (C's printf of 0/0, as cutechess-cli has it).
+    score, elo, _ = match_lines(_stats([]))
+    assert score == "Score of a vs b: 0 - 0 - 0  [-] 0"
+    assert elo.endswith("DrawRatio: - %") and "nan" not in " ".join(match_lines(_stats([])))
+
+
 def test_three_pairs_give_an_interval() -> None:
     _, elo, ptnml = match_lines(_stats(["first", "first", "first", "second", "draw", "draw"]))
     assert elo.startswith("Elo difference: ") and " +/- " in elo and "too few" not in elo
@@ -325,8 +372,9 @@ def test_a_rivest_run_of_long_turns_states_their_cap_and_shows_each_turn(
     mm, ab = (algorithms()[name] for name in ("rivest", "ab-rivest"))
     assert plyscope.tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (1000, 10**9), openings, 0)) == (
         "plyscope: a turn whose budget is above its tree's node cap stops at the cap: "
-        f"MM at {mm.node_cap:,} nodes (about {mm.node_cap * mm.node_bytes >> 20:,} MB of tree), "
-        f"AB at {ab.node_cap:,} nodes (about {ab.node_cap * ab.node_bytes >> 20:,} MB of tree), in each worker process"
+        f"MM at {mm.node_cap:,} nodes (about {round(mm.node_cap * mm.node_bytes / 2**20):,} MB of tree), "
+        f"AB at {ab.node_cap:,} nodes (about {round(ab.node_cap * ab.node_bytes / 2**20):,} MB of tree), in each "
+        "worker process"
     )
     assert plyscope.tui.commands.arena.cap_note(rivest_tasks(Connect4(), "moves", (5000,), openings, 0)) == ""
     monkeypatch.setattr(

@@ -85,6 +85,10 @@ def test_tune_without_a_match_prints_the_fit(tmp_path: Path, capsys: pytest.Capt
     )
     printed = capsys.readouterr().out
     assert "40 positions (selfplay, plies 3-8, labels: games)" in printed
+    lines = printed.splitlines()  # (off a terminal, 160 columns) issue 36, item 10: titles are whole lines
+    assert "Feature weights (hundredths of a logit of the first player's expected score)" in lines
+    assert any(line.startswith("Fit: logistic regression, l2 0.0001, ") and "Newton steps" in line for line in lines)
+    assert any(line.startswith("cross-entropy in nats per position; squared error") for line in lines)
     assert "Feature weights" in printed and "cross-entropy" in printed and f"weights written to {out}" in printed
     assert "match" not in json.loads(out.read_text())
 

@@ -8,9 +8,10 @@ import pytest
 
 from plyscope.engine.games import make_game
 from plyscope.engine.search import Limit
-from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithms, make_searcher
+from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
 from plyscope.tui.cli import main
 from plyscope.tui.commands.search import SEARCH_DEFAULT_MOVES
+from plyscope.tui.formatting import format_memory
 
 CONTRACT_KEYS = {"best_move", "value", "pv", "moves", "nodes", "max_depth", "seconds"}
 
@@ -216,7 +217,6 @@ def test_json_judges_the_best_move_and_shares_the_work_by_the_root_moves_values(
     assert report["losing_work_share"] == work["loss"] / (report["nodes"] - 1)  # type: ignore[operator]
 
 
-def test_json_has_no_truth_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
 def test_json_says_null_not_zero_for_the_losing_share_while_nothing_is_settled(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -226,6 +226,36 @@ def test_json_says_null_not_zero_for_the_losing_share_while_nothing_is_settled(
     assert report["losing_work_share"] is None and report["best_move_optimal"] is None
 
 
+def test_json_has_no_truth_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
     report = run_json(capsys, "4454", "--game", "connect4-chance", "--algo", "mcts", "--moves", "300")
     assert report["best_move_optimal"] is None and report["losing_work_share"] is None
     assert "expected values" in str(report["truth_refused"])
+
+
+@pytest.mark.parametrize(
+    ("cap", "said"),
+    [
+        ("1", "1 node (under 1 KB of tree)"),
+        ("10", "10 nodes (about 2 KB of tree)"),
+        ("3000", "3,000 nodes (about 586 KB"),
+    ],
+)
+def test_a_small_node_cap_states_a_true_size(cap: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 36, item 12: --max-nodes 10 said "about 1 MB of tree" (200 bytes a node: 2,000 bytes).
+    assert algorithm("mcts").node_bytes == 200
+    assert main(["search", "4453", "--algo", "mcts", "--moves", "100000", "--max-nodes", cap, "--json"]) == 0
+    assert f"stopped at the node cap of {said}" in capsys.readouterr().err
+
+
+def test_memory_is_said_in_the_largest_unit_it_holds_one_of() -> None:
+    sizes = (0, 1023, 1024, 2000, 600_000, (1 << 20) - 1, 1 << 20, 6_100_805 * 176)
+    assert [format_memory(size) for size in sizes] == [
+        "under 1 KB",
+        "under 1 KB",
+        "about 1 KB",
+        "about 2 KB",
+        "about 586 KB",
+        "about 1,024 KB",
+        "about 1 MB",
+        "about 1,024 MB",
+    ]

@@ -65,3 +65,31 @@ def test_duplicate_sibling_labels_are_refused_by_every_command(
         assert main(argv) == 2
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and f"{saved}: {refusal}" in err
+
+
+@pytest.mark.parametrize(
+    ("columns", "lines"),
+    [
+        (
+            "140",
+            [
+                "tree A(B(3,12,8),C(2,4,6),D(14,5,2)): MAX to move: minimax value 3",
+                "13 nodes valued in 0.000 s; every value is MAX's (the leaves')",
+            ],
+        ),
+        (
+            "30",
+            ["tree", "A(B(3,12,8),C(2,4,6),D(14,5,2)):", "MAX to move: minimax value 3", "every value is MAX's (the"],
+        ),
+    ],
+)
+def test_solve_prints_whole_lines_at_the_terminals_width(
+    columns: str, lines: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 36, item 10: the title and the footer were wrapped to the table's width even in 140 columns, the tree
+    # split mid-token ("D(" / "14,5,2)):").
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(["solve", "--game", "tree", "classic"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert all(line in printed for line in lines)
+    assert all(len(line) <= int(columns) for line in printed if line != "A(B(3,12,8),C(2,4,6),D(14,5,2)):")

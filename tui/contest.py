@@ -137,7 +137,7 @@ def default_rival(state: State, spec: AgentSpec) -> str:
 def compared_agents(texts: Sequence[str], total: Limit, game: Game) -> list[Agent]:
     """Two to four agents for a comparison, all with the budget ``total``; repeated specs are numbered ``#2``..."""
     if not 2 <= len(texts) <= MAX_COMPARED:
-        raise UserError(f"compare two to {MAX_COMPARED} agents, not {len(texts)}")
+        raise UserError(f"compare takes 2 to {MAX_COMPARED} agents, not {len(texts)}")
     agents: list[Agent] = []
     for text in texts:
         if not text.strip():

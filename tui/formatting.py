@@ -72,6 +72,15 @@ def format_rate(per_second: float | None) -> str:
     return f"{per_second:.1f}"
 
 
+def format_memory(size: int) -> str:
+    """``size`` bytes said roughly, as a tree's memory is: ``about 1,024 MB``, ``about 586 KB``, ``under 1 KB``
+    (in the largest unit it holds one of, rounded)."""
+    for unit, name in ((1 << 20, "MB"), (1 << 10, "KB")):
+        if size >= unit:
+            return f"about {round(size / unit):,} {name}"
+    return "under 1 KB"
+
+
 PLAYER_GLYPHS = {1: "●", -1: "○", 0: "↓"}
 """How the two players are drawn everywhere (board, tree, move lists): the first filled, the second hollow,
 so that they differ without colour; with chance, nature's move (where a disc lands) is ``↓``."""

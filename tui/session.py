@@ -20,7 +20,7 @@ from pathlib import Path
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Game, Move, State, TreeState, make_game
 from plyscope.engine.games.tree import MAX_VALUE
-from plyscope.engine.numbers import parse_float, shown
+from plyscope.engine.numbers import parse_float, parse_seed, shown
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Phase, PhasedStep, Searcher, Step
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
@@ -28,7 +28,7 @@ from plyscope.engine.search_file import SavedSearch, SearchRecipe, write_search
 from plyscope.engine.timeline import Timeline
 from plyscope.engine.travel import travel_of
 from plyscope.engine.travel.replay import rebuild
-from plyscope.tui.formatting import verdict_words
+from plyscope.tui.formatting import format_memory, verdict_words
 
 PREFERRED_ALGORITHMS = ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
 """The explorer's default searcher: the first of these that is registered and fits the game."""
@@ -103,6 +103,13 @@ class SearchConfig:
     node_cap: int | None = None
     """Nodes the tree may hold; ``None`` for the algorithm's default in the app (``AlgorithmInfo.ui_node_cap``:
     about 1 GB of the app's memory)."""
+
+    def __post_init__(self) -> None:
+        """Refuse, with a ``UserError``, a seed or a budget the command line would (a seed out of 0 to ``MAX_SEED``
+        would fail later, in numpy's ``SeedSequence``, once a match drew its turns' seeds from it)."""
+        object.__setattr__(self, "seed", parse_seed(self.seed, "seed"))
+        if self.budget is not None and self.budget < 0:
+            raise UserError(f"budget {self.budget} is negative: give a number of moves, 0 or more")
 
     def where(self) -> str:
         """The position as the status line and file names name it (``named_position``)."""
@@ -332,8 +339,6 @@ class Session:
         state = parse_position(game, config.position)
         name = config.algorithm or default_algorithm(state.game)
         params = algorithm(name).validate(config.params)
-        if config.budget is not None and config.budget < 0:
-            raise UserError(f"budget {config.budget} is negative: give a number of moves, 0 or more")
         searcher = make_searcher(name, state, params, seed=config.seed)
         explicit = {key: value for key, value in params.items() if key in config.params}
         resolved = replace(config, algorithm=name, params=explicit, position=state.text() if config.position else "")
@@ -408,8 +413,8 @@ class Session:
         if self.stop_reason() == "cap":
             cap = self.node_cap * 2
             self.set_node_cap(cap)
-            megabytes = cap * self.info.ui_node_bytes // (1 << 20)
-            return f"node cap raised to {cap:,} nodes: this tree may take about {megabytes:,} MB of memory"
+            memory = format_memory(cap * self.info.ui_node_bytes)
+            return f"node cap raised to {cap:,} nodes: this tree may take {memory} of memory"
         budget = self.config.budget
         self.set_budget(None if budget is None else budget * 2)
         return self.budget_note()

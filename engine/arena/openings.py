@@ -85,6 +85,13 @@ def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
     every = two_move_openings(game)
     choice = text.strip()
     help_text = OPENINGS_HELP.format(n=len(every))
+    if not every and not os.path.lexists(choice):
+        start = game.start()
+        firsts = ", ".join(start.move_label(move) for move in start.legal_moves())
+        raise UserError(
+            f"--openings '{shown(text)}': every two moves from {game.name}'s start ({shown(start.text(), 40)}) end the "
+            f"game, so there is no opening to play from; give a file of openings, one a line (first moves: {firsts})"
+        )
     if choice.lower() == "all2":
         return every
     if choice.lower().startswith("balanced:"):

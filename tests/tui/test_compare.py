@@ -179,7 +179,7 @@ async def test_choosing_the_agents_in_the_bar() -> None:
         field = prompt_field(screen)
         assert field.value == "minimax:depth=2 rivest"
         for text, error in (
-            ("minimax", "compare two to 4 agents, not 1"),
+            ("minimax", "compare takes 2 to 4 agents, not 1"),
             ("minimax human", "compare is for agents: play against one with plyscope play"),
             ("minimax mcts:k=0", "parameter k: 0 is below its range 1..65536"),
         ):
@@ -224,7 +224,7 @@ async def test_play_and_compare_open_from_the_explorer_and_escape_goes_back() ->
 
 def test_the_command_line_refuses_bad_agents_with_a_clear_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", "4453", "--agents", "mcts"]) == 2
-    assert capsys.readouterr().err == "plyscope compare: compare two to 4 agents, not 1\n"
+    assert capsys.readouterr().err == "plyscope compare: compare takes 2 to 4 agents, not 1\n"
     assert main(["compare", "4453", "--agents", "mcts", "rivest:moves=50"]) == 2
     assert capsys.readouterr().err == (
         "plyscope compare: agent 'rivest:moves=50': compared agents share one budget (--moves or --seconds); "

@@ -109,8 +109,10 @@ def test_running_together_keeps_every_increment_at_an_equal_budget() -> None:
 def test_comparing_needs_two_to_four_agents_with_one_budget() -> None:
     total = Limit(moves=100)
     assert [a.label for a in compared_agents(["mcts", "mcts", "rivest"], total, C4)] == ["mcts", "mcts #2", "rivest"]
-    with pytest.raises(UserError, match=r"^compare two to 4 agents, not 1$"):
+    with pytest.raises(UserError, match=r"^compare takes 2 to 4 agents, not 1$"):
         compared_agents(["mcts"], total, C4)
+    with pytest.raises(UserError, match=r"^compare takes 2 to 4 agents, not 5$"):  # issue 36: "compare two to 4"
+        compared_agents(["mcts"] * 5, total, C4)
     with pytest.raises(UserError, match=r"^compare is for agents: play against one with plyscope play$"):
         compared_agents(["mcts", "human"], total, C4)
     with pytest.raises(UserError) as raised:

@@ -35,8 +35,8 @@ def test_the_raised_cap_states_its_memory_at_the_apps_bytes_per_node() -> None:
     session.set_node_cap(grown)
     assert session.stop_reason() == "cap"
     said = session.double_budget()
-    megabytes = 2 * grown * info.ui_node_bytes // (1 << 20)
-    assert megabytes != 2 * grown * info.node_bytes // (1 << 20)  # (the two figures are told apart)
+    megabytes = round(2 * grown * info.ui_node_bytes / (1 << 20))
+    assert megabytes != round(2 * grown * info.node_bytes / (1 << 20))  # (the two figures are told apart)
     assert said == f"node cap raised to {2 * grown:,} nodes: this tree may take about {megabytes:,} MB of memory"
 
 

@@ -42,6 +42,17 @@ def test_create_resolves_and_checks_the_configuration() -> None:
         minimax(budget=-1)
 
 
+@pytest.mark.parametrize(
+    ("seed", "said"),
+    [(-1, "-1 is out of range"), (1 << 63, "9223372036854775808 is out of range"), (True, "True is not")],
+)
+def test_a_configuration_refuses_a_seed_the_command_line_would(seed: int, said: str) -> None:
+    # Issue 36, item 12: SearchConfig(seed=-1) was accepted, and play then crashed in numpy's SeedSequence.
+    with pytest.raises(UserError, match=rf"^seed: {said}"):
+        SearchConfig(seed=seed)
+    assert SearchConfig(seed=(1 << 63) - 1).seed == (1 << 63) - 1
+
+
 def test_default_algorithm_prefers_best_first_searchers_that_fit() -> None:
     assert default_algorithm(Connect4()) in ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")
     assert default_algorithm(Nim("grundy")) in ("rivest", "mcts", "bestfirst", "alphabeta", "minimax")

@@ -9,7 +9,6 @@ then, or after every game with ``--resume``) and the resuming of a run are share
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -44,7 +43,8 @@ from plyscope.engine.games.notation import spell
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
-from plyscope.tui.commands.options import add_budget, add_cluster, add_game, add_truth_nodes
+from plyscope.tui.commands.options import add_budget, add_cluster, add_compiled, add_game, add_truth_nodes
+from plyscope.tui.formatting import format_memory
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
@@ -94,6 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser, moves="per turn: calls to the move operator (default 1000)", seconds="per turn: wall-clock seconds"
     )
     add_truth_nodes(parser, TRUTH_NODES)
+    add_compiled(parser)
     add_cluster(parser)
     add_game(parser)
 
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     game = make_game(args.game)
     seed = check_seed(args.seed)
     limit = turn_limit(args.moves, args.seconds)
-    agents = make_agents(args.agents, limit, game)
+    agents = make_agents(args.agents, limit, game, compiled=args.compiled)
     names = [agent.label for agent in agents]
     sprt: Sprt | None = args.sprt
     if sprt is not None and len(agents) != 2:
@@ -124,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         "sprt": None if sprt is None else sprt.text(),
         "anchor": args.anchor,
         "truth_nodes": truth_nodes,
+        "compiled": args.compiled,
     }
     results = results_file(
         args,
@@ -161,10 +163,10 @@ def make_console(*, stderr: bool = False) -> Console:
     return console if console.is_terminal else Console(stderr=stderr, width=160)
 
 
-def make_agents(texts: Sequence[str], limit: Limit, game: Game) -> list[Agent]:
+def make_agents(texts: Sequence[str], limit: Limit, game: Game, *, compiled: bool = True) -> list[Agent]:
     """The agents of ``--agents``, each checked against the registry and ``game``, with the budget ``limit`` per
     turn unless their spec names their own (``mcts:moves=50``, then part of their name); repeated agents get
-    ``#2``..."""
+    ``#2``...; ``compiled``: each searches with its compiled twin where it has one (``--no-compiled``: never)."""
     if len(texts) < 2:
         raise UserError("--agents needs at least two agents (two: a head-to-head; more: a round robin)")
     agents: list[Agent] = []
@@ -177,9 +179,9 @@ def make_agents(texts: Sequence[str], limit: Limit, game: Game) -> list[Agent]:
         except SearchError as error:
             message = str(error)
             raise SearchError(message if message.startswith("agent ") else f"agent '{text}': {message}") from None
-        own = Agent(agent.spec, agent.limit, controller_text(agent) if agent.limit != limit else "")
+        own = Agent(agent.spec, agent.limit, controller_text(agent) if agent.limit != limit else "", compiled)
         taken = sum(1 for other in agents if (other.spec, other.limit) == (own.spec, own.limit))
-        agents.append(Agent(own.spec, own.limit, f"{own.label} #{taken + 1}") if taken else own)
+        agents.append(Agent(own.spec, own.limit, f"{own.label} #{taken + 1}", compiled) if taken else own)
     return agents
 
 
@@ -403,8 +405,7 @@ def cap_note(tasks: Sequence[GameTask]) -> str:
         info = agent.spec.info
         cap = info.node_cap if agent.limit.nodes is None else agent.limit.nodes
         if agent.limit.moves is not None and agent.limit.moves > cap:
-            megabytes = max(1, cap * info.node_bytes // (1 << 20))
-            capped.append(f"{label} at {cap:,} nodes (about {megabytes:,} MB of tree)")
+            capped.append(f"{label} at {cap:,} nodes ({format_memory(cap * info.node_bytes)} of tree)")
     if not capped:
         return ""
     return (
@@ -506,8 +507,8 @@ def match_lines(stats: PairingStats, sprt: Sprt | None = None) -> list[str]:
 
 
 def _fixed(value: float | None, decimals: int = 1) -> str:
-    """``value`` with ``decimals`` decimals; ``nan`` when there is none (no game), as C's printf has it."""
-    return f"{math.nan if value is None else value:.{decimals}f}"
+    """``value`` with ``decimals`` decimals; ``-`` when there is none (no game), where cutechess-cli prints nan."""
+    return "-" if value is None else f"{value:.{decimals}f}"
 
 
 def accuracy_lines(tallies: Mapping[str, AccuracyTally], truth_nodes: int) -> list[str]:

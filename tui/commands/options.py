@@ -88,6 +88,18 @@ def add_budget(parser: argparse.ArgumentParser, *, moves: str, seconds: str) -> 
     budget.add_argument("--seconds", type=SECONDS, metavar="S", help=seconds)
 
 
+def add_compiled(parser: argparse.ArgumentParser) -> None:
+    """``--compiled`` (the default) or ``--no-compiled``: whether the agents search with their compiled twins
+    (``Agent.compiled``) or with the Python searchers (arena and rivest)."""
+    parser.add_argument(
+        "--compiled",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="search with the compiled twins where an agent has one (numba; the same moves as the Python searchers, "
+        "many times sooner: only a seconds bound differs); --no-compiled: the Python searchers (default: compiled)",
+    )
+
+
 def add_cluster(parser: argparse.ArgumentParser) -> None:
     """Where games run, their seeds, and the results file (arena and rivest)."""
     parser.add_argument(

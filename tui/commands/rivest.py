@@ -25,7 +25,8 @@ from plyscope.engine.rivest_experiment import (
 )
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from plyscope.tui.commands.arena import make_console, play_with_progress, report_end, results_file
-from plyscope.tui.commands.options import add_cluster, add_truth_nodes
+from plyscope.tui.commands.options import add_cluster, add_compiled, add_truth_nodes
+from plyscope.tui.commands.output import print_table
 from plyscope.tui.formatting import signed
 
 
@@ -49,13 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
     add_truth_nodes(parser, TRUTH_NODES)
-    parser.add_argument(
-        "--compiled",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="search with the compiled twins (numba; the same moves as the Python searchers, many times sooner: only "
-        "a seconds bound differs); --no-compiled: the Python searchers (default: compiled)",
-    )
+    add_compiled(parser)
     add_cluster(parser)
 
 
@@ -93,9 +88,9 @@ def run(args: argparse.Namespace) -> int:
     )
     console = make_console()
     rows = rivest_rows(outcome.records, args.bound, values)
-    console.print(rivest_table(rows, len(openings), mm_spec, ab_spec))
+    print_table(console, rivest_table(rows, len(openings), mm_spec, ab_spec))
     if args.truth_nodes:
-        console.print(accuracy_table(rows, args.truth_nodes))
+        print_table(console, accuracy_table(rows, args.truth_nodes))
     report_end(console, outcome, len(tasks), results)
     return 130 if outcome.interrupted else 0
 

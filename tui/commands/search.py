@@ -28,7 +28,7 @@ from plyscope.engine.timeline import recorded
 from plyscope.engine.truth import NODE_BUDGET, OUTCOME_NAMES, Oracle, refusal, work_shares
 from plyscope.tui.commands.explore import parse_params
 from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, add_position, number
-from plyscope.tui.formatting import significant
+from plyscope.tui.formatting import format_memory, significant
 from plyscope.tui.session import parse_position
 
 if TYPE_CHECKING:
@@ -119,9 +119,9 @@ def run(args: argparse.Namespace) -> int:
     result = run_reporting(searcher if not args.compiled else compiled(searcher, args.export), limit, cap)
     capped = not result.finished and result.stats.nodes >= cap
     if capped:
-        megabytes = max(1, cap * info.node_bytes // (1 << 20))
+        memory = format_memory(cap * info.node_bytes)
         print(
-            f"plyscope search: stopped at the node cap of {cap:,} nodes (about {megabytes:,} MB of tree); "
+            f"plyscope search: stopped at the node cap of {cap:,} node{'' if cap == 1 else 's'} ({memory} of tree); "
             "--max-nodes N raises it; the result so far:",
             file=sys.stderr,
         )

@@ -28,6 +28,7 @@ from plyscope.engine.games.tree import TreeState, number_text
 from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int
 from plyscope.engine.solve import PositionSolve, Solution, Stop, TreeSolution, solve_tree
 from plyscope.tui.commands.options import add_game, add_position
+from plyscope.tui.commands.output import print_table
 from plyscope.tui.formatting import score_words, signed
 from plyscope.tui.session import parse_position
 
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(solution.as_json()))
     else:
-        print_table(solution, state)
+        print_solution(solution, state)
     return INTERRUPTED if stop is None else 0
 
 
@@ -196,7 +197,7 @@ class ProgressLine:
         self.due = now + STATUS_REFRESH_SECONDS
 
 
-def print_table(solution: Solution, state: State) -> None:
+def print_solution(solution: Solution, state: State) -> None:
     """The position's score and each move's, with what they mean, as a Rich table on stdout."""
     connect4 = isinstance(state.game, Connect4)
     position = solution.position or "start (empty board)"
@@ -227,7 +228,7 @@ def print_table(solution: Solution, state: State) -> None:
     for label, bounds in solution.bounds.items():
         low, high = bounds.pov(solution.player)  # the player to move plays every move
         table.add_row(label, written(low, high), meaning(low, high, board), "★" if label in best else "")
-    Console().print(table)
+    print_table(Console(), table)
 
 
 def print_tree(solution: TreeSolution, *, as_json: bool) -> int:
@@ -250,7 +251,7 @@ def print_tree(solution: TreeSolution, *, as_json: bool) -> int:
     best = set(solution.best_moves)
     for label, value in solution.moves.items():
         table.add_row(label, number_text(value), "★" if label in best and solution.player != CHANCE else "")
-    Console().print(table)
+    print_table(Console(), table)
     return 0
 
 

@@ -35,6 +35,7 @@ from plyscope.engine.stats import Tally
 from plyscope.engine.tuning import TuneReport, parse_plies, sample_positions, tune
 from plyscope.tui.commands.arena import make_console, play_with_progress, report_end
 from plyscope.tui.commands.options import MOVES, SEED, WORKERS, add_game, number
+from plyscope.tui.commands.output import print_table, print_words
 
 TUNED = "tuned"
 HAND_SET = "hand-set"
@@ -153,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         }
         save(out, report, about)
         if not args.json:
-            console.print(tally_table("The tuned weights against the hand-set ones", [match]))
+            print_table(console, tally_table("The tuned weights against the hand-set ones", [match]))
             report_end(console, outcome, len(tasks), None)
     if args.json:
         print(
@@ -193,11 +194,11 @@ def save(path: Path, report: TuneReport, about: dict[str, object]) -> None:
 def print_fit(console: Console, report: TuneReport, seconds: float, args: argparse.Namespace, skipped: int) -> None:
     """The data, the weights side by side, and how each set predicts the results."""
     slow = f" ({skipped:,} more skipped: the solver could not settle them within its node budget)" if skipped else ""
-    console.print(
+    print_words(
+        console,
         f"{report.positions:,} positions ({args.source}, plies {args.plies}, labels: {args.labels}) in "
         f"{seconds:.1f} s: {report.wins:,} first-player wins, {report.draws:,} draws, {report.losses:,} second-player "
         f"wins{slow}",
-        highlight=False,
     )
     weights = Table(
         title="Feature weights (hundredths of a logit of the first player's expected score)", title_justify="left"
@@ -207,7 +208,7 @@ def print_fit(console: Console, report: TuneReport, seconds: float, args: argpar
     weights.add_column("tuned", justify="right")
     for feature, tuned in zip(FEATURES, report.fit.weights, strict=True):
         weights.add_row(feature.name, f"{feature.weight:g}", f"{tuned:.1f}")
-    console.print(weights)
+    print_table(console, weights)
     fit = Table(
         title=f"Fit: logistic regression, l2 {args.l2:g}, {report.fit.iterations} Newton steps"
         + ("" if report.fit.converged else " (not converged)"),
@@ -222,7 +223,7 @@ def print_fit(console: Console, report: TuneReport, seconds: float, args: argpar
     fit.add_row("cross-entropy", f"{report.hand_set.cross_entropy:.4f}", f"{report.tuned.cross_entropy:.4f}")
     fit.add_row("squared error", f"{report.hand_set.squared_error:.4f}", f"{report.tuned.squared_error:.4f}")
     fit.add_row("accuracy", f"{report.hand_set.accuracy:.1%}", f"{report.tuned.accuracy:.1%}")
-    console.print(fit)
+    print_table(console, fit)
 
 
 SCORE_NOTE = (
