@@ -89,12 +89,12 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (
             # Issue 36, item 4: this played no game and exited 0 ("0 - 0 - 0  [nan]", "DrawRatio: nan %").
             ["arena", "--agents", "mcts", "alphabeta", "--game", "tree"],
-            "--openings 'all2': every two moves from tree's start (A(B(3,12,8),C(2,4,6),D(14,5,2))) end the game, "
-            "so there is no opening to play from; give a file of openings, one a line (first moves: B, C, D)\n",
+            "plyscope arena: --openings 'all2': every game of tree ends within two moves; give a file of openings, "
+            "one a line (first moves: B, C, D)\n",
         ),
         (
             ["arena", "--agents", "mcts", "alphabeta", "--game", "tree", "--openings", "balanced:1"],
-            "--openings 'balanced:1': every two moves from tree's start",
+            "--openings 'balanced:1': every game of tree ends within two moves",
         ),
         (["rivest", "--values", "1000,abc"], "--values: 'abc' is not a whole number"),
         (["rivest", "--bound", "seconds", "--values", "0"], "--values: 0 is out of range (more than 0"),

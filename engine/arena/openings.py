@@ -89,8 +89,8 @@ def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
         start = game.start()
         firsts = ", ".join(start.move_label(move) for move in start.legal_moves())
         raise UserError(
-            f"--openings '{shown(text)}': every two moves from {game.name}'s start ({shown(start.text(), 40)}) end the "
-            f"game, so there is no opening to play from; give a file of openings, one a line (first moves: {firsts})"
+            f"--openings '{shown(text)}': every game of {game.name} ends within two moves; give a file of openings, "
+            f"one a line (first moves: {firsts})"
         )
     if choice.lower() == "all2":
         return every
