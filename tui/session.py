@@ -559,7 +559,8 @@ class Session:
     def phase_back(self, stop: threading.Event | None = None) -> Batch | None:
         """Phase mode along the timeline: the search one phase back, into the step before when no phase of the step
         under way is shown (a step back, its phases taken again to the one before its last); ``None`` if ``stop``
-        came first or at the start.  Runs in a search thread."""
+        came first or at the start.  A step's end is told as its last phase, whichever way it is reached.  Runs in a
+        search thread."""
         with self.lock:
             shown, step = self.phases_shown, self.step_shown
             self.finish_phases()
@@ -572,11 +573,25 @@ class Session:
             shown = 1
             while not (batch := self.take_phase()).steps and batch.phase is not None:
                 shown += 1
+        if shown == 1 and step > 0:  # the end of the step before, told as its last phase (as going forward told it)
+            return self._told_at(step - 1, None, stop)
+        return self._told_at(step, shown - 1, stop)
+
+    def _told_at(self, step: int, phases: int | None, stop: threading.Event | None) -> Batch | None:
+        """The search at ``step`` and ``phases`` phases into the step after it (``None``: all of them, to its end), as
+        a rebuilt batch told by the last phase taken (none: none); ``None`` if ``stop`` came first."""
         if self.go_to(step, stop) is None:
             return None
         phase = None
-        for _ in range(shown - 1):
-            phase = self.take_phase().phase
+        while phases is None or phases > 0:
+            batch = self.take_phase()
+            if batch.phase is None:
+                break
+            phase = batch.phase
+            if phases is None and batch.steps:
+                break
+            if phases is not None:
+                phases -= 1
         return Batch(0, None, (), self.ended, rebuilt=True, phase=phase)
 
     # ----------------------------------------------------------------- the timeline

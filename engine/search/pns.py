@@ -191,11 +191,16 @@ class ProofNumberSearch(Searcher[PnsNode]):
     def _root_note(self) -> str:
         """The root's numbers, or what it has proven, in a line."""
         root = self.root
-        if self.settled():
-            lo, hi = self.bounds_of(root)
-            note = "root proven" if root.pn == 0 else "root disproven"
-            return note + (f": {words(lo)}" if lo == hi else f"; its score: {words(lo)} to {words(hi)}, refining")
-        return f"root pn {root.pn:g}, dn {root.dn:g}"
+        return f"root {self._claim_note() or f'pn {root.pn:g}, dn {root.dn:g}'}"
+
+    def _claim_note(self) -> str:
+        """What the root has proven, in words (``proven: win at ply 3``); ``""`` while the claim is open."""
+        if not self.settled():
+            return ""
+        root = self.root
+        lo, hi = self.bounds_of(root)
+        note = "proven" if root.pn == 0 else "disproven"
+        return note + (f": {words(lo)}" if lo == hi else f"; its score: {words(lo)} to {words(hi)}, refining")
 
     # --- one expansion told as its three phases (``Searcher.phased``) ---
 
@@ -218,7 +223,11 @@ class ProofNumberSearch(Searcher[PnsNode]):
         changed = [node, *children]
         self._update(node, changed)
         self.refresh()
-        text = back_up_text(self, path, before, _numbers_words) + f"; {self._root_note()}"
+        text = back_up_text(self, path, before, _numbers_words)
+        if _numbers_words(self.root) == before[0]:
+            text += f"; {self._root_note()}"
+        elif claim := self._claim_note():  # (the root's new numbers end the sentence: it is not named again)
+            text += f", {claim}"
         yield Phase("back-up", text, path, changed=tuple(changed), last=True)
         return Step(path=path, node=node, added=tuple(children), changed=tuple(changed), note=self._root_note())
 

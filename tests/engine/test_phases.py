@@ -210,6 +210,20 @@ def test_proof_number_search_tells_the_most_proving_node_and_the_numbers_on_the_
     assert "→" in phases[2].text and "root pn" in phases[2].text
 
 
+def test_proof_number_search_s_back_up_names_the_root_once() -> None:
+    """Issue 36, 12: ``root pn 1, dn 1 → pn 1, dn 7; root pn 1, dn 7``.  The root's new numbers end the sentence once;
+    what it proved, if anything, follows them; a root whose numbers stayed is named after the rest."""
+    searcher = make_searcher("pns", make_game("nim").parse("1,2"), {})
+    sentences = []
+    while not searcher.finished:
+        phases, _ = phases_of(searcher)
+        sentences.append(phases[-1].text)
+    assert sentences[0] == "back-up: from the expanded node towards the root, root pn 1, dn 1 → pn 1, dn 3"
+    assert sentences[2] == "back-up: no value on the path changes; root pn 1, dn 2"
+    assert sentences[-1].endswith("; root pn 1, dn 2 → pn 0, dn inf, proven: win at ply 3")
+    assert all(sentence.count("root ") == 1 for sentence in sentences)
+
+
 def test_a_step_over_the_budget_is_told_as_nothing() -> None:
     for name in ("mcts", "bestfirst", "rivest", "pns", "alphabeta"):
         searcher = make_searcher(name, CONNECT4, {}, seed=1)

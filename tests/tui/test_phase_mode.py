@@ -89,6 +89,26 @@ async def test_comma_and_full_stop_move_one_phase_along_the_timeline() -> None:
 
 
 @run_async
+async def test_going_back_a_phase_tells_a_steps_end_as_going_forward_told_it() -> None:
+    """Issue 36, 12: ``,`` from a step's first phase landed on an unlabelled ``step 1``, which ``s`` had told as
+    ``backpropagation``: the same state is told the same way both ways."""
+    app = make_app(algorithm="mcts", position="4453", seed=4)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await pilot.press("i", "s", "s", "s", "s")
+        await settle(pilot)
+        session, pane = explorer(pilot).session, app.screen.query_one(SearchPane)
+        status = app.screen.query_one("#status")
+        forward = (session.step_shown, session.phases_shown, pane.phase, guide_text(app), str(status.render()))
+        assert forward[:2] == (1, 0) and forward[2] is not None and forward[2].name == "backpropagation"
+        assert "phase mode (i: off): backpropagation" in forward[4]
+        await pilot.press("s", "comma")
+        await settle(pilot)
+        back = (session.step_shown, session.phases_shown, pane.phase, guide_text(app), str(status.render()))
+        assert back[2] is not None and back[2].name == "backpropagation"
+        assert back[:2] == forward[:2] and back[3:] == forward[3:]
+
+
+@run_async
 async def test_alpha_beta_on_the_classic_tree_names_its_cut_off_in_the_guide() -> None:
     app = make_app(algorithm="alphabeta", game="tree", position="classic", params={"start_depth": 3})
     async with app.run_test(size=(140, 44)) as pilot:
