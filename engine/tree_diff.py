@@ -138,18 +138,6 @@ def diff_json(diff: TreeDiff, root: State) -> dict[str, object]:
     }
 
 
-def searcher_nodes(searcher: Searcher[Node]) -> dict[Path, Entry]:
-    """Every node of a live search's tree by its move path, with its numbers (``Searcher.numbers``) and work (call
-    under the search's lock)."""
-    found: dict[Path, Entry] = {}
-    stack: list[tuple[Node, Path]] = [(searcher.root, ())]
-    while stack:
-        node, path = stack.pop()
-        found[path] = (dict(searcher.numbers(node)), node.work())
-        stack.extend((child, (*path, child.move)) for child in node.children)
-    return found
-
-
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """A live search's tree as it stood when taken: its nodes by path, and its principal variation."""
@@ -158,9 +146,43 @@ class Snapshot:
     line: tuple[Hashable, ...]
 
 
+class TreeCopy:
+    """A live search's tree copied into a ``Snapshot`` a slice at a time: call ``take`` and ``snapshot`` under the
+    search's lock, and change nothing in the tree between two slices (what a slice copied stays as copied)."""
+
+    def __init__(self, searcher: Searcher[Node]) -> None:
+        self.searcher = searcher
+        self.nodes: dict[Path, Entry] = {}
+        """The nodes copied so far, by path, with their numbers (``Searcher.numbers``) and work."""
+        self._waiting: list[tuple[Node, Path]] = [(searcher.root, ())]
+        """The nodes still to copy (with their paths), their subtrees included."""
+
+    @property
+    def done(self) -> bool:
+        """Whether every node is copied."""
+        return not self._waiting
+
+    def take(self, most: int) -> None:
+        """Copy up to ``most`` more nodes (under the search's lock)."""
+        searcher, waiting, found = self.searcher, self._waiting, self.nodes
+        for _ in range(most):
+            if not waiting:
+                return
+            node, path = waiting.pop()
+            found[path] = (dict(searcher.numbers(node)), node.work())
+            waiting.extend((child, (*path, child.move)) for child in node.children)
+
+    def snapshot(self) -> Snapshot:
+        """The tree copied, with the search's principal variation now (under the search's lock, once ``done``)."""
+        return Snapshot(self.nodes, tuple(self.searcher.principal_variation()))
+
+
 def snapshot(searcher: Searcher[Node]) -> Snapshot:
-    """``searcher``'s tree as it stands (call under the search's lock)."""
-    return Snapshot(searcher_nodes(searcher), tuple(searcher.principal_variation()))
+    """``searcher``'s tree as it stands, in one go (call under the search's lock)."""
+    copy = TreeCopy(searcher)
+    while not copy.done:
+        copy.take(1 << 16)
+    return copy.snapshot()
 
 
 def diff_snapshots(a: Snapshot, b: Snapshot) -> TreeDiff:

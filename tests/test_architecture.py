@@ -170,7 +170,7 @@ def test_the_engine_loads_neither_textual_nor_rich_and_the_ui_logic_no_textual()
         "for m in pkgutil.walk_packages(plyscope.engine.__path__, 'plyscope.engine.'):\n"
         "    importlib.import_module(m.name)\n"
         "assert not [k for k in sys.modules if k.split('.')[0] in ('textual', 'rich')], 'engine'\n"
-        "import plyscope.tui.session, plyscope.tui.contest, plyscope.tui.match\n"
+        "import plyscope.tui.session, plyscope.tui.contest, plyscope.tui.match, plyscope.tui.diffing\n"
         "assert not [k for k in sys.modules if k.split('.')[0] == 'textual'], 'tui logic'\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=Path.home(), capture_output=True, text=True)

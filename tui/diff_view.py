@@ -1,14 +1,16 @@
-"""Two search trees' diff drawn with Rich: for ``plyscope diff`` and the compare screen's ``D``."""
+"""Two search trees' diff drawn with Rich: for ``plyscope diff``, the explorer's and the compare screen's ``D``."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 from rich.console import Group
 from rich.text import Text
 from rich.tree import Tree
 
 from plyscope.engine.games import State
-from plyscope.engine.tree_diff import Entry, Path, TreeDiff, labels
-from plyscope.tui.formatting import format_numbers
+from plyscope.engine.tree_diff import Changed, Entry, Path, TreeDiff, labels
+from plyscope.tui.formatting import format_number, format_numbers
 
 
 def summary(diff: TreeDiff, root: State) -> list[str]:
@@ -40,30 +42,56 @@ def shown_diff(diff: TreeDiff, root: State, most: int) -> Group:
     return Group(*parts)
 
 
+Differing = tuple[Path, str, Changed | None]
+"""A differing node: its path, how it differs (``-`` only in A, ``+`` only in B, ``≠`` in both), and what changed."""
+
+
 def drawn(diff: TreeDiff, root: State, most: int) -> Tree:
-    """The differing nodes as a tree (the nodes above them drawn plain), at most ``most`` of them."""
-    tree = Tree("root")
+    """The differing nodes as a tree (the nodes above them drawn plain; the root's line its own numbers where they
+    differ), at most ``most`` of them, shallowest first."""
+    tree = Tree(Text("root", "bold"))
     branches: dict[Path, Tree] = {(): tree}
-    marked: list[tuple[Path, Text]] = [(path, Text("− only in A", "red")) for path in diff.only_a]
-    marked += [(path, Text("+ only in B", "green")) for path in diff.only_b]
-    marked += [(change.path, Text(f"≠ A {entry(change.a)} │ B {entry(change.b)}", "yellow")) for change in diff.changed]
-    marked.sort(key=lambda item: (len(item[0]), item[0].__repr__()))
-    for path, note in marked[:most]:
+    differing: list[Differing] = [(path, "-", None) for path in diff.only_a]
+    differing += [(path, "+", None) for path in diff.only_b]
+    differing += [(change.path, "≠", change) for change in diff.changed]
+    for path, kind, change in shallowest(differing, most):
+        note = _note(kind, change)
         for depth in range(1, len(path) + 1):
             prefix = path[:depth]
             if prefix not in branches:
-                label = Text(labels(root, prefix)[-1], "bold")
-                if depth == len(path):
-                    label.append(" ").append_text(note)
-                branches[prefix] = branches[prefix[:-1]].add(label)
-            elif depth == len(path):
-                branches[prefix].label = Text.assemble(branches[prefix].label, " ", note)  # type: ignore[arg-type]
-    if len(marked) > most:
-        tree.add(Text(f"… {len(marked) - most:,} more differing nodes (--show N draws more; --json lists all)"))
+                branches[prefix] = branches[prefix[:-1]].add(Text(labels(root, prefix)[-1], "bold"))
+        branch = branches[path]
+        branch.label = Text.assemble(branch.label, " ", note)  # type: ignore[arg-type]
+    if len(differing) > most:
+        tree.add(Text(f"… {len(differing) - most:,} more differing nodes (--show N draws more; --json lists all)"))
     return tree
 
 
+def shallowest(differing: list[Differing], most: int) -> list[Differing]:
+    """The ``most`` differing nodes nearest the root, in the order drawn (by depth, then by path as written); only
+    the nodes at the depths that hold them are ordered (a diff may list hundreds of thousands)."""
+    counts = Counter(len(path) for path, _, _ in differing)
+    deepest, held = 0, 0
+    for deepest in sorted(counts):
+        held += counts[deepest]
+        if held >= most:
+            break
+    near = [item for item in differing if len(item[0]) <= deepest]
+    near.sort(key=lambda item: (len(item[0]), repr(item[0])))
+    return near[:most]
+
+
+def _note(kind: str, change: Changed | None) -> Text:
+    """What a differing node's line says after its move."""
+    if change is not None:
+        return Text(f"≠ A {entry(change.a)} │ B {entry(change.b)}", "yellow")
+    return Text("− only in A", "red") if kind == "-" else Text("+ only in B", "green")
+
+
 def entry(value: Entry) -> str:
+    """A node's numbers and work as the diff writes them (``v=523 n=12 work=7``), in the app and the command alike."""
     numbers, work = value
     text = format_numbers(numbers)  # type: ignore[arg-type]
-    return text if work is None else f"{text} work={work}"
+    if work is None:
+        return text
+    return f"{text} work={format_number(work if isinstance(work, int | float) else str(work))}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from textual.message import Message
 
@@ -41,3 +41,15 @@ class Analysed(Message):
     def __init__(self, analysis: ScoresSnapshot) -> None:
         super().__init__()
         self.analysis = analysis
+
+
+class DiffProgress(Message):
+    """How far a diff thread got (``plyscope.tui.diffing``), for the status line, or (``finish``) what its work ended
+    with, to run on the screen's thread.  The thread waits until ``shown`` is set, once the screen has taken it:
+    between two slices of a copy the screen has its turn."""
+
+    def __init__(self, note: str, shown: threading.Event, finish: Callable[[], object] | None = None) -> None:
+        super().__init__()
+        self.note = note
+        self.shown = shown
+        self.finish = finish

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from plyscope.engine.games import make_game
+from plyscope.engine.games import State, make_game
 from plyscope.engine.search_file import SearchRecipe, parse_document, search_document
 from plyscope.engine.timeline import recorded
-from plyscope.engine.tree_diff import DiffError, Entry, diff_json, diff_saved, diff_trees, labels, nodes_by_path
+from plyscope.engine.tree_diff import (
+    DiffError,
+    Entry,
+    TreeDiff,
+    diff_json,
+    diff_saved,
+    diff_trees,
+    labels,
+    nodes_by_path,
+)
 from plyscope.engine.tree_diff import Path as TreePath
 from plyscope.tui.cli import main
+from plyscope.tui.diff_view import entry, shown_diff
 
 
 def saved(steps: int, *, algorithm: str = "bestfirst", position: str = "4453", game: str = "connect4") -> object:
@@ -88,3 +100,40 @@ def test_the_command_prints_the_diff_and_refuses_in_one_line(
 def test_a_paths_moves_are_labelled_by_the_positions_they_are_played_from() -> None:
     root = make_game("tree").parse("A(B(3,12,8),C(x=2,4,6),D(14,5,2))")
     assert labels(root, (1, 0)) == ["C", "x"]  # not "C B": each node labels its own children
+
+
+def drawn_text(diff: TreeDiff, root: State) -> list[str]:
+    """The lines ``plyscope diff`` and the explorer's diff box draw for ``diff``, 200 columns wide."""
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(shown_diff(diff, root, 40))
+    return console.export_text().splitlines()
+
+
+def test_the_roots_own_numbers_are_drawn_where_they_differ() -> None:
+    """The root was counted among the differing nodes (and listed by ``--json``) but drawn as a bare ``root``."""
+    a: dict[TreePath, Entry] = {(): ({"mean": 0.4368, "n": 12}, 12), (3,): ({"mean": 0.5, "n": 4}, 4)}
+    b: dict[TreePath, Entry] = {(): ({"mean": 0.4437, "n": 12}, 12), (3,): ({"mean": 0.5, "n": 4}, 4)}
+    lines = drawn_text(diff_trees(a, b, [3], [3]), make_game("connect4").start())
+    assert lines[2:] == ["root ≠ A mean=0.4368 n=12 work=12 │ B mean=0.4437 n=12 work=12"]
+
+
+def test_work_is_written_alike_in_the_app_and_the_command() -> None:
+    """The app's live tree gives work as a float (``7.0``), a saved file as read (``7``): one formatting for both."""
+    assert entry(({"v": 1.5}, 7.0)) == entry(({"v": 1.5}, 7)) == "v=1.5 work=7"
+
+
+def test_the_header_says_which_count_is_the_searchs_and_which_the_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Alpha-beta lets go of nodes between its iterations: its own count is not the tree the file holds."""
+    documents = {name: saved(steps, algorithm="alphabeta") for name, steps in (("a", 100), ("b", 300))}
+    for name, document in documents.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(document))
+    a, b = (parse_document(documents[name], name) for name in "ab")
+    assert a.stats.nodes != len(a.tree)
+    assert main(["diff", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    header = " ".join(capsys.readouterr().out.split())  # (Rich wraps it to the console's width)
+    assert (
+        f"a.json (alphabeta: {a.stats.nodes:,} nodes searched, {len(a.tree):,} saved), "
+        f"B {tmp_path / 'b.json'} (alphabeta: {b.stats.nodes:,} nodes searched, {len(b.tree):,} saved)"
+    ) in header

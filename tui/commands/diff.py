@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from plyscope.engine.numbers import parse_int
-from plyscope.engine.search_file import read_search
+from plyscope.engine.search_file import SavedSearch, read_search
 from plyscope.engine.tree_diff import diff_json, diff_saved
 from plyscope.tui.commands.options import number
 from plyscope.tui.diff_view import shown_diff
@@ -33,11 +33,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(diff_json(diff, root)))
         return 0
-    names = (
-        f"A {args.a} ({a.recipe.algorithm}, {a.stats.nodes:,} nodes), "
-        f"B {args.b} ({b.recipe.algorithm}, {b.stats.nodes:,} nodes)"
-    )
+    names = f"A {args.a} ({counts(a)}), B {args.b} ({counts(b)})"
     console = Console()
     console.print(Text(f"{a.recipe.game} {root.text() or 'start'}: {names}", style="bold"))
     console.print(shown_diff(diff, root, args.show))
     return 0
+
+
+def counts(saved: SavedSearch) -> str:
+    """``alphabeta: 295 nodes searched, 249 saved``: the search's own count of its nodes, and the tree the file holds
+    (what the diff lines up; a search may have let nodes go, as alpha-beta's iterations do)."""
+    return f"{saved.recipe.algorithm}: {saved.stats.nodes:,} nodes searched, {len(saved.tree):,} saved"

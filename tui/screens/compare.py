@@ -12,6 +12,7 @@ it is plain which agents find a best move.  ``m`` opens a match between the firs
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -25,12 +26,11 @@ from plyscope.engine.agents import Agent
 from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import State
 from plyscope.engine.search.base import Limit
-from plyscope.engine.tree_diff import diff_searchers
 from plyscope.tui.contest import Lockstep, agent_session, compared_with
-from plyscope.tui.diff_view import shown_diff
+from plyscope.tui.diffing import Progress, copy_tree, drawn_diff
 from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
-from plyscope.tui.screens.diff import DIFF_SHOWN, DiffScreen
+from plyscope.tui.screens.diff import DiffingScreen, Finish
 from plyscope.tui.screens.phases import PHASES_DESCRIPTION
 from plyscope.tui.screens.side_by_side import SideBySideScreen
 from plyscope.tui.session import Batch, Session, named_position
@@ -41,7 +41,7 @@ COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
 
 
-class CompareScreen(SideBySideScreen):
+class CompareScreen(SideBySideScreen, DiffingScreen):
     """Agents side by side on one position at equal budgets."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -76,26 +76,24 @@ class CompareScreen(SideBySideScreen):
         return cls(session.state, agents, total, seed=session.config.seed, clock=clock)
 
     def action_diff(self) -> None:
-        """Show how pane B's tree differs from pane A's (the first two agents')."""
+        """Show how pane B's tree differs from pane A's (the first two agents'), as they stand (a run pauses)."""
         sessions = self.sessions
         if len(sessions) < 2:
             self.refuse("no two searches to diff yet")
             return
+        self._stop()
         a, b = sessions[0], sessions[1]
         title = f"A {a.config.label()} and B {b.config.label()}"
 
-        def body() -> None:  # in a thread: a big tree takes a while to walk
-            with a.lock, b.lock:
-                diff = diff_searchers(a.searcher, b.searcher)
-            shown = shown_diff(diff, a.searcher.root_state, DIFF_SHOWN)
-            self.app.call_from_thread(self._show_diff, DiffScreen(title, shown))
+        def job(stop: threading.Event, progress: Progress) -> Finish | None:
+            copied_a = copy_tree(a, stop, progress)
+            copied_b = None if copied_a is None else copy_tree(b, stop, progress)
+            if copied_a is None or copied_b is None:
+                return None
+            shown = drawn_diff(copied_a[1], copied_b[1], self.state, progress)
+            return partial(self.show_diff, title, shown, "the trees of A and B lined up (D again: as they stand then)")
 
-        self.say("lining up the trees of A and B…")
-        self.run_worker(body, thread=True, group="diff", exclusive=True)
-
-    def _show_diff(self, diff: DiffScreen) -> None:
-        self.say("the trees of A and B lined up (D again: as they stand then)")
-        self.app.push_screen(diff)
+        self.in_diff_thread(job, "lining up the trees of A and B…")
 
     @property
     def sessions(self) -> list[Session]:

@@ -1,17 +1,19 @@
 """The explorer's diff of one search with itself at two steps of its timeline: ``M`` marks the step shown, then
-``D``, at any other step, lines the two trees up node by node (``plyscope.engine.tree_diff``)."""
+``D``, at any other step, lines the two trees up node by node (``plyscope.engine.tree_diff``), in a thread
+(``DiffingScreen``): the keys are answered meanwhile."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 
-from plyscope.engine.tree_diff import Snapshot, diff_snapshots, snapshot
-from plyscope.tui.diff_view import shown_diff
-from plyscope.tui.screens.diff import DIFF_SHOWN, DiffScreen
+from plyscope.engine.tree_diff import Snapshot
+from plyscope.tui.diffing import Progress, copy_tree, drawn_diff
+from plyscope.tui.screens.diff import DiffingScreen, Finish
 from plyscope.tui.session import Session
 
 MARK_NODES = 200_000
@@ -28,7 +30,7 @@ class MarkedStep:
     tree: Snapshot
 
 
-class StepDiffScreen(Screen[None]):
+class StepDiffScreen(DiffingScreen):
     """A screen showing one ``session`` whose timeline steps can be marked and diffed (the explorer)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -43,45 +45,44 @@ class StepDiffScreen(Screen[None]):
     def session(self) -> Session:
         raise NotImplementedError
 
-    def say(self, note: str) -> None:
-        raise NotImplementedError
-
-    def refuse(self, reason: str) -> None:
+    def pause(self) -> None:
+        """Stop the run, if one is going on (``SearchScreen``'s)."""
         raise NotImplementedError
 
     def action_mark_step(self) -> None:
-        """Keep a copy of the tree at the step shown (in a thread: a big tree takes a while to walk)."""
+        """Keep a copy of the tree at the step shown (a run pauses; in a thread: a big tree takes a while to copy)."""
         session = self.session
         nodes = session.searcher.stats.nodes
         if nodes > MARK_NODES:
             self.refuse(f"the tree holds {nodes:,} nodes: a marked step keeps a copy of at most {MARK_NODES:,}")
             return
+        self.pause()
 
-        def body() -> None:
-            with session.lock:
-                marked = MarkedStep(session, session.step_shown, snapshot(session.searcher))
-            self.app.call_from_thread(self._marked, marked)
+        def job(stop: threading.Event, progress: Progress) -> Finish | None:
+            copied = copy_tree(session, stop, progress)
+            return None if copied is None else partial(self._marked, MarkedStep(session, *copied))
 
-        self.say("copying the tree of the step shown…")
-        self.run_worker(body, thread=True, group="diff", exclusive=True)
+        self.in_diff_thread(job, "copying the tree of the step shown…")
 
     def _marked(self, marked: MarkedStep) -> None:
         self.marked = marked
         self.say(f"step {marked.step:,} marked: step on or move along the timeline, then D diffs the two trees")
 
     def action_diff_marked(self) -> None:
-        """Show how the tree at the step shown differs from the marked step's."""
+        """Show how the tree at the step shown differs from the marked step's (a run pauses)."""
         marked, session = self.marked, self.session
         if marked is None or marked.session is not session:
             self.refuse("no step of this search is marked: M marks the step shown; then D diffs it with another")
             return
+        self.pause()
 
-        def body() -> None:
-            with session.lock:
-                step, now = session.step_shown, snapshot(session.searcher)
-            shown = shown_diff(diff_snapshots(marked.tree, now), session.state, DIFF_SHOWN)
+        def job(stop: threading.Event, progress: Progress) -> Finish | None:
+            copied = copy_tree(session, stop, progress)
+            if copied is None:
+                return None
+            step, now = copied
+            shown = drawn_diff(marked.tree, now, session.state, progress)
             title = f"A step {marked.step:,} (marked) and B step {step:,}"
-            self.app.call_from_thread(self.app.push_screen, DiffScreen(title, shown))
+            return partial(self.show_diff, title, shown, f"steps {marked.step:,} and {step:,} lined up")
 
-        self.say(f"lining up the trees of steps {marked.step:,} and {session.step_shown:,}…")
-        self.run_worker(body, thread=True, group="diff", exclusive=True)
+        self.in_diff_thread(job, f"lining up the trees of steps {marked.step:,} and {session.step_shown:,}…")
