@@ -7,7 +7,9 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.widgets.search_pane import TREE_LINES
 from plyscope.tui.widgets.search_tree import SearchTree
+from plyscope.tui.widgets.stats import StatsPanel
 from tests.tui.contest_helpers import wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle, top
 
@@ -48,3 +50,19 @@ async def test_compare_gives_the_focus_back_to_the_pane_that_had_it() -> None:
         assert isinstance(had, SearchTree)
         await too_small_and_back(pilot, (79, 24), (200, 60))
         assert screen.focused is had
+
+
+@run_async
+async def test_at_the_smallest_size_the_tree_keeps_lines_and_the_stats_give_way() -> None:
+    """At 60 x 18 the explorer's tree once had no line at all: the stats panel took them."""
+    app = make_app(position="4453")
+    async with app.run_test(size=(60, 18)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        pane = screen.pane
+        assert pane.search_tree.content_size.height >= TREE_LINES
+        assert not pane.query_one(StatsPanel).display
+        await pilot.resize_terminal(140, 45)
+        await wait_until(pilot, lambda: pane.query_one(StatsPanel).display, "the stats shown again")
+        assert pane.search_tree.content_size.height >= TREE_LINES

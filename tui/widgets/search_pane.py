@@ -44,6 +44,9 @@ from plyscope.tui.widgets.timeline_bar import TimelineBar
 
 SHORT_PANE = 22
 """Rows below which a pane leaves out the root value's sparkline, so that its tree keeps some room."""
+TREE_LINES = 4
+"""The fewest lines a pane's tree is left: where the stats panel would leave fewer, it is left out (at 60 x 18 the
+explorer's tree gets 7; the status line still says the moves spent)."""
 TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
 
@@ -191,6 +194,7 @@ class SearchPane(Vertical):
     SearchPane.-phases > #phase { display: block; }
     SearchPane.-empty > TimelineBar { display: none; }
     SearchPane.-short StatsPanel > #value-label, SearchPane.-short StatsPanel > Sparkline { display: none; }
+    SearchPane.-cramped > StatsPanel { display: none; }
     """
 
     def __init__(
@@ -249,6 +253,14 @@ class SearchPane(Vertical):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < SHORT_PANE, "-short")
+        self.remove_class("-cramped")
+        self.call_after_refresh(self._make_room)
+
+    def _make_room(self) -> None:
+        """Leave the stats panel out if it leaves the tree fewer than ``TREE_LINES`` lines (a small terminal)."""
+        tree = self.search_tree
+        if tree.display and tree.content_size.height < TREE_LINES:
+            self.add_class("-cramped")
 
     @property
     def search_tree(self) -> SearchTree:
