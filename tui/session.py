@@ -9,7 +9,9 @@ of work each), paced to a rate when one is set, and hands each frame's ``Batch``
 from __future__ import annotations
 
 import gc
+import hashlib
 import math
+import re
 import threading
 import time
 from collections import deque
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from plyscope.engine.errors import UserError
+from plyscope.engine.files import check_writable
 from plyscope.engine.games import Game, Move, State, TreeState, make_game
 from plyscope.engine.games.tree import MAX_VALUE
 from plyscope.engine.numbers import parse_float, parse_seed, shown
@@ -45,8 +48,10 @@ FREEZE_NODES = 8192
 SPEEDS: tuple[float | None, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 """Rates ``Session.drive`` runs at, in steps per second; ``None`` runs flat out."""
 DEFAULT_SPEED = 10
+FILE_POSITION = 40
+"""The most characters of a position a proposed file name holds (``file_position``)."""
 WHERE_CHARACTERS = 100
-"""The most characters of a position a status line or a file name shows (``named_position``): a whole Connect Four
+"""The most characters of a position a status line shows (``named_position``): a whole Connect Four
 move string on the largest board, 10x10; a longer hand-written tree is cut."""
 
 
@@ -75,9 +80,20 @@ def default_budget(name: str | None) -> int:
 
 
 def named_position(text: str) -> str:
-    """A position's text as a status line or a file name names it: as written, cut to ``WHERE_CHARACTERS`` (a
+    """A position's text as a status line names it: as written, cut to ``WHERE_CHARACTERS`` (a
     hand-written tree's text can be long), or ``start`` when blank."""
     return shown(text, WHERE_CHARACTERS) if text else "start"
+
+
+def file_position(text: str) -> str:
+    """A position as a file name names it, to be typed in a shell unquoted: runs of characters other than letters,
+    digits, ``.`` and ``_`` become one ``-`` (``3-4-5``, ``A-B-3-12-8-C-2-4-6-D-14-5-2``), ``start`` when blank; one
+    longer than ``FILE_POSITION`` characters (a large hand-written tree) is cut, with a hash of the whole after it."""
+    written = re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-") or "start"
+    if len(written) <= FILE_POSITION:
+        return written
+    digest = hashlib.blake2s(text.encode(), digest_size=3).hexdigest()
+    return f"{written[: FILE_POSITION - len(digest) - 1].rstrip('-')}-{digest}"
 
 
 def parse_position(game: Game, text: str) -> State:
@@ -112,7 +128,7 @@ class SearchConfig:
             raise UserError(f"budget {self.budget} is negative: give a number of moves, 0 or more")
 
     def where(self) -> str:
-        """The position as the status line and file names name it (``named_position``)."""
+        """The position as the status line names it (``named_position``)."""
         return named_position(self.position)
 
     def spec(self) -> AgentSpec:
@@ -170,11 +186,12 @@ set."""
 
 
 def export_path(name: str) -> Path:
-    """The file ``name`` (typed) names for ``Session.write``; a ``UserError`` unless it ends in .json or .dot."""
+    """The file ``name`` (typed) names for ``Session.write``; a ``UserError`` unless it ends in .json or .dot and a
+    file can be written there (``check_writable``: before the search is written, in a thread, for the bar to say it)."""
     path = Path(name.strip()).expanduser()
     if path.suffix.lower() not in (".json", ".dot"):
         raise UserError(f"'{name.strip()[:60]}': the file's name ends in .json (to replay) or .dot (Graphviz)")
-    return path
+    return check_writable(str(path), "file")
 
 
 class ValueHistory:
@@ -363,9 +380,9 @@ class Session:
         return replace(self.config, position=after.text())
 
     def export_name(self) -> str:
-        """The file the search shown is proposed to be written to: ``rivest-4453-step120.json``."""
+        """The file the search shown is proposed to be written to: ``rivest-4453-step120.json`` (``file_position``)."""
         config = self.config
-        return f"{config.algorithm}-{config.where()}-step{self.step_shown}.json"
+        return f"{config.algorithm}-{file_position(config.position)}-step{self.step_shown}.json"
 
     def timeline_target(self, where: str, shown: int) -> int | None:
         """The step ``where`` leads to from step ``shown``: ``back``, ``forward``, ``start``, ``newest``,

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -18,6 +18,22 @@ from plyscope.engine.errors import UserError
 
 Answer = Callable[[str], Awaitable[None] | None]
 """What an answer is for: takes the text typed (stripped) and acts on it, or raises ``UserError`` to refuse it."""
+
+
+class BarInput(Input):
+    """Textual's ``Input``, whose own keys (ctrl+u, backspace, the arrows, enter...) act in the order they were typed.
+
+    Textual runs a focused widget's bindings once the key has bubbled up to the app, after the letters that came
+    behind it in the same read were typed in: ``ctrl+u`` then ``3,4,5`` in one burst (a paste, fast typing) left
+    the bar empty.  Here they run as the key arrives, before the next one.
+    """
+
+    async def _on_key(self, event: events.Key) -> None:
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()
+                event.prevent_default()  # (not Input's own handler too)
+                return
 
 
 class PromptBar(Widget):
@@ -50,7 +66,7 @@ class PromptBar(Widget):
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield Static(id="prompt")
-            yield Input(compact=True)
+            yield BarInput(compact=True)
         yield Static(id="error")
 
     @property
