@@ -12,6 +12,7 @@ import base64
 import contextlib
 import functools
 import ipaddress
+import json
 import os
 import re
 import signal
@@ -36,7 +37,9 @@ from plyscope.tui.web.server import (
     MAX_SCREEN,
     MIN_SCREEN,
     close_reason,
+    counts_as_use,
     exposure_warning,
+    idle_words,
     is_loopback,
     machine_addresses,
     parse_origin,
@@ -424,9 +427,15 @@ def websocket_handshake(port: int, path: str = "/ws?width=100&height=30", origin
 
 
 def text_frame(text: str) -> bytes:
-    """A client's websocket text frame (masked, as clients must) holding ``text`` (under 126 bytes)."""
+    """A client's websocket text frame (masked, as clients must) holding ``text``."""
     payload, mask = text.encode(), os.urandom(4)
-    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    if len(payload) < 126:
+        size = bytes([0x80 | len(payload)])
+    elif len(payload) < 1 << 16:
+        size = bytes([0x80 | 126]) + struct.pack(">H", len(payload))
+    else:
+        size = bytes([0x80 | 127]) + struct.pack(">Q", len(payload))
+    return bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
 def server_frame(raw: socket.socket) -> tuple[int, bytes]:
@@ -675,6 +684,51 @@ def test_an_idle_session_ends_and_its_page_says_why(tmp_path: Path) -> None:
     assert "Traceback" not in served.output, served.output
 
 
+def test_the_pointer_moving_over_the_page_keeps_no_session_open() -> None:
+    """Only keys, clicks and the wheel are someone using the page: the pointer resting on it (xterm.js reports each
+    move to the app, which tracks the mouse) keeps nobody's session open past ``--idle-minutes``."""
+    import threading
+
+    with Served("--idle-minutes", "0.05") as served, websocket_handshake(served.port) as raw:
+        wait_for(served.session_pids, WAIT, "the session")
+        closed = threading.Event()
+
+        def move_the_pointer() -> None:
+            column = 10
+            while not closed.is_set():
+                column = 30 - column  # to and fro
+                with contextlib.suppress(OSError):
+                    raw.sendall(text_frame(json.dumps(["stdin", f"\x1b[<35;{column};5M"])))
+                closed.wait(0.2)
+
+        mover = threading.Thread(target=move_the_pointer, daemon=True)
+        mover.start()
+        try:
+            assert read_close(raw) == (1001, idle_words(3.0))
+        finally:
+            closed.set()
+            mover.join()
+        logged(served, "ended a session idle for 3 seconds")
+    assert "Traceback" not in served.output, served.output
+
+
+@pytest.mark.parametrize(
+    ("keys", "used"),
+    [
+        ("s", True),
+        ("\x1b[<35;10;5M", False),  # the pointer moved, no button held
+        ("\x1b[<35;10;5M\x1b[<39;11;5M", False),  # (with shift held)
+        ("\x1b[<0;10;5M", True),  # a click: pressed
+        ("\x1b[<0;10;5m", True),  # released
+        ("\x1b[<32;12;5M", True),  # a drag, the button held
+        ("\x1b[<64;10;5M", True),  # the wheel
+        ("\x1b[<35;10;5Mq", True),
+    ],
+)
+def test_keys_clicks_and_the_wheel_count_as_use_and_the_pointer_moving_does_not(keys: str, used: bool) -> None:
+    assert counts_as_use(keys) is used
+
+
 @needs_browser
 def test_quick_reloads_never_lock_a_page_out_of_its_own_session(tmp_path: Path) -> None:
     """Three quick F5 presses on the one session there is: each reload's session is ended at once (even while
@@ -834,6 +888,10 @@ def raw_request(port: int, request: bytes) -> bytes:
     return answer.split(b"\r\n")[0]
 
 
+TLS_CLIENT_HELLO = bytes.fromhex("16030100a5010000a10303") + bytes(32) + bytes.fromhex("000004c02fc02b0100007400")
+"""The start of a TLS handshake (a ClientHello record), as a browser sends it to an https address."""
+
+
 def test_malformed_requests_get_a_400_and_one_logged_line_each_never_a_traceback() -> None:
     with Served() as served:
         before = len(served.lines)
@@ -842,6 +900,9 @@ def test_malformed_requests_get_a_400_and_one_logged_line_each_never_a_traceback
             b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
             b"GET /" + b"a" * 65536 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
             b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 1_000_000 + b"\r\n\r\n",
+            b"GARBAGE\r\n\r\n",  # (aiohttp logs these three at debug level, as the first request of a connection)
+            b"GET\r\n\r\n",
+            TLS_CLIENT_HELLO,  # https://... typed for this http server
         ]
         for request in bad:
             assert raw_request(served.port, request).startswith(b"HTTP/1.") and b" 400 " in raw_request(
@@ -853,7 +914,24 @@ def test_malformed_requests_get_a_400_and_one_logged_line_each_never_a_traceback
         assert len(logged) == 2 * len(bad), logged  # each request was sent twice
         assert logged[0] == "plyscope serve: refused a request for /ws from 127.0.0.1: not a websocket"
         assert all(line.startswith("plyscope serve: refused a ") for line in logged), logged
+        assert (
+            logged[-2:]
+            == [
+                "plyscope serve: refused a malformed request from 127.0.0.1: BadHttpMethod: Received HTTPS traffic on "
+                "an HTTP port"
+            ]
+            * 2
+        )
     assert "Traceback" not in served.output, served.output
+
+
+def test_the_static_files_are_served_but_no_listing_of_their_folders() -> None:
+    with Served() as served:
+        status, script = get(served.url + "/static/js/textual.js")
+        assert status == 200 and "xterm" in script
+        for folder in ("/static/", "/static", "/static/js", "/static/js/", "/static/fonts/"):
+            status, text = get(served.url + folder)
+            assert status in (403, 404) and "textual.js" not in text and "Index of" not in text, folder
 
 
 @pytest.mark.parametrize(
@@ -864,11 +942,22 @@ def test_malformed_requests_get_a_400_and_one_logged_line_each_never_a_traceback
         ('{"stdin": "x"}', "its page sent a message that is not [TYPE, DATA]"),
         ('["resize", {"width": "a"}]', "its page sent a resize message without a whole width and"),
         (None, "its page sent a binary message"),
+        pytest.param("[" * 1000 + "]" * 1000, "its page sent a message nested too deeply ([[[[", id="nested"),
+        pytest.param(
+            '["resize", {"width": ' + "9" * 5000 + ', "height": 30}]',
+            "its page sent a number out of range (5,000 digits)",
+            id="5000-digits",
+        ),
     ],
 )
-def test_a_malformed_message_ends_its_session_with_one_logged_line(sent: str | None, logged: str) -> None:
+def test_a_malformed_message_ends_its_session_with_one_logged_line(
+    sent: str | None, logged: str, tmp_path: Path
+) -> None:
+    """Whatever the page sends, it is refused as malformed (1003) with one line: never the crash path (a crash report,
+    and the page told the server stopped)."""
     frame = bytes([0x82, 0x82, 1, 2, 3, 4, 5, 6]) if sent is None else text_frame(sent)
-    with Served() as served, websocket_handshake(served.port) as raw:
+    crashes = tmp_path / "crashes"
+    with Served(env={"PLYSCOPE_CRASH_DIR": str(crashes)}) as served, websocket_handshake(served.port) as raw:
         wait_for(served.session_pids, WAIT, "the session")
         for _ in range(3):  # a flood: the first ends the session, the rest are never read
             with contextlib.suppress(ConnectionError):
@@ -879,7 +968,8 @@ def test_a_malformed_message_ends_its_session_with_one_logged_line(sent: str | N
         ended = [line for line in served.lines if "ended a session" in line]
         assert len(ended) == 1 and ended[0].startswith("plyscope serve: ended a session from 127.0.0.1: ")
         assert logged in ended[0]
-    assert "Traceback" not in served.output, served.output
+    assert "Traceback" not in served.output and "internal error" not in served.output, served.output
+    assert not crashes.exists()
 
 
 def test_the_screen_a_page_asks_for_is_clamped() -> None:

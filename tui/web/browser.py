@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -193,7 +193,10 @@ def wait_for(condition: Callable[[], Any], timeout: float, what: str, every: flo
 class Served:
     """``plyscope serve ARGS`` on a free localhost port, as a child process; its output kept line by line."""
 
-    def __init__(self, *args: str, port: int | None = None, timeout: float = 30.0) -> None:
+    def __init__(
+        self, *args: str, port: int | None = None, timeout: float = 30.0, env: Mapping[str, str] | None = None
+    ) -> None:
+        """``env``: added to the server's environment (and so its sessions')."""
         self.port = port or free_port()
         self.started = time.monotonic()
         self.process = subprocess.Popen(
@@ -202,7 +205,7 @@ class Served:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)

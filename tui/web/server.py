@@ -24,6 +24,7 @@ import gc
 import ipaddress
 import json
 import logging
+import re
 import signal
 import socket
 import struct
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp_jinja2
+import jinja2
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.server import Server
@@ -67,6 +69,15 @@ memory grows with the cells for nothing a browser window shows (a 4K screen at t
 about 400 x 110 cells)."""
 REASON_BYTES = 123
 """The most bytes a websocket close frame's reason may hold (RFC 6455)."""
+NUMBER_DIGITS = 18
+"""The most digits a number in a page's message may have (a screen's size has three)."""
+POINTER_REPORT = re.compile(r"\x1b\[<(\d+);\d+;\d+[Mm]")
+"""A mouse report in the terminal's SGR encoding (``ESC [ < BUTTON ; COLUMN ; ROW M``; ``m``: released), as
+xterm.js sends it for an app that tracks the mouse (Textual does)."""
+MOVED = 32
+"""Added to a report's ``BUTTON`` when the pointer moved."""
+NO_BUTTON = 3
+"""A report's ``BUTTON`` bits (the low two) when no button is held."""
 MALFORMED_WORDS = "plyscope: this session ended: the page sent a malformed message"
 NOT_A_WEBSOCKET = "plyscope serve: /ws takes the websocket the page opens; open the page itself\n"
 
@@ -212,7 +223,11 @@ def page_message(text: str) -> tuple[str, object]:
     ``["ping", TEXT]``, ``["focus"]``, ``["blur"]``) as its type and data; ``Malformed`` if no page sends it.
     A well-formed message of another type is returned too (and ignored by the caller)."""
     try:
-        envelope = json.loads(text)
+        envelope = json.loads(text, parse_int=_whole_number)
+    except Malformed:
+        raise
+    except RecursionError:  # (arrays in arrays deeper than the interpreter's stack)
+        raise Malformed(f"a message nested too deeply ({shown(text, 40)})") from None
     except ValueError:
         raise Malformed(f"a message that is not JSON ({shown(text, 40)})") from None
     if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
@@ -228,6 +243,25 @@ def page_message(text: str) -> tuple[str, object]:
     return kind, data
 
 
+def _whole_number(digits: str) -> int:
+    """A whole number in a page's message (JSON's digits, a sign perhaps); ``Malformed`` past ``NUMBER_DIGITS``."""
+    if len(digits.lstrip("-")) > NUMBER_DIGITS:
+        raise Malformed(f"a number out of range ({len(digits.lstrip('-')):,} digits)")
+    return int(digits)
+
+
+def counts_as_use(keys: str) -> bool:
+    """Whether ``keys``, what a page's terminal sent the app, is someone using the page (a key, a click, a drag,
+    the wheel), not only the pointer moving over it: xterm.js reports each move while the app tracks the mouse."""
+    return POINTER_REPORT.sub(_no_move, keys) != ""
+
+
+def _no_move(report: re.Match[str]) -> str:
+    """A mouse report (``POINTER_REPORT``) taken out if it says only that the pointer moved, no button held."""
+    button = int(report.group(1))
+    return "" if button & MOVED and button & NO_BUTTON == NO_BUTTON else report.group(0)
+
+
 def close_reason(text: str) -> str:
     """``text`` cut to fit a websocket close frame (``REASON_BYTES`` of UTF-8), with an ellipsis if cut."""
     if len(text.encode()) <= REASON_BYTES:
@@ -237,12 +271,17 @@ def close_reason(text: str) -> str:
 
 
 class OneLineLog(logging.Handler):
-    """Every log record as one line (its message and, if it carries one, the exception's first line): a client
-    that sends malformed requests makes one line each, never a traceback."""
+    """Every warning and error record as one line (its message and, if it carries one, the exception's first line),
+    and every request aiohttp's parser refused (some at debug level: a first request that is not HTTP at all, as a
+    TLS handshake): a client that sends malformed requests makes one line each, never a traceback."""
 
     def __init__(self, say: Callable[[str], None]) -> None:
-        super().__init__(logging.WARNING)
+        super().__init__(logging.DEBUG)
         self.say = say
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return record.levelno >= logging.WARNING or isinstance(error, HttpProcessingError)
 
     def emit(self, record: logging.LogRecord) -> None:
         line = record.getMessage().splitlines()[0] if record.getMessage() else record.name
@@ -320,12 +359,14 @@ class PlyscopeServer(Server):
         )
 
     def initialize_logging(self) -> None:
-        """Each record of aiohttp, asyncio and textual-serve as one line through ``say``, never a traceback."""
+        """Each record of aiohttp, asyncio and textual-serve as one line through ``say``, never a traceback; aiohttp's
+        server logs at debug level too, for the requests its parser refuses quietly (``OneLineLog``)."""
         handler = OneLineLog(self.say)
         for name in ("aiohttp", "asyncio", "textual-serve"):
             logger = logging.getLogger(name)
             logger.handlers[:] = [handler]
             logger.propagate = False
+        logging.getLogger("aiohttp.server").setLevel(logging.DEBUG)
 
     async def on_startup(self, app: web.Application) -> None:
         """No banner: ``run`` prints the address once the port is bound."""
@@ -339,7 +380,20 @@ class PlyscopeServer(Server):
             await asyncio.wait(list(self.handlers), timeout=SHUTDOWN_SECONDS)
 
     async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
+        """textual-serve's application: its page, its websocket, its downloads and its static files (no listing of
+        a folder of them); the page's line about the session."""
+        app = web.Application()
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, name="static"),
+            ]
+        )
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
         aiohttp_jinja2.get_env(app).globals["about"] = self.about()
         return app
 
@@ -395,11 +449,12 @@ class PlyscopeServer(Server):
             self.say(f"plyscope serve: refused a session: {self.max_sessions} of {self.max_sessions} in use")
             await self._goodbye(websocket, WSCloseCode.TRY_AGAIN_LATER, refusal(self.max_sessions))
             return
-        code, reason = int(WSCloseCode.GOING_AWAY), "plyscope: the server stopped"
         try:
             code, reason = await self._session(websocket, request.query, peer)
-        finally:
-            await self._goodbye(websocket, code, reason)
+        except asyncio.CancelledError:  # the server stops (a failure is said by handle_websocket)
+            await self._goodbye(websocket, WSCloseCode.GOING_AWAY, "plyscope: the server stopped")
+            raise
+        await self._goodbye(websocket, code, reason)
 
     async def _take_slot(self) -> bool:
         """Take a session's slot, waiting up to ``SLOT_WAIT_SECONDS`` for one to free; ``False`` if none does."""
@@ -514,7 +569,7 @@ class PlyscopeServer(Server):
                 receiving = None
                 assert isinstance(message, WSMessage)
                 kind, data = self._page_said(message, peer)
-                if kind == "stdin":
+                if kind == "stdin" and counts_as_use(str(data)):
                     last_input = loop.time()
                 await _pass_on(kind, data, websocket, process)
         except _SessionEnds as ends:
