@@ -125,9 +125,9 @@ class ExactValues(ABC):
     Every value is for the **player to move** in the position valued, on the game's ``scale``.
     """
 
-    scale: ClassVar[str] = "win/draw/loss"
+    scale: str = "win/draw/loss"
     """How its numbers read, for help and JSON: ``win/draw/loss`` (+1, 0, -1), ``Pons' score``, ``minimax value``."""
-    instant: ClassVar[bool] = True
+    instant: bool = True
     """Whether ``truth`` answers at once and always settles (theory, a table): nothing to budget or load."""
     loaded: Callable[[], object] | None = None
     """Called (in the loading thread, the cycle collector paused) once a solver that loads has been made."""
