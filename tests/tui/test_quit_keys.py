@@ -1,5 +1,6 @@
-"""What ctrl+c does, and that the help says exactly that: it quits in a terminal (as q and ctrl+q do), and in
-a browser (``plyscope serve``) it is left to the screen, which copies the text selected, and never quits."""
+"""What ctrl+c does, and that the help says exactly that: it quits in a terminal (as q and ctrl+q do, but with exit
+status 130, an interruption), and in a browser (``plyscope serve``) it is left to the screen, which copies the text
+selected, and never quits."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ async def test_in_a_terminal_ctrl_c_quits_and_the_help_lists_it_only_as_quit() -
         assert [keys for _, keys, _ in rows_with(sections, "Copy selected text")] == ["super+c"]
         await pilot.press("ctrl+c")
         await pilot.pause()
-    assert app.return_code == 0 and not app.is_running
+    assert app.return_code == 130 and not app.is_running  # an interruption, as the README says of every command
 
 
 @pytest.fixture

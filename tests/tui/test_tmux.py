@@ -69,3 +69,19 @@ def test_plyscope_starts_steps_and_quits(terminal: Terminal) -> None:
     assert "best " in after
     terminal.tmux("send-keys", "-t", "main", "q")
     terminal.wait_for("EXIT=0")
+
+
+def test_ctrl_c_in_the_app_ends_the_plyscope_command_with_130_and_one_line() -> None:
+    """The README: Ctrl-C ends any command with exit status 130 and one line; the app's ctrl+c too (it exited 0), through
+    the console script a user runs."""
+    term = Terminal(f"plyscope-test-ctrl-c-{os.getpid()}")
+    script = Path(sys.executable).parent / "plyscope"
+    command = f"cd {ROOT} && {script} explore --algo minimax; echo EXIT=$?; sleep 30"
+    term.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "30", command)
+    try:
+        term.wait_for("connect4 · start · minimax")
+        term.tmux("send-keys", "-t", "main", "C-c")
+        lines = [line for line in term.wait_for("EXIT=").splitlines() if line.strip()]
+        assert lines[-2:] == ["plyscope explore: interrupted", "EXIT=130"], lines
+    finally:
+        term.tmux("kill-server")
