@@ -193,6 +193,22 @@ def test_resume_refuses_a_file_of_another_run(tmp_path: Path, capsys: pytest.Cap
     assert capsys.readouterr().err == f"plyscope arena: --resume {path}: not a results file (no list of games)\n"
 
 
+def test_a_results_file_from_before_the_compiled_field_resumes_as_compiled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run written before ``--no-compiled`` was (no ``compiled`` field) was a compiled run: it resumes as one, and
+    is refused to a ``--no-compiled`` run."""
+    path = tmp_path / "run.json"
+    argv = ["arena", "--agents", "minimax:depth=1", "minimax:depth=2", "--openings", "1", "--moves", "40"]
+    assert main([*argv, "--workers", "1", "--out", str(path)]) == 0
+    data = json.loads(path.read_text())
+    del data["compiled"]
+    path.write_text(json.dumps(data))
+    assert main([*argv, "--workers", "1", "--resume", str(path)]) == 0
+    assert main([*argv, "--workers", "1", "--no-compiled", "--resume", str(path)]) == 2
+    assert "has another compiled" in capsys.readouterr().err
+
+
 def test_rivest_resumes_too(tmp_path: Path) -> None:
     pytest.importorskip("plyscope.engine.search.rivest")
     argv = ["rivest", "--values", "300,400", "--openings", "1", "--workers", "1"]

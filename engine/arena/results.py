@@ -109,6 +109,10 @@ def resumed_games(path: Path, meta: Mapping[str, object], tasks: Sequence[GameTa
     return records
 
 
+FORMER_DEFAULTS: dict[str, object] = {"compiled": True}
+"""What a run's field meant in a results file written before the field was: the runs were compiled then."""
+
+
 def _results_games(path: Path, meta: Mapping[str, object]) -> list[Any]:
     """The games listed in the results file ``path``, once it was found to be the results of the run that ``meta``
     describes; raises ``UserError`` (one line) if it is not."""
@@ -120,7 +124,7 @@ def _results_games(path: Path, meta: Mapping[str, object]) -> list[Any]:
     if not isinstance(document, dict) or not isinstance(document.get("games"), list):
         raise UserError(f"--resume {path}: not a results file (no list of games)")
     for key, value in meta.items():
-        if document.get(key) != value:
+        if document.get(key, FORMER_DEFAULTS.get(key)) != value:
             raise UserError(
                 f"--resume {path}: the run in it has another {key}; resume a run with the command line that started it"
             )
