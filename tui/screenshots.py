@@ -162,7 +162,16 @@ async def shoot(view: View, directory: Path) -> Path:
             await script(pilot)
             await pilot.pause()
         await pilot.wait_for_scheduled_animations()
-        return Path(app.save_screenshot(f"{view.name}.svg", str(directory)))
+        path = directory / f"{view.name}.svg"
+        path.write_text(keeping_spaces(app.export_screenshot()), encoding="utf-8")
+        return path
+
+
+def keeping_spaces(svg: str) -> str:
+    """``svg`` (Rich's export) with its spaces drawn where they are: Rich writes each run of a line's text as an element
+    of its own, and a renderer that keeps XML's default whitespace handling drops a run's leading space, which ran the
+    reading guide's keys into their words (``vvalue``) and the tree drawing's leaves together (``614``)."""
+    return svg.replace("<svg ", '<svg xml:space="preserve" ', 1)
 
 
 BROWSER_KEYS = ("f", "f", "d")
@@ -204,15 +213,25 @@ def main(argv: list[str]) -> int:
         default=Path(__file__).resolve().parents[1] / "screenshots",
         help="where to write them (default: the checkout's screenshots/)",
     )
-    directory = parser.parse_args(argv).directory
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="VIEW",
+        choices=[view.name for view in VIEWS] + ["browser"],
+        help="draw only these (the SVG views' names, and browser for browser.png; default: every one)",
+    )
+    args = parser.parse_args(argv)
+    directory, only = args.directory, set(args.only or ())
     directory.mkdir(parents=True, exist_ok=True)
     known = algorithms()
     for view in VIEWS:
+        if only and view.name not in only:
+            continue
         if view.config.algorithm is not None and view.config.algorithm not in known:
             print(f"skipped {view.name}: algorithm {view.config.algorithm} is not registered")
             continue
         print(asyncio.run(shoot(view, directory)))
-    browser = shoot_browser(directory)
+    browser = shoot_browser(directory) if not only or "browser" in only else None
     if browser is not None:
         print(browser)
     return 0
