@@ -27,7 +27,7 @@ from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import State
 from plyscope.engine.search.base import Limit
 from plyscope.tui.contest import Lockstep, agent_session, compared_with
-from plyscope.tui.diffing import Progress, copy_tree, drawn_diff
+from plyscope.tui.diffing import Progress, copy_tree, drawn_diff, let_go
 from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.diff import DiffingScreen, Finish
@@ -91,6 +91,8 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
             if copied_a is None or copied_b is None:
                 return None
             shown = drawn_diff(copied_a[1], copied_b[1], self.state, progress)
+            let_go(copied_a[1])
+            let_go(copied_b[1])
             return partial(self.show_diff, title, shown, "the trees of A and B lined up (D again: as they stand then)")
 
         self.in_diff_thread(job, "lining up the trees of A and B…")

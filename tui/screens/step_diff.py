@@ -12,7 +12,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from plyscope.engine.tree_diff import Snapshot
-from plyscope.tui.diffing import Progress, copy_tree, drawn_diff
+from plyscope.tui.diffing import Progress, copy_tree, drawn_diff, let_go
 from plyscope.tui.screens.diff import DiffingScreen, Finish
 from plyscope.tui.session import Session
 
@@ -82,6 +82,7 @@ class StepDiffScreen(DiffingScreen):
                 return None
             step, now = copied
             shown = drawn_diff(marked.tree, now, session.state, progress)
+            let_go(now)
             title = f"A step {marked.step:,} (marked) and B step {step:,}"
             return partial(self.show_diff, title, shown, f"steps {marked.step:,} and {step:,} lined up")
 
