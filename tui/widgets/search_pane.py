@@ -258,8 +258,8 @@ class SearchPane(Vertical):
 
     def _make_room(self) -> None:
         """Leave the stats panel out if it leaves the tree fewer than ``TREE_LINES`` lines (a small terminal)."""
-        tree = self.search_tree
-        if tree.display and tree.content_size.height < TREE_LINES:
+        trees = list(self.query(SearchTree).results(SearchTree))  # (none once the pane is being taken down)
+        if trees and trees[0].display and trees[0].content_size.height < TREE_LINES:
             self.add_class("-cramped")
 
     @property
