@@ -11,7 +11,8 @@ is also the one who plays each move.
   moves are solved one after the other, centre first, each by a ``ScoreSearch`` that
   ``PositionSolve.run`` drives a slice of nodes at a time, checking its budget (nodes,
   seconds) between two slices; when the budget stops it, each move keeps the bounds found
-  so far.
+  so far.  On 7x6 the solver takes the scores of positions with 12 stones from Thill's
+  opening book (``plyscope.engine.solver.book``), so the opening is solved at once.
 * Nim games: ``+1`` the player wins, ``-1`` they lose, with perfect play on both sides,
   known at once.  Grundy's game is valued by Sprague-Grundy numbers (the XOR of the piles'
   numbers is 0 exactly for a loss), classic Nim by the XOR of the piles, and misère Nim by
@@ -157,6 +158,12 @@ class PositionSolve:
             self.seconds = time.perf_counter() - started
         else:
             raise PositionError(f"no exact solver for the game {state.game.name}")
+
+    @property
+    def book(self) -> bool | None:
+        """Connect Four: whether the solver scores positions with 12 stones from the opening book (7x6 only, unless
+        ``--no-book``); ``None`` for Nim."""
+        return None if self._solver is None else self._solver.has_book
 
     @property
     def nodes(self) -> int:

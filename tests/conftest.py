@@ -21,3 +21,12 @@ def pytest_configure(config: pytest.Config) -> None:
     from plyscope.engine.compiled.searchers import load
 
     load()  # the compiled searchers' kernels, likewise
+
+
+@pytest.fixture(autouse=True)
+def _opening_book_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts with the opening book allowed: a ``--no-book`` that a test reads in this process (it sets an
+    environment variable, for the processes it starts to inherit) is undone when the test ends."""
+    from plyscope.engine.solver.book import NO_BOOK_VARIABLE
+
+    monkeypatch.setenv(NO_BOOK_VARIABLE, "")

@@ -9,6 +9,10 @@ stored bound, a new entry overwriting the old.  Bitboards are ``int64``; a board
 ``kernel.NATIVE_MAX_BITS`` bits keeps every right shift on non-negative values (bits a left
 shift pushes past the top only land in threat sets, which are masked to the board).
 
+On 7x6, a position with ``book_ply`` stones (12) is scored by Thill's opening book
+(``plyscope.engine.solver.book``) instead of searched, as in the pure Python kernel: ``_book_score``
+codes it as the book does and looks it up, by a binary search in the packed arrays the caller passes.
+
 The search runs without the GIL (``nogil=True``: measured, a thread running Python keeps
 running while another is inside ``root``), so a UI thread stays responsive while it solves.
 """
@@ -23,8 +27,12 @@ from typing import Final
 import numpy as np
 from numba import njit
 
+from plyscope.engine import numba_cache
 from plyscope.engine.games.connect4 import Connect4
+from plyscope.engine.solver.book import BOOK_PLY, BookArrays, OpeningBook
 from plyscope.engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
+
+numba_cache.configure()  # before the first kernel below is compiled: numba's cache in plyscope's folder
 
 SLICE_NODES: Final = 1 << 15
 """Nodes this kernel searches in a few milliseconds (about 5 ms at some 7 million nodes a second)."""
@@ -36,6 +44,11 @@ LOWER = 192
 """Offset of a stored lower bound (stored values are never 0: 0 is an empty slot)."""
 UPPER = 64
 """Offset of a stored upper bound."""
+
+MISSING = 100
+"""What ``_book_score`` returns for a position the book does not hold (no score is near it)."""
+NO_BOOK = -1
+"""``book_ply`` when the search uses no book."""
 
 # Indices into the ``geometry`` array.
 BOARD, BOTTOM, DRAW_FROM, S1, S2, S3 = range(6)
@@ -62,6 +75,41 @@ def _threats(p: int, empty: int, s1: int, s2: int, s3: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _book_code(current: int, mask: int, mirrored: bool) -> int:
+    """The book's Huffman code of a 7x6 position (``plyscope.engine.solver.book``), its sign bit flipped."""
+    code = 0
+    for i in range(7):
+        shift = 7 * (6 - i if mirrored else i)
+        stones = (mask >> shift) & 63
+        mover = (current >> shift) & 63
+        for row in range(6):
+            if not (stones >> row) & 1:
+                break
+            code = (code << 2) | (2 if (mover >> row) & 1 else 3)
+        code <<= 1
+    return (code << 1) ^ (1 << 31)
+
+
+@njit(cache=True, nogil=True)
+def _book_score(current: int, mask: int, index: np.ndarray, low: np.ndarray, scores: np.ndarray) -> int:
+    """The book's score of a 7x6 position with 12 stones for its player to move (``current``), else ``MISSING``."""
+    for mirrored in (False, True):
+        key = _book_code(current, mask, mirrored)
+        target = key & 0xFFFF
+        start = index[key >> 16]
+        end = index[(key >> 16) + 1]
+        while start < end:
+            middle = (start + end) >> 1
+            if low[middle] < target:
+                start = middle + 1
+            else:
+                end = middle
+        if start < index[(key >> 16) + 1] and low[start] == target:
+            return scores[start]
+    return MISSING
+
+
+@njit(cache=True, nogil=True)
 def _negamax(  # noqa: C901 -- the solver kernel, compiled: one function, no calls per node
     current: int,
     mask: int,
@@ -78,6 +126,10 @@ def _negamax(  # noqa: C901 -- the solver kernel, compiled: one function, no cal
     order: np.ndarray,
     cells: np.ndarray,
     lanes: np.ndarray,
+    book_ply: int,
+    book_index: np.ndarray,
+    book_low: np.ndarray,
+    book_scores: np.ndarray,
 ) -> int:
     """``python_kernel``'s ``negamax``: the caller counted this node and made Pons' first checks."""
     bound = bounds[LOWEST, moves]
@@ -155,25 +207,33 @@ def _negamax(  # noqa: C901 -- the solver kernel, compiled: one function, no cal
         elif alpha >= child_floor:
             score = child_floor
         else:
-            found = _negamax(
-                opponent,
-                child_mask,
-                moves,
-                -beta,
-                -alpha,
-                child_possible,
-                geometry,
-                columns,
-                bounds,
-                keys,
-                values,
-                counters,
-                order,
-                cells,
-                lanes,
-            )
-            if found == ABORT:
-                return ABORT
+            found = MISSING
+            if moves == book_ply:
+                found = _book_score(opponent, child_mask, book_index, book_low, book_scores)
+            if found == MISSING:
+                found = _negamax(
+                    opponent,
+                    child_mask,
+                    moves,
+                    -beta,
+                    -alpha,
+                    child_possible,
+                    geometry,
+                    columns,
+                    bounds,
+                    keys,
+                    values,
+                    counters,
+                    order,
+                    cells,
+                    lanes,
+                    book_ply,
+                    book_index,
+                    book_low,
+                    book_scores,
+                )
+                if found == ABORT:
+                    return ABORT
             score = -found
         if score >= beta:
             keys[slot] = key
@@ -203,6 +263,10 @@ def root(
     order: np.ndarray,
     cells: np.ndarray,
     lanes: np.ndarray,
+    book_ply: int,
+    book_index: np.ndarray,
+    book_low: np.ndarray,
+    book_scores: np.ndarray,
 ) -> int:
     """``python_kernel``'s ``root``: negamax on a position whose player to move cannot win at once."""
     if counters[NODES] >= counters[LIMIT]:
@@ -222,6 +286,10 @@ def root(
         return 0
     if bounds[LOWEST, moves] >= beta:
         return bounds[LOWEST, moves]
+    if moves == book_ply:
+        found = _book_score(current, mask, book_index, book_low, book_scores)
+        if found != MISSING:
+            return found
     return _negamax(
         current,
         mask,
@@ -238,11 +306,16 @@ def root(
         order,
         cells,
         lanes,
+        book_ply,
+        book_index,
+        book_low,
+        book_scores,
     )
 
 
-def compile_native(game: Connect4, table_limit: int) -> Kernel:
-    """The compiled kernel for ``game``'s board, with Pons' fixed table of ``table_slots(table_limit)`` slots."""
+def compile_native(game: Connect4, table_limit: int, book: OpeningBook | None) -> Kernel:
+    """The compiled kernel for ``game``'s board, with Pons' fixed table of ``table_slots(table_limit)`` slots;
+    with ``book`` (7x6 only), positions with ``BOOK_PLY`` stones are scored by it (read when first needed)."""
     cells = game.cells
     height = game.height
     geometry = np.zeros(6, dtype=np.int64)
@@ -258,16 +331,41 @@ def compile_native(game: Connect4, table_limit: int) -> Kernel:
     keys = np.zeros(capacity, dtype=np.int64)
     values = np.zeros(capacity, dtype=np.uint8)
     counters = np.array([0, NO_BUDGET], dtype=np.int64)
-    scratch = [np.zeros((cells + 2, game.width), dtype=np.int64) for _ in range(3)]
+    order, placed, lanes = (np.zeros((cells + 2, game.width), dtype=np.int64) for _ in range(3))
+    no_book = BookArrays(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint16), np.zeros(0, dtype=np.int8))
+    """What a search that never reaches ``BOOK_PLY`` stones passes: arrays of the book's types, empty."""
 
     # Load the machine code now (from numba's cache, or compiling it: a second or more), so no search pays for it:
     # with no node allowed, the call returns at once.
-    root(0, 0, 0, 0, 1, 0, geometry, columns, bounds, keys, values, np.array([0, 0], dtype=np.int64), *scratch)
+    stopped = np.array([0, 0], dtype=np.int64)
+    empty = (NO_BOOK, no_book.index, no_book.low, no_book.scores)
+    root(0, 0, 0, 0, 1, 0, geometry, columns, bounds, keys, values, stopped, order, placed, lanes, *empty)
 
     def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
+        ply, leaves = NO_BOOK, no_book
+        if book is not None and moves <= BOOK_PLY:
+            ply, leaves = BOOK_PLY, book.arrays()
         found = int(
             root(
-                current, mask, moves, alpha, beta, threats, geometry, columns, bounds, keys, values, counters, *scratch
+                current,
+                mask,
+                moves,
+                alpha,
+                beta,
+                threats,
+                geometry,
+                columns,
+                bounds,
+                keys,
+                values,
+                counters,
+                order,
+                placed,
+                lanes,
+                ply,
+                leaves.index,
+                leaves.low,
+                leaves.scores,
             )
         )
         if found == ABORT:

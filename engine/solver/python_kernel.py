@@ -3,13 +3,15 @@
 The same search, node for node, as the compiled kernel (``plyscope.engine.solver.native_kernel``):
 Pons' final version, negamax with alpha-beta on raw bitboards, a transposition table of
 bounds, only moves that do not lose at once (a forced block is played alone), children
-ordered by the threats they create (ties broken centre first).  One node is one negamax
-call, as Pons counts them.  The table is the compiled kernel's too: ``table_slots`` slots, a
-position's slot its key modulo that prime, a new entry overwriting the slot's; so the two
-kernels take the same decisions in the same order whatever the table holds.  A slot keeps
-the key's quotient by the prime (which, with the slot, is the key), in two words when the
-board has too many bits for one, and the stored bound; the arrays are zeroed memory the
-system maps only as it is first written, so their size is fixed from the start.
+ordered by the threats they create (ties broken centre first), and on 7x6 the positions
+with ``BOOK_PLY`` stones scored by Thill's opening book (``plyscope.engine.solver.book``)
+instead of searched.  One node is one negamax call, as Pons counts them.  The table is
+the compiled kernel's too: ``table_slots`` slots, a position's slot its key modulo that
+prime, a new entry overwriting the slot's; so the two kernels take the same decisions in
+the same order whatever the table holds.  A slot keeps the key's quotient by the prime
+(which, with the slot, is the key), in two words when the board has too many bits for
+one, and the stored bound; the arrays are zeroed memory the system maps only as it is
+first written, so their size is fixed from the start.
 
 For speed in Python the whole search is one closure over locals: every child's threats
 (the cells where its mover would complete four) are computed by its parent, all children
@@ -24,6 +26,7 @@ from array import array
 from typing import Final, Literal
 
 from plyscope.engine.games.connect4 import Connect4
+from plyscope.engine.solver.book import BOOK_PLY, OpeningBook
 from plyscope.engine.solver.kernel import Kernel, NodeBudgetSpent, centre_first, score_bounds, table_slots
 
 CHECK_INTERVAL: Final = 1 << 16
@@ -52,14 +55,20 @@ def _zeroed(slots: int, typecode: Word) -> memoryview[int]:
     return memoryview(mmap.mmap(-1, slots * array(typecode).itemsize)).cast(typecode)
 
 
+def _unknown(current: int, mask: int) -> int | None:
+    """No book: no position's score is known without a search."""
+    return None
+
+
 def _word(largest: int) -> Word:
     """The smallest unsigned ``array`` code that holds ``largest``."""
     return next(code for code, bits in WORDS if largest < 1 << bits)
 
 
 # Complex (C901) by design: one closure over locals for speed (see the module); its kernel, negamax, counts here.
-def compile_python(game: Connect4, table_limit: int) -> Kernel:  # noqa: C901
-    """The negamax closure for ``game``'s board size (see ``Kernel.negamax``), every constant bound to a local."""
+def compile_python(game: Connect4, table_limit: int, book: OpeningBook | None) -> Kernel:  # noqa: C901
+    """The negamax closure for ``game``'s board size (see ``Kernel.negamax``), every constant bound to a local; with
+    ``book`` (7x6 only), positions with ``BOOK_PLY`` stones are scored by it (read when first needed)."""
     height = game.height
     cells = game.cells
     board = game.board_mask
@@ -72,6 +81,9 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:  # noqa: C901
     loss_now, lowest, highest, win_next = score_bounds(cells)
     draw_from = cells - 2
     """From this many stones on, a player to move who cannot win at once but has a safe move draws."""
+    book_ply = -1 if book is None else BOOK_PLY
+    """The stones of the positions the book scores (-1: none)."""
+    book_score = _unknown if book is None else book.score
     # Shifts of the three non-vertical directions: one diagonal, horizontal, the other diagonal.
     s1, s2, s3 = height, height + 1, height + 2
     d1, d2, d3 = 2 * s1, 2 * s2, 2 * s3
@@ -218,7 +230,10 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:  # noqa: C901
             elif alpha >= child_floor:
                 score = child_floor
             else:
-                score = -negamax(opponent, child_mask, moves, -beta, -alpha, child_possible)
+                found = book_score(opponent, child_mask) if moves == book_ply else None
+                if found is None:
+                    found = negamax(opponent, child_mask, moves, -beta, -alpha, child_possible)
+                score = -found
             if score >= beta:
                 values[slot] = score + _LOWER
                 low_keys[slot] = high & _LOW
@@ -254,6 +269,10 @@ def compile_python(game: Connect4, table_limit: int) -> Kernel:  # noqa: C901
             return 0
         if lowest[moves] >= beta:
             return lowest[moves]
+        if moves == book_ply:
+            found = book_score(current, mask)
+            if found is not None:
+                return found
         return negamax(current, mask, moves, alpha, beta, possible)
 
     return Kernel(root, entries, nodes, set_budget, clear, SLICE_NODES)

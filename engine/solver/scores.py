@@ -1,7 +1,8 @@
 """Pons' solver for one board size (``Connect4Solver``) and the one search every caller drives (``ScoreSearch``).
 
 ``ScoreSearch`` is Pons' ``solve()``: a binary search on a position's score by null-window
-probes, each a negamax call of the solver's kernel.  It is resumable: ``advance(budget)``
+probes, each a negamax call of the solver's kernel (on 7x6 with Thill's opening book as its
+leaves, ``plyscope.engine.solver.book``).  It is resumable: ``advance(budget)``
 spends at most ``budget`` nodes and can be called again, so a caller may cut the work in
 slices.  ``Connect4Solver.solve`` and ``move_score(s)``, the column analysis
 (``plyscope.engine.analysis``), ``plyscope solve`` (``plyscope.engine.solve``) and the searcher
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from plyscope.engine.games.connect4 import Connect4, Connect4State
 from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.solver.book import BOOK_PLY, OpeningBook, opening_book, uses_book
 from plyscope.engine.solver.kernel import (
     NATIVE_MAX_BITS,
     TABLE_LIMIT,
@@ -29,8 +31,9 @@ from plyscope.engine.solver.kernel import (
 )
 
 
-def make_kernel(game: Connect4, table_limit: int, native: bool | None) -> Kernel:
-    """The kernel for ``game``'s board: compiled where it fits (``native=None``), else as ``native`` says."""
+def make_kernel(game: Connect4, table_limit: int, native: bool | None, book: OpeningBook | None = None) -> Kernel:
+    """The kernel for ``game``'s board: compiled where it fits (``native=None``), else as ``native`` says; ``book``
+    scores the positions with ``BOOK_PLY`` stones (7x6 only)."""
     if native is None:
         native = native_fits(game)
     elif native and not native_fits(game):
@@ -38,10 +41,10 @@ def make_kernel(game: Connect4, table_limit: int, native: bool | None) -> Kernel
     if native:
         from plyscope.engine.solver.native_kernel import compile_native  # numba loads only when a solver is made
 
-        return compile_native(game, table_limit)
+        return compile_native(game, table_limit, book)
     from plyscope.engine.solver.python_kernel import compile_python
 
-    return compile_python(game, table_limit)
+    return compile_python(game, table_limit, book)
 
 
 def _truncated_half(value: int) -> int:
@@ -60,15 +63,34 @@ class Connect4Solver:
     """Pons' exact solver for one board size: a kernel and its transposition table, which lasts until ``reset``.
 
     Every score it returns is Pons' score, kept for the player to move in the position given
-    (``move_score(s)``: for the player who plays the move).
+    (``move_score(s)``: for the player who plays the move).  On 7x6 it scores the positions with
+    ``BOOK_PLY`` (12) stones from Thill's opening book (``plyscope.engine.solver.book``) rather than
+    by search, so a position with fewer stones is searched down to the book alone.
     """
 
-    __slots__ = ("game", "_kernel")
+    __slots__ = ("game", "_kernel", "_book")
 
-    def __init__(self, game: Connect4, *, table_limit: int = TABLE_LIMIT, native: bool | None = None) -> None:
-        """``native``: search with the compiled kernel (``None``: wherever the board fits it, ``native_fits``)."""
+    def __init__(
+        self, game: Connect4, *, table_limit: int = TABLE_LIMIT, native: bool | None = None, book: bool | None = None
+    ) -> None:
+        """``native``: search with the compiled kernel (``None``: wherever the board fits it, ``native_fits``);
+        ``book``: use the opening book where the board has one (``None``: unless ``--no-book`` forbade it,
+        ``book_allowed``).  The book is read when a search first needs it."""
         self.game = game
-        self._kernel = make_kernel(game, table_limit, native)
+        self._book = opening_book() if uses_book(game, book) else None
+        self._kernel = make_kernel(game, table_limit, native, self._book)
+
+    @property
+    def has_book(self) -> bool:
+        """Whether this solver scores positions with ``BOOK_PLY`` stones from the opening book."""
+        return self._book is not None
+
+    def book_score(self, state: Connect4State) -> int | None:
+        """The book's score of ``state`` for its player to move; ``None`` without a book, off ``BOOK_PLY`` stones,
+        or where the book holds no score (the player to move can win at once)."""
+        if self._book is None or state.ply != BOOK_PLY or state.is_terminal():
+            return None
+        return self._book.score(state.current, state.mask)
 
     @property
     def nodes(self) -> int:
@@ -157,13 +179,14 @@ class ScoreSearch:
 
     ``lower`` and ``upper`` bound the score of ``state`` in Pons' convention, for the **player
     to move in ``state``**; they are equal once it is exact.  The positions the kernel must
-    not see are settled at once: a finished game (``terminal_score``) and a player to move
-    who can complete four (``win_now_score``).  Every other position starts from Pons'
-    ``score_range`` and is narrowed by probes: a probe at ``p`` is a negamax call with the
-    null window ``(p, p + 1)``, whose answer is a new upper bound (``<= p``) or a new lower
-    bound (``> p``).  A probe that the budget cuts short leaves the bounds as they were and
-    starts again at the next ``advance``; the solver's transposition table keeps what its
-    nodes found, so going back down to where it stopped costs some 40 nodes.
+    not see are settled at once: a finished game (``terminal_score``), a player to move
+    who can complete four (``win_now_score``); so is a position the opening book holds.
+    Every other position starts from Pons' ``score_range`` and is narrowed by probes: a
+    probe at ``p`` is a negamax call with the null window ``(p, p + 1)``, whose answer is a
+    new upper bound (``<= p``) or a new lower bound (``> p``).  A probe that the budget cuts
+    short leaves the bounds as they were and starts again at the next ``advance``; the
+    solver's transposition table keeps what its nodes found, so going back down to where it
+    stopped costs some 40 nodes.
 
     With ``threshold``, the search settles only on which side of ``threshold`` the score
     lies (every probe is at ``threshold``, so one probe does it): ``done`` once
@@ -184,6 +207,8 @@ class ScoreSearch:
             self.lower = self.upper = terminal_score(state)
         elif solver.win_now(state):
             self.lower = self.upper = win_now_score(state.game.cells, state.ply)
+        elif (known := solver.book_score(state)) is not None:
+            self.lower = self.upper = known
         else:
             self.lower, self.upper = solver.score_range(state)
         self.nodes = 0

@@ -16,6 +16,7 @@ from plyscope.engine.search import outcomes
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
+from plyscope.engine.solver.book import NO_BOOK_VARIABLE
 from plyscope.engine.truth import STAND_IN_MISSES, Judgement, Oracle, Truth, proven_truth, refusal, work_shares
 from plyscope.tui.formatting import truth_words
 from tests.pons import pons_positions
@@ -243,7 +244,10 @@ def test_a_quick_look_settles_endgames_while_the_solver_loads_and_leaves_the_res
         assert oracle.quick(hard) == oracle.cached(hard) is not None  # what ``truth`` found, kept
 
 
-def test_the_pure_python_looks_stop_after_positions_in_a_row_they_cannot_settle() -> None:
+def test_the_pure_python_looks_stop_after_positions_in_a_row_they_cannot_settle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(NO_BOOK_VARIABLE, "1")  # without the opening book, 4453's children take millions of nodes
     game = make_game("connect4")
     held = HeldLoad()
     with mock.patch("plyscope.engine.truth.Connect4Solver", held):

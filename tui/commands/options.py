@@ -60,6 +60,31 @@ def add_truth_nodes(parser: argparse.ArgumentParser, default: int) -> None:
     )
 
 
+class _NoBook(argparse.Action):
+    """``--no-book``: from the moment it is read, every solver of this process, and of the processes it starts,
+    searches without the opening book (``plyscope.engine.solver.book.forbid_book``)."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, option: str | None = None
+    ) -> None:
+        from plyscope.engine.solver.book import forbid_book
+
+        forbid_book()
+        setattr(namespace, self.dest, True)
+
+
+def add_no_book(parser: argparse.ArgumentParser) -> None:
+    """``--no-book``: the exact solver searches every position itself, without Thill's opening book (7x6)."""
+    parser.add_argument(
+        "--no-book",
+        action=_NoBook,
+        nargs=0,
+        default=False,
+        help="Connect Four 7x6: the exact solver searches every position itself, without the opening book "
+        "of positions with 12 stones (slower in the opening; the same scores)",
+    )
+
+
 def add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game",

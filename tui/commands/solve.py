@@ -27,7 +27,8 @@ from plyscope.engine.games import CHANCE, Connect4, State, make_game
 from plyscope.engine.games.tree import TreeState, number_text
 from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int
 from plyscope.engine.solve import PositionSolve, Solution, Stop, TreeSolution, solve_tree
-from plyscope.tui.commands.options import add_game, add_position
+from plyscope.engine.solver.book import NO_BOOK_NOTE, has_book
+from plyscope.tui.commands.options import add_game, add_no_book, add_position
 from plyscope.tui.commands.output import print_table
 from plyscope.tui.formatting import score_words, signed
 from plyscope.tui.session import parse_position
@@ -58,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="budget: wall-clock seconds (Connect Four; default 60 when neither budget is given)",
     )
+    add_no_book(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(solution.as_json()))
     else:
-        print_solution(solution, state)
+        print_solution(solution, state, book_note(state, solving.book))
     return INTERRUPTED if stop is None else 0
 
 
@@ -197,8 +199,20 @@ class ProgressLine:
         self.due = now + STATUS_REFRESH_SECONDS
 
 
-def print_solution(solution: Solution, state: State) -> None:
-    """The position's score and each move's, with what they mean, as a Rich table on stdout."""
+def book_note(state: State, book: bool | None) -> str:
+    """What a Connect Four solve says of the opening book (``book``: whether its solver used it): empty for Nim."""
+    if book is None:
+        return ""
+    if book:
+        return "; Thill's opening book for 12 stones"
+    return "; " + (
+        NO_BOOK_NOTE if isinstance(state.game, Connect4) and not has_book(state.game) else "no opening book (--no-book)"
+    )
+
+
+def print_solution(solution: Solution, state: State, book: str = "") -> None:
+    """The position's score and each move's, with what they mean, as a Rich table on stdout; ``book``: what the
+    caption says of the opening book (``book_note``)."""
     connect4 = isinstance(state.game, Connect4)
     position = solution.position or "start (empty board)"
     mover = "the player to move"
@@ -217,7 +231,8 @@ def print_solution(solution: Solution, state: State) -> None:
             if connect4
             else "+1 win, -1 loss"
         )
-        + "; each move's for the player who plays it",
+        + "; each move's for the player who plays it"
+        + book,
         caption_justify="left",
     )
     table.add_column("move")
