@@ -223,8 +223,9 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_atomic(path: Path | str, text: str, *, named_by_user: bool = True) -> None:
-    """Write ``text`` (UTF-8) to ``path``: a reader sees the old file or the new one, never a mix.
+def write_atomic(path: Path | str, text: str | bytes, *, named_by_user: bool = True) -> None:
+    """Write ``text`` (UTF-8; or bytes as they are: an image) to ``path``: a reader sees the old file or the new
+    one, never a mix.
 
     The text goes to a temporary file in the same directory, is flushed to disk, and then
     replaces ``path`` in one ``os.replace``; on any failure the temporary file is removed
@@ -244,8 +245,8 @@ def write_atomic(path: Path | str, text: str, *, named_by_user: bool = True) -> 
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
     try:
         os.fchmod(handle, _mode_for(path))  # mkstemp's 0600 would make every save private to its writer
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(text.encode() if isinstance(text, str) else text)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)

@@ -10,6 +10,11 @@ depend on the machine's speed).
 **Chance** (Connect Four with chance).  Nature's moves are drawn from the game's ``dice``
 seed (``chance_draw``), which leaves out who moves first: both games of an opening pair
 (colours swapped) get the same draw at the same ply, so a lucky slip helps each agent once.
+
+**Studies** (``plyscope study``).  Every search in one position of a study is seeded alike
+(``position_seed``), whichever its agent and budget: a larger budget extends the same search, as an
+anytime curve asks; each random midgame is drawn from a seed of its own (``midgame_seed``), so that
+the first positions of ``random:N`` are those of any larger ``N``.
 """
 
 from __future__ import annotations
@@ -46,3 +51,17 @@ def dice_seed(seed: int, group: int, pairing: tuple[int, int], opening: int) -> 
 def chance_draw(dice: int, ply: int) -> float:
     """The uniform draw in [0, 1) that picks nature's move at ``ply`` in the games with ``dice`` seed."""
     return (_derive_seed(dice, (ply,)) >> 10) / 2**53
+
+
+STUDY_KEY = 1 << 32
+"""The first word of a study's seed keys (a number no group index of the arena's reaches)."""
+
+
+def position_seed(seed: int, position: int) -> int:
+    """The seed of every search in the study seeded ``seed`` on its position of index ``position``."""
+    return _derive_seed(seed, (STUDY_KEY, position))
+
+
+def midgame_seed(seed: int, candidate: int) -> int:
+    """The seed of the ``candidate``-th random midgame drawn for the study seeded ``seed``."""
+    return _derive_seed(seed, (STUDY_KEY + 1, candidate))

@@ -38,6 +38,7 @@ COMMANDS = {
     "play": "plyscope.tui.commands.play",
     "compare": "plyscope.tui.commands.compare",
     "tune": "plyscope.tui.commands.tune",
+    "study": "plyscope.tui.commands.study",
 }
 """Each command's module, in the order ``plyscope --help`` lists them."""
 SUMMARIES = {
@@ -53,6 +54,7 @@ SUMMARIES = {
     "play": "play a game: each side a human or an agent",
     "compare": "agents side by side on one position, at equal budgets",
     "tune": "fit the eval=features weights to solved positions; play them",
+    "study": "anytime curves: how often each searcher's move is optimal as its budget grows",
 }
 """Each command's line in ``plyscope --help`` (here, so that the list loads no command's module)."""
 

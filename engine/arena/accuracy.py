@@ -68,9 +68,15 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
         then = oracle.truth(before, at_least=value_now)  # (the move played is worth that much: the solve starts there)
         if then.score is None:
             break
-        value_then = then.score.pov(player)
-        verdicts[index] = Verdict(_sign(value_then) == _sign(value_now), value_then - value_now)
+        verdicts[index] = verdict(then.score.pov(player), value_now)
     return verdicts
+
+
+def verdict(before: int, after: int) -> Verdict:
+    """A move judged by the exact values, for the player who made it, of the positions ``before`` and ``after`` it
+    (``plyscope study`` judges its moves so too): it keeps the value when both are wins, draws or losses alike; its
+    loss is what it gives away."""
+    return Verdict(_sign(before) == _sign(after), before - after)
 
 
 def _sign(value: int) -> int:

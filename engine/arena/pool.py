@@ -3,6 +3,7 @@
 ``run_games`` keeps every finished game whatever happens to the others: a Ctrl-C, an SPRT that
 decided, a worker process that died (the games it was running are played again on a fresh
 pool).  The pool's workers end with the arena process (``plyscope.engine.processes.end_with_parent``).
+``run_tasks`` is the same for any task and result that carry an ``index`` (``plyscope study``'s searches).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from plyscope.engine.arena.cluster import dask_executor
 from plyscope.engine.arena.play import TurnReport, play_game
@@ -34,10 +35,28 @@ _worker_turns: Any = None
 """In a ``GamePool`` worker: the pipe end its games report each turn to (``_play_in_worker``; ``None`` elsewhere)."""
 
 
-def _play_in_worker(task: GameTask) -> GameRecord:
-    """``play_game`` as ``run_games`` sends it out: in a ``GamePool`` worker, each turn reported to the arena
+class Indexed(Protocol):
+    """A task, or its result: ``index`` is the task's place in its schedule."""
+
+    @property
+    def index(self) -> int: ...
+
+
+T = TypeVar("T", bound=Indexed)
+"""A task."""
+R = TypeVar("R", bound=Indexed)
+"""A finished task's result."""
+Perform = Callable[[T, Callable[[TurnReport], None] | None], R]
+"""Runs a task (in a worker, or here), telling the callable given (if any) of each turn it begins: a module's
+function, so that it pickles to worker processes."""
+Failed = Callable[[T, str], R]
+"""The result of a task that could not run (a worker died, the task did not pickle...), with the reason."""
+
+
+def _run_in_worker(perform: Perform[T, R], task: T) -> R:
+    """``perform`` as ``run_tasks`` sends it out: in a ``GamePool`` worker, each turn reported to the arena
     process; on a Dask worker, to nobody."""
-    return play_game(task, None if _worker_turns is None else _report_turn)
+    return perform(task, None if _worker_turns is None else _report_turn)
 
 
 def _report_turn(report: TurnReport) -> None:
@@ -64,98 +83,133 @@ def run_games(
     enough: Callable[[], bool] | None = None,
     progress: Progress | None = None,
 ) -> RunOutcome:
-    """Play ``tasks`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a time.
+    """Play ``tasks`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a time
+    (``run_tasks``: ``on_game`` after each game; a game that could not run is an ``error`` record)."""
+    records, interrupted = run_tasks(
+        tasks,
+        play_game,
+        _error_record,
+        executor,
+        in_flight=in_flight,
+        on_done=on_game,
+        enough=enough,
+        progress=progress,
+    )
+    return RunOutcome(records, interrupted)
+
+
+def run_tasks(
+    tasks: Sequence[T],
+    perform: Perform[T, R],
+    failed: Failed[T, R],
+    executor: Executor | None = None,
+    *,
+    in_flight: int = 1,
+    on_done: Callable[[R], None] | None = None,
+    enough: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[R], bool]:
+    """Run ``tasks`` with ``perform`` in this process (``executor=None``) or on ``executor``, ``in_flight`` at a
+    time: every result, in schedule order, and whether a ``KeyboardInterrupt`` stopped the run (tasks then running
+    are lost).
 
     ``progress`` hears of every turn as it begins (in this process, at once; from a ``GamePool``, every
-    ``PROGRESS_SECONDS``, even when there is nothing new; a Dask cluster reports only finished games).
+    ``PROGRESS_SECONDS``, even when there is nothing new; a Dask cluster reports only finished tasks).
 
-    ``on_game`` is called in this process after each game, then ``enough``: when it says so (an
+    ``on_done`` is called in this process after each task, then ``enough``: when it says so (an
     SPRT decided), the run ends there, as it does on a ``KeyboardInterrupt`` (Ctrl-C, or raised
-    by ``on_game``) but not ``interrupted``: finished games are kept, the others cancelled and a
+    by ``on_done``) but not interrupted: finished tasks are kept, the others cancelled and a
     local pool's processes stopped.  When a worker process of a ``GamePool`` dies (killed, out of
-    memory), no finished game is lost: the pool starts afresh and the games that were running
-    are played again, each at most ``MAX_WORKER_DEATHS`` times before it is recorded as an error.
+    memory), no finished task is lost: the pool starts afresh and the tasks that were running
+    are run again, each at most ``MAX_WORKER_DEATHS`` times before ``failed`` makes its result.
     """
-    finished: list[GameRecord] = []
-    pending: dict[Future[GameRecord], GameTask] = {}
-    """The games sent out and not yet finished (cancelled if the run ends early)."""
+    finished: list[R] = []
+    pending: dict[Future[R], T] = {}
+    """The tasks sent out and not yet finished (cancelled if the run ends early)."""
     interrupted = False
 
-    def finish(record: GameRecord) -> None:
-        finished.append(record)
-        if on_game is not None:
-            on_game(record)
+    def finish(result: R) -> None:
+        finished.append(result)
+        if on_done is not None:
+            on_done(result)
         if enough is not None and enough():
             raise _Enough
 
     try:
         if executor is None:
             for task in tasks:
-                finish(play_game(task, None if progress is None else lambda report: progress([report])))
+                finish(perform(task, None if progress is None else lambda report: progress([report])))
         else:
-            _play_on(executor, tasks, in_flight, pending, finish, progress)
+            _run_on(executor, tasks, perform, failed, in_flight, pending, finish, progress)
     except (KeyboardInterrupt, _Enough) as stop:
         interrupted = isinstance(stop, KeyboardInterrupt)
         _stop(executor, pending)
-    return RunOutcome(sorted(finished, key=lambda r: r.index), interrupted)
+    return sorted(finished, key=_index), interrupted
 
 
-def _play_on(
+def _index(item: Indexed) -> int:
+    return item.index
+
+
+def _run_on(
     executor: Executor,
-    tasks: Sequence[GameTask],
+    tasks: Sequence[T],
+    perform: Perform[T, R],
+    failed: Failed[T, R],
     in_flight: int,
-    pending: dict[Future[GameRecord], GameTask],
-    finish: Callable[[GameRecord], None],
+    pending: dict[Future[R], T],
+    finish: Callable[[R], None],
     progress: Progress | None,
 ) -> None:
-    """``run_games`` on ``executor``: ``tasks`` sent out ``in_flight`` at a time, each in ``pending`` while it
-    runs, each finished game given to ``finish``; the games a ``GamePool`` lost with a dead worker played again."""
+    """``run_tasks`` on ``executor``: ``tasks`` sent out ``in_flight`` at a time, each in ``pending`` while it
+    runs, each result given to ``finish``; the tasks a ``GamePool`` lost with a dead worker run again."""
     deaths: dict[int, int] = {}
     """Per task index, how many worker processes died while it was running."""
     queue = iter(tasks)
     for task in islice(queue, max(1, in_flight)):
-        pending[executor.submit(_play_in_worker, task)] = task
+        pending[executor.submit(_run_in_worker, perform, task)] = task
     pool = executor if isinstance(executor, GamePool) else None
     while pending:
         done, _ = wait(pending, timeout=PROGRESS_SECONDS if pool is not None else None, return_when=FIRST_COMPLETED)
         if pool is not None:
             done = _pool_waited(pool, done, pending, progress)
-        again = _finish_done(done, pending, deaths, finish, pooled=pool is not None)
+        again = _finish_done(done, pending, deaths, finish, failed, pooled=pool is not None)
         for task in [*again, *islice(queue, len(done) - len(again))]:
-            pending[executor.submit(_play_in_worker, task)] = task
+            pending[executor.submit(_run_in_worker, perform, task)] = task
     if pool is not None and progress is not None:
-        progress(pool.turns_reported())  # the last games' last turns, reported as they ended
+        progress(pool.turns_reported())  # the last tasks' last turns, reported as they ended
 
 
 def _pool_waited(
     pool: GamePool,
-    done: set[Future[GameRecord]],
-    pending: dict[Future[GameRecord], GameTask],
+    done: set[Future[R]],
+    pending: dict[Future[R], T],
     progress: Progress | None,
-) -> set[Future[GameRecord]]:
-    """After a wait on ``pool``: the turns its workers reported passed on to ``progress``; the games ``done``, or,
-    when a worker died, every game ``pending`` (each finished, or failed with the pool) on a pool started afresh."""
+) -> set[Future[R]]:
+    """After a wait on ``pool``: the turns its workers reported passed on to ``progress``; the tasks ``done``, or,
+    when a worker died, every task ``pending`` (each finished, or failed with the pool) on a pool started afresh."""
     reports = pool.turns_reported()
     if progress is not None:
         progress(reports)
     if any(_died(future) for future in done):
-        wait(pending)  # every game of the dead pool ends now: finished, or failed with it
+        wait(pending)  # every task of the dead pool ends now: finished, or failed with it
         done = set(pending)
         pool.respawn()
     return done
 
 
 def _finish_done(
-    done: set[Future[GameRecord]],
-    pending: dict[Future[GameRecord], GameTask],
+    done: set[Future[R]],
+    pending: dict[Future[R], T],
     deaths: dict[int, int],
-    finish: Callable[[GameRecord], None],
+    finish: Callable[[R], None],
+    failed: Failed[T, R],
     *,
     pooled: bool,
-) -> list[GameTask]:
-    """Take the games ``done`` out of ``pending`` and ``finish`` them; the tasks to play again (``pooled``: lost
+) -> list[T]:
+    """Take the tasks ``done`` out of ``pending`` and ``finish`` them; the tasks to run again (``pooled``: lost
     with a dead worker, fewer than ``MAX_WORKER_DEATHS`` times, counted in ``deaths``)."""
-    again: list[GameTask] = []
+    again: list[T] = []
     for future in done:
         task = pending.pop(future)
         if pooled and _died(future):
@@ -163,12 +217,12 @@ def _finish_done(
             if deaths[task.index] < MAX_WORKER_DEATHS:
                 again.append(task)
                 continue
-        finish(_outcome(future, task, deaths.get(task.index, 0)))
+        finish(_outcome(future, task, failed, deaths.get(task.index, 0)))
     return again
 
 
-def _stop(executor: Executor | None, pending: dict[Future[GameRecord], GameTask]) -> None:
-    """End a run early: the games ``pending`` cancelled, a local pool's processes stopped."""
+def _stop(executor: Executor | None, pending: dict[Future[R], T]) -> None:
+    """End a run early: the tasks ``pending`` cancelled, a local pool's processes stopped."""
     for future in pending:
         future.cancel()
     if isinstance(executor, GamePool):
@@ -178,38 +232,43 @@ def _stop(executor: Executor | None, pending: dict[Future[GameRecord], GameTask]
 
 
 class _Enough(Exception):
-    """``run_games``'s ``enough`` said so: the run ends early, and not by an interruption."""
+    """``run_tasks``'s ``enough`` said so: the run ends early, and not by an interruption."""
 
 
 MAX_WORKER_DEATHS = 3
-"""Times a game is started again after the worker process running it died, before it is recorded as an error."""
+"""Times a task is started again after the worker process running it died, before ``failed`` makes its result."""
 
 
-def _died(future: Future[GameRecord]) -> bool:
-    """Whether ``future``'s game ended because its worker process died (its pool is broken)."""
+def _died(future: Future[R]) -> bool:
+    """Whether ``future``'s task ended because its worker process died (its pool is broken)."""
     return not future.cancelled() and isinstance(future.exception(), BrokenExecutor)
 
 
-def _outcome(future: Future[GameRecord], task: GameTask, deaths: int = 0) -> GameRecord:
-    """The record of a finished future; a game its worker could not run is an ``error`` record."""
+def _outcome(future: Future[R], task: T, failed: Failed[T, R], deaths: int = 0) -> R:
+    """The result of a finished future; for a task its worker could not run, ``failed``'s."""
     try:
         return future.result()
     except Exception as error:  # a worker that died, a task that did not pickle, a lost Dask worker...
         if isinstance(error, BrokenExecutor):
-            message = f"WorkerDied: the worker process playing this game died {deaths} times (killed, or out of memory)"
-        else:
-            message = f"the game could not run: {type(error).__name__}: {error}"
-        return GameRecord(
-            index=task.index,
-            group=task.group,
-            first=task.first.label,
-            second=task.second.label,
-            opening=spell(make_game(task.game).start(), task.opening),
-            seed=task.seed,
-            moves="",
-            result="error",
-            error=message,
-        )
+            return failed(
+                task, f"WorkerDied: the worker process running it died {deaths} times (killed, or out of memory)"
+            )
+        return failed(task, f"it could not run: {type(error).__name__}: {error}")
+
+
+def _error_record(task: GameTask, message: str) -> GameRecord:
+    """The ``error`` record of a game that could not run, saying why."""
+    return GameRecord(
+        index=task.index,
+        group=task.group,
+        first=task.first.label,
+        second=task.second.label,
+        opening=spell(make_game(task.game).start(), task.opening),
+        seed=task.seed,
+        moves="",
+        result="error",
+        error=message,
+    )
 
 
 def _worker_setup(parent: int, turns: Any) -> None:

@@ -163,18 +163,21 @@ def make_console(*, stderr: bool = False) -> Console:
     return console if console.is_terminal else Console(stderr=stderr, width=160)
 
 
-def make_agents(texts: Sequence[str], limit: Limit, game: Game, *, compiled: bool = True) -> list[Agent]:
+def make_agents(
+    texts: Sequence[str], limit: Limit, game: Game, *, compiled: bool = True, fewest: int = 2, command: str = "an arena"
+) -> list[Agent]:
     """The agents of ``--agents``, each checked against the registry and ``game``, with the budget ``limit`` per
     turn unless their spec names their own (``mcts:moves=50``, then part of their name); repeated agents get
-    ``#2``...; ``compiled``: each searches with its compiled twin where it has one (``--no-compiled``: never)."""
-    if len(texts) < 2:
+    ``#2``...; ``compiled``: each searches with its compiled twin where it has one (``--no-compiled``: never).
+    ``fewest``: the agents needed (a study takes one); ``command`` names what refuses a human."""
+    if len(texts) < fewest:
         raise UserError("--agents needs at least two agents (two: a head-to-head; more: a round robin)")
     agents: list[Agent] = []
     for text in texts:
         try:
             agent = parse_controller(text, limit, game)
             if agent is None:
-                raise SearchError(f"agent '{text}': an arena plays agents, not humans")
+                raise SearchError(f"agent '{text}': {command} plays agents, not humans")
             agent.spec.make(game.start())
         except SearchError as error:
             message = str(error)
@@ -238,7 +241,7 @@ def play_with_progress(
     """
     done, todo = _resumed(tasks, results, watch)
     finished: list[GameRecord] = list(done)
-    worker_count = _workers_here(workers, scheduler)
+    worker_count = workers_here(workers, scheduler)
     saver = None if results is None else _ResultsSaver(results, len(tasks))
     note = cap_note(tasks)
     if note:
@@ -321,7 +324,7 @@ def _resumed(
     return done, [task for task in tasks if task.index not in played]
 
 
-def _workers_here(workers: int | None, scheduler: str | None) -> int:
+def workers_here(workers: int | None, scheduler: str | None) -> int:
     """How many workers to run for ``--workers`` (``None``: one per core): no more than this machine's cores unless
     a cluster runs the games (a line on stderr says so)."""
     cores = os.cpu_count() or 1

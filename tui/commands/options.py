@@ -125,18 +125,25 @@ def add_compiled(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_cluster(parser: argparse.ArgumentParser) -> None:
-    """Where games run, their seeds, and the results file (arena and rivest)."""
+def add_cluster(
+    parser: argparse.ArgumentParser,
+    *,
+    item: str = "game",
+    seed: str = "the seed every game's seed is drawn from",
+    saved: str = "after every game",
+) -> None:
+    """Where a run's work goes (``item``: a game, a search...), its ``seed``, and the results file, ``saved`` so
+    with ``--resume`` (arena, rivest and study)."""
     parser.add_argument(
         "--workers", type=WORKERS, metavar="N", help="local worker processes (default, and at most: one per core)"
     )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
-    parser.add_argument("--seed", type=SEED, default=0, help="the seed every game's seed is drawn from (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help=f"{seed} (default 0)")
     results = parser.add_mutually_exclusive_group()
-    results.add_argument("--out", metavar="FILE.json", help="write every game and the summary here (atomically)")
+    results.add_argument("--out", metavar="FILE.json", help=f"write every {item} and the summary here (atomically)")
     results.add_argument(
         "--resume",
         metavar="FILE.json",
-        help="like --out, saved after every game; run the same command again to continue an "
-        "interrupted run from it (finished games are not played again)",
+        help=f"like --out, saved {saved}; run the same command again to continue an "
+        f"interrupted run from it (finished {item}s are not run again)",
     )
