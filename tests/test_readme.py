@@ -364,15 +364,15 @@ def screen_keys(screen: Screen[object]) -> list[str]:
 async def drive(example: Example) -> None:
     module = importlib.import_module(COMMANDS[example.name])
     app = module.app_for(parse_arguments(example.words))
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+    async with app.run_test(size=(120, 36)) as pilot:  # (each pause(0): every message sent so far is handled)
+        await pilot.pause(0)
         screen = app.screen
         for key in screen_keys(screen):
             await pilot.press(key)
-            await pilot.pause(0.07)
+            await pilot.pause(0)
             if screen not in app.screen_stack:  # back to the screen below (m leaves compare's match): the key again
                 await pilot.press(key)
-                await pilot.pause(0.3)
+                await pilot.pause(0)
                 assert type(app.screen) is type(screen), f"{key} twice left {type(screen).__name__}"
                 screen = app.screen
                 continue
@@ -381,9 +381,9 @@ async def drive(example: Example) -> None:
                 if app.screen is screen and not (bar and bar.first(PromptBar).is_open):
                     break
                 await pilot.press("escape")
-                await pilot.pause(0.05)
+                await pilot.pause(0)
             assert app.screen is screen, f"{key} left {type(screen).__name__} for {type(app.screen).__name__}"
-        await pilot.pause(0.5)
+        await pilot.pause(0)
 
 
 SCREENS = [example for example in EXAMPLES if example.name in SCREEN_COMMANDS]

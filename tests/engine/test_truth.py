@@ -219,7 +219,7 @@ class HeldLoad:
 
     def __call__(self, game: Connect4, *, table_limit: int, native: bool | None = None) -> Connect4Solver:
         if native is None:
-            assert self.go.wait(20)
+            assert self.go.wait(120)  # (a bound, that a test which fails does not hang)
         return Connect4Solver(game, table_limit=table_limit, native=native)
 
 

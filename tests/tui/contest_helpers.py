@@ -33,7 +33,7 @@ async def wait_until(pilot: Pilot[None], done: Callable[[], bool], what: str) ->
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {PATIENCE:g} s for {what}")
         await pilot.pause(0.01)
-    await pilot.pause(0.02)  # a short sleep, not a wait for idle (a search thread may keep the process busy)
+    await pilot.pause(0)  # every message sent so far handled (not a wait for idle: the solver's analysis may run on)
 
 
 async def repainted(pilot: Pilot[None]) -> None:

@@ -101,7 +101,7 @@ async def answer_every_bar(make: Callable[[], PlyscopeApp], openers: list[str]) 
                 await pilot.press("escape")
         with contextlib.suppress(WorkerCancelled):  # (the last search, stopped by the screen)
             await app.workers.wait_for_complete()
-        await pilot.pause(0.2)  # the last keys answered (keys pressed without waiting for idle), before the app ends
+        await pilot.pause(0)  # the last keys answered (every message sent so far handled), before the app ends
 
 
 @pytest.mark.parametrize("case", list(BARS))

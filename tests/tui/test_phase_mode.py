@@ -14,6 +14,7 @@ from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane
 from tests.engine.test_phases import fingerprint
+from tests.tui.contest_helpers import wait_until
 from tests.tui.helpers import assert_key_offered, explorer, make_app, run_async, settle
 
 
@@ -53,12 +54,13 @@ async def test_the_simulation_draws_its_playout_on_the_board() -> None:
         pane = app.screen.query_one(SearchPane)
         phase = pane.phase
         assert phase is not None and phase.name == "simulation" and phase.line
-        await pilot.pause(0.2 * len(phase.line) + 0.3)
         board = app.screen.query_one(Board)
         leaf = phase.path[-1]
         assert isinstance(leaf, MctsNode)
-        assert board.line == (*leaf.moves(), *phase.line)
+        playout = (*leaf.moves(), *phase.line)  # drawn a move at a time: waited for, whatever the machine's load
+        await wait_until(pilot, lambda: board.line == playout, "the whole playout drawn on the board")
         assert board.border_title == "phase: simulation"
+        assert board.border_subtitle == f"playout: {len(phase.line)} of {len(phase.line)} moves"
 
 
 @run_async

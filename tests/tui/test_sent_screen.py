@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -12,6 +13,7 @@ from textual.drivers.headless_driver import HeadlessDriver
 from textual.pilot import Pilot
 
 from plyscope.tui.app import PlyscopeApp
+from tests.tui.contest_helpers import PATIENCE
 from tests.tui.helpers import make_app
 
 SIZE = (100, 30)
@@ -96,22 +98,30 @@ def test_a_terminal_shows_the_app_s_screen_and_no_step_rewrites_what_it_shows() 
     terminal = Terminal(*SIZE)
     found: dict[str, object] = {}
 
+    async def shown(pilot: Pilot[object]) -> int:
+        """Write to the terminal what the app writes until it shows the app's screen (the last frame may still be on
+        its way: waited for, not slept on); how many pieces written were redundant.  After ``PATIENCE`` seconds, the
+        mismatch is kept for the test to report."""
+        redundant = 0
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            for data in RecordingDriver.written:
+                redundant += terminal.write(data)
+            RecordingDriver.written.clear()
+            if terminal.text() == screen_text(app) or time.monotonic() > deadline:
+                return redundant
+            await pilot.pause(0.01)
+
     async def steps(pilot: Pilot[object]) -> None:
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-        await asyncio.sleep(0.2)
-        for data in RecordingDriver.written:
-            terminal.write(data)
-        RecordingDriver.written.clear()
+        await shown(pilot)
         redundant = 0
         for key in "s" * 12 + "d" + "s" * 5:
             await pilot.press(key)
             await pilot.app.workers.wait_for_complete()
             await pilot.pause()
-            await asyncio.sleep(0.1)
-            for data in RecordingDriver.written:
-                redundant += terminal.write(data)
-            RecordingDriver.written.clear()
+            redundant += await shown(pilot)
             if terminal.text() != screen_text(app):
                 found["mismatch"] = (key, terminal.text(), screen_text(app))
                 break

@@ -20,6 +20,7 @@ from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_colu
 from plyscope.tui.widgets.stats import FigureGrid
 from tests.engine.test_truth import HeldLoad
 from tests.pons import pons_positions
+from tests.tui.contest_helpers import PATIENCE, wait_until
 from tests.tui.helpers import (
     assert_key_offered,
     explorer,
@@ -78,11 +79,11 @@ class HeldOracle(Oracle):
         self.go = threading.Event()
 
     def truth(self, state: State, *, at_least: int | None = None) -> Truth:
-        self.go.wait(10)
+        self.go.wait(PATIENCE)  # (a bound, that a test which fails does not hang)
         return super().truth(state, at_least=at_least)
 
     def quick(self, state: State) -> Truth | None:
-        self.go.wait(10)
+        self.go.wait(PATIENCE)
         return super().quick(state)
 
 
@@ -253,10 +254,11 @@ async def test_the_first_values_show_before_the_compiled_solver_has_loaded() -> 
             await settle(pilot)
             pane = screen.query_one(SearchPane)
             await pilot.press("T")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if any(truth.settled for node, (truth, _) in pane._truths.items() if isinstance(node, Node)):
-                    break
+            await wait_until(
+                pilot,
+                lambda: any(truth.settled for node, (truth, _) in pane._truths.items() if isinstance(node, Node)),
+                "a value found by the pure Python kernel",
+            )
             loading = oracle.prepare(screen.session.searcher.root_state.game)
             assert loading is not None and not loading.done()  # still held ...
             found = [(node, truth) for node, (truth, _) in pane._truths.items() if isinstance(node, Node)]
@@ -265,11 +267,8 @@ async def test_the_first_values_show_before_the_compiled_solver_has_loaded() -> 
             searcher = screen.session.searcher
             for node, truth in found:  # the pure Python kernel's values are the compiled solver's
                 assert not truth.settled or truth.score == Oracle(table=1 << 16).truth(searcher.state_at(node)).score
-            for _ in range(600):
-                await pilot.pause(0.05)
-                if not busy(pane):
-                    break
-            assert not busy(pane) and pane.search_tree.awaiting_truth() == []
+            await wait_until(pilot, lambda: not busy(pane), "the truth worker's end")
+            assert pane.search_tree.awaiting_truth() == []
 
 
 @run_async
@@ -282,10 +281,7 @@ async def test_a_pane_loads_the_solver_ahead_of_the_column_but_not_in_a_served_s
         mock.patch.object(oracle, "prepare", wraps=oracle.prepare) as prepare,
     ):
         async with app.run_test() as pilot:
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if prepare.called:
-                    break
+            await wait_until(pilot, lambda: prepare.called, "the solver's load ahead")
             prepare.assert_called_with(app.session.searcher.root_state.game)
         oracle.load_ahead = True
         with (
