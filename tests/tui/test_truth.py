@@ -10,12 +10,13 @@ from unittest import mock
 from textual.widgets import Static
 
 from plyscope.engine.games import State
+from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import Node
-from plyscope.engine.truth import Judgement, Oracle, Truth
+from plyscope.engine.truth import Judgement, Oracle, Truth, work_shares
 from plyscope.tui.formatting import TRUTH_PENDING, truth_words
 from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
 from plyscope.tui.web import session
-from plyscope.tui.widgets.search_pane import SearchPane
+from plyscope.tui.widgets.search_pane import SearchPane, share_cells
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column
 from plyscope.tui.widgets.stats import FigureGrid
 from tests.engine.test_truth import HeldLoad
@@ -323,3 +324,16 @@ async def test_a_searcher_that_proves_values_settles_the_column_and_the_head_lin
             assert "settled" not in head and "✓ optimal (" in head
             cells = dict(pane.query_one(FigureGrid).cells)
             assert cells["optimal"].startswith("yes, ")
+
+
+def test_the_stats_say_the_losing_share_is_unknown_while_work_is_below_an_unsettled_move() -> None:
+    """Issue 36, 7: ``optimal ?`` beside ``losing work 0% moves`` with nothing settled: unknown is ``?``, never 0%."""
+    root = Node(None, None)
+    for move in (1, 2):
+        root.add_child(Node(root, move))
+    loses = Truth(PovScore(1, -1))  # for the player to move after it: the opponent wins
+    unknown = dict(share_cells(work_shares(root, [1, 2], 1, [None, None], 1)))
+    assert unknown == {"optimal": "?", "losing work": "?"}
+    assert dict(share_cells(work_shares(root, [1, 2], 1, [loses, None], 1)))["losing work"] == "?"
+    assert dict(share_cells(work_shares(root, [1, 2], 1, [loses, loses], 1)))["losing work"] == "100% moves"
+    assert dict(share_cells(work_shares(Node(None, None), [1], None, [None], 1)))["losing work"] == "–"  # no work yet
