@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable, write_atomic
 from plyscope.engine.study import CurvePoint
@@ -57,36 +59,49 @@ def budget_label(budget: float) -> str:
     return f"{budget:g}"
 
 
+PALETTE = (12, 9, 10, 13, 14, 208, 11, 5, 6, 4)
+"""The terminal curves' colours, one an agent (the 256-colour palette's: blue, red, green, magenta, cyan,
+orange...), again from the first past the tenth; ``LEVEL_COLOUR`` draws the uniformly random move's level."""
+LEVEL_COLOUR = 8
+THEME = "plyscope-curves"
+
+
 def terminal_curve(
     curves: Sequence[Line], budgets: Sequence[float], unit: str, uniform: float | None, width: int, height: int
-) -> str:
-    """The curves drawn by plotext, ``width`` x ``height`` cells, with colours (ANSI): budgets on a log scale
-    (plotted as their logarithms, ticked with the budgets), the optimal share from 0 to 100%, a legend; with
-    ``uniform``, the share a uniformly random move gets, as a level line."""
+) -> Text:
+    """The curves drawn by plotext, ``width`` x ``height`` cells: budgets on a log scale (plotted as their
+    logarithms, ticked with the budgets), the optimal share from 0 to 100%; with ``uniform``, the share a uniformly
+    random move gets, as a level line; then a legend line (plotext's own, inside the plot, would hide the curves)."""
     import plotext  # where it is used: only a study draws
 
+    colours = [PALETTE[index % len(PALETTE)] for index in range(len(curves))]
+    plotext.add_theme(THEME, sequence=[*colours, LEVEL_COLOUR])
     figure: Any = plotext.figure
     figure.clear()
+    figure.theme(THEME)
     figure.plot_size(width, height)
     for curve in curves:
-        if curve.budgets:
-            signal = figure.signal([math.log10(budget) for budget in curve.budgets], curve.shares)
-            signal.label(curve.agent)
-            signal.lines()
-            figure.draw(signal)
+        signal = figure.signal([math.log10(budget) for budget in curve.budgets], curve.shares)
+        signal.lines()
+        figure.draw(signal)
     ticks = [math.log10(budget) for budget in budgets]
     if uniform is not None:
         level = figure.signal([ticks[0], ticks[-1]], [100 * uniform] * 2)
-        level.label(UNIFORM_LABEL)
         level.lines()
         figure.draw(level)
     figure.ruler("x").ticks(ticks, [budget_label(budget) for budget in budgets])
     figure.ruler("y").lim(0, 100)
-    figure.legend(x=ticks[-1], y=0, ha="right", va="bottom", relative=True)
     figure.label(f"{unit} per search (log scale)", "x")
     figure.title(SHARE_LABEL)
-    figure.theme("simple")
-    return str(figure.build().string())
+    drawn = Text.from_ansi(str(figure.build().string()).rstrip("\n") + "\n")
+    keys = [(curve.agent, colours[index]) for index, curve in enumerate(curves)]
+    if uniform is not None:
+        keys.append((UNIFORM_LABEL, LEVEL_COLOUR))
+    for index, (name, colour) in enumerate(keys):
+        drawn.append("  " if index else "", style="")
+        drawn.append("━━ ", style=f"color({colour})")
+        drawn.append(name)
+    return drawn
 
 
 def check_plot(name: str) -> Path:
@@ -124,7 +139,7 @@ def save_plot(
     axes.set_ylabel(SHARE_LABEL)
     axes.set_title(title)
     axes.grid(alpha=0.3)
-    axes.legend(loc="lower right")
+    axes.legend(loc="best")
     image = io.BytesIO()
     suffix = path.suffix.lower()
     figure.savefig(image, format=suffix[1:], metadata={"Date": None} if suffix == ".svg" else None)
