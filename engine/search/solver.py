@@ -6,7 +6,7 @@ move at that node.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import ClassVar, cast
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.connect4 import Connect4State
@@ -90,10 +90,12 @@ class SolverSearcher(Searcher[SolverNode]):
 
     name = "solver"
     description = "exact Connect Four solver (Pons: null-window search, transposition table, threat ordering)"
+    player_name: ClassVar[str] = "solver"
+    """What its refusals call it."""
 
     def __init__(self, state: State) -> None:
         if not isinstance(state, Connect4State):
-            raise SearchError(f"the solver plays Connect Four only, not {state.game.name}")
+            raise SearchError(f"the {self.player_name} plays Connect Four only, not {state.game.name}")
         super().__init__(state)
         self.solver = Connect4Solver(state.game)
         self.stats.nodes = 1

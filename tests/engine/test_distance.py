@@ -93,6 +93,7 @@ SEARCHERS: tuple[tuple[str, dict[str, object], int], ...] = (
     ("pns", {}, 20_000),
     ("pns", {"target": "draw-or-win"}, 20_000),
     ("solver", {}, 20_000),
+    ("perfect", {}, 7),  # its moves are the root's children alone (the solver's nodes cost none)
 )
 """Every registered searcher but flat Monte Carlo (``NOT_BY_DISTANCE``), with the parameters that change how it
 values a finished game (a table, MCTS-Solver, the claim proven), and a budget in moves that is enough on every
