@@ -12,7 +12,7 @@ import pytest
 
 from plyscope.engine.games import Connect4
 from plyscope.engine.solver import Connect4Solver
-from plyscope.tui.cli import main
+from plyscope.tui.cli import build_parser, main
 from plyscope.tui.commands import solve as solve_command
 from plyscope.tui.commands.solve import meaning
 
@@ -74,6 +74,35 @@ def test_other_board_sizes_solve(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["moves"] == {"3": 0, "2": 0, "4": 0, "1": 0}
     report = solve_json(capsys, "3131", "--game", "connect4:5x4")
     assert report["game"] == "connect4:5x4" and set(report) >= JSON_KEYS
+
+
+def test_the_empty_board_is_solved_through_the_opening_book(capsys: pytest.CaptureFixture[str]) -> None:
+    report = solve_json(capsys, "")
+    assert report["moves"] == {"1": -2, "2": -1, "3": 0, "4": 1, "5": 0, "6": -1, "7": -2}  # Allis 1988: 4 wins
+    assert report["finished"] is True and report["best_moves"] == ["4"]
+    assert main(["solve", ""]) == 0
+    assert "Thill's opening book for 12 stones" in " ".join(capsys.readouterr().out.split())
+    assert main(["solve", "3131", "--game", "connect4:5x4"]) == 0
+    assert "no opening book for this board" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "4453", "--no-book"],
+        ["search", "4453", "--algo", "perfect", "--no-book"],
+        ["arena", "--agents", "perfect", "mcts", "--no-book"],
+        ["rivest", "--no-book"],
+        ["explore", "--no-book"],
+        ["serve", "--no-book"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_no_book_turns_the_book_off_for_every_solver_the_command_makes(argv: list[str]) -> None:
+    args = build_parser().parse_args(argv)
+    assert args.no_book is True
+    game = Connect4()
+    assert not Connect4Solver(game).has_book and Connect4Solver(game, book=True).has_book
 
 
 def test_the_table_names_each_move_score_and_the_best_moves(capsys: pytest.CaptureFixture[str]) -> None:

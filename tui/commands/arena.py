@@ -43,7 +43,7 @@ from plyscope.engine.games.notation import spell
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
-from plyscope.tui.commands.options import add_budget, add_cluster, add_compiled, add_game, add_truth_nodes
+from plyscope.tui.commands.options import add_budget, add_cluster, add_compiled, add_game, add_no_book, add_truth_nodes
 from plyscope.tui.formatting import format_memory
 
 SAVE_EVERY = 5.0
@@ -94,6 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser, moves="per turn: calls to the move operator (default 1000)", seconds="per turn: wall-clock seconds"
     )
     add_truth_nodes(parser, TRUTH_NODES)
+    add_no_book(parser)
     add_compiled(parser)
     add_cluster(parser)
     add_game(parser)

@@ -10,7 +10,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES, set_files_folder, set_files_off
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import SearchError
-from plyscope.tui.commands.options import MOVES, SEED, add_game, add_position
+from plyscope.tui.commands.options import MOVES, SEED, add_game, add_no_book, add_position
 from plyscope.tui.session import SearchConfig, Session, default_budget
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_explore_arguments(parser)
+    add_no_book(parser)  # (not among the arguments serve passes on: its sessions inherit it from its environment)
     files = parser.add_mutually_exclusive_group()
     files.add_argument(
         "--no-files",

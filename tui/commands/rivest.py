@@ -25,7 +25,7 @@ from plyscope.engine.rivest_experiment import (
 )
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, EloEstimate
 from plyscope.tui.commands.arena import make_console, play_with_progress, report_end, results_file
-from plyscope.tui.commands.options import add_cluster, add_compiled, add_truth_nodes
+from plyscope.tui.commands.options import add_cluster, add_compiled, add_no_book, add_truth_nodes
 from plyscope.tui.commands.output import print_table
 from plyscope.tui.formatting import signed
 
@@ -50,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ab", metavar="SPEC", help="another AB agent (default ab-rivest)")
     add_truth_nodes(parser, TRUTH_NODES)
+    add_no_book(parser)
     add_compiled(parser)
     add_cluster(parser)
 

@@ -27,7 +27,7 @@ from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_sea
 from plyscope.engine.timeline import recorded
 from plyscope.engine.truth import NODE_BUDGET, OUTCOME_NAMES, Oracle, refusal, work_shares
 from plyscope.tui.commands.explore import parse_params
-from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, add_position, number
+from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, add_no_book, add_position, number
 from plyscope.tui.formatting import format_memory, significant
 from plyscope.tui.session import parse_position
 
@@ -79,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"Connect Four: solver nodes to settle each root move's exact value (default {NODE_BUDGET:,}; 0: none)",
     )
+    add_no_book(parser)
     parser.add_argument(
         "--compiled",
         action="store_true",

@@ -15,7 +15,7 @@ from pathlib import Path
 from plyscope.engine.errors import UserError
 from plyscope.engine.numbers import parse_float, parse_int, shown
 from plyscope.tui.commands import explore
-from plyscope.tui.commands.options import Parser, number
+from plyscope.tui.commands.options import Parser, add_no_book, number
 from plyscope.tui.crash import state_directory
 
 INSTALL_HINT = "plyscope serve needs textual-serve: pip install 'plyscope[web]'"
@@ -79,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the folder the served screens write and read files in, and nowhere else (implies --allow-files)",
     )
     explore.add_explore_arguments(parser)
+    add_no_book(parser)  # the sessions' processes inherit it (an environment variable)
 
 
 def session_command(parent: int, memory_mb: int, explore_words: Sequence[str]) -> list[str]:
