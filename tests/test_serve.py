@@ -23,6 +23,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,9 @@ import pytest
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.cli import parse_arguments
 from plyscope.tui.commands.serve import app_words, explore_words, session_command
+from plyscope.tui.contrast import TEXT, contrast_ratio
 from plyscope.tui.screens.play import PlayScreen
+from plyscope.tui.themes import contrast_floor, theme_names
 from plyscope.tui.web.app_process import ended_words
 from plyscope.tui.web.browser import Browser, Screen, Served, browser_problem, free_port, wait_for
 from plyscope.tui.web.server import (
@@ -82,6 +85,10 @@ def serve(*words: str) -> subprocess.CompletedProcess[str]:
         (["--game", "nim", "3,x"], "plyscope serve: "),
         (["--algo", "nope"], "unknown algorithm 'nope'"),
         (["--param", "depth"], "--param 'depth' is not KEY=VALUE"),
+        (["--session-memory", "100"], "100 MB is less than a session needs: give 256 or more (an idle explorer"),
+        (["--session-memory", "64"], "64 MB is less than a session needs"),
+        (["--theme", "nope"], "--theme nope is not a theme; the themes: ansi-dark, atom-one-dark,"),
+        (["--theme", "ansi-light"], "--theme ansi-light is not offered in a browser"),
     ],
 )
 def test_a_mistake_is_refused_in_one_line_before_anything_is_served(words: list[str], says: str) -> None:
@@ -312,6 +319,44 @@ def test_the_explorer_in_a_browser_takes_keys_clicks_the_palette_themes_and_resi
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
         assert resized.cols >= 80
     assert served.process.returncode == 130
+    assert "Traceback" not in served.output, served.output
+
+
+def themed(theme: str, steps: int, screen: Screen) -> bool:
+    """Whether ``screen`` says it is in ``theme`` (its toast) and shows step ``steps``."""
+    return f"theme: {theme}" in screen.text and screen.step() == steps
+
+
+@needs_browser
+def test_every_theme_a_page_offers_has_its_contrast_in_the_colours_the_page_draws(tmp_path: Path) -> None:
+    """Contrast measured from what xterm.js draws (its own palette for the ANSI and default colours the app leaves to
+    the terminal): every theme ``t`` goes through in a page draws each glyph at 4.5:1 or more, projector at 7:1, and
+    ansi-light (made for a light terminal) is not among them; ``serve --theme`` sets every tab's first theme."""
+    from selenium.webdriver.common.keys import Keys
+
+    names = theme_names(in_a_browser=True)
+    assert "ansi-light" not in names and "ansi-dark" in names and "projector" in names
+    first = names.index("projector")
+    with Served("--theme", "projector") as served, Browser(tmp_path / "profile") as browser:
+        tab = browser.open(served.url)
+        tab.wait_app(WAIT)
+        backgrounds = Counter(cell.background for cell in tab.drawn_cells())
+        assert backgrounds.most_common(1)[0][0] == (255, 255, 255)  # projector's white, from the first frame
+        tab.focus()
+        tab.press("f")  # a hundred steps
+        tab.wait_screen(lambda screen: screen.step() == 100, WAIT, "step 100")
+        tab.press(Keys.DOWN, Keys.DOWN)  # the tree's cursor on a line
+        least: dict[str, tuple[float, str]] = {}
+        for steps, theme in enumerate(names[first:] + names[:first], start=100):
+            if theme != "projector":
+                tab.press("t", "s")  # the step's frame comes after the theme's: the page is all in the new theme
+                tab.wait_screen(functools.partial(themed, theme, steps), WAIT, f"{theme} shown")
+            text = [cell for cell in tab.drawn_cells() if TEXT.match(cell.text)]
+            worst = min(text, key=lambda cell: contrast_ratio(cell.foreground, cell.background))
+            least[theme] = (round(contrast_ratio(worst.foreground, worst.background), 2), worst.text)
+        assert list(least) == names[first:] + names[:first]
+        failing = {theme: found for theme, found in least.items() if found[0] < contrast_floor(theme)}
+        assert failing == {}, least
     assert "Traceback" not in served.output, served.output
 
 
@@ -649,20 +694,58 @@ def test_why_a_session_ended_in_one_line_for_its_page() -> None:
     assert close_reason("é" * 100).endswith("…") and len(close_reason("é" * 100).encode()) <= 123
 
 
+def test_running_out_of_memory_is_said_in_one_line_with_no_crash_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A served session reaching its limit fails wherever it next allocates: a ``MemoryError``, a thread that cannot
+    start (its stack), numba's compiler library that cannot be mapped (the cause under llvmlite's own ``OSError``)."""
+    from plyscope.tui.crash import failure_line, out_of_memory
+
+    monkeypatch.setenv("PLYSCOPE_CRASH_DIR", str(tmp_path / "crashes"))
+    try:
+        try:
+            raise OSError("libllvmlite.so: failed to map segment from shared object")
+        except OSError:
+            raise OSError("Could not find/load shared object file 'libllvmlite.so'") from None
+    except OSError as error:
+        mapped = error
+    assert str(out_of_memory(mapped)) == "libllvmlite.so: failed to map segment from shared object"
+    for failure, line in [
+        (MemoryError(), "plyscope explore: out of memory (MemoryError)"),
+        (RuntimeError("can't start new thread"), "plyscope explore: out of memory (RuntimeError: can't start new"),
+        (mapped, "plyscope explore: out of memory (OSError: libllvmlite.so: failed to map segment from shared object)"),
+    ]:
+        assert failure_line("explore", failure).startswith(line)
+        assert ended_words(1, line + "\n", 256) == "plyscope: this session reached its memory limit of 256 MB and ended"
+    assert not (tmp_path / "crashes").exists()
+    assert out_of_memory(KeyError("x")) is None
+    crashed = failure_line("explore", KeyError("x"))
+    assert crashed.startswith("plyscope explore: internal error (KeyError: 'x'); the full traceback is in ")
+    assert len(list((tmp_path / "crashes").iterdir())) == 1
+
+
 @needs_browser
-def test_a_session_past_its_memory_limit_ends_with_a_message_in_the_page(tmp_path: Path) -> None:
-    """64 MB is less than a session needs: it fails to allocate as it starts or runs (a thread's stack, a
-    module), and the page says why instead of going dead."""
-    with Served("--session-memory", "64") as served, Browser(tmp_path / "profile") as browser:
+def test_a_session_past_its_memory_limit_ends_with_a_message_in_the_page_and_no_crash_report(tmp_path: Path) -> None:
+    """256 MB, the least limit, holds an idle explorer (150 MB of address space) but not the exact solver the truth
+    column loads (numba: about 650 MB): the session ends, its page says why instead of going dead, and the server
+    says so in one line; running out of memory is no defect, so no crash report is written."""
+    crashes = tmp_path / "crashes"
+    environment = {"PLYSCOPE_CRASH_DIR": str(crashes), "XDG_STATE_HOME": str(tmp_path / "state")}
+    with (
+        Served("--session-memory", "256", env=environment) as served,
+        Browser(tmp_path / "profile") as browser,
+    ):
         tab = browser.open(served.url)
-        wait_for(lambda: "-first-byte" in tab.page_classes() or "-closed" in tab.page_classes(), WAIT, "a start")
-        if "-closed" not in tab.page_classes():
-            tab.press("r")
+        tab.wait_app(WAIT)
+        tab.focus()
+        tab.press("T")
         wait_for(lambda: "-closed" in tab.page_classes(), WAIT, "the session's end")
-        assert "plyscope: this session reached its memory limit of 64 MB and ended" in tab.page_text()
-        assert "memory limit 64 MB per session" in tab.page_text()
+        assert "plyscope: this session reached its memory limit of 256 MB and ended" in tab.page_text()
+        assert "memory limit 256 MB per session" in tab.page_text()
         wait_for(lambda: served.session_pids() == [], WAIT, "the process gone")
-    assert "plyscope serve: a session ended: " in served.output and "Traceback" not in served.output
+        logged(served, "plyscope serve: a session reached its memory limit of 256 MB and ended")
+    assert "internal error" not in served.output and "Traceback" not in served.output, served.output
+    assert not crashes.exists() and not (tmp_path / "state").exists()
 
 
 @needs_browser

@@ -21,12 +21,13 @@ from textual.screen import Screen
 from textual.worker import WorkerFailed
 
 from plyscope.tui.contrast import LegibleText
-from plyscope.tui.crash import crash_line, save_crash
+from plyscope.tui.crash import crash_line, memory_line, out_of_memory, save_crash
 from plyscope.tui.interrupts import INTERRUPTED_EXIT_STATUS, interrupted
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.screens.help import HelpScreen, help_sections, key_commands
 from plyscope.tui.sent_screen import SentScreen
 from plyscope.tui.session import Session
+from plyscope.tui.themes import add_themes, contrast_floor, in_a_browser
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits for it, while the app runs."""
@@ -60,11 +61,16 @@ class PlyscopeApp(App[None]):
         clock: Callable[[], float] = time.perf_counter,
         opening: Callable[[], Screen[None]] | None = None,
         files: bool = True,
+        theme: str | None = None,
     ) -> None:
         """``session``: what to explore first; ``clock`` measures steps per second; ``opening`` makes a
         screen to open over the explorer at the start (``plyscope play`` and ``plyscope compare``); ``files``:
-        whether the screens may write and read files (not in a session ``plyscope serve`` started)."""
+        whether the screens may write and read files (not in a session ``plyscope serve`` started); ``theme``: the
+        theme to start in (``None``: Textual's default)."""
         super().__init__()
+        add_themes(self)
+        if theme is not None:
+            self.theme = theme
         self.session = session
         self.files = files
         self.clock = clock
@@ -77,14 +83,16 @@ class PlyscopeApp(App[None]):
         """The one line said about a crash (``""``: none)."""
         self._sent = SentScreen()
         """What the terminal shows, so that an update writes only what changed (``plyscope.tui.sent_screen``)."""
-        self._legible: dict[int, LegibleText] = {}
-        """The contrast floor's filter for each ANSI palette (by ``id``; the palette follows the theme)."""
+        self._legible: dict[tuple[int, float], LegibleText] = {}
+        """The contrast floor's filter for each ANSI palette (by ``id``; the palette follows the theme) and floor."""
 
     def on_mount(self) -> None:
         # The search runs in a thread: with the interpreter's default 5 ms switch interval the
         # event loop waits up to 5 ms for the GIL after every system call, which makes keys slow.
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
+        if self.is_web:  # drawn by a page of plyscope serve, in its terminal's colours
+            in_a_browser(self)
         self.push_screen(ExploreScreen(self.session, clock=self.clock))
         if self.opening is not None:
             self.push_screen(self.opening())
@@ -94,9 +102,9 @@ class PlyscopeApp(App[None]):
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the contrast floor (``plyscope.tui.contrast``): text at least 4.5:1 in every
-        theme."""
-        palette = self.ansi_theme
-        legible = self._legible.setdefault(id(palette), LegibleText(palette))
+        theme, 7:1 in the projector's (``plyscope.tui.themes.contrast_floor``)."""
+        palette, floor = self.ansi_theme, contrast_floor(self.theme)
+        legible = self._legible.setdefault((id(palette), floor), LegibleText(palette, floor))
         return [*super().get_line_filters(), legible]
 
     def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
@@ -112,7 +120,8 @@ class PlyscopeApp(App[None]):
         super()._display(screen, renderable)
 
     def _handle_exception(self, error: Exception) -> None:
-        """A crash: save the traceback to a file and say so in one line (``run_app``) instead of the traceback.
+        """A crash: save the traceback to a file and say so in one line (``run_app``) instead of the traceback; out of
+        memory (a served session's limit reached), say so in one line, with no crash report: no defect of ours.
 
         Textual still exits with status 1 and, under ``run_test``, re-raises the error for the tests.
         """
@@ -120,8 +129,12 @@ class PlyscopeApp(App[None]):
             self.log.warning(f"ignored: {error!r} (the command palette was closed while its search started)")
             return
         original = error.error if isinstance(error, WorkerFailed) else error
-        self.crash_report = save_crash(original)
-        self.crash_message = crash_line(self.command, original, self.crash_report)
+        memory = out_of_memory(original)
+        if memory is not None:
+            self.crash_message = memory_line(self.command, memory)
+        else:
+            self.crash_report = save_crash(original)
+            self.crash_message = crash_line(self.command, original, self.crash_report)
         super()._handle_exception(error)
         self._exit_renderables.clear()  # run_app prints the one line, unfolded, once the terminal is back
 

@@ -22,7 +22,7 @@ from typing import TextIO
 
 from plyscope.engine.errors import UserError, one_line
 from plyscope.tui.commands.options import Parser
-from plyscope.tui.crash import CRASH_EXIT_STATUS, crash_line, save_crash
+from plyscope.tui.crash import CRASH_EXIT_STATUS, failure_line
 from plyscope.tui.interrupts import interrupted, interruptible
 
 COMMANDS = {
@@ -160,7 +160,7 @@ def run_command(command: str, args: argparse.Namespace, output: WatchedOutput) -
     except Exception as error:  # a crash: never a traceback on the screen, never exit status 0
         if isinstance(error, OSError) and output.failed is not None:
             raise  # the output cannot be written (a full disk, a closed pipe): not a crash of ours; main says so
-        print(crash_line(command, error, save_crash(error)), file=sys.stderr)
+        print(failure_line(command, error), file=sys.stderr)  # (out of memory: no crash report)
         return CRASH_EXIT_STATUS
 
 

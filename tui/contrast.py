@@ -1,9 +1,10 @@
-"""Text readable on a projector in every theme: a contrast floor of 4.5:1 (WCAG 2 AA) under every glyph.
+"""Text readable on a projector in every theme: a contrast floor of 4.5:1 (WCAG 2 AA) under every glyph, 7:1
+(AAA) in the theme made for projectors (``plyscope.tui.themes``).
 
 Textual's themes, and the colours plyscope draws on them (the players' red and yellow, the muted
 numbers, the footer's keys), were chosen for a dark screen seen up close: on a light theme some
 fell to 1.3:1.  ``LegibleText`` is a line filter the app applies to everything it draws: a glyph
-whose colour has less than ``MINIMUM_CONTRAST`` against the background under it is drawn lighter
+whose colour has less than the theme's floor against the background under it is drawn lighter
 or darker, in the same hue, until it has that much; colours that already have it are left as they
 are.  Box-drawing and block characters (borders, tree guides, bars) are graphics, not text, and are
 left alone.
@@ -27,9 +28,9 @@ from textual.color import Color
 from textual.filter import LineFilter
 
 MINIMUM_CONTRAST = 4.5
-"""WCAG 2 level AA for text (success criterion 1.4.3)."""
-AIM = 4.6
-"""The contrast a colour is moved to: a little over the minimum, so that rounding to whole RGB values keeps it."""
+"""WCAG 2 level AA for text (success criterion 1.4.3): the floor in every theme but those that ask for more."""
+MARGIN = 0.1
+"""A colour is moved to its floor and this much more: rounding to whole RGB values keeps it over the floor."""
 DIM = 0.5
 """How far a dim glyph is blended from the background towards its colour (Textual's and xterm.js's)."""
 TEXT = re.compile(r"[^\s\u2500-\u259f]")
@@ -89,53 +90,58 @@ def _blend(start: RGB, end: RGB, part: float) -> RGB:
     )
 
 
-def legible(foreground: RGB, background: RGB) -> RGB:
+def legible(foreground: RGB, background: RGB, floor: float = MINIMUM_CONTRAST) -> RGB:
     """``foreground``, or the nearest colour of its hue (lighter or darker, by CIE Lab lightness) with at least
-    ``MINIMUM_CONTRAST`` against ``background``: away from the background's lightness if that direction gets
-    there, else the other way."""
-    if contrast_ratio(foreground, background) >= MINIMUM_CONTRAST:
+    ``floor`` against ``background``: away from the background's lightness if that direction gets there, else
+    the other way."""
+    if contrast_ratio(foreground, background) >= floor:
         return foreground
+    aim = floor + MARGIN
     start = Color(*foreground)
     lighter = relative_luminance(foreground) >= relative_luminance(background)
     for towards_light in (lighter, not lighter):
         extreme = (255, 255, 255) if towards_light else (0, 0, 0)
-        if contrast_ratio(extreme, background) < AIM:
+        if contrast_ratio(extreme, background) < aim:
             continue
         low, high = 0.0, 1.0  # how much lightness to add or take away, as a part of Lab's 0..100
         while high - low > 0.002:
             middle = (low + high) / 2
             moved = start.lighten(middle) if towards_light else start.darken(middle)
-            if contrast_ratio(moved.rgb, background) >= AIM:
+            if contrast_ratio(moved.rgb, background) >= aim:
                 high = middle
             else:
                 low = middle
         moved = start.lighten(high) if towards_light else start.darken(high)
-        return moved.rgb if contrast_ratio(moved.rgb, background) >= AIM else extreme
-    # a background of middle lightness, where neither black nor white reaches AIM: the better one (above 4.5)
+        return moved.rgb if contrast_ratio(moved.rgb, background) >= aim else extreme
+    # a background of middle lightness, where neither black nor white reaches the aim: the better one
     return max(((0, 0, 0), (255, 255, 255)), key=lambda extreme: contrast_ratio(extreme, background))
 
 
 @lru_cache(4096)
-def legible_style(style: Style | None, background: RGB, palette: TerminalTheme) -> Style | None:
-    """``style``, with the colour its glyphs are seen in made ``legible`` on what is behind them (``None``:
-    no change needed)."""
+def legible_style(
+    style: Style | None, background: RGB, palette: TerminalTheme, floor: float = MINIMUM_CONTRAST
+) -> Style | None:
+    """``style``, with the colour its glyphs are seen in made ``legible`` (at ``floor``) on what is behind them
+    (``None``: no change needed)."""
     foreground, back = seen_colours(style, background, palette)
-    if contrast_ratio(foreground, back) >= MINIMUM_CONTRAST:
+    if contrast_ratio(foreground, back) >= floor:
         return None
     style = style or Style()
-    made = RichColor.from_rgb(*legible(foreground, back))
+    made = RichColor.from_rgb(*legible(foreground, back, floor))
     if style.reverse:  # the glyph is drawn in the background's colour
         return style + Style(bgcolor=made, dim=False)
     return style + Style(color=made, dim=False)
 
 
 class LegibleText(LineFilter):
-    """Redraws glyphs whose contrast with their background is under ``MINIMUM_CONTRAST`` in a ``legible`` colour."""
+    """Redraws glyphs whose contrast with their background is under ``floor`` in a ``legible`` colour."""
 
-    def __init__(self, palette: TerminalTheme) -> None:
-        """``palette``: the ANSI colours the app assumes for the terminal (Textual's, for the theme shown)."""
+    def __init__(self, palette: TerminalTheme, floor: float = MINIMUM_CONTRAST) -> None:
+        """``palette``: the ANSI colours the terminal draws with (Textual's guess for the theme shown, or a served
+        page's own); ``floor``: the theme's least contrast (``plyscope.tui.themes.contrast_floor``)."""
         super().__init__()
         self.palette = palette
+        self.floor = floor
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         palette = self.palette
@@ -148,7 +154,7 @@ class LegibleText(LineFilter):
         for segment in segments:
             text, style, control = segment
             if control is None and text:
-                made = legible_style(style, behind, palette)
+                made = legible_style(style, behind, palette, self.floor)
                 if made is not None and TEXT.search(text):
                     segment = Segment(text, made)
             filtered.append(segment)

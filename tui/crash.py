@@ -62,9 +62,50 @@ def save_crash(error: BaseException) -> Path | None:
     return None
 
 
+MEMORY_SIGNS = (
+    "MemoryError",
+    "out of memory",
+    "std::bad_alloc",
+    "Cannot allocate memory",
+    "can't start new thread",
+    "failed to map segment from shared object",
+)
+"""What a process that ran out of memory (its address space: a served session's limit) says as it fails: Python,
+plyscope's own line (``memory_line``), LLVM, the C library, the dynamic loader loading a compiled module."""
+
+
+def out_of_memory(error: BaseException) -> BaseException | None:
+    """The exception in ``error``'s chain (itself, what it was raised from or during) that says memory ran out
+    (``MemoryError``, or ``MEMORY_SIGNS`` in its message: numba's compiler library, say, failing to load), else
+    ``None``: running out of memory is no defect of plyscope's, and gets no crash report."""
+    seen: set[int] = set()
+    link: BaseException | None = error
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        if isinstance(link, MemoryError) or any(sign in str(link) for sign in MEMORY_SIGNS):
+            return link
+        link = link.__cause__ or link.__context__
+    return None
+
+
+def memory_line(command: str, error: BaseException) -> str:
+    """The one line a user sees when ``command`` ran out of memory (``error``: what ``out_of_memory`` found)."""
+    return f"plyscope {command}: out of memory ({_what(error)})"
+
+
+def _what(error: BaseException) -> str:
+    message = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def failure_line(command: str, error: BaseException) -> str:
+    """The one line said when ``command`` failed with ``error``, which nobody planned: out of memory (no defect, no
+    report), else a crash, its report saved."""
+    memory = out_of_memory(error)
+    return memory_line(command, memory) if memory is not None else crash_line(command, error, save_crash(error))
+
+
 def crash_line(command: str, error: BaseException, path: Path | None) -> str:
     """The one line a user sees about a crash."""
-    message = str(error).splitlines()[0] if str(error) else ""
-    what = f"{type(error).__name__}: {message}" if message else type(error).__name__
     where = f"the full traceback is in {path}" if path else "the traceback could not be saved"
-    return f"plyscope {command}: internal error ({what}); {where}"
+    return f"plyscope {command}: internal error ({_what(error)}); {where}"

@@ -22,6 +22,7 @@ from plyscope.tui.contrast import (
     relative_luminance,
     seen_colours,
 )
+from plyscope.tui.themes import contrast_floor, theme_names
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.search_tree import SearchTree
 from tests.tui.helpers import explorer, make_app, settle
@@ -102,16 +103,17 @@ async def least_contrast(theme: str) -> dict[str, Cell]:
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_every_theme_gives_the_board_the_tree_and_the_footer_4_5_to_1(theme: str) -> None:
+def test_every_theme_gives_the_board_the_tree_and_the_footer_4_5_to_1_and_projector_7(theme: str) -> None:
     found = asyncio.run(least_contrast(theme))
-    failing = {
-        part: (cell.text, round(cell.contrast, 2)) for part, cell in found.items() if cell.contrast < MINIMUM_CONTRAST
-    }
+    floor = contrast_floor(theme)
+    failing = {part: (cell.text, round(cell.contrast, 2)) for part, cell in found.items() if cell.contrast < floor}
     assert failing == {}
+    assert floor == (7.0 if theme == "projector" else MINIMUM_CONTRAST)
 
 
 def test_t_goes_through_every_theme_tested() -> None:
-    assert len(THEMES) > 2 and "textual-light" in THEMES and "ansi-light" in THEMES
+    assert len(THEMES) > 2 and "textual-light" in THEMES and "ansi-light" in THEMES and "projector" in THEMES
+    assert theme_names() == THEMES
 
 
 def test_contrast_ratio_is_wcags() -> None:
@@ -145,3 +147,5 @@ def test_legible_keeps_a_colour_that_passes_and_moves_one_that_does_not_just_pas
         assert MINIMUM_CONTRAST <= contrast_ratio(made, background) < 6.0
     red = legible((0xE8, 0x41, 0x3C), (0xE0, 0xE0, 0xE0))
     assert red[0] > 2 * max(red[1], red[2])  # still red, darker
+    dark_red = legible((0xE8, 0x41, 0x3C), (255, 255, 255), 7.0)  # projector's floor
+    assert 7.0 <= contrast_ratio(dark_red, (255, 255, 255)) < 7.5 and dark_red[0] > 2 * max(dark_red[1:])

@@ -52,15 +52,18 @@ def session_for(args: argparse.Namespace) -> Session:
 def app_for(args: argparse.Namespace) -> PlyscopeApp:
     """The app ``plyscope explore`` runs; bad input fails here, before the screen is taken over."""
     from plyscope.tui.app import PlyscopeApp
+    from plyscope.tui.themes import check_theme
 
     session = session_for(args)
+    if args.theme is not None:
+        check_theme(args.theme)
     files = not getattr(args, "no_files", False)
     if not files:  # from now on no file a user names is read or written (the setup form's weights=, w, o)
         set_files_off(NO_FILES)
     folder = getattr(args, "files_in", None)
     if folder is not None:  # from now on only files inside the folder, where a bare name goes
         keep_files_in(folder)
-    return PlyscopeApp(session, files=files)
+    return PlyscopeApp(session, files=files, theme=args.theme)
 
 
 def keep_files_in(folder: str) -> None:
@@ -80,6 +83,11 @@ def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
     parser.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator")
     parser.add_argument("--moves", type=MOVES, metavar="N", help="budget: calls to the move operator")
+    parser.add_argument(
+        "--theme",
+        metavar="NAME",
+        help="the theme to start in (t goes through them all); projector: black on white, every glyph 7:1",
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

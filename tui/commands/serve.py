@@ -23,9 +23,26 @@ PORT = number(parse_int, "--port", lo=1, hi=65_535)
 MAX_SESSIONS = number(parse_int, "--max-sessions", lo=1, hi=64)
 IDLE_MINUTES = number(parse_float, "--idle-minutes", above=0.0, hi=24 * 60)
 DEFAULT_SESSION_MEMORY_MB = 2048
-"""A served session's address space by default: the app (about 0.6 GB with its threads) and one search tree at
-its default node cap (about 1 GB)."""
-SESSION_MEMORY = number(parse_int, "--session-memory", lo=64, hi=1 << 20)
+"""A served session's address space by default: the app (about 0.6 GB with its threads and the exact solver) and
+one search tree at its default node cap (about 1 GB)."""
+IDLE_SESSION_MB = 150
+"""The address space of an idle session of the default explorer, waiting for a key (its ``VmPeak``: 153,552 kB
+measured); a searcher that uses numpy takes about 115 MB more, the exact solver (the truth column) about 500 MB."""
+MIN_SESSION_MEMORY_MB = 256
+"""The least ``--session-memory``: an idle session and room for its first trees (a smaller limit ends every session
+as it starts)."""
+SESSION_MEMORY = number(parse_int, "--session-memory", lo=1, hi=1 << 20)
+
+
+def session_memory(text: str) -> int:
+    """``--session-memory``'s megabytes, refused in one line below ``MIN_SESSION_MEMORY_MB``."""
+    megabytes = SESSION_MEMORY(text)
+    if megabytes < MIN_SESSION_MEMORY_MB:
+        raise argparse.ArgumentTypeError(
+            f"{megabytes:,} MB is less than a session needs: give {MIN_SESSION_MEMORY_MB} or more (an idle "
+            f"explorer takes about {IDLE_SESSION_MB} MB of address space)"
+        )
+    return megabytes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,11 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--session-memory",
-        type=SESSION_MEMORY,
+        type=session_memory,
         default=DEFAULT_SESSION_MEMORY_MB,
         metavar="MB",
         help=f"each session's memory limit, its address space (default {DEFAULT_SESSION_MEMORY_MB:,} MB: one search "
-        "tree at its default node cap); a session that reaches it ends, and its page says so",
+        f"tree at its default node cap; at least {MIN_SESSION_MEMORY_MB}); a session that reaches it ends, and its "
+        "page says so",
     )
     parser.add_argument(
         "--allow-files",
@@ -160,6 +178,15 @@ def run(args: argparse.Namespace) -> int:
         spare = None
         with contextlib.suppress(OSError):  # the server says so when it tries again
             spare = await SessionProcess.started(command, args.session_memory)  # it loads while the server does
+        if args.theme is not None:  # (checked once the spare loads: the themes are Textual's, which serve needs not)
+            from plyscope.tui.themes import check_theme
+
+            try:
+                check_theme(args.theme, in_a_browser=True)
+            except UserError:
+                if spare is not None:
+                    await spare.stop()
+                raise
         from plyscope.tui.web.server import PlyscopeServer, exposure_warning
 
         warning = exposure_warning(args.host)

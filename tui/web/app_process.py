@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from plyscope.tui.crash import MEMORY_SIGNS
 from plyscope.tui.web.spare import size_line
 
 TERM_SECONDS = 0.5
@@ -26,15 +27,6 @@ TERM_SECONDS = 0.5
 so nothing is waited for but a save being written."""
 STDERR_KEPT_BYTES = 8192
 """The end of an app process's stderr the server keeps, to say why it failed (its last line)."""
-MEMORY_SIGNS = (
-    "MemoryError",
-    "std::bad_alloc",
-    "Cannot allocate memory",
-    "can't start new thread",
-    "failed to map segment from shared object",
-)
-"""What an app process that ran out of its address space writes as it fails (Python, LLVM, the C library, its
-dynamic loader loading a compiled module)."""
 MEMORY_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS)
 """How a process that failed to allocate inside compiled code (numba, LLVM) may die instead."""
 SESSION_ENVIRONMENT = {"MALLOC_ARENA_MAX": "2"}
@@ -42,13 +34,21 @@ SESSION_ENVIRONMENT = {"MALLOC_ARENA_MAX": "2"}
 reserved (64 MB of address space) per thread, so that the memory limit leaves the tree what it measures."""
 
 
+def out_of_memory(returncode: int | None, stderr: str) -> bool:
+    """Whether an app process that ended with ``returncode``, having written ``stderr``, ran out of its address space
+    (what it wrote says so, ``MEMORY_SIGNS``, or compiled code died of it, ``MEMORY_SIGNALS``)."""
+    if returncode == 0:
+        return False
+    return any(sign in stderr for sign in MEMORY_SIGNS) or (
+        returncode is not None and -returncode in [int(number) for number in MEMORY_SIGNALS]
+    )
+
+
 def ended_words(returncode: int | None, stderr: str, memory_mb: int) -> str | None:
     """Why an app process that ended by itself did, for its page; ``None`` when it simply quit (``q``)."""
     if returncode == 0:
         return None
-    if any(sign in stderr for sign in MEMORY_SIGNS) or (
-        returncode is not None and -returncode in [int(number) for number in MEMORY_SIGNALS]
-    ):
+    if out_of_memory(returncode, stderr):
         return f"plyscope: this session reached its memory limit of {memory_mb:,} MB and ended"
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     last = lines[-1] if lines else f"exit status {returncode}"
@@ -167,6 +167,13 @@ class SessionProcess(AppService):
     async def _keep_stderr(self, stderr: asyncio.StreamReader) -> None:
         while chunk := await stderr.read(4096):
             self.stderr = (self.stderr + chunk)[-STDERR_KEPT_BYTES:]
+
+    @property
+    def out_of_memory(self) -> bool:
+        """Whether the app ended by itself for want of memory (its address space, ``memory_mb``)."""
+        if self.stopped or self._process is None:
+            return False
+        return out_of_memory(self._process.returncode, self.stderr.decode("utf-8", "replace"))
 
     def why_ended(self) -> str | None:
         """Why the app ended by itself, in one line for its page (``None``: it quit, or ``stop`` ended it)."""

@@ -113,6 +113,40 @@ for (let x = 0; x < term.cols; x++) {
 return colours;
 """
 
+READ_DRAWN = """
+const term = window.plyscopeTerminals[0], buffer = term.buffer.active;
+const colours = term._core._themeService.colors;
+const rgb = (colour) => [(colour.rgba >>> 24) & 255, (colour.rgba >>> 16) & 255, (colour.rgba >>> 8) & 255];
+const palette = colours.ansi.map(rgb), foreground = rgb(colours.foreground), background = rgb(colours.background);
+const brightBold = term.options.drawBoldTextInBrightColors;
+const drawn = (cell, front) => {
+  let colour = front ? cell.getFgColor() : cell.getBgColor();
+  if (front ? cell.isFgRGB() : cell.isBgRGB()) return [(colour >> 16) & 255, (colour >> 8) & 255, colour & 255];
+  if (front ? cell.isFgPalette() : cell.isBgPalette()) {
+    if (front && brightBold && cell.isBold() && colour < 8) colour += 8;
+    return palette[colour];
+  }
+  return front ? foreground : background;
+};
+const rows = [];
+for (let y = 0; y < term.rows; y++) {
+  const line = buffer.getLine(buffer.viewportY + y), cells = [];
+  for (let x = 0; x < term.cols; x++) {
+    const cell = line.getCell(x);
+    if (cell.getWidth() === 0) continue;  // the second half of a wide character
+    let [front, back] = [drawn(cell, true), drawn(cell, false)];
+    if (cell.isInverse()) [front, back] = [back, front];
+    if (cell.isDim()) front = front.map((channel, i) => Math.round(back[i] + (channel - back[i]) / 2));
+    cells.push([x, cell.getChars(), front, back]);
+  }
+  rows.push(cells);
+}
+return rows;
+"""
+"""Each cell of the screen: its column, its text, and the colours xterm.js draws it in (24-bit RGB, as its renderer
+resolves them: its palette for ANSI and default colours, a bold ANSI colour drawn bright, reversed cells swapped,
+dim ones at half opacity over their background)."""
+
 KEY_TO_REPAINT = (
     SCREEN_LINES
     + """
@@ -345,6 +379,22 @@ class Screen:
 
 
 @dataclass(frozen=True)
+class DrawnCell:
+    """A cell of the page's terminal as it is drawn: its text, its column and row, and its colours (RGB)."""
+
+    text: str
+    x: int
+    y: int
+    foreground: tuple[int, int, int]
+    background: tuple[int, int, int]
+
+
+def _rgb(channels: Sequence[object]) -> tuple[int, int, int]:
+    red, green, blue = (int(str(channel)) for channel in channels)
+    return red, green, blue
+
+
+@dataclass(frozen=True)
 class KeyAnswer:
     """A key typed in the page, timed inside it (milliseconds from the key press)."""
 
@@ -380,6 +430,15 @@ class Tab:
             return None
         cols, rows, lines = found
         return Screen(int(cols), int(rows), tuple(str(line) for line in lines))
+
+    def drawn_cells(self) -> list[DrawnCell]:
+        """Every cell of the screen with the colours the page draws it in (``READ_DRAWN``)."""
+        rows = self.activate().driver.execute_script(READ_DRAWN)
+        return [
+            DrawnCell(str(text), int(x), y, _rgb(front), _rgb(back))
+            for y, cells in enumerate(rows)
+            for x, text, front, back in cells
+        ]
 
     def colours(self, row: int) -> list[tuple[int, int]]:
         """The foreground and background colour (24-bit RGB) of each cell of ``row``."""

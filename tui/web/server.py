@@ -582,7 +582,9 @@ class PlyscopeServer(Server):
     def _app_ended(self, process: SessionProcess) -> tuple[int, str]:
         """The close code and reason for a session whose app ``process`` ended (its error line said on stderr)."""
         error = process.error_line()
-        if error is not None:
+        if process.out_of_memory:
+            self.say(f"plyscope serve: a session reached its memory limit of {self.memory_mb:,} MB and ended")
+        elif error is not None:
             self.say(one_line(f"plyscope serve: a session ended: {shown(error, 300)}"))
         why = process.why_ended()
         return (WSCloseCode.OK, "") if why is None else (WSCloseCode.INTERNAL_ERROR, why)
