@@ -8,7 +8,6 @@ from plyscope.engine.analysis import MAX_SLICES, ColumnScores
 from plyscope.engine.games import Connect4
 from plyscope.engine.pov import PovScore
 from plyscope.engine.solver import Connect4Solver
-from plyscope.engine.solver.book import NO_BOOK_VARIABLE
 from tests.pons import pons_positions
 
 C4 = Connect4()
@@ -61,13 +60,6 @@ def test_an_immediate_win_and_a_full_column() -> None:
     analysis = ColumnScores(C4.parse("112233"))
     assert for_mover(analysis)[3] == 18 and analysis.scores[4] is None
     assert 0 in analysis.scores
-
-
-@pytest.fixture
-def no_book(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Solvers search without the opening book (as ``--no-book`` makes them), so that ``4453`` takes 78 million
-    nodes (with the book, some 6,000)."""
-    monkeypatch.setenv(NO_BOOK_VARIABLE, "1")
 
 
 @pytest.mark.usefixtures("no_book")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from textual.pilot import Pilot
@@ -16,6 +18,7 @@ from plyscope.engine.analysis import ColumnScores
 from plyscope.engine.game_record import PlayedGame
 from plyscope.engine.games import Connect4State, NimState, make_game
 from plyscope.engine.search.base import Limit, Node
+from plyscope.engine.search.perfect import PerfectSearcher
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.engine.seeds import turn_seed
 from plyscope.tui.app import PlyscopeApp
@@ -350,6 +353,7 @@ async def test_a_nim_move_with_the_arrows_and_enter() -> None:
         assert played.history() == "4-3 5-5"
 
 
+@pytest.mark.usefixtures("no_book")  # (with the opening book the empty board is solved before a caption shows)
 @run_async
 async def test_the_analysis_shows_its_budget_and_progress_and_stops_when_the_screen_is_left() -> None:
     # Issue "every limit": on the empty board the analysis climbed past 16 million nodes with no bound in sight (it
@@ -366,3 +370,26 @@ async def test_the_analysis_shows_its_budget_and_progress_and_stops_when_the_scr
         await pilot.press("escape")
         await wait_until(pilot, lambda: analysis[0].is_finished, "the analysis to stop")
         assert not isinstance(app.screen, PlayScreen)
+
+
+@run_async
+async def test_playing_the_perfect_player_from_the_start_says_when_it_thinks() -> None:
+    # Its search is held at its first step until the status line has been read, so that the test reads it while the
+    # agent thinks, however quick its move (with the opening book, a few hundredths of a second).
+    played = PlayedGame(make_game("connect4").start(), None, agent("perfect"))
+    screen, app = playing(played)
+    gate = threading.Event()
+    advance = PerfectSearcher._advance
+
+    def held(searcher: PerfectSearcher, record: bool, moves_left: int | None) -> object:
+        assert gate.wait(60)
+        return advance(searcher, record, moves_left)
+
+    with mock.patch.object(PerfectSearcher, "_advance", held):
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("4")
+            await wait_until(pilot, lambda: "perfect is thinking…" in status(screen), "the thinking agent said")
+            gate.set()
+            await settle(pilot, screen)
+            assert played.history() == "44"  # the centre again: every other reply loses sooner (Pons -2 for O)
+            assert "your move" in status(screen)
