@@ -15,8 +15,8 @@ Positions (``PositionSource``):
 * one of Pons' test sets by name (``PONS_NAMES``: ``L3R1``, the file's ``Test_L3_R1`` or the tutorial's
   ``end-easy``), located as the solver benchmark locates them (``plyscope.engine.benchmarks.solver.data_dir``);
   ``NAME:N`` samples ``N`` of its positions with the seed (listed in the file's order);
-* a file of positions, one a line in the game's notation (``Game.parse``), blank lines and ``#`` comments
-  skipped;
+* a file of positions, one a line in the game's notation (``Game.parse``; Connect Four's may carry a score after
+  the moves, as Pons' files do, not read), blank lines and ``#`` comments skipped;
 * ``random:N``: ``N`` random midgames (``random_midgames``): each a game of uniformly random legal moves played
   to its end, cut at a ply drawn uniformly from the middle half of its length (``random:N:A-B``: played to a ply
   drawn uniformly from ``A`` to ``B``, left out if it ended before); kept when it is new and the exact service
@@ -371,9 +371,14 @@ def pons_states(game: Game, file: str, count: int | None, seed: int) -> list[Sta
     return [game.parse(moves) for moves, _ in every]
 
 
+PONS_LINE = re.compile(r"([0-9]+)\s+[+-]?[0-9]+")
+"""A line of one of Pons' files: a move string, then its score (not read: the study finds its own values)."""
+
+
 def read_positions(game: Game, path: str) -> list[State]:
-    """The positions of the file ``path``, one a line in ``game``'s notation; blank lines and ``#`` comments
-    skipped.  Raises ``UserError`` naming the line of the first that cannot be read or where the game is over."""
+    """The positions of the file ``path``, one a line in ``game``'s notation (Connect Four: a move string, a score
+    after it as in Pons' files left unread); blank lines and ``#`` comments skipped.  Raises ``UserError`` naming
+    the line of the first that cannot be read or where the game is over."""
     data = read_regular_file(path, MAX_POSITIONS_BYTES, "a file of positions")
     try:
         text = data.decode("utf-8-sig")
@@ -384,8 +389,9 @@ def read_positions(game: Game, path: str) -> list[State]:
         written = line.strip()
         if not written or written.startswith("#"):
             continue
+        pons = PONS_LINE.fullmatch(written) if isinstance(game, Connect4) else None
         try:
-            state = game.parse(written)
+            state = game.parse(written if pons is None else pons.group(1))
         except UserError as error:
             raise UserError(f"--positions {path}: line {number}: {error}") from None
         if state.is_terminal():

@@ -55,8 +55,8 @@ def lines(points: Sequence[CurvePoint], agents: Sequence[str]) -> list[Line]:
 
 
 def budget_label(budget: float) -> str:
-    """A budget as a tick writes it: ``1000``, ``0.03``."""
-    return f"{budget:g}"
+    """A budget as a tick writes it: ``1000000`` moves, ``0.03`` seconds."""
+    return str(int(budget)) if float(budget).is_integer() else f"{budget:g}"
 
 
 PALETTE = (12, 9, 10, 13, 14, 208, 11, 5, 6, 4)

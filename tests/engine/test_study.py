@@ -142,6 +142,16 @@ def test_a_file_of_positions(tmp_path: Path) -> None:
         PositionSource.read(make_game("nim"), str(path), 0).valued(study_exact(1))
 
 
+def test_a_file_of_connect_four_positions_may_be_one_of_pons_files(tmp_path: Path) -> None:
+    """Pons' lines (a move string, its score) are read as their move strings; plain move strings too."""
+    path = tmp_path / "positions.txt"
+    path.write_text((SAMPLES / "Test_L3_R1").read_text().splitlines()[0] + "\n4453\n")
+    positions, _ = PositionSource.read(make_game("connect4"), str(path), 0).valued(study_exact(200_000))
+    first, score = pons_positions("Test_L3_R1", 1)[0]
+    assert [position.text for position in positions] == [first, "4453"]
+    assert positions[0].value == score
+
+
 def test_a_tree_is_not_judged_by_win_draw_or_loss() -> None:
     refusal = judging_refusal(make_game("tree"), study_exact(1))
     assert refusal is not None and "minimax value" in refusal
