@@ -1,10 +1,10 @@
 """The exact Connect Four solver on Pascal Pons' benchmark sets, beside his C++ figures, and its steps' time.
 
-Each position is solved from an empty transposition table, as Pons does, so node counts
-are per position and comparable with his (one node per negamax call).  Seconds are
-wall-clock per position.  The data is looked up in ``$PLYSCOPE_PONS_DATA`` or else in
-``../shared/data/connect4-pons`` beside the project's root; without it those tables are
-skipped with a note.
+Each position is solved from an empty transposition table and without the opening book, as
+Pons does, so node counts are per position and comparable with his (one node per negamax
+call).  Seconds are wall-clock per position.  The data is looked up in ``$PLYSCOPE_PONS_DATA``
+or else in ``../shared/data/connect4-pons`` beside the project's root; without it those
+tables are skipped with a note.
 
 The last table times the solver's steps as a searcher (``plyscope.engine.search.solver``) on
 positions it cannot finish soon: a UI gets control back between two steps, so the slowest
@@ -211,7 +211,7 @@ def measure_sets(quick: bool) -> list[BenchTable]:
             f"skipped: Pons' sets not found in {folder} ({', '.join(missing)}); set {DATA_VARIABLE} to their folder"
         )
         return [nodes_table]
-    solver = Connect4Solver(Connect4())
+    solver = Connect4Solver(Connect4(), book=False)  # Pons' figures are his solver's without a book: so are these
     solver.solve(solver.game.parse(read_set(folder / SETS[0].file, 1)[0][0]))  # compiles (or loads) the kernel
     results = []
     for pons in SETS:
@@ -246,7 +246,9 @@ def measure_sets(quick: bool) -> list[BenchTable]:
     python_set = next(s for s in SETS if s.name == PYTHON_KERNEL_SET)
     python_sample = PYTHON_KERNEL_SAMPLE[1] if quick else PYTHON_KERNEL_SAMPLE[0]
     python = solve_set(
-        Connect4Solver(Connect4(), native=False), python_set, read_set(folder / python_set.file, python_sample)
+        Connect4Solver(Connect4(), native=False, book=False),
+        python_set,
+        read_set(folder / python_set.file, python_sample),
     )
     time_table.rows.append(
         [
