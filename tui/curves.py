@@ -139,7 +139,7 @@ def save_plot(
     axes.set_ylabel(SHARE_LABEL)
     axes.set_title(title)
     axes.grid(alpha=0.3)
-    axes.legend(loc="best")
+    figure.legend(loc="outside lower center", ncols=min(3, len(curves) + (uniform is not None)))
     image = io.BytesIO()
     suffix = path.suffix.lower()
     figure.savefig(image, format=suffix[1:], metadata={"Date": None} if suffix == ".svg" else None)
