@@ -202,6 +202,7 @@ SHRUNK_OPTIONS: dict[str, dict[str, str]] = {
     "arena": {"--openings": "1", "--workers": "2"},
     "rivest": {"--openings": "1", "--workers": "2"},
     "tune": {"--positions": "60", "--openings": "1", "--workers": "2", "--moves": "300"},
+    "study": {"--positions": "random:3", "--workers": "1"},
 }
 """Per command, options set to these values (added when absent)."""
 CAPPED_OPTIONS: dict[str, dict[str, float]] = {
@@ -224,6 +225,9 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
     if name == "rivest":
         seconds = "--bound" in shrunk and shrunk[shrunk.index("--bound") + 1] == "seconds"
         _set_option(shrunk, "--values", "0.05" if seconds else "300")
+    if name == "study":
+        seconds = "--seconds" in shrunk
+        _set_option(shrunk, "--seconds" if seconds else "--budgets", "0.01,0.02" if seconds else "10,30")
     if name == "replay":  # the file is made first; the screen is replaced by --check (no terminal here)
         _make_replayed(shrunk, folder)
     if name == "diff":  # the two files are made first: two steps of one search
