@@ -140,6 +140,26 @@ def test_resume_runs_only_the_searches_missing(
     assert json.loads(path.read_text())["rows"] == resumed["rows"]
 
 
+def test_a_ctrl_c_keeps_the_searches_made_and_resume_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "study.json"
+
+    def interrupted(task: StudyTask, on_turn: Callable[[TurnReport], None] | None = None) -> Choice:
+        if task.index == 5:
+            raise KeyboardInterrupt
+        return choose(task, on_turn)
+
+    monkeypatch.setattr("plyscope.tui.commands.study.choose", interrupted)
+    assert main([*NIM, "--resume", str(path), "--workers", "1"]) == 130
+    assert "interrupted: 5 of 24 searches made" in capsys.readouterr().out
+    saved = json.loads(path.read_text())
+    assert (saved["complete"], saved["interrupted"], len(saved["rows"])) == (False, True, 5)
+    ran = _counting(monkeypatch)
+    resumed = json.loads(_run([*NIM, "--resume", str(path), "--workers", "1", "--json"], capsys))
+    assert sorted(ran) == list(range(5, 24)) and resumed["complete"] is True
+
+
 def test_resume_refuses_another_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "study.json"
     _run([*NIM, "--resume", str(path), "--workers", "1"], capsys)
