@@ -66,8 +66,9 @@ RESUME_SAVE_SECONDS = 1.0
 CURVE_SIZE = (100, 22)
 """The terminal curve's largest width and its height, in cells."""
 POSITIONS_HELP = (
-    f"random:N (N random midgames from --seed), one of Pons' sets ({', '.join(PONS_SHORT)}; NAME:N, N of it drawn "
-    "with --seed) or a file of positions, one a line (default random:100)"
+    "random:N (N random midgames from --seed; random:N:A-B, cut at plies A to B), one of Pons' sets "
+    f"({', '.join(PONS_SHORT)}; NAME:N, N of it drawn with --seed) or a file of positions, one a line (default "
+    "random:100)"
 )
 
 
