@@ -21,13 +21,13 @@ their key as a signed 32-bit integer:
   a win (``+``) or a loss (``-``) whose winning stone is the ``(100 - v)``-th stone placed from now.
 
 Pons' score for the player to move (0 a draw, ``s > 0`` a win with their ``s``-th-to-last stone) is
-then ``±((v - 100 + 30) // 2 + 1)``: 30 cells are empty after 12 stones (``pons_score``; the book's
+then ``±((|v| - 100 + 30) // 2 + 1)``: 30 cells are empty after 12 stones (``pons_score``; the book's
 range ``±70..±98`` gives ``±1..±15``).  The tests check it against the solver's own search on sampled
 positions and their mirrors.  (The package's other two books carry no distance: its 8-ply book and
 12-ply book say only win, draw or loss, which can settle a null-window probe at 0 but not Pons' exact
 score; plyscope reads the book with distances alone.)
 
-Packed, the book costs 12.9 MB, loaded on first use (``OpeningBook.arrays``): each code, its sign
+Packed, the book costs 13.1 MB, loaded on first use (``OpeningBook.arrays``): each code, its sign
 bit flipped so that unsigned order is the file's order, is split into its top 16 bits, kept as the
 start of its bucket in ``index`` (65,537 offsets), and its low 16 bits (``low``, sorted within each
 bucket); ``scores`` holds each record's Pons score.  A lookup is a binary search within one bucket.
@@ -65,7 +65,7 @@ CHUNK: Final = 1 << 18
 BUCKET_BITS: Final = 16
 """A code's top bits that choose its bucket (``index``); the rest are kept in ``low``."""
 NO_BOOK_NOTE: Final = "no opening book for this board (the book is 7x6 Connect Four's)"
-"""What ``solve`` and the truth column say where a board has no book."""
+"""What ``plyscope solve`` says where a board has no book (and any screen that must say it)."""
 
 
 def has_book(game: Connect4) -> bool:
@@ -179,8 +179,9 @@ class OpeningBook:
     def __init__(self) -> None:
         self._arrays: BookArrays | None = None
         self._lock = threading.Lock()
-        self._low: memoryview | None = None
-        """``low`` as a memoryview, for ``bisect`` in Python (a lookup with no numpy call)."""
+        self._views: tuple[memoryview, memoryview, memoryview] | None = None
+        """``index``, ``low`` and ``scores`` as memoryviews: a lookup in Python (``score``) reads them as ints,
+        with no numpy call."""
 
     @property
     def loaded(self) -> bool:
@@ -199,19 +200,18 @@ class OpeningBook:
     def score(self, current: Bitboard, mask: Bitboard) -> int | None:
         """Pons' score of a 7x6 position with 12 stones for its player to move (who owns ``current``; ``mask``:
         all stones); ``None`` if the book does not hold it (the player to move can win at once)."""
-        arrays = self.arrays()
-        low = self._low
-        if low is None:
-            low = self._low = arrays.low.data
-        index = arrays.index
+        views = self._views
+        if views is None:
+            arrays = self.arrays()
+            views = self._views = (arrays.index.data, arrays.low.data, arrays.scores.data)
+        index, low, scores = views
         for code in huffman_codes(current, mask):
             key = code ^ (1 << 31)
-            bucket = key >> BUCKET_BITS
-            start, end = int(index[bucket]), int(index[bucket + 1])
+            start, end = index[key >> BUCKET_BITS], index[(key >> BUCKET_BITS) + 1]
             target = key & ((1 << BUCKET_BITS) - 1)
             found = bisect_left(low, target, start, end)
             if found < end and low[found] == target:
-                return int(arrays.scores[found])
+                return int(scores[found])
         return None
 
 
