@@ -55,7 +55,7 @@ from plyscope.tui.commands.arena import (
     save,
     workers_here,
 )
-from plyscope.tui.commands.options import add_cluster, add_compiled, add_game, number
+from plyscope.tui.commands.options import add_cluster, add_compiled, add_game, add_no_book, number
 from plyscope.tui.commands.output import print_table, print_words
 from plyscope.tui.curves import budget_label, check_plot, lines, save_plot, terminal_curve
 
@@ -125,6 +125,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plot", metavar="FILE.svg|FILE.png", help="draw the curves to this file (needs plyscope[plots]: matplotlib)"
     )
+    add_no_book(parser)
     add_compiled(parser)
     add_cluster(
         parser,
