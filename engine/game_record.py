@@ -37,8 +37,9 @@ from pathlib import Path
 from plyscope.engine.agents import Agent
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import FileRefused, read_regular_file, write_atomic
-from plyscope.engine.games import Game, Move, Player, PositionError, State, is_chance, make_game
+from plyscope.engine.games import Game, Move, Player, PositionError, State, is_chance
 from plyscope.engine.games.notation import read_moves, spell
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays

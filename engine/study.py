@@ -49,7 +49,8 @@ from plyscope.engine.benchmarks.solver import DATA_VARIABLE, SETS, data_dir, rea
 from plyscope.engine.errors import UserError
 from plyscope.engine.exact import Exact
 from plyscope.engine.files import NotJson, parse_json, read_regular_file
-from plyscope.engine.games import Connect4, Game, Move, State, make_game
+from plyscope.engine.games import Connect4, Game, Move, State
+from plyscope.engine.kits import make_game
 from plyscope.engine.kits.base import ExactValues
 from plyscope.engine.numbers import NumberError, parse_int, shown
 from plyscope.engine.search.base import Limit

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search import registry
 from plyscope.engine.search.registry import algorithms

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit
 from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
 from plyscope.tui.cli import main

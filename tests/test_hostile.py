@@ -23,7 +23,7 @@ from plyscope.engine.arena import pool as pool_module
 from plyscope.engine.arena.openings import two_move_openings
 from plyscope.engine.arena.pool import GamePool, run_games
 from plyscope.engine.arena.schedule import schedule
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.tui.cli import main

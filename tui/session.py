@@ -21,8 +21,9 @@ from pathlib import Path
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
-from plyscope.engine.games import Game, Move, State, TreeState, make_game
+from plyscope.engine.games import Game, Move, State, TreeState
 from plyscope.engine.games.tree import MAX_VALUE
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import parse_float, parse_seed, shown
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Phase, PhasedStep, Searcher, Step

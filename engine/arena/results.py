@@ -22,8 +22,8 @@ from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import GameTask
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import NotJson, parse_json, read_regular_file
-from plyscope.engine.games import make_game
 from plyscope.engine.games.notation import read_moves, spell
+from plyscope.engine.kits import make_game
 
 
 def results_text(

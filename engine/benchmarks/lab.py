@@ -27,8 +27,9 @@ from plyscope.engine.arena.pool import run_games
 from plyscope.engine.arena.schedule import schedule
 from plyscope.engine.arena.summary import tally
 from plyscope.engine.benchmarks import BenchTable
-from plyscope.engine.games import Connect4, State, make_game
+from plyscope.engine.games import Connect4, State
 from plyscope.engine.games.evaluators import write_weights_file
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import signed
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.expectiminimax import Expectiminimax

@@ -17,7 +17,8 @@ from functools import cache
 import plyscope.engine.search
 from plyscope.engine import travel
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4, Connect4Chance, Game, State, TreeGame, is_chance, make_game
+from plyscope.engine.games import Connect4, Connect4Chance, Game, State, TreeGame, is_chance
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
 from plyscope.engine.search.minimax import resolve_evaluator

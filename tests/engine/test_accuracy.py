@@ -12,8 +12,9 @@ from plyscope.engine.arena.play import play_game
 from plyscope.engine.arena.records import SideStats
 from plyscope.engine.arena.schedule import schedule
 from plyscope.engine.arena.summary import accuracy, summary
-from plyscope.engine.games import NimState, State, make_game
+from plyscope.engine.games import NimState, State
 from plyscope.engine.games.notation import read_moves
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver

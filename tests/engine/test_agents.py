@@ -7,7 +7,8 @@ import pickle
 import pytest
 
 from plyscope.engine.agents import Agent, fallback_move
-from plyscope.engine.games import Connect4, make_game
+from plyscope.engine.games import Connect4
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, SearchError
 
 

@@ -37,8 +37,9 @@ from plyscope.engine.arena.summary import (
 )
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import write_atomic
-from plyscope.engine.games import Connect4, Move, State, make_game
+from plyscope.engine.games import Connect4, Move, State
 from plyscope.engine.games.notation import spell
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Stats
 from plyscope.engine.search.registry import algorithms
 from plyscope.engine.seeds import game_seed, turn_seed

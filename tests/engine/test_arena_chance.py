@@ -6,8 +6,9 @@ from plyscope.engine.agents import Agent
 from plyscope.engine.arena.openings import two_move_openings
 from plyscope.engine.arena.play import play_game
 from plyscope.engine.arena.schedule import schedule
-from plyscope.engine.games import ChanceDrop, is_chance, make_game
+from plyscope.engine.games import ChanceDrop, is_chance
 from plyscope.engine.games.notation import spell
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.seeds import chance_draw
 

@@ -16,9 +16,9 @@ from plyscope.engine.games import (
     Connect4ChanceState,
     PositionError,
     is_chance,
-    make_game,
     outcome_probability,
 )
+from plyscope.engine.kits import make_game
 
 GAME = Connect4Chance(Connect4())
 

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyscope.engine.benchmarks.rules import perft
-from plyscope.engine.games import Connect4, Connect4State, PositionError, make_game
+from plyscope.engine.games import Connect4, Connect4State, PositionError
+from plyscope.engine.kits import make_game
 
 
 def random_game(rng: random.Random, game: Connect4, plies: int) -> Connect4State:

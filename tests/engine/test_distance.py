@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from plyscope.engine.games import Connect4, Move, PositionError, State, make_game
+from plyscope.engine.games import Connect4, Move, PositionError, State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Searcher
 from plyscope.engine.search.mcts import FlatMonteCarlo
 from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4, Connect4State, State, make_game
+from plyscope.engine.games import Connect4, Connect4State, State
 from plyscope.engine.games.evaluators import (
     FEATURE_NAMES,
     FEATURES,
@@ -36,6 +36,7 @@ from plyscope.engine.games.evaluators import (
     read_weights_file,
     write_weights_file,
 )
+from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.bestfirst import BestFirst

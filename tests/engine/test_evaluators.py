@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from plyscope.engine.games import Connect4, Connect4State, PositionError, make_game
+from plyscope.engine.games import Connect4, Connect4State, PositionError
 from plyscope.engine.games.evaluators import (
     NeutralEvaluator,
     RivestEvaluator,
@@ -14,6 +14,7 @@ from plyscope.engine.games.evaluators import (
     finished_on_rivest_scale,
     make_evaluator,
 )
+from plyscope.engine.kits import make_game
 from tests.engine.test_connect4 import random_game
 
 GAME = Connect4()

@@ -14,7 +14,8 @@ from plyscope.engine.game_record import (
     controller_text,
     parse_controller,
 )
-from plyscope.engine.games import Connect4, Nim, PositionError, make_game
+from plyscope.engine.games import Connect4, Nim, PositionError
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.engine.seeds import turn_seed

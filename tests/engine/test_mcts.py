@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plyscope.engine.games import Connect4, Move, Nim, State, make_game
+from plyscope.engine.games import Connect4, Move, Nim, State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.mcts import (
     DRAW,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from plyscope.engine.games import CHANCE, make_game
+from plyscope.engine.games import CHANCE
+from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.mcts import FlatMonteCarlo, MctsNode, MonteCarloTreeSearch
 from plyscope.engine.search.registry import make_searcher

@@ -13,7 +13,8 @@ from operator import xor
 
 import pytest
 
-from plyscope.engine.games import Nim, NimState, PositionError, make_game
+from plyscope.engine.games import Nim, NimState, PositionError
+from plyscope.engine.kits import make_game
 
 GRUNDY = Nim("grundy")
 CLASSIC = Nim("classic")

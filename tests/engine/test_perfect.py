@@ -7,7 +7,8 @@ import random
 import pytest
 
 from plyscope.engine.agents import Agent
-from plyscope.engine.games import Connect4, Connect4State, make_game
+from plyscope.engine.games import Connect4, Connect4State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.perfect import PerfectSearcher
 from plyscope.engine.search.registry import make_searcher

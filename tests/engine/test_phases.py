@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from plyscope.engine.games import make_game
 from plyscope.engine.games.base import State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Node, Phase, Searcher, Step
 from plyscope.engine.search.mcts import MctsNode, MonteCarloTreeSearch
 from plyscope.engine.search.registry import make_searcher

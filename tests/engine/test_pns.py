@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plyscope.engine.games import Connect4, Game, Move, Nim, PositionError, State, make_game
+from plyscope.engine.games import Connect4, Game, Move, Nim, PositionError, State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit, Node, SearchError
 from plyscope.engine.search.pns import INF, ProofNumberSearch
 from plyscope.engine.search.registry import make_searcher

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.bestfirst import BestFirst
 from plyscope.engine.search.registry import make_searcher

@@ -13,7 +13,8 @@ from dataclasses import replace
 import pytest
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4, Nim, PositionError, State, make_game
+from plyscope.engine.games import Connect4, Nim, PositionError, State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search import AlgorithmInfo, Limit, Param, Result, SearchError, registry
 from plyscope.engine.search.minimax import EVAL_PARAM, Minimax
 from plyscope.engine.search.pns import ProofNumberSearch

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plyscope.engine.games import State, make_game
+from plyscope.engine.games import State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Searcher
 from plyscope.engine.search.bestfirst import BestFirst

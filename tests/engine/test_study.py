@@ -14,7 +14,8 @@ import pytest
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4State, NimState, make_game
+from plyscope.engine.games import Connect4State, NimState
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.solver import Connect4Solver
 from plyscope.engine.study import (

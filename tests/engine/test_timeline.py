@@ -7,7 +7,8 @@ import threading
 
 import pytest
 
-from plyscope.engine.games import State, make_game
+from plyscope.engine.games import State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Node, Searcher, Step
 from plyscope.engine.search.registry import algorithms, make_searcher, plays
 from plyscope.engine.timeline import Timeline

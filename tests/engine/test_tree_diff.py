@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from plyscope.engine.games import State, make_game
+from plyscope.engine.games import State
+from plyscope.engine.kits import make_game
 from plyscope.engine.search_file import SearchRecipe, parse_document, search_document
 from plyscope.engine.timeline import recorded
 from plyscope.engine.tree_diff import (

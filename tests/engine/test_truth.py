@@ -9,8 +9,9 @@ from unittest import mock
 
 import pytest
 
-from plyscope.engine.games import NimState, make_game
+from plyscope.engine.games import NimState
 from plyscope.engine.games.connect4 import Connect4
+from plyscope.engine.kits import make_game
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search import outcomes
 from plyscope.engine.search.base import Limit, Node

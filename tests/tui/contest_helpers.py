@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.registry import algorithm, plays
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.session import SearchConfig, Session

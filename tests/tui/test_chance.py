@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import PlayedGame
-from plyscope.engine.games import is_chance, make_game
+from plyscope.engine.games import is_chance
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.engine.seeds import chance_draw

@@ -10,7 +10,7 @@ import pytest
 from plyscope.engine.agents import Agent
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import PlayedGame
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.tui.contest import Lockstep, agent_session, compared_agents, decide, run_together, step_together, think

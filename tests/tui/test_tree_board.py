@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.style import Style
 
-from plyscope.engine.games import make_game
 from plyscope.engine.games.tree import TreeState
+from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit
 from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.board import Board

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from plyscope.engine.agents import check_seed, turn_limit
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.tui.commands.options import SEED, add_budget, add_game
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.session import SearchConfig, Session, parse_position

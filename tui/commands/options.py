@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
 from plyscope.engine.errors import one_line
-from plyscope.engine.games import GAME_NAMES
+from plyscope.engine.kits import game_names
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 
 T = TypeVar("T")
@@ -90,7 +90,7 @@ def add_game(parser: argparse.ArgumentParser) -> None:
         "--game",
         default="connect4",
         metavar="GAME",
-        help=f"{' | '.join(GAME_NAMES)} | connect4:WxH (default: connect4)",
+        help=f"{' | '.join(game_names())} (default: connect4)",
     )
 
 

@@ -18,8 +18,9 @@ from rich.table import Table
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
-from plyscope.engine.games import Connect4State, State, make_game
+from plyscope.engine.games import Connect4State, State
 from plyscope.engine.games.base import Move
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
 from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
 from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher

@@ -23,8 +23,9 @@ from rich.status import Status
 from rich.table import Table
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import CHANCE, Connect4, State, make_game
+from plyscope.engine.games import CHANCE, Connect4, State
 from plyscope.engine.games.tree import TreeState, number_text
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int
 from plyscope.engine.solve import PositionSolve, Solution, Stop, TreeSolution, solve_tree
 from plyscope.engine.solver.book import NO_BOOK_NOTE, has_book

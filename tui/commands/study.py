@@ -24,7 +24,8 @@ from plyscope.engine.arena.pool import open_executor, run_tasks
 from plyscope.engine.errors import UserError
 from plyscope.engine.exact import NODE_BUDGET
 from plyscope.engine.files import check_writable
-from plyscope.engine.games import Game, make_game
+from plyscope.engine.games import Game
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import MAX_NODES, parse_int, parse_moves, parse_seconds
 from plyscope.engine.search.base import Limit
 from plyscope.engine.study import (

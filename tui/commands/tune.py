@@ -26,8 +26,9 @@ from plyscope.engine.arena.schedule import schedule
 from plyscope.engine.arena.summary import tally
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
-from plyscope.engine.games import Connect4, make_game
+from plyscope.engine.games import Connect4
 from plyscope.engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import parse_float, parse_int, signed
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import AgentSpec, algorithm

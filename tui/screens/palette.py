@@ -15,7 +15,7 @@ from textual.command import SimpleCommand
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import Controller
-from plyscope.engine.games import GAME_CHOICES
+from plyscope.engine.kits import game_choices
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec, fitting_algorithms
 from plyscope.tui.session import Session
@@ -31,7 +31,7 @@ def algorithm_picks(game: str, choose: Choose) -> list[SimpleCommand]:
 
 def game_picks(choose: Choose) -> list[SimpleCommand]:
     """An entry for each game, explored from its start."""
-    return [SimpleCommand(name, partial(choose, name), "from its start position") for name in GAME_CHOICES]
+    return [SimpleCommand(name, partial(choose, name), "from its start position") for name in game_choices()]
 
 
 def search_commands(
@@ -41,7 +41,7 @@ def search_commands(
     (``edit`` opens the setup form on its field)."""
     for info in fitting_algorithms(session.config.game):
         yield SystemCommand(f"Algorithm: {info.name}", info.description, partial(choose_algorithm, info.name))
-    for name in GAME_CHOICES:
+    for name in game_choices():
         yield SystemCommand(f"Game: {name}", "explore its start position", partial(choose_game, name))
     for param in session.info.params:
         yield SystemCommand(

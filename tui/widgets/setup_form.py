@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import GAME_CHOICES, make_game
+from plyscope.engine.kits import game_choices, make_game
 from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
 from plyscope.engine.search.base import AlgorithmInfo, Param
 from plyscope.engine.search.registry import algorithms, fitting_algorithms
@@ -89,7 +89,7 @@ class SetupForm(Widget):
 
     def compose(self) -> ComposeResult:
         config = self.config
-        games = list(GAME_CHOICES) if config.game in GAME_CHOICES else [config.game, *GAME_CHOICES]
+        games = list(game_choices()) if config.game in game_choices() else [config.game, *game_choices()]
         with VerticalScroll(can_focus=False):  # (not a stop of its own: the form opens on its first field)
             yield from self._row(
                 "game", Select([(g, g) for g in games], value=config.game, allow_blank=False, compact=True, id="game")
