@@ -39,10 +39,10 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import FileRefused, read_regular_file, write_atomic
 from plyscope.engine.games import Game, Move, Player, PositionError, State, is_chance
 from plyscope.engine.games.notation import read_moves, spell
-from plyscope.engine.kits import make_game
+from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
 from plyscope.engine.search.base import Limit, SearchError
-from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, AgentSpec, algorithm, plays
+from plyscope.engine.search.registry import AgentSpec, algorithm, kits_played, refusal
 from plyscope.engine.seeds import turn_seed
 
 FORMAT = "plyscope-game"
@@ -92,10 +92,13 @@ def parse_controller(text: str, default: Limit, game: Game) -> Controller:
         raise SearchError(f"agent '{written}': give one budget, moves=N or seconds=S, not both")
     spec = AgentSpec.parse(name + colon + ",".join(kept))
     info = algorithm(spec.name)
-    if not plays(info, game):
-        families = info.games or DETERMINISTIC_FAMILIES
-        named = ", ".join(families[:-1]) + " and " + families[-1] if len(families) > 1 else families[0]
-        raise SearchError(f"agent '{written}': {spec.name} plays {named} only, not {game.name}")
+    reason = refusal(info, game)
+    if reason is not None:
+        played = kits_played(info)
+        if kit_of(game).name not in played:
+            named = ", ".join(played[:-1]) + " and " + played[-1] if len(played) > 1 else played[0]
+            reason = f"{spec.name} plays {named} only, not {game.name}"
+        raise SearchError(f"agent '{written}': {reason}")
     try:  # what only a searcher checks (its evaluator's weights file...): refused now, not at the agent's turn
         spec.make(game.start())
     except SearchError as error:

@@ -146,7 +146,7 @@ def test_tune_needs_an_existing_folder(capsys: pytest.CaptureFixture[str]) -> No
         (["solve", "4454", "--game", "connect4-chance"], "connect4-chance"),
         (
             ["arena", "--agents", "pns", "mcts", "--game", "connect4-chance"],
-            "agent 'pns': pns plays connect4, nim and tree only, not connect4-chance",
+            "agent 'pns': pns plays connect4, nim, tictactoe and tree only, not connect4-chance",
         ),
     ],
 )

@@ -8,7 +8,7 @@ import pytest
 
 from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit
-from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
+from plyscope.engine.search.registry import algorithm, algorithms, kits_played, make_searcher
 from plyscope.tui.cli import main
 from plyscope.tui.commands.search import SEARCH_DEFAULT_MOVES
 from plyscope.tui.formatting import format_memory
@@ -136,7 +136,12 @@ def test_list_json_describes_every_registered_algorithm(capsys: pytest.CaptureFi
     }
     for entry in listing:
         assert entry["description"] == algorithms()[entry["name"]].description
-        assert entry["games"] == list(algorithms()[entry["name"]].games or DETERMINISTIC_FAMILIES)
+        assert entry["games"] == kits_played(algorithms()[entry["name"]])
+        assert entry["chance"] == algorithms()[entry["name"]].chance
+    assert by_name["solver"]["games"] == ["connect4"] and not by_name["solver"]["chance"]
+    assert by_name["minimax"]["games"] == ["connect4", "nim", "tictactoe", "tree"]
+    assert by_name["mcts"]["games"] == ["connect4", "connect4-chance", "nim", "tictactoe", "tree"]
+    assert by_name["mcts"]["chance"]
 
 
 def test_list_table_shows_names_and_parameters(capsys: pytest.CaptureFixture[str]) -> None:

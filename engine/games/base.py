@@ -97,6 +97,11 @@ class ChanceState(State, Protocol):
     ``legal_moves()`` lists the same moves as ``outcomes()``, and ``play`` plays one of them.
     """
 
+    @property
+    def mover(self) -> Player:
+        """The player who moved into the chance node (whose disc is falling, say)."""
+        ...
+
     def outcomes(self) -> Sequence[tuple[Move, float]]:
         """Every move nature can make here with its probability (all positive, summing to 1)."""
         ...

@@ -196,6 +196,12 @@ class GameKit(ABC):
         """The game ``name`` names (with its parameters), ``None`` when it is not one of this kit's; raises
         ``PositionError`` for one of its names with bad parameters."""
 
+    def first(self) -> Game:
+        """The kit's first game (its first choice): what ``plyscope search --list`` checks a searcher against."""
+        game = self.make(self.choices()[0])
+        assert game is not None, f"the kit {self.name} does not make its own first choice"
+        return game
+
     def has_chance(self, game: Game) -> bool:
         """Whether nature moves in ``game`` (only searchers that handle chance nodes search it)."""
         return False

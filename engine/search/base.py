@@ -556,8 +556,10 @@ class AlgorithmInfo:
     factory: type[Searcher[Node]]
     params: tuple[Param, ...] = field(default=())
     games: tuple[str, ...] = ()
-    """Game families it works on (``connect4``, ``connect4-chance``, ``nim``); empty means every family without
-    chance (``registry.plays``)."""
+    """The game kits it is restricted to (``connect4``...: ``plyscope.engine.kits``); empty: any kit
+    (``registry.refusal``)."""
+    chance: bool = False
+    """Whether it handles chance nodes: only such a searcher searches a game where nature moves."""
     random: bool = False
     """True when the searcher draws random numbers: only such a searcher is given the ``seed``."""
     node_bytes: int = DEFAULT_NODE_BYTES

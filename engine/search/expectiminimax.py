@@ -403,7 +403,7 @@ ALGORITHMS = (
             ),
             *EVAL_PARAMS,
         ),
-        games=("connect4", "connect4-chance", "nim", "tree", "tree-chance"),
+        chance=True,
         ui_node_bytes=240,
     ),
 )

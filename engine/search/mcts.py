@@ -751,7 +751,7 @@ ALGORITHMS = (
             Param("partial", bool, False, "partial expansion: add a child only when UCB_c beats the best UCB1"),
             Param("solver", bool, False, "MCTS-Solver: prove wins, losses and draws, play the secure child"),
         ),
-        games=("connect4", "connect4-chance", "nim", "tree", "tree-chance"),
+        chance=True,
     ),
     AlgorithmInfo(
         name=FlatMonteCarlo.name,
@@ -759,6 +759,6 @@ ALGORITHMS = (
         factory=FlatMonteCarlo,
         random=True,
         params=(K_PARAM,),
-        games=("connect4", "connect4-chance", "nim", "tree", "tree-chance"),
+        chance=True,
     ),
 )

@@ -17,18 +17,11 @@ from functools import cache
 import plyscope.engine.search
 from plyscope.engine import travel
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Connect4, Connect4Chance, Game, State, TreeGame, is_chance
-from plyscope.engine.kits import make_game
+from plyscope.engine.games import Game, State, is_chance
+from plyscope.engine.kits import kit_of, kits, make_game
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
 from plyscope.engine.search.minimax import resolve_evaluator
-
-DETERMINISTIC_FAMILIES = ("connect4", "nim", "tree")
-"""The game families without chance: what an ``AlgorithmInfo`` with empty ``games`` plays."""
-CHANCE_FAMILY = "connect4-chance"
-"""Connect Four with chance: only searchers that name it in ``games`` play it (they handle chance nodes)."""
-CHANCE_FAMILIES = (CHANCE_FAMILY, "tree-chance")
-"""The families with chance nodes (``tree-chance``: a hand-written tree with one)."""
 
 
 @cache
@@ -50,30 +43,41 @@ def algorithm(name: str) -> AlgorithmInfo:
     return known[name]
 
 
-def game_family(game: Game) -> str:
-    """``connect4``, ``connect4-chance``, ``nim``, ``tree`` or ``tree-chance``: what ``AlgorithmInfo.games`` names."""
-    if isinstance(game, TreeGame):
-        return game.family
-    if isinstance(game, Connect4Chance):
-        return CHANCE_FAMILY
-    return "connect4" if isinstance(game, Connect4) else "nim"
+def refusal(info: AlgorithmInfo, game: Game) -> str | None:
+    """Why the algorithm ``info`` cannot search ``game``, in one line (``None``: it can): chance nodes it does not
+    handle, a kit it is not restricted to (``AlgorithmInfo.games``), or what the game's kit says
+    (``GameKit.refusal``: a board too large...)."""
+    kit = kit_of(game)
+    if kit.has_chance(game) and not info.chance:
+        able = [other.name for other in algorithms().values() if other.chance and _restricted_to(other, kit.name)]
+        choices = " or ".join(able) if len(able) < 3 else ", ".join(able[:-1]) + " or " + able[-1]
+        return f"{info.name} cannot search chance nodes: on {game.name} use {choices}"
+    if not _restricted_to(info, kit.name):
+        return f"{info.name} works on {' and '.join(info.games)} only, not on {game.name}"
+    return kit.refusal(game, info.name)
+
+
+def _restricted_to(info: AlgorithmInfo, kit: str) -> bool:
+    """Whether ``info``'s ``games`` let it play the kit named ``kit`` (empty: any kit)."""
+    return not info.games or kit in info.games
 
 
 def plays(info: AlgorithmInfo, game: Game) -> bool:
-    """Whether the algorithm ``info`` plays ``game`` (empty ``games``: every family without chance)."""
-    return game_family(game) in (info.games or DETERMINISTIC_FAMILIES)
+    """Whether the algorithm ``info`` plays ``game`` (``refusal`` says why not)."""
+    return refusal(info, game) is None
 
 
 def check_plays(info: AlgorithmInfo, game: Game) -> None:
     """Raise ``SearchError`` in one line unless the algorithm ``info`` plays ``game``."""
-    if plays(info, game):
-        return
-    family = game_family(game)
-    if family in CHANCE_FAMILIES:
-        able = [other.name for other in algorithms().values() if family in other.games]
-        choices = " or ".join(able) if len(able) < 3 else ", ".join(able[:-1]) + " or " + able[-1]
-        raise SearchError(f"{info.name} cannot search chance nodes: on {game.name} use {choices}")
-    raise SearchError(f"{info.name} works on {' and '.join(info.games)} only, not on {game.name}")
+    reason = refusal(info, game)
+    if reason is not None:
+        raise SearchError(reason)
+
+
+def kits_played(info: AlgorithmInfo) -> list[str]:
+    """The names of the kits whose first game (``GameKit.first``) the algorithm ``info`` plays: what ``plyscope search
+    --list`` says it plays."""
+    return [kit.name for kit in kits().values() if plays(info, kit.first())]
 
 
 def fitting_algorithms(game_name: str) -> list[AlgorithmInfo]:

@@ -249,8 +249,8 @@ GOOD = "plyscope-game 1\ngame: connect4\nstart: -\nfirst: human\nsecond: minimax
         ),
         (
             GOOD.replace("connect4", "chess"),
-            "line 2 (game): unknown game 'chess': choose one of connect4, connect4-chance, "
-            "grundy, nim, nim-misere, tree (or connect4:WxH, connect4-chance:WxH:KEEP,SIDE)",
+            "line 2 (game): unknown game 'chess': choose one of connect4, connect4:WxH, connect4-chance, "
+            "connect4-chance:WxH:KEEP,SIDE, grundy, nim, nim-misere, tictactoe, mnk:M,N,K, tree",
         ),
         (GOOD.replace("start: -", "start: 8"), "line 3 (start): move 1 ('8'): not a column; columns are 1 to 7"),
         (

@@ -23,7 +23,7 @@ from plyscope.engine.games.base import Move
 from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
 from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
-from plyscope.engine.search.registry import DETERMINISTIC_FAMILIES, algorithm, algorithms, make_searcher
+from plyscope.engine.search.registry import algorithm, algorithms, kits_played, make_searcher
 from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_search
 from plyscope.engine.timeline import recorded
 from plyscope.engine.truth import NODE_BUDGET, OUTCOME_NAMES, Oracle, refusal, work_shares
@@ -335,16 +335,18 @@ def list_algorithms(as_json: bool) -> None:
     table.add_column("games", max_width=9, overflow="fold")
     for info in entries:
         params = "\n".join(param_text(p) for p in info.params) or "-"
-        table.add_row(info.name, info.description, params, "\n".join(info.games or DETERMINISTIC_FAMILIES))
+        table.add_row(info.name, info.description, params, "\n".join(kits_played(info)))
     Console().print(table)
 
 
 def describe(info: AlgorithmInfo) -> dict[str, object]:
-    """One registry entry as JSON: ``games`` lists the game families it plays."""
+    """One registry entry as JSON: ``games`` lists the game kits it plays, ``chance`` whether it handles chance
+    nodes."""
     return {
         "name": info.name,
         "description": info.description,
-        "games": list(info.games or DETERMINISTIC_FAMILIES),
+        "games": kits_played(info),
+        "chance": info.chance,
         "params": [
             {"name": p.name, "type": p.kind.__name__, "default": p.default, "range": p.range_text(), "help": p.help}
             for p in info.params

@@ -37,10 +37,9 @@ from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from plyscope.engine.games import Move, TreeGame, TreeState, is_chance, outcome_probability
-from plyscope.engine.games.chance import ChanceDrop
+from plyscope.engine.games import Move, is_chance, outcome_probability
+from plyscope.engine.kits import kit_of
 from plyscope.engine.search.base import Node, Searcher, Step
-from plyscope.engine.search.registry import CHANCE_FAMILIES, game_family
 from plyscope.tui.formatting import TRUTH_PENDING, format_numbers, player_glyph
 from plyscope.tui.session import Batch
 
@@ -229,7 +228,7 @@ class SearchTree(Tree[TreeItem]):
             with self._lock:
                 self._root_player = searcher.root_state.player
                 game = searcher.root_state.game
-                self._chance = game_family(game) in CHANCE_FAMILIES or isinstance(game, TreeGame)
+                self._chance = kit_of(game).has_chance(game)
                 self._adopt_root(searcher)
 
     def apply(self, batch: Batch, principal_path: Sequence[Node]) -> None:
@@ -602,7 +601,7 @@ class SearchTree(Tree[TreeItem]):
         before = searcher.state_at(node.parent)
         if is_chance(before):
             chance = outcome_probability(before, node.move) or 0.0
-            owner = before.mover if isinstance(before, ChanceDrop | TreeState) else 1
+            owner = before.mover
             return f"{player_glyph(owner)} ↓{before.move_label(node.move)} {chance:.0%}", owner
         return f"{player_glyph(before.player)} {before.move_label(node.move)}", before.player
 
