@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from types import ModuleType
 from typing import TextIO
 
+from plyscope.engine import memory
 from plyscope.engine.errors import UserError, one_line
 from plyscope.tui.commands.options import Parser
 from plyscope.tui.crash import CRASH_EXIT_STATUS, failure_line
@@ -160,6 +161,8 @@ def run_command(command: str, args: argparse.Namespace, output: WatchedOutput) -
     except Exception as error:  # a crash: never a traceback on the screen, never exit status 0
         if isinstance(error, OSError) and output.failed is not None:
             raise  # the output cannot be written (a full disk, a closed pipe): not a crash of ours; main says so
+        if isinstance(error, MemoryError):  # the reserve and what the error held let go, for the report to be made
+            memory.recover(error)
         print(failure_line(command, error), file=sys.stderr)  # (out of memory: no crash report)
         return CRASH_EXIT_STATUS
 

@@ -14,26 +14,50 @@ the standard library), so only Python's own start-up, before any line of plyscop
 
 from __future__ import annotations
 
+import atexit
+import os
 import signal
 import sys
+from contextlib import suppress
 
 from plyscope.tui.interrupts import interrupted, leave_now
 
 signal.signal(signal.SIGINT, leave_now)  # from the moment this module is loaded, before ``main`` is even called
 
+_status: int | None = None
+"""The exit status ``main`` returned, which ``_exit_at_once`` ends the process with (``None``: not returned yet)."""
+
 
 def main() -> int:
     """Run the command line (``plyscope.tui.cli.main``) and return its exit status; 130 on a Ctrl-C at any moment."""
+    global _status
     signal.signal(signal.SIGINT, leave_now)
+    atexit.register(_exit_at_once)  # (first: so run last)
     try:
         try:
             from plyscope.tui.cli import main as command_line
 
-            return command_line()
+            _status = command_line()
         finally:  # before anything else: a Ctrl-C from now on, even while the one below is said, ends at once
             signal.signal(signal.SIGINT, leave_now)
     except KeyboardInterrupt:  # (one that came just as the command ended)
-        return interrupted("")
+        _status = interrupted("")
+    return _status
+
+
+def _exit_at_once() -> None:
+    """The interpreter's last exit function: end the process with ``main``'s status, once the exit functions of what
+    the command loaded (registered after this one, so run before it: worker processes ended, logs flushed) are done.
+
+    What Python's exit does after them (freeing every module: 0.4 to 0.6 s with numba loaded) needs no doing, and it
+    does it with Ctrl-C set back to the system's default: a Ctrl-C then killed the process by the signal, with no
+    line said, rather than ``leave_now``'s one line and exit status 130."""
+    if _status is None:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(Exception):
+            stream.flush()
+    os._exit(_status)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 The console script (``plyscope.tui.entry``) has a Ctrl-C end the process at once (``leave_now``) while
 modules load; ``plyscope.tui.cli`` makes it raise ``KeyboardInterrupt`` again (``interruptible``) once the
-command's module is loaded, and says so in the same words (``interrupted``).  This module imports
+command's module is loaded, and says so in the same words (``interrupted``); a command has it end the process at
+once again where nothing is to be kept and an exception would do harm (``ended_at_once``).  This module imports
 nothing but the standard library.
 """
 
@@ -11,6 +12,9 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 
 INTERRUPTED_EXIT_STATUS = 130
@@ -35,4 +39,22 @@ def interruptible() -> None:
     ends with 130), where the console script had it end the process at once; elsewhere (``plyscope.tui.cli.main`` called
     by a test) nothing changes."""
     if signal.getsignal(signal.SIGINT) is leave_now:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextmanager
+def ended_at_once() -> Iterator[None]:
+    """Within: a Ctrl-C ends the process at once (``leave_now``), where it would raise ``KeyboardInterrupt``; for
+    work in which nothing is to be kept and an exception raised at any moment does harm (numba loading machine code:
+    raised in one of its destructors, it is lost; in a callback of its compiler library, the process may crash).
+    Elsewhere than in the main thread, or under another handler (a test's), nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    signal.signal(signal.SIGINT, leave_now)
+    try:
+        yield
+    finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)

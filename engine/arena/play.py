@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from plyscope.engine import memory
 from plyscope.engine.arena.accuracy import judge_game
 from plyscope.engine.arena.records import GameRecord, SideStats
 from plyscope.engine.arena.schedule import GameTask
@@ -17,13 +18,16 @@ TurnReport = tuple[int, int]
 
 
 def play_game(task: GameTask, on_turn: Callable[[TurnReport], None] | None = None) -> GameRecord:
-    """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record.
+    """Play ``task`` to its end; an agent that raises ends the game as an ``error`` record, one that runs out of
+    memory too, once the memory its search held is free again (``plyscope.engine.memory``: the emergency reserve
+    is set aside before the game).
 
     With ``task.truth_nodes``, the agents' moves are judged against perfect play once the game has ended
     (``plyscope.engine.arena.accuracy.judge_game``), outside the time the agents are given.
 
     As every turn begins, ``on_turn`` is told (in a ``GamePool`` worker: its queue to the arena process), so that
     a long game shows progress before it ends."""
+    memory.reserve()
     start: State = make_game(task.game).start()
     opening = spell(start, task.opening)
     state = start
@@ -58,6 +62,10 @@ def play_game(task: GameTask, on_turn: Callable[[TurnReport], None] | None = Non
         if task.truth_nodes:
             for (before, _), verdict in zip(moves, judge_game(moves, task.truth_nodes), strict=True):
                 sides[before.player][1].judged_move(verdict)
+    except MemoryError as raised:  # the tree the search held is let go first: the next game starts with room
+        memory.recover(raised)
+        error = f"MemoryError: {str(raised) or 'out of memory'}"
+        error_agent = sides[state.player][0].label if state.player in sides else None
     except Exception as raised:
         error = f"{type(raised).__name__}: {raised}"
         error_agent = sides[state.player][0].label if state.player in sides else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager, suppress
@@ -25,7 +26,7 @@ from plyscope.engine.arena.schedule import GameTask
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import make_game
 from plyscope.engine.games.notation import spell
-from plyscope.engine.processes import end_with_parent
+from plyscope.engine.processes import end_with_parent, interrupts_held
 
 Progress = Callable[[Sequence[TurnReport]], None]
 """Told of the turns begun since it was last told (``run_games``; possibly none)."""
@@ -319,19 +320,39 @@ class GamePool(Executor):
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def respawn(self) -> None:
-        """A worker died and the pool with it: let the old pool go and start a fresh one."""
+        """A worker died and the pool with it: let the old pool go (its thread ended) and start a fresh one."""
         broken = self._pool
         self._pool = self._start()
+        manager = _manager_thread(broken)
         broken.shutdown(wait=False, cancel_futures=True)
+        if manager is not None:
+            manager.join()
 
     def stop_now(self) -> None:
-        """Cancel what waits and stop the worker processes at once (Ctrl-C)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for child in multiprocessing.active_children():
-            child.terminate()
+        """Cancel what waits and stop the worker processes at once (Ctrl-C), and wait for the pool's thread to end
+        (``_manager_thread``); a Ctrl-C meanwhile is raised after."""
+        with interrupts_held():
+            manager = _manager_thread(self._pool)
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()
+            if manager is not None:
+                manager.join()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+        """The pool's ``shutdown``, to its end: a Ctrl-C meanwhile is raised once the pool has wound down
+        (``interrupts_held``)."""
+        with interrupts_held():
+            self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _manager_thread(pool: ProcessPoolExecutor) -> threading.Thread | None:
+    """The thread of ``pool`` that hands out its work, to wait for after a ``shutdown(wait=False)`` (which forgets it):
+    it closes the pool's pipes as it ends, and if the interpreter exits meanwhile, its exit wakes that thread through
+    them without a lock (Python 3.11's ``concurrent.futures.process._python_exit``): ``OSError: [Errno 9] Bad file
+    descriptor`` in a traceback when the two meet.  ``None`` before the pool started one."""
+    manager = getattr(pool, "_executor_manager_thread", None)
+    return manager if isinstance(manager, threading.Thread) else None
 
 
 @contextmanager

@@ -15,12 +15,15 @@ from __future__ import annotations
 import math
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Final
 
 import numpy as np
 
 from plyscope.engine.compiled import alphabeta as ab
+from plyscope.engine.compiled import board
 from plyscope.engine.compiled import mcts as uct
 from plyscope.engine.compiled import rivest as mm
 from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
@@ -464,22 +467,35 @@ class CompiledMcts(CompiledSearch):
 
 def compiled_twin(searcher: Searcher[Node]) -> CompiledSearch | None:
     """The compiled twin of the fresh ``searcher`` (not stepped yet), or ``None`` if it has none."""
+    make = _twin_maker(searcher)
+    return None if make is None else make()
+
+
+def twinned(searcher: Searcher[Node]) -> bool:
+    """Whether the fresh ``searcher`` has a compiled twin (``compiled_twin``), found without loading the kernels."""
+    return _twin_maker(searcher) is not None
+
+
+def _twin_maker(searcher: Searcher[Node]) -> Callable[[], CompiledSearch] | None:
+    """What makes ``searcher``'s compiled twin (and loads the kernels), or ``None`` if it has none."""
     if searcher.stats.iterations or not compiled_fits(searcher.root_state.game):
         return None
     if type(searcher) is MonteCarloTreeSearch:
-        return CompiledMcts(searcher) if searcher.k == 1 else None
+        return partial(CompiledMcts, searcher) if searcher.k == 1 else None
     evaluation = None if searcher.evaluator is None else evaluator_code(searcher.evaluator)
     if evaluation is None:
         return None
     if isinstance(searcher, AlphaBeta):
-        return CompiledAlphaBeta(searcher, evaluation)
+        return partial(CompiledAlphaBeta, searcher, evaluation)
     if isinstance(searcher, Rivest):
-        return CompiledRivest(searcher, evaluation)
+        return partial(CompiledRivest, searcher, evaluation)
     return None
 
 
 _loaded = False
 """Whether the kernels' machine code is loaded in this process."""
+KERNELS = tuple(str(module.__file__) for module in (uct, ab, mm, board))
+"""The source files of the kernels ``load`` loads (numba's cache entries are keyed by their content)."""
 
 
 def load() -> None:
@@ -489,6 +505,11 @@ def load() -> None:
     if _loaded:
         return
     _loaded = True
+    _run_each_kernel()
+
+
+def _run_each_kernel() -> None:
+    """A search of each twin on a throwaway position, its arrays grown: every kernel's machine code loaded."""
     from plyscope.engine.games.connect4 import Connect4
     from plyscope.engine.games.evaluators import RivestEvaluator
 

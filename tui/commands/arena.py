@@ -9,18 +9,22 @@ then, or after every game with ``--resume``) and the resuming of a run are share
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from plyscope.engine import memory
 from plyscope.engine.agents import Agent, check_seed, limit_text, turn_limit
-from plyscope.engine.arena.accuracy import TRUTH_NODES, AccuracyTally, judged_game
+from plyscope.engine.arena.accuracy import TRUTH_NODES, AccuracyTally, judge_game, judged_game
 from plyscope.engine.arena.openings import select_openings
 from plyscope.engine.arena.pool import RunOutcome, open_executor, run_games
 from plyscope.engine.arena.records import GameRecord
@@ -38,13 +42,16 @@ from plyscope.engine.arena.summary import (
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable, write_atomic
 from plyscope.engine.game_record import controller_text, parse_controller
-from plyscope.engine.games import Game, make_game
+from plyscope.engine.games import Connect4, Game, make_game
 from plyscope.engine.games.notation import spell
 from plyscope.engine.numbers import shown
+from plyscope.engine.processes import interrupts_held
 from plyscope.engine.search.base import Limit, SearchError
+from plyscope.engine.solver.kernel import native_fits
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
 from plyscope.tui.commands.options import add_budget, add_cluster, add_compiled, add_game, add_no_book, add_truth_nodes
 from plyscope.tui.formatting import format_memory
+from plyscope.tui.interrupts import ended_at_once
 
 SAVE_EVERY = 5.0
 """Seconds between two saves of ``--out`` during a run (``--resume``'s file is saved after every game)."""
@@ -249,51 +256,165 @@ def play_with_progress(
         print(note, file=sys.stderr)
     if saver is not None:  # before the workers start and the bar is drawn: a file that cannot be written is one line
         saver.save_resumed(done)
-    with (
-        open_executor(worker_count, scheduler) as (executor, in_flight),
-        Progress(*_PROGRESS_COLUMNS, console=make_console(stderr=True)) as progress,
-    ):
-        bar = progress.add_task(title, total=len(tasks), completed=len(done), test=_test_text(watch), turns="")
-        under_way: dict[int, tuple[int, float]] = {}
-        """Each game under way (that has begun a turn), by task index: the turn it plays and when that began."""
-        started = last_line = time.monotonic()
+    load_compiled(todo)
+    outcome = RunOutcome([], False)
+    try:
+        with (
+            open_executor(worker_count, scheduler) as (executor, in_flight),
+            Progress(*_PROGRESS_COLUMNS, console=make_console(stderr=True), auto_refresh=False) as progress,
+            _Refresher(progress),
+        ):
+            bar = progress.add_task(title, total=len(tasks), completed=len(done), test=_test_text(watch), turns="")
+            under_way: dict[int, tuple[int, float]] = {}
+            """Each game under way (that has begun a turn), by task index: the turn it plays and when that began."""
+            started = last_line = time.monotonic()
 
-        def on_turns(reports: Sequence[tuple[int, int]]) -> None:
-            nonlocal last_line
-            now = time.monotonic()
-            under_way.update((index, (played + 1, now)) for index, played in reports)
-            progress.update(bar, turns=_turns_text(under_way, now))
-            if not progress.console.is_terminal and now - last_line >= PLAIN_PROGRESS_SECONDS:
-                last_line = now
-                line = f"{title}: {now - started:.0f} s, {len(finished)} of {len(tasks)} games finished"
-                turns = _turns_text(under_way, now)
-                print(f"{line}{'; ' if turns else ''}{turns}", file=sys.stderr, flush=True)
+            def on_turns(reports: Sequence[tuple[int, int]]) -> None:
+                nonlocal last_line
+                now = time.monotonic()
+                under_way.update((index, (played + 1, now)) for index, played in reports)
+                progress.update(bar, turns=_turns_text(under_way, now))
+                if not progress.console.is_terminal and now - last_line >= PLAIN_PROGRESS_SECONDS:
+                    last_line = now
+                    line = f"{title}: {now - started:.0f} s, {len(finished)} of {len(tasks)} games finished"
+                    turns = _turns_text(under_way, now)
+                    print(f"{line}{'; ' if turns else ''}{turns}", file=sys.stderr, flush=True)
 
-        def on_game(record: GameRecord) -> None:
-            under_way.pop(record.index, None)
-            finished.append(record)
-            if watch is not None:
-                watch.add(record)
-            progress.update(bar, advance=1, test=_test_text(watch))
-            if saver is not None:
-                saver.game_finished(record, finished)
+            def on_game(record: GameRecord) -> None:
+                under_way.pop(record.index, None)
+                finished.append(record)
+                if watch is not None:
+                    watch.add(record)
+                progress.update(bar, advance=1, test=_test_text(watch))
+                if saver is not None:
+                    saver.game_finished(record, finished)
 
-        outcome = run_games(
-            todo,
-            executor,
-            in_flight=in_flight,
-            on_game=on_game,
-            enough=None if watch is None else lambda: watch.decision is not None,
-            progress=on_turns,
-        )
+            outcome = run_games(
+                todo,
+                executor,
+                in_flight=in_flight,
+                on_game=on_game,
+                enough=None if watch is None else lambda: watch.decision is not None,
+                progress=on_turns,
+            )
+    except KeyboardInterrupt:  # as the run started or wound down (the bar, the worker processes): the games are kept
+        outcome = RunOutcome(outcome.records, True)
+    return _ended(tasks, done, outcome, saver, watch)
+
+
+def _ended(
+    tasks: Sequence[GameTask],
+    done: Sequence[GameRecord],
+    outcome: RunOutcome,
+    saver: _ResultsSaver | None,
+    watch: SprtWatch | None,
+) -> RunOutcome:
+    """The run's outcome: the games ``done`` before it (``--resume``) with those it played (those after the deciding
+    pair of ``watch``'s SPRT dropped), saved in the results file; a Ctrl-C does not cut the save short, it is raised
+    after it."""
     records = sorted([*done, *outcome.records], key=lambda r: r.index)
     if watch is not None:
         records = watch.kept(records)
     decided = watch is not None and watch.decision is not None
     outcome = RunOutcome(records, outcome.interrupted and not decided)
     if saver is not None:
-        saver.save_end(records, complete=decided or len(records) == len(tasks), interrupted=outcome.interrupted)
+        with interrupts_held():
+            saver.save_end(records, complete=decided or len(records) == len(tasks), interrupted=outcome.interrupted)
     return outcome
+
+
+COMPILING = "plyscope: compiling {what}, once: about {seconds} s (numba keeps them in {folder})"
+"""Said on stderr before numba compiles the searchers or the solver, on the first run after an install
+(``load_compiled``)."""
+COMPILE_SECONDS = {"searchers": 15, "solver": 3}
+"""About how long each takes to compile, measured on 2 cores shared with other work (load 2 to 6, 2026-11-28): the
+searchers 10.7 to 19.1 s, the solver 2.8 s (loading them once compiled: 0.4 to 0.8 s and under 0.5 s)."""
+
+
+def load_compiled(tasks: Sequence[GameTask]) -> None:
+    """Load the machine code the games of ``tasks`` run (numba's: the compiled searchers the agents play with, the
+    solver that judges their moves), here, before the worker processes fork (they inherit it: none loads it again)
+    and before the bar starts (no turn's clock runs meanwhile).  On the first run after an install numba compiles
+    it, which is said first (``COMPILING``).  A Ctrl-C meanwhile ends the process at once, in one line: nothing is
+    to be kept yet, and inside numba's loading a ``KeyboardInterrupt`` is lost or worse (raised in a destructor or a
+    callback of its compiler library)."""
+    if not tasks:
+        return
+    loads = _loads(tasks)
+    if not loads:
+        return
+    from plyscope.engine import numba_cache
+
+    cold = [(what, sources) for what, sources, _ in loads if not numba_cache.holds(what, sources)]
+    if cold:
+        what = " and ".join(f"the {name}" for name, _ in cold)
+        seconds = sum(COMPILE_SECONDS[name] for name, _ in cold)
+        print(COMPILING.format(what=what, seconds=seconds, folder=numba_cache.cache_dir()), file=sys.stderr, flush=True)
+    with ended_at_once():
+        for _, _, run in loads:
+            run()
+        gc.collect()  # (what the loading left to collect, collected now rather than in the middle of a game)
+    for name, sources in cold:
+        numba_cache.mark(name, sources)
+
+
+def _loads(tasks: Sequence[GameTask]) -> list[tuple[str, Sequence[str], Callable[[], object]]]:
+    """What the games of ``tasks`` load from numba's cache: the searchers (an agent with a compiled twin) and the
+    solver (moves judged on a board the compiled solver plays), each with its source files and its load."""
+    game = make_game(tasks[0].game)
+    start = game.start()
+    agents = {agent.label: agent for task in tasks for agent in (task.first, task.second) if agent.compiled}
+    loads: list[tuple[str, Sequence[str], Callable[[], object]]] = []
+    if agents:
+        from plyscope.engine.compiled import searchers  # numba loads only for agents it compiles
+
+        if any(searchers.twinned(agent.spec.make(start)) for agent in agents.values()):
+            loads.append(("searchers", searchers.KERNELS, searchers.load))
+    if tasks[0].truth_nodes and isinstance(game, Connect4) and native_fits(game):
+        from plyscope.engine.solver import native_kernel
+
+        move = start.legal_moves()[0]
+        judge = partial(judge_game, [(start, start.play(move))], 1)  # (a judge of its own, as every game's)
+        loads.append(("solver", (str(native_kernel.__file__),), judge))
+    return loads
+
+
+class _Refresher(threading.Thread):
+    """Redraws the progress bar ten times a second, as Rich's own refresh thread does, but lives through a
+    ``MemoryError``.  With ``--workers 1`` the games run in this process, and when a search runs it out of memory,
+    this thread may be the first to find out: it then draws nothing more until the game's handler has freed the
+    memory (``plyscope.engine.memory.recover``), and takes no memory meanwhile (no lock to wait on: it sleeps, and
+    reads a number).  A context manager: started on entry, stopped on exit."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__(name="progress-refresh", daemon=True)
+        self.progress = progress
+        self.stopping = False
+
+    def run(self) -> None:
+        short_since: int | None = None
+        """``memory.recoveries`` when a redraw ran out of memory (``None``: none has since the last recovery)."""
+        while not self.stopping:
+            time.sleep(REFRESH_SECONDS)
+            if short_since == memory.recoveries:
+                continue
+            try:
+                self.progress.refresh()
+                short_since = None
+            except MemoryError:
+                short_since = memory.recoveries
+
+    def __enter__(self) -> _Refresher:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stopping = True
+        self.join()
+
+
+REFRESH_SECONDS = 0.1
+"""How often ``_Refresher`` redraws the bar (Rich's own refresh thread: ten times a second)."""
 
 
 _PROGRESS_COLUMNS = (
