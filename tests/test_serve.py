@@ -938,6 +938,59 @@ def test_a_spare_waits_for_the_next_page_which_gets_it_and_another_is_started_be
     assert "Traceback" not in served.output, served.output
 
 
+def test_a_spare_is_held_stopped_while_a_page_is_used_and_goes_on_once_it_is_not() -> None:
+    """The spare started behind a page's session takes half a second of CPU time to start: it waits, stopped, while
+    a page sends keys (the session answering them has the CPU), and goes on once the pages are quiet."""
+    import threading
+
+    with Served() as served, websocket_handshake(served.port) as raw:
+        app_output(raw, b"step ")
+        (spare,) = wait_for(served.spare_pids, WAIT, "the spare behind the session")
+        typing = threading.Event()
+        typing.set()
+
+        def type_keys() -> None:
+            while typing.is_set():
+                with contextlib.suppress(OSError):
+                    raw.sendall(text_frame('["stdin", "s"]'))
+                time.sleep(0.1)
+
+        typist = threading.Thread(target=type_keys, daemon=True)
+        typist.start()
+        try:
+            wait_for(lambda: process_state(spare) == "T", WAIT, "the spare stopped while keys come")
+        finally:
+            typing.clear()
+            typist.join()
+        wait_for(lambda: process_state(spare) in ("R", "S"), WAIT, "the spare going on once the keys stop")
+        assert served.spare_pids() == [spare]
+    assert "Traceback" not in served.output, served.output
+
+
+@needs_browser
+def test_a_page_s_first_key_is_answered_without_the_whole_screen_drawn_again(tmp_path: Path) -> None:
+    """A session's app keeps the focus from its start: a page's first key (typed into the page's terminal, which has
+    the focus then, though the page may not have said so) would otherwise give the app the focus, restyle the whole
+    screen and send it again (23 KB at 142 x 35) before the key's answer."""
+    with Served() as served, Browser(tmp_path / "profile") as browser:
+        tab = browser.open(served.url)
+        tab.wait_app(WAIT)
+        wait_for(served.spare_pids, WAIT, "the spare behind the session")  # (after the first frame has been sent)
+        answers = [tab.key_answer("s") for _ in range(3)]
+        assert all(answer is not None for answer in answers)
+        first, *later = [answer.received_bytes for answer in answers if answer is not None]
+        assert first < 1.5 * max(later), (first, later)
+    assert "Traceback" not in served.output, served.output
+
+
+def process_state(pid: int) -> str:
+    """Process ``pid``'s state (``/proc``): R running, S sleeping, T stopped, ``""`` gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
 def address_space_limit(pid: int) -> int:
     """Process ``pid``'s address space limit (RLIMIT_AS) in bytes."""
     line = next(line for line in Path(f"/proc/{pid}/limits").read_text().splitlines() if "address space" in line)
@@ -1080,3 +1133,17 @@ def test_a_wildcard_host_prints_the_machine_s_addresses_too() -> None:
     assert served.url == f"http://{socket.gethostname()}:{port}"
     if addresses:
         assert line.endswith("; from other machines also " + ", ".join(f"http://{a}:{port}" for a in addresses))
+
+
+def test_bench_web_takes_a_served_session_s_bytes_per_node_once_its_run_is_under_way() -> None:
+    """``bench --web`` judges the node cap's figure against the growth per node once the run is under way: the
+    run's first steps cost some megabytes whatever the tree, which counted per node on a 100,000-node tree read as
+    311 bytes against the cap's 216 ("met: no")."""
+    from plyscope.tui.web.bench import marginal_bytes
+
+    start_up = 10 << 20
+    samples = [(0, 50 << 20)] + [(nodes, (50 << 20) + start_up + 212 * nodes) for nodes in range(10_000, 100_001, 5000)]
+    assert round(marginal_bytes(samples)) == 212
+    assert (samples[-1][1] - samples[0][1]) / samples[-1][0] > 300  # all the growth over all the nodes
+    with pytest.raises(ValueError, match="too few samples"):
+        marginal_bytes([(0, 1), (100, 2)])

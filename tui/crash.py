@@ -14,7 +14,6 @@ import sys
 import tempfile
 import time
 import traceback
-from importlib import metadata
 from pathlib import Path
 
 from plyscope.engine.files import write_atomic
@@ -38,6 +37,8 @@ def crash_directories() -> list[Path]:
 
 def save_crash(error: BaseException) -> Path | None:
     """Write ``error``'s traceback to a new crash report; its path, or ``None`` if no place would take it."""
+    from importlib import metadata  # (here: 20 ms of imports, for every command that never crashes)
+
     stamp = time.strftime("%Y%m%d-%H%M%S")
     try:
         version = metadata.version("plyscope")

@@ -188,12 +188,28 @@ class SessionProcess(AppService):
         lines = [line.strip() for line in self.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
         return lines[-1] if lines else f"exit status {self._process.returncode}"
 
+    def pause(self) -> None:
+        """Stop the process where it is (SIGSTOP), a spare still starting: its CPU time goes to the sessions."""
+        self._signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Let a ``pause``d process go on (SIGCONT)."""
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, number: int) -> None:
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(number)
+
     async def stop(self) -> None:
-        """End the app process now (SIGTERM; SIGKILL after ``TERM_SECONDS``), even while it is still starting,
-        and wait until it has been reaped.  The relay is stopped too: a page that reads nothing cannot hold it."""
+        """End the app process now (SIGTERM; SIGKILL after ``TERM_SECONDS``), even while it is still starting or
+        paused, and wait until it has been reaped.  The relay is stopped too: a page that reads nothing cannot hold
+        it."""
         process = self._process
         if process is not None and process.returncode is None:
             self.stopped = True
+            self.resume()  # (a stopped process would keep the SIGTERM pending)
             with contextlib.suppress(ProcessLookupError):
                 process.terminate()
             try:

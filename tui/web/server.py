@@ -5,8 +5,9 @@ websocket is given ``plyscope explore ...``, run through ``plyscope.tui.web.sess
 On top of textual-serve, this server:
 
 * keeps one app process started ahead, a spare whose app has started (from the server's start on),
-  so that a page that connects is drawn at once, and starts a new spare behind it; the spare is not
-  a session (no page has it), and obeys the same limits;
+  so that a page that connects is drawn at once, and starts a new spare behind it, held stopped
+  while pages are used (its start never slows a session's keys); the spare is not a session (no page
+  has it), and obeys the same limits;
 * accepts a websocket only from its own pages (``Origin``: the addresses it printed and the names
   it was started with; a client that sends no ``Origin`` is not a browser, and is let in);
 * counts app processes, not connections: at most ``max_sessions`` run at once, a slot being free
@@ -53,9 +54,12 @@ SHUTDOWN_SECONDS = 5.0
 SLOT_WAIT_SECONDS = 2.0
 """How long a page that finds every session in use waits for one to end (a reloaded page's own session is
 being ended at that moment) before it is refused."""
-SPARE_DELAY_SECONDS = 2.0
-"""How long after a page's first frame is drawn the next spare starts: its start (a second of CPU time) would
-otherwise take CPU time from the browser drawing that frame, on a busy machine."""
+SPARE_DELAY_SECONDS = 0.5
+"""How long after a page's first frame is drawn the next spare starts: its start (half a second of CPU time)
+would otherwise take CPU time from the browser drawing that frame, on a busy machine."""
+SPARE_PAUSE_SECONDS = 0.5
+"""The spare is held stopped (``SessionProcess.pause``) while pages are used, until none has sent a key or a click
+for this long: its start never takes CPU time from a session answering its keys."""
 GOODBYE_SECONDS = 2.0
 """How long closing a page's websocket (with the reason) may take: a page that reads nothing holds no more."""
 HEARTBEAT_SECONDS = 15.0
@@ -344,6 +348,8 @@ class PlyscopeServer(Server):
         """Set as the server stops: no spare is started from then on."""
         self.last_screen = (80, 24)
         """The screen (columns, rows) of the last page that opened a session."""
+        self._resume: asyncio.TimerHandle | None = None
+        """Resumes the spare once the pages are quiet (``SPARE_PAUSE_SECONDS``)."""
 
     @property
     def other_urls(self) -> list[str]:
@@ -506,6 +512,8 @@ class PlyscopeServer(Server):
             if process is not None and process.gone:  # it failed as it loaded, or was killed: never handed over
                 await process.stop()
                 process = None
+            if process is not None:
+                process.resume()
             return process if process is not None else await self._started()
 
     async def _spare_behind(self, process: SessionProcess) -> None:
@@ -534,6 +542,21 @@ class PlyscopeServer(Server):
     async def _started(self) -> SessionProcess:
         """A new app process, on the screen of the last page given one (a class's browsers are often alike)."""
         return await SessionProcess.started(self.argv, self.memory_mb, self.last_screen)
+
+    def _hold_spare(self) -> None:
+        """A page is used: hold the spare stopped until no page has been used for ``SPARE_PAUSE_SECONDS``."""
+        spare = self.spare
+        if spare is None:
+            return
+        spare.pause()
+        if self._resume is not None:
+            self._resume.cancel()
+        self._resume = asyncio.get_running_loop().call_later(SPARE_PAUSE_SECONDS, self._resume_spare)
+
+    def _resume_spare(self) -> None:
+        self._resume = None
+        if self.spare is not None:
+            self.spare.resume()
 
     async def _end_spare(self) -> None:
         """End the spare and start none from now on (the server is stopping)."""
@@ -571,6 +594,7 @@ class PlyscopeServer(Server):
                 kind, data = self._page_said(message, peer)
                 if kind == "stdin" and counts_as_use(str(data)):
                     last_input = loop.time()
+                    self._hold_spare()
                 await _pass_on(kind, data, websocket, process)
         except _SessionEnds as ends:
             return ends.code, ends.reason
