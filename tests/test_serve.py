@@ -146,14 +146,14 @@ def test_a_port_in_use_is_refused_in_one_line() -> None:
             "--moves",
             "5000",
         ],
-        ["--game", "nim", "3,4,5", "--algo", "pns"],
+        ["--game", "nim", "3,4,5", "--algo", "pns", "--theme", "projector"],
         ["-", "--game", "connect4:8x7"],
     ],
 )
 def test_every_session_opens_the_explorer_with_the_explorer_arguments_given(words: list[str]) -> None:
     args = parse_arguments(["serve", "--port", "9000", "--max-sessions", "2", *words])
     explored = parse_arguments(["explore", *explore_words(args)])
-    for name in ("game", "position", "algo", "param", "seed", "moves"):
+    for name in ("game", "position", "algo", "param", "seed", "moves", "theme"):
         assert getattr(explored, name) == getattr(args, name), name
     command = session_command(1234, 2048, app_words(args, None))
     # the app itself, no shell in between: ending the process ends the app

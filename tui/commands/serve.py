@@ -47,8 +47,9 @@ def session_memory(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
-        "Any other arguments are the explorer's (a position, --game, --algo, --param, --seed, --moves), "
-        "as plyscope explore takes them; each browser tab opens the explorer with them."
+        "Any other arguments are the explorer's (a position, --game, --algo, --param, --seed, --moves, --theme), "
+        "as plyscope explore takes them; each browser tab opens the explorer with them (--theme: in that theme; "
+        "ansi-light, made for a light terminal's own colours, is not offered in a browser)."
     )
     parser.add_argument(
         "--host",
