@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from plyscope.engine.games.base import Game
+from plyscope.engine.kits import kits
+from plyscope.engine.kits.base import GameKit
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the numba kernels (the solver's, the compiled searchers') once, in the main process, first.
@@ -39,3 +43,24 @@ def no_book(monkeypatch: pytest.MonkeyPatch) -> None:
     from plyscope.engine.solver.book import NO_BOOK_VARIABLE
 
     monkeypatch.setenv(NO_BOOK_VARIABLE, "1")
+
+
+class HandMadeKit(GameKit):
+    """The kit of the tests' hand-made games (``tests.engine.synthetic``'s trees and the like): no chance, the
+    neutral evaluator, no exact values; no name on the command line."""
+
+    name = "hand-made"
+    summary = "a test's hand-made game"
+    positions = "none: a test builds its positions"
+
+    def names(self) -> tuple[str, ...]:
+        return ()
+
+    def make(self, name: str) -> Game | None:
+        return None
+
+
+@pytest.fixture
+def hand_made_kit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kit ``hand-made`` registered for this test (a hand-made game names it: ``kit = "hand-made"``)."""
+    monkeypatch.setitem(kits(), HandMadeKit.name, HandMadeKit())

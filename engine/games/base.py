@@ -12,10 +12,13 @@ Points of view, stated once for the whole engine:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeGuard
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeGuard
 
 from plyscope.engine.errors import UserError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Move = Hashable
 """A move of some game: an ``int`` column in Connect Four, a ``(pile, part)`` pair in Nim."""
@@ -108,6 +111,32 @@ class ChanceState(State, Protocol):
 
     def outcome_for(self, draw: float) -> Move:
         """The move a uniform random ``draw`` in [0, 1) picks (each with its probability in ``outcomes()``)."""
+        ...
+
+
+class Draws(Protocol):
+    """Where a random playout draws its uniform floats in [0, 1) from: a ``plyscope.engine.search.stream.RandomStream``
+    (seeded, and wound back exactly when a search steps back)."""
+
+    next: Callable[[], float]
+    """The next draw, unchecked: for a loop that has ``reserve``d all it takes."""
+    left: Callable[[], int]
+    """How many draws ``next`` can give before a ``reserve``."""
+
+    def reserve(self, count: int) -> None:
+        """Make ``next`` good for ``count`` draws."""
+        ...
+
+    def draw(self) -> float:
+        """The next draw."""
+        ...
+
+    def numpy(self) -> np.random.Generator:
+        """A numpy generator that gives the draws from here on (``skip`` the draws it made)."""
+        ...
+
+    def skip(self, count: int) -> None:
+        """Move past the ``count`` draws just made from ``numpy()``'s generator."""
         ...
 
 

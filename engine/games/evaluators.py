@@ -6,11 +6,12 @@ length (a quicker win, or a slower loss, is worth more: ``finished_on_rivest_sca
 ``±(1000 - ply)`` for the threat and feature evaluators).  ``lo`` and ``hi`` bound every value
 it returns: near ``hi``, "the first player has won", near ``lo``, "the second player has won".
 
-``make_evaluator`` builds one by name (``EVALUATORS``): Rivest's, the threat heuristic, the
-weighted features (``FeatureEvaluator``, whose weights come from ``parse_weights``: hand-set,
-``NAME:VALUE`` pairs or a weights file) and the neutral one; then, if asked, passes its values
-through a strictly increasing ``Transform`` (``TRANSFORMS``), and on Connect Four with chance
-evaluates each position by its board (``ChanceBoardEvaluator``).
+The evaluators here are Rivest's, the threat heuristic, the weighted features (``FeatureEvaluator``,
+whose weights come from ``parse_weights``: hand-set, ``NAME:VALUE`` pairs or a weights file), the
+neutral one and a hand-written tree's own values; on Connect Four with chance a board evaluator
+values each position by its board (``ChanceBoardEvaluator``).  A game's kit names the ones that fit
+it (``plyscope.engine.kits.evaluation.make_evaluator`` builds one by name), and ``transformed``
+passes its values through a strictly increasing ``Transform`` (``TRANSFORMS``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,8 +27,8 @@ from typing import Protocol
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
-from plyscope.engine.games.base import Game, PositionError, State
-from plyscope.engine.games.chance import ChanceDrop, Connect4Chance, Connect4ChanceState, connect4_grid
+from plyscope.engine.games.base import State
+from plyscope.engine.games.chance import ChanceDrop, Connect4ChanceState, connect4_grid
 from plyscope.engine.games.connect4 import Bitboard, Connect4, Connect4State
 from plyscope.engine.games.tree import TreeGame, TreeState
 from plyscope.engine.numbers import NumberError, parse_float, shown
@@ -639,49 +640,9 @@ class ChanceBoardEvaluator:
         return sum(p * self.inner(board.play(landing)) for landing, p in state.outcomes())
 
 
-EVALUATORS: dict[str, str] = {
-    "rivest": "Rivest's 1988 Connect Four evaluator, values 1..1023",
-    "threats": "threat-aware Connect Four heuristic, values -1000..1000",
-    "neutral": "rules only: win, loss or draw at the end (less a thousandth a ply), 512 before it",
-    "features": "weighted sum of named Connect Four features (weights=...), values -1000..1000",
-    "tree": "a hand-written tree's values: a leaf's, an inner node's static value (else the mean of its leaves)",
-}
-
-
-def make_evaluator(name: str, game: Game, *, weights: str = "", transform: str = "identity") -> Evaluator:
-    """The evaluator ``name`` for ``game``, with the ``weights`` (``eval=features`` only: see
-    ``parse_weights``) and through the ``transform`` (see ``TRANSFORMS``).
-
-    Raises ``PositionError`` if the evaluator does not fit the game, ``EvaluatorError`` for bad
-    weights or a bad transform.
-    """
-    board = game.board if isinstance(game, Connect4Chance) else game
-    chosen_transform = parse_transform(transform)
-    if weights.strip() and name != FeatureEvaluator.name:
-        raise EvaluatorError(f"weights are for eval=features, not eval={name}")
-    factories: dict[str, Callable[[], Evaluator]] = {"neutral": NeutralEvaluator}
-    if isinstance(board, TreeGame):
-        factories["tree"] = lambda: TreeEvaluator(board)
-    if isinstance(board, Connect4):
-        factories["rivest"] = lambda: RivestEvaluator(board)
-        factories["threats"] = lambda: ThreatEvaluator(board)
-        factories["features"] = lambda: FeatureEvaluator(board, parse_weights(weights))
-    if name not in factories:
-        raise PositionError(f"evaluator '{name}' does not fit {game.name}: choose {' or '.join(sorted(factories))}")
-    evaluator = factories[name]()
-    if chosen_transform.name != "identity":
-        evaluator = TransformedEvaluator(evaluator, chosen_transform)
-    if isinstance(game, Connect4Chance):
-        evaluator = ChanceBoardEvaluator(evaluator)
-    return evaluator
-
-
-def default_evaluator(game: Game) -> str:
-    """The evaluator a searcher uses unless told otherwise: Rivest's for Connect Four, the features for
-    Connect Four with chance (values meant as expected scores, which expectations need), neutral for Nim, a
-    hand-written tree's own values for a tree."""
-    if isinstance(game, TreeGame):
-        return TreeEvaluator.name
-    if isinstance(game, Connect4Chance):
-        return FeatureEvaluator.name
-    return "rivest" if isinstance(game, Connect4) else "neutral"
+def transformed(evaluator: Evaluator, transform: Transform) -> Evaluator:
+    """``evaluator``'s values through ``transform``; an evaluator of expectations (``ChanceBoardEvaluator``) averages
+    its boards' transformed values."""
+    if isinstance(evaluator, ChanceBoardEvaluator):
+        return ChanceBoardEvaluator(transformed(evaluator.inner, transform))
+    return TransformedEvaluator(evaluator, transform)

@@ -25,12 +25,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games.base import Game, Move, Player, State, is_chance
+from plyscope.engine.games.base import Draws, Game, Move, Player, State, is_chance
 from plyscope.engine.games.evaluators import Evaluator, NeutralEvaluator
 from plyscope.engine.pov import PovBounds, PovScore
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 Number = int | float
 """An exact value's number type: ``int`` for Pons' scores and win/draw/loss, ``float`` for a tree's values."""
@@ -57,6 +61,32 @@ class Truth:
             return None
         value = self.score.pov(player)
         return (value > 0) - (value < 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """How a game whose finished positions are ranked by value (a hand-written tree) ranks them for a search that
+    bounds a result by whole numbers (best-first minimax): ranks ordered as the values, with their sign."""
+
+    open: tuple[int, int]
+    """Bounds on the rank of a position not searched yet: one beyond the lowest and the highest."""
+    rank: Callable[[State], int]
+    """A finished position's rank."""
+
+
+class FastPlayouts(Protocol):
+    """A game's own random playouts, faster than through ``State.play`` (``plyscope.engine.search.playouts``'s
+    ``state_playout``) and drawing alike: the same game from the same draws, one draw a move (and one where nature
+    moves).  Winners are from the first player's point of view: ``+1``, ``-1``, ``0`` a draw."""
+
+    def one(self, state: State, draws: Draws) -> tuple[Player, int]:
+        """One playout from ``state``: (winner, moves played)."""
+        ...
+
+    def many(self, state: State, count: int, draws: Draws) -> tuple[npt.NDArray[np.int8], int] | None:
+        """``count`` playouts from ``state`` at once (a numpy batch): each game's winner, and the moves played in
+        all; ``None``: not at once here (``one`` plays them one by one)."""
+        ...
 
 
 class MovesSolve(ABC):
@@ -209,6 +239,25 @@ class GameKit(ABC):
     def refusal(self, game: Game, algorithm: str) -> str | None:
         """Why the searcher ``algorithm`` cannot search ``game`` beyond what chance and its ``AlgorithmInfo.games``
         say (a board too large, a missing evaluator); ``None``: nothing more."""
+        return None
+
+    # -- search
+
+    def key_fixes_ply(self, game: Game) -> bool:
+        """Whether a position's ``key()`` fixes its ply (Connect Four's stone count): a transposition table may then
+        answer one position reached by two paths from one entry; else the ply goes into the table's key (a finished
+        game's value carries the ply it ended at)."""
+        return False
+
+    def playouts(self, game: Game) -> FastPlayouts | None:
+        """``game``'s own fast random playouts (Connect Four's bitboards and numpy batches); ``None``: through
+        ``State.play``."""
+        return None
+
+    def ranking(self, game: Game) -> Ranking | None:
+        """For a game whose finished positions are ranked by their values, not by their result and length (a
+        hand-written tree's leaves): how searchers that bound a result by whole numbers rank them; ``None``: by result
+        and length (``plyscope.engine.search.outcomes``)."""
         return None
 
     # -- evaluation

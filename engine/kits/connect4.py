@@ -12,6 +12,7 @@ import re
 
 from plyscope.engine.games.base import Game, Move, State
 from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.games.connect4_playouts import Connect4Playouts
 from plyscope.engine.games.evaluators import (
     Evaluator,
     FeatureEvaluator,
@@ -19,7 +20,7 @@ from plyscope.engine.games.evaluators import (
     ThreatEvaluator,
     parse_weights,
 )
-from plyscope.engine.kits.base import ExactValues, GameKit
+from plyscope.engine.kits.base import ExactValues, FastPlayouts, GameKit
 from plyscope.engine.solver.values import Connect4Values
 
 SIZE = re.compile(r"connect4:([0-9]+)x([0-9]+)")
@@ -42,6 +43,12 @@ class Connect4Kit(GameKit):
             return Connect4()
         size = SIZE.fullmatch(name)
         return Connect4.written(*size.groups()) if size else None
+
+    def key_fixes_ply(self, game: Game) -> bool:
+        return True
+
+    def playouts(self, game: Game) -> FastPlayouts:
+        return Connect4Playouts()
 
     def evaluators(self, game: Game) -> tuple[str, ...]:
         return ("rivest", "threats", "features", "neutral")

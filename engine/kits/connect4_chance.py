@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from plyscope.engine.games.base import Game
 from plyscope.engine.games.chance import Connect4Chance, parse_chance_game
+from plyscope.engine.games.connect4_playouts import ChancePlayouts
 from plyscope.engine.games.evaluators import ChanceBoardEvaluator, Evaluator
-from plyscope.engine.kits.base import GameKit
+from plyscope.engine.kits.base import FastPlayouts, GameKit
 from plyscope.engine.kits.connect4 import Connect4Kit
 
 BOARD_KIT = Connect4Kit()
@@ -35,6 +36,9 @@ class Connect4ChanceKit(GameKit):
 
     def has_chance(self, game: Game) -> bool:
         return True
+
+    def playouts(self, game: Game) -> FastPlayouts:
+        return ChancePlayouts()
 
     def evaluators(self, game: Game) -> tuple[str, ...]:
         return ("features", "rivest", "threats", "neutral")

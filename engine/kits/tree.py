@@ -10,7 +10,7 @@ from __future__ import annotations
 from plyscope.engine.games.base import Game, State
 from plyscope.engine.games.evaluators import Evaluator, TreeEvaluator
 from plyscope.engine.games.tree import TreeGame, TreeState, number_text
-from plyscope.engine.kits.base import ExactValues, GameKit, Number, Truth
+from plyscope.engine.kits.base import ExactValues, GameKit, Number, Ranking, Truth
 from plyscope.engine.pov import FIRST, PovScore
 
 
@@ -46,6 +46,10 @@ class TreeKit(GameKit):
         assert isinstance(game, TreeGame)
         return game.tree.has_chance
 
+    def ranking(self, game: Game) -> Ranking:
+        assert isinstance(game, TreeGame)
+        return Ranking(game.tree.open_outcomes(), _rank)
+
     def evaluators(self, game: Game) -> tuple[str, ...]:
         return ("tree", "neutral")
 
@@ -55,6 +59,12 @@ class TreeKit(GameKit):
 
     def exact(self, game: Game) -> ExactValues:
         return TreeValues()
+
+
+def _rank(state: State) -> int:
+    """A leaf's rank (``Tree.outcome``)."""
+    assert isinstance(state, TreeState)
+    return state.tree.outcome(state.node)
 
 
 KITS = (TreeKit(),)

@@ -64,8 +64,8 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Self
 
 from plyscope.engine.games.base import Move, State
-from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.kits import kit_of
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
@@ -276,6 +276,8 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         """True when an iteration reached no horizon: the root's value is the game's exact value."""
         self.table: dict[Hashable, TableEntry] | None = {} if tt else None
         """The transposition table (``tt``), by ``table_key``."""
+        self.key_fixes_ply = kit_of(state.game).key_fixes_ply(state.game)
+        """Whether a position's ``key()`` fixes its ply (``table_key``)."""
         self.history: dict[int, dict[Move, int]] = {1: {}, -1: {}}
         """Per player to move, a score per move: the sum of remaining-depth squared where it was best."""
         self.frames: list[Frame] = []
@@ -339,7 +341,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         table_move: Move | None = None
         table = self.table
         if table is not None:
-            key = table_key(state)
+            key = table_key(state, self.key_fixes_ply)
             entry = table.get(key)
             if entry is not None:
                 table_move = entry[3]
@@ -547,7 +549,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         key: Hashable = None
         first: Move | None = None
         if self.table is not None:
-            key = table_key(state)
+            key = table_key(state, self.key_fixes_ply)
             entry = self.table.get(key)
             first = None if entry is None else entry[3]
         self.frames.append(self._open(root, state, depth, key, first))
@@ -712,15 +714,16 @@ def best_completed_child(node: AlphaBetaNode) -> AlphaBetaNode | None:
     return best_child(completed, node.player, _VALUE)
 
 
-def table_key(state: State) -> Hashable:
-    """The transposition table's key for ``state``: its ``key()``, with its ply unless the position fixes it.
+def table_key(state: State, fixes_ply: bool) -> Hashable:
+    """The transposition table's key for ``state``: its ``key()``, with its ply unless the key fixes it
+    (``fixes_ply``: ``GameKit.key_fixes_ply``).
 
     A finished game's value carries the ply it ended at (``plyscope.engine.games.evaluators``), so a position's value
     depends on the ply it is reached at.  A Connect Four position's ply is its stone count, but a classic Nim
     position can be reached at several (piles 4, 4 after two moves or after four): an entry found at one ply
     must not answer at another."""
     key = state.key()
-    return key if isinstance(state, Connect4State) else (key, state.ply)
+    return key if fixes_ply else (key, state.ply)
 
 
 def _path(node: AlphaBetaNode) -> tuple[AlphaBetaNode, ...]:

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Self
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
-from plyscope.engine.games.tree import TreeState
+from plyscope.engine.kits import kit_of
 from plyscope.engine.pov import FIRST, PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
@@ -128,14 +128,18 @@ class BestFirst(Searcher[BestFirstNode]):
         super().__init__(state)
         self.evaluator = resolve_evaluator(evaluator, state) if isinstance(evaluator, str) else evaluator
         self.ab_depth = ab_depth
-        self.root = BestFirstNode(None, None, self.evaluator(state), _finished(state) if state.is_terminal() else None)
+        self._ranking = kit_of(state.game).ranking(state.game)
+        """On a hand-written tree, how its leaves' results are ranked by their values (``GameKit.ranking``), so
+        that the bounds meet at the exact minimax value; ``None``: by result and length."""
+        self._open_tree = None if self._ranking is None else self._ranking.open
+        """The bounds of a node not searched yet where leaves are ranked (``Ranking.open``)."""
+        self.root = BestFirstNode(
+            None, None, self.evaluator(state), self._finished(state) if state.is_terminal() else None
+        )
         self.root.state = state
         self._players = (state.player, -state.player)
         """The player to move at an even depth, and at an odd one (+1 first, MAX; -1 second, MIN)."""
         self._root_ply = state.ply
-        self._open_tree = state.game.tree.open_outcomes() if isinstance(state, TreeState) else None
-        """On a hand-written tree, the bounds of a node not searched yet (``Tree.open_outcomes``): its leaves'
-        results are ranked by their values, so the bounds meet at the exact minimax value."""
         self.stats.nodes = 1
         self._full_width: deque[BestFirstNode] = deque()
         """Nodes still to expand in the full-width phase, shallowest first."""
@@ -144,6 +148,15 @@ class BestFirst(Searcher[BestFirstNode]):
         self._principal: list[BestFirstNode] = [self.root]
         """The principal variation from the root to its leaf, kept up to date after every step."""
         self.finished = state.is_terminal()
+
+    def _finished(self, state: State) -> Bounds:
+        """A finished game's bounds: its exact score for the first player (a ranked game's leaf: its rank,
+        ``GameKit.ranking``)."""
+        if self._ranking is not None:
+            return exact(self._ranking.rank(state))
+        winner = state.winner()
+        assert winner is not None
+        return exact(score(winner, state.ply))
 
     def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
         if self.finished:
@@ -186,7 +199,7 @@ class BestFirst(Searcher[BestFirstNode]):
         children = []
         for move in moves:
             child_state = state.play(move)
-            finished = _finished(child_state) if child_state.is_terminal() else None
+            finished = self._finished(child_state) if child_state.is_terminal() else None
             children.append(BestFirstNode(leaf, move, evaluator(child_state), finished))
         leaf.children = children
         stats = self.stats
@@ -417,12 +430,3 @@ ALGORITHMS = (
 def _value_words(node: BestFirstNode) -> str:
     """A node's value as a phase's sentence gives it: ``v 12``."""
     return f"v {node.v:g}"
-
-
-def _finished(state: State) -> Bounds:
-    """A finished game's bounds: its exact score for the first player (a tree's leaf: ``Tree.outcome``)."""
-    if isinstance(state, TreeState):
-        return exact(state.tree.outcome(state.node))
-    winner = state.winner()
-    assert winner is not None
-    return exact(score(winner, state.ply))

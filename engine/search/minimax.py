@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from plyscope.engine.games.base import Move, State
-from plyscope.engine.games.evaluators import EVALUATORS, Evaluator, default_evaluator, make_evaluator
+from plyscope.engine.games.evaluators import Evaluator
+from plyscope.engine.kits.evaluation import default_evaluator, evaluator_names, make_evaluator
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, best_child
 
@@ -22,8 +23,9 @@ EVAL_PARAM = Param(
     "eval",
     str,
     "auto",
-    "static evaluator (auto: rivest for Connect Four, features with chance, neutral for Nim, tree on a tree)",
-    choices=("auto", *EVALUATORS),
+    "static evaluator (auto: the game's default: rivest for Connect Four, features with chance, neutral for Nim, tree "
+    "on a tree, lines for tic-tac-toe)",
+    choices=("auto", *evaluator_names()),
 )
 WEIGHTS_PARAM = Param(
     "weights",

@@ -397,7 +397,7 @@ class Checkpoints(Travel[AlphaBeta]):
         visited again: going forward from the past, the node is complete again at the same step)."""
         searcher = self.searcher
         remaining = node.iteration - node.depth
-        key = table_key(state) if searcher.table is not None else None
+        key = table_key(state, searcher.key_fixes_ply) if searcher.table is not None else None
         moves: list[Move] = [child.move for child in node.children]
         states: list[State] | None = None
         evals: list[float] | None = None

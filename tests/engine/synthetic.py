@@ -32,6 +32,9 @@ from collections.abc import Sequence
 class SyntheticGame:
     """A uniform tree of branching ``branching`` and depth ``depth``; also the ``Game`` object."""
 
+    kit = "hand-made"
+    """The tests' kit (``tests.conftest.HandMadeKit``)."""
+
     def __init__(
         self, branching: int, depth: int, *, leaves: Sequence[float] | None = None, order: str = "perfect"
     ) -> None:

@@ -20,6 +20,9 @@ from plyscope.engine.search.minimax import Minimax, MinimaxNode
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from tests.engine.synthetic import SyntheticEvaluator, SyntheticGame, knuth_moore_leaves
 
+pytestmark = pytest.mark.usefixtures("hand_made_kit")
+"""Their hand-made games name the tests' kit."""
+
 C4 = Connect4()
 GRUNDY = Nim("grundy")
 CLASSIC = Nim("classic")

@@ -15,6 +15,9 @@ from plyscope.engine.search.minimax import Minimax
 from plyscope.engine.search.registry import AgentSpec
 from tests.engine.test_rivest import BLOCK, WIN_IN_ONE, WIN_IN_THREE, HandEvaluator, HandGame, HandState
 
+pytestmark = pytest.mark.usefixtures("hand_made_kit")
+"""Their hand-made games name the tests' kit."""
+
 
 def full_minimax_value(state: State) -> float:
     """The root value of full-width minimax over the whole game (neutral evaluator: a win at ply p 1023 - p/1000, a

@@ -25,7 +25,7 @@ from plyscope.engine.compiled.searchers import (
     compiled_twin,
 )
 from plyscope.engine.games import Connect4, Nim
-from plyscope.engine.games.evaluators import make_evaluator
+from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search.alphabeta import ORDERINGS
 from plyscope.engine.search.base import Limit, Result
 from plyscope.engine.search.mcts import DRAW

@@ -21,6 +21,9 @@ from plyscope.engine.search.mcts import FlatMonteCarlo
 from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays
 from plyscope.engine.solve import PositionSolve
 
+pytestmark = pytest.mark.usefixtures("hand_made_kit")
+"""Their hand-made games name the tests' kit."""
+
 
 def exact_score(state: State, known: dict[tuple[object, int], int] | None = None) -> int:
     """The score of ``state`` for its player to move with best play on both sides, the quickest win and the slowest
@@ -172,6 +175,9 @@ def test_each_searcher_reads_the_length_in_its_own_units() -> None:
 class TwoWins:
     """A game drawn by hand: from the root, ``now`` wins at once for the first player, and ``later`` leads to a
     single move ``then``, after which the first player's only move ``end`` wins: every game from either wins."""
+
+    kit = "hand-made"
+    """The tests' kit (``tests.conftest.HandMadeKit``)."""
 
     name = "two-wins"
 

@@ -30,13 +30,13 @@ from plyscope.engine.games.evaluators import (
     EvaluatorError,
     FeatureEvaluator,
     feature_terms,
-    make_evaluator,
     parse_transform,
     parse_weights,
     read_weights_file,
     write_weights_file,
 )
 from plyscope.engine.kits import make_game
+from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.bestfirst import BestFirst

@@ -12,9 +12,9 @@ from plyscope.engine.games.evaluators import (
     RivestEvaluator,
     ThreatEvaluator,
     finished_on_rivest_scale,
-    make_evaluator,
 )
 from plyscope.engine.kits import make_game
+from plyscope.engine.kits.evaluation import make_evaluator
 from tests.engine.test_connect4 import random_game
 
 GAME = Connect4()

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plyscope.engine.games import CHANCE, Connect4, Connect4Chance, Nim, State, is_chance
-from plyscope.engine.games.evaluators import make_evaluator
 from plyscope.engine.kits import make_game
+from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.expectiminimax import EXACT, LOWER, UPPER, Expectiminimax, ExpectiNode

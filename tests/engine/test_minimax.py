@@ -9,11 +9,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from plyscope.engine.games import Connect4, Nim, State
-from plyscope.engine.games.evaluators import make_evaluator
+from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.minimax import Minimax, MinimaxNode
 from plyscope.engine.search.registry import make_searcher
 from tests.engine.synthetic import SyntheticEvaluator, SyntheticGame
+
+pytestmark = pytest.mark.usefixtures("hand_made_kit")
+"""Their hand-made games name the tests' kit."""
 
 C4 = Connect4()
 GRUNDY = Nim("grundy")

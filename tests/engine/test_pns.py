@@ -16,9 +16,15 @@ from plyscope.engine.search.pns import INF, ProofNumberSearch
 from plyscope.engine.search.registry import make_searcher
 from tests.engine.test_distance import exact_score
 
+pytestmark = pytest.mark.usefixtures("hand_made_kit")
+"""Their hand-made games name the tests' kit."""
+
 
 class TreeGame:
     """A game given as a drawn tree: ``edges`` maps a node to its children, ``results`` a leaf to its utility."""
+
+    kit = "hand-made"
+    """The tests' kit (``tests.conftest.HandMadeKit``)."""
 
     name = "tree"
 

@@ -19,6 +19,9 @@ from plyscope.engine.search.genmean import log_generalized_mean
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from plyscope.engine.search.rivest import Rivest, RivestNode
 
+pytestmark = pytest.mark.usefixtures("hand_made_kit")
+"""Their hand-made games name the tests' kit."""
+
 
 def generalized_mean(values: Sequence[float], p: float) -> float:
     """``M_p(values)`` of positive values (n >= 1), by ``log_generalized_mean``."""
@@ -39,6 +42,9 @@ def penalty_from_root(searcher: Rivest, node: RivestNode) -> float:
 
 class HandGame:
     """A small hand-made game tree: named positions, their children and their static values."""
+
+    kit = "hand-made"
+    """The tests' kit (``tests.conftest.HandMadeKit``)."""
 
     name = "hand"
 

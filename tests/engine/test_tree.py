@@ -7,9 +7,9 @@ import random
 import pytest
 
 from plyscope.engine.games import CHANCE
-from plyscope.engine.games.evaluators import make_evaluator
 from plyscope.engine.games.tree import BUILT_IN, MAX_DEPTH, MAX_NODES, TreeError, TreeGame, TreeState, read_tree
 from plyscope.engine.kits import make_game
+from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.alphabeta import AlphaBeta
 from plyscope.engine.search.registry import make_searcher
