@@ -132,20 +132,20 @@ const rows = [];
 for (let y = 0; y < term.rows; y++) {
   const line = buffer.getLine(buffer.viewportY + y), cells = [];
   for (let x = 0; x < term.cols; x++) {
-    const cell = line.getCell(x);
-    if (cell.getWidth() === 0) continue;  // the second half of a wide character
+    const cell = line.getCell(x), text = cell.getChars();
+    if (cell.getWidth() === 0 || text.trim() === "") continue;  // the second half of a wide character; blank
     let [front, back] = [drawn(cell, true), drawn(cell, false)];
     if (cell.isInverse()) [front, back] = [back, front];
     if (cell.isDim()) front = front.map((channel, i) => Math.round(back[i] + (channel - back[i]) / 2));
-    cells.push([x, cell.getChars(), front, back]);
+    cells.push([x, text, front, back]);
   }
   rows.push(cells);
 }
 return rows;
 """
-"""Each cell of the screen: its column, its text, and the colours xterm.js draws it in (24-bit RGB, as its renderer
-resolves them: its palette for ANSI and default colours, a bold ANSI colour drawn bright, reversed cells swapped,
-dim ones at half opacity over their background)."""
+"""Each cell of the screen that holds a character (blank ones left out): its column, its text, and the colours
+xterm.js draws it in (24-bit RGB, as its renderer resolves them: its palette for ANSI and default colours, a bold
+ANSI colour drawn bright, reversed cells swapped, dim ones at half opacity over their background)."""
 
 KEY_TO_REPAINT = (
     SCREEN_LINES
@@ -432,7 +432,7 @@ class Tab:
         return Screen(int(cols), int(rows), tuple(str(line) for line in lines))
 
     def drawn_cells(self) -> list[DrawnCell]:
-        """Every cell of the screen with the colours the page draws it in (``READ_DRAWN``)."""
+        """Every cell of the screen that holds a character, with the colours the page draws it in (``READ_DRAWN``)."""
         rows = self.activate().driver.execute_script(READ_DRAWN)
         return [
             DrawnCell(str(text), int(x), y, _rgb(front), _rgb(back))
