@@ -6,7 +6,8 @@ app start in full (its screens composed, styled, laid out and drawn, on a screen
 ``ROWS``) while it writes nothing, and waits in a thread for the server to give it a page (a line
 ``COLUMNS ROWS`` on stdin, ``plyscope.tui.web.spare.read_size``).  Then it starts as ``WebDriver`` does,
 on the page's screen: the server's packets, the terminal's set-up, the page's size (the app lays
-itself out again if it differs), and a whole frame.
+itself out again if it differs), and a whole frame; but the app keeps the focus it started with
+(``WebDriver`` takes it away until the page says it has it).
 """
 
 from __future__ import annotations
