@@ -20,7 +20,7 @@ import time
 
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.games import Connect4
-from plyscope.engine.search.alphabeta import ORDERINGS, AlphaBeta
+from plyscope.engine.search.alphabeta.searcher import ORDERINGS, AlphaBeta
 from plyscope.engine.search.base import Limit
 
 POSITIONS = ("", "4453", "32164625", "52753311433677442422121")

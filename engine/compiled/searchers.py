@@ -22,14 +22,14 @@ from typing import Final
 
 import numpy as np
 
-from plyscope.engine.compiled import alphabeta as ab
 from plyscope.engine.compiled import board
 from plyscope.engine.compiled import mcts as uct
 from plyscope.engine.compiled import rivest as mm
 from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
 from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4State
-from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.alphabeta import kernel as ab
+from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
 from plyscope.engine.search.mcts import LOSS, MonteCarloTreeSearch, proven_result, secure_value
 from plyscope.engine.search.rivest import MODES, Rivest
@@ -89,7 +89,7 @@ class CompiledSearch(ABC):
 
 
 class CompiledAlphaBeta(CompiledSearch):
-    """``AlphaBeta``'s twin (``alphabeta`` and ``ab-rivest``): see ``plyscope.engine.compiled.alphabeta``."""
+    """``AlphaBeta``'s twin (``alphabeta`` and ``ab-rivest``): see ``plyscope.engine.search.alphabeta.kernel``."""
 
     def __init__(self, searcher: AlphaBeta, evaluation: np.ndarray) -> None:
         super().__init__(searcher)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from plyscope.engine.search.alphabeta import checkpoints
 from plyscope.engine.search.base import Searcher
-from plyscope.engine.travel import checkpoints, expansions, monte_carlo
+from plyscope.engine.travel import expansions, monte_carlo
 from plyscope.engine.travel.protocol import Travel
 from plyscope.engine.travel.replay import Replay
 

@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 from plyscope.engine.games import Connect4, Nim, State
 from plyscope.engine.games.evaluators import NeutralEvaluator
 from plyscope.engine.search import Limit, SearchError
-from plyscope.engine.search.alphabeta import ORDERINGS, AlphaBeta, AlphaBetaNode, AlphaBetaStep, RivestAlphaBeta
+from plyscope.engine.search.alphabeta.searcher import (
+    ORDERINGS,
+    AlphaBeta,
+    AlphaBetaNode,
+    AlphaBetaStep,
+    RivestAlphaBeta,
+)
 from plyscope.engine.search.minimax import Minimax, MinimaxNode
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from tests.engine.synthetic import SyntheticEvaluator, SyntheticGame, knuth_moore_leaves

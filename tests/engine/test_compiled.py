@@ -26,7 +26,7 @@ from plyscope.engine.compiled.searchers import (
 )
 from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.kits.evaluation import make_evaluator
-from plyscope.engine.search.alphabeta import ORDERINGS
+from plyscope.engine.search.alphabeta.searcher import ORDERINGS
 from plyscope.engine.search.base import Limit, Result
 from plyscope.engine.search.mcts import DRAW
 from plyscope.engine.search.registry import make_searcher

@@ -13,7 +13,7 @@ from plyscope.engine.games import CHANCE, Connect4, Connect4Chance, Nim, State, 
 from plyscope.engine.kits import make_game
 from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
-from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.expectiminimax import EXACT, LOWER, UPPER, Expectiminimax, ExpectiNode
 from plyscope.engine.search.minimax import Minimax
 from plyscope.engine.search.registry import make_searcher

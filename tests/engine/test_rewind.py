@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 
 from plyscope.engine.games import State
 from plyscope.engine.kits import make_game
-from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.alphabeta import checkpoints
+from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Searcher
 from plyscope.engine.search.bestfirst import BestFirst
 from plyscope.engine.search.pns import ProofNumberSearch
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.search.rivest import Rivest
-from plyscope.engine.travel import checkpoints, protocol, travel_of
+from plyscope.engine.travel import protocol, travel_of
 from plyscope.engine.travel.expansions import Expansions
 from plyscope.engine.travel.monte_carlo import MonteCarloJournal
 from plyscope.engine.travel.replay import Replay

@@ -11,7 +11,7 @@ from plyscope.engine.games.tree import BUILT_IN, MAX_DEPTH, MAX_NODES, TreeError
 from plyscope.engine.kits import make_game
 from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
-from plyscope.engine.search.alphabeta import AlphaBeta
+from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solve import solve_tree
 

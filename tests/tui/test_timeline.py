@@ -11,11 +11,12 @@ import pytest
 from plyscope.engine.games import Move, State
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search import registry
+from plyscope.engine.search.alphabeta import checkpoints
 from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, Step, Taken
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.search_file import SearchRecipe, read_search, write_search
 from plyscope.engine.timeline import recorded
-from plyscope.engine.travel import checkpoints, travel_of
+from plyscope.engine.travel import travel_of
 from plyscope.engine.travel.replay import Replay, rebuild
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.session import Batch, SearchConfig, Session

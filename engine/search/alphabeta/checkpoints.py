@@ -1,4 +1,4 @@
-"""Alpha-beta's way back: checkpoints of its frame stack, and a short replay (``plyscope.engine.search.alphabeta``).
+"""Alpha-beta's way back: checkpoints of its frame stack, and a short replay (``searcher.AlphaBeta``).
 
 A step back must give back the frame stack (each open node's children to try, its window,
 its best move so far, its horizon flag), the values and windows of the open nodes, the
@@ -49,7 +49,7 @@ from bisect import bisect_right
 from collections.abc import Hashable
 
 from plyscope.engine.games.base import Move, State
-from plyscope.engine.search.alphabeta import (
+from plyscope.engine.search.alphabeta.searcher import (
     EXACT,
     LOWER,
     UPPER,

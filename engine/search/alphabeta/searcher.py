@@ -52,7 +52,7 @@ earlier iterations, one ply shallower, still give the best move to try first.
 the same trees as stepping; it only skips building the ``AlphaBetaStep`` records.
 
 Going back along the timeline: checkpoints of the frame stack and a short replay
-(``plyscope.engine.travel.checkpoints``), told what the search does through ``journal``.
+(``plyscope.engine.search.alphabeta.checkpoints``), told what the search does through ``journal``.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ from plyscope.engine.search.base import (
 from plyscope.engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
 
 if TYPE_CHECKING:
-    from plyscope.engine.travel.checkpoints import Checkpoints
+    from plyscope.engine.search.alphabeta.checkpoints import Checkpoints
 
 _VALUE = attrgetter("value")
 """A node's value, first player's point of view: the key ``best_child`` compares."""

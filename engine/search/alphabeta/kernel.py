@@ -1,4 +1,5 @@
-"""Alpha-beta's ``run()`` compiled by numba: the twin of ``plyscope.engine.search.alphabeta.AlphaBeta`` on Connect Four.
+"""Alpha-beta's ``run()`` compiled by numba: the twin of ``plyscope.engine.search.alphabeta.searcher.AlphaBeta``, on
+Connect Four.
 
 The same search, step for step (read ``AlphaBeta``'s docstrings for the method): iterative deepening, fail-soft
 alpha-beta with the first player MAX, the four orderings, the transposition table (exact-depth values, best move
