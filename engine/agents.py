@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from plyscope.engine.games.base import Move, State
-from plyscope.engine.games.connect4 import Connect4State
+from plyscope.engine.kits import kit_of
 from plyscope.engine.numbers import parse_moves, parse_seconds, parse_seed
 from plyscope.engine.search.base import Limit, Stats
 from plyscope.engine.search.registry import AgentSpec
@@ -43,18 +43,10 @@ def check_seed(seed: int) -> int:
 
 
 def fallback_move(state: State) -> Move:
-    """The move played when a searcher proposes none: deterministic, and never a bad habit.
-
-    Connect Four: the playable column nearest the centre (the left one of two equally near).
-    Other games: the first legal move, in the order ``legal_moves()`` lists them.
-    """
-    moves = list(state.legal_moves())
-    if not moves:
-        raise ValueError("fallback_move() of a position where the game is over")
-    if isinstance(state, Connect4State):
-        centre = (state.game.width - 1) / 2
-        return min(moves, key=lambda column: (abs(column - centre), column))  # type: ignore[operator]
-    return moves[0]
+    """The move played when a searcher proposes none: deterministic, and never a bad habit (the game's kit says
+    which: ``GameKit.fallback_move``; Connect Four's is the playable column nearest the centre, other games' the first
+    legal move)."""
+    return kit_of(state.game).fallback_move(state)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,8 @@ from typing import Any
 from plyscope.engine.games.base import Game, State
 from plyscope.engine.kits import kit_of
 from plyscope.engine.kits.base import ExactValues, MovesSolve, Number, Truth
+from plyscope.engine.pov import PovScore
+from plyscope.engine.search.outcomes import ply_of, result_of
 
 NODE_BUDGET = 200_000
 """Solver nodes one position may take before it is left unsettled (a few tens of ms of Connect Four's compiled
@@ -135,11 +137,25 @@ class Exact:
         return None if provider is None else provider.prepare()
 
     def words(self, truth: Truth, state: State) -> str | None:
-        """``truth`` (of ``state``) in words for its player to move: ``win in 3``, ``draw``, ``value 5``; ``None``
-        when not settled."""
+        """``truth`` (of ``state``) in words for its player to move: ``win in 3``, ``draw``, ``lost``, ``value 5``;
+        ``None`` when not settled.  Raises ``ValueError`` for a game without exact values."""
         if truth.score is None:
             return None
-        return self.values(state.game).words(truth.score.pov(state.player), state)
+        return self.values(state.game).words(truth.score, state)
+
+    def proven(self, proof: PovScore[int], state: State) -> Truth | None:
+        """What a search proved of ``state`` (``Searcher.proof``: a score in ``plyscope.engine.search.outcomes``'
+        units, ``±(1000 - ply)``) as its truth on the game's scale (Connect Four: Pons' score; a win, a draw or a loss
+        elsewhere); ``None`` where a proof says less than the values (a tree's).  Raises ``ValueError`` for a game
+        without exact values."""
+        value = proof.pov(state.player)
+        return self.values(state.game).proven(result_of(value), ply_of(value), state)
+
+    def note(self, game: Game) -> str:
+        """What a caption says of how ``game``'s values are found (Connect Four: whether with the opening book);
+        ``""``: nothing, or no exact values."""
+        provider = self._provider(game)
+        return "" if provider is None else provider.note()
 
     def clear(self) -> None:
         """Forget every value found and empty the solvers' tables, as in a fresh process (the solvers stay loaded)."""

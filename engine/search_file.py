@@ -21,12 +21,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from plyscope.engine.collector import cyclic_gc_paused
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
 from plyscope.engine.games import State
 from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed, shown
-from plyscope.engine.search.base import Node, Searcher, Stats, cyclic_gc_paused
+from plyscope.engine.search.base import Node, Searcher, Stats
 from plyscope.engine.search.registry import algorithm, make_searcher
 from plyscope.engine.timeline import Timeline
 from plyscope.engine.travel.replay import rebuild

@@ -51,7 +51,7 @@ from plyscope.engine.exact import Exact
 from plyscope.engine.files import NotJson, parse_json, read_regular_file
 from plyscope.engine.games import Connect4, Game, Move, State
 from plyscope.engine.kits import make_game
-from plyscope.engine.kits.base import ExactValues
+from plyscope.engine.kits.base import ExactValues, Number
 from plyscope.engine.numbers import NumberError, parse_int, shown
 from plyscope.engine.search.base import Limit
 from plyscope.engine.seeds import midgame_seed, position_seed
@@ -510,7 +510,7 @@ class StudyRow:
     position: str
     move: str
     optimal: bool | None
-    loss: int | None
+    loss: Number | None
     work: int
     seconds: float
 
@@ -545,7 +545,7 @@ class CurvePoint:
     """Of the searches, those whose move was judged."""
     optimal: int
     """Of those judged, the moves that keep the value."""
-    loss: int
+    loss: Number
     """The score those judged gave away, summed."""
     median_seconds: float | None
     median_work: float | None

@@ -20,7 +20,7 @@ from plyscope.engine import numba_cache
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.schedule import schedule
 from plyscope.engine.compiled import searchers
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.tui.cli import main

@@ -7,10 +7,15 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
+from plyscope.engine.exact import Exact
 from plyscope.engine.games import Connect4
+from plyscope.engine.kits import make_game
+from plyscope.engine.kits.base import Number
+from plyscope.engine.pov import PovScore
 from plyscope.engine.solver import Connect4Solver
 from plyscope.tui.cli import build_parser, main
 from plyscope.tui.commands import solve as solve_command
@@ -21,6 +26,7 @@ JSON_KEYS = {
     "position",
     "player",
     "score",
+    "value",
     "moves",
     "best_moves",
     "nodes",
@@ -66,6 +72,28 @@ def test_json_for_nim_writes_wins_and_losses_as_plus_and_minus_one(capsys: pytes
     assert report["score"] == -1 and isinstance(moves, dict) and len(moves) == 16 and set(moves.values()) == {-1}
     report = solve_json(capsys, "1,1,1", "--game", "nim-misere")
     assert report == report | {"game": "nim-misere", "position": "1,1,1", "score": -1, "moves": {"1-1": -1}}
+
+
+def test_tic_tac_toe_is_a_draw_and_so_is_every_first_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """Russell and Norvig's first minimax example, through the one door like every game with exact values."""
+    report = solve_json(capsys, "", "--game", "tictactoe")
+    assert report.keys() == JSON_KEYS
+    assert (report["game"], report["score"], report["value"], report["finished"]) == ("tictactoe", 0, 0, True)
+    moves = report["moves"]
+    assert isinstance(moves, dict) and len(moves) == 9 and set(moves.values()) == {0}
+    assert report["best_moves"] == list(moves)
+    report = solve_json(capsys, "b2a1", "--game", "tictactoe")  # X in the centre, O in a corner: still a draw
+    assert (report["player"], report["value"]) == (1, 0)
+    assert main(["solve", "a1b1", "--game", "tictactoe"]) == 0  # X to move after a poor reply: a win
+    assert "first player (X) to move: win (score +1)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_value_is_the_first_players(capsys: pytest.CaptureFixture[str]) -> None:
+    """``value``: the position's exact value for the first player, whoever moves (``score``: the player to move's)."""
+    report = solve_json(capsys, "5554224333234511764415115")  # the second player to move wins: Pons' 4
+    assert (report["player"], report["score"], report["value"]) == (-1, 4, -4)
+    report = solve_json(capsys, "8", "--game", "grundy")
+    assert (report["score"], report["value"]) == (1, 1)
 
 
 def test_other_board_sizes_solve(capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,20 +180,31 @@ def test_a_bad_position_exits_2_with_one_line(
     assert message in err
 
 
+def exact_words(game: str, position: str) -> Callable[[Number], str]:
+    """An exact score in words for the player to move in ``position`` (``ExactValues.words``), as solve's table
+    writes it."""
+    state = make_game(game).parse(position)
+    values = Exact().values(state.game)
+    return lambda score: values.words(PovScore(score, state.player), state)
+
+
 def test_meanings_for_each_kind_of_score() -> None:
-    board = (37, 42)  # 37 stones on 7x6: the player to move places the 38th, 40th and 42nd
+    board = exact_words("connect4", "2252576253462244111563365343671351441")  # 37 stones: 38th, 40th and 42nd to play
     assert meaning(0, 0, board) == "draw"
     assert meaning(3, 3, board) == "win in 1" and meaning(1, 1, board) == "win in 3"
     assert meaning(-1, -1, board) == "loss in 2" and meaning(-2, -2, board) == "loss in 1"
-    assert (meaning(1, 1, None), meaning(-1, -1, None)) == ("wins", "loses")
+    nim = exact_words("nim", "3,4,5")
+    assert (meaning(1, 1, nim), meaning(-1, -1, nim)) == ("win", "loss")
+    assert meaning(0, 0, exact_words("tictactoe", "b2")) == "draw"
 
 
 def test_meanings_of_bounds_say_what_the_sign_says() -> None:
-    assert meaning(2, 5, (37, 42)) == "wins (how soon is not known yet)"
-    assert meaning(-7, -1, (37, 42)) == "loses (how soon is not known yet)"
-    assert meaning(0, 3, (37, 42)) == "draws or wins (not known yet)"
-    assert meaning(-3, 0, (37, 42)) == "draws or loses (not known yet)"
-    assert meaning(-3, 4, (37, 42)) == "may win, draw or lose (not known yet)"
+    board = exact_words("connect4", "2252576253462244111563365343671351441")
+    assert meaning(2, 5, board) == "wins (how soon is not known yet)"
+    assert meaning(-7, -1, board) == "loses (how soon is not known yet)"
+    assert meaning(0, 3, board) == "draws or wins (not known yet)"
+    assert meaning(-3, 0, board) == "draws or loses (not known yet)"
+    assert meaning(-3, 4, board) == "may win, draw or lose (not known yet)"
 
 
 # --- the budget, progress and ctrl+c ----------------------------------------------------------

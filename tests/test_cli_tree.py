@@ -14,6 +14,17 @@ def test_solve_gives_the_minimax_value(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["solve", "--game", "tree", "--position", "((3,12,8),(2,4,6),(14,5,2))", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["value"], report["moves"], report["best_moves"]) == (3, {"1": 3, "2": 2, "3": 2}, ["1"])
+    assert list(report) == [
+        *("game", "position", "player", "value", "moves", "best_moves", "nodes", "seconds", "finished")
+    ]
+    assert main(["solve", "--game", "tree", "min:(3,(1,7))", "--json"]) == 0  # MIN to move: the values stay MAX's
+    report = json.loads(capsys.readouterr().out)
+    assert (report["player"], report["value"], report["moves"], report["best_moves"]) == (
+        -1,
+        3,
+        {"1": 3, "2": 7},
+        ["1"],
+    )
     assert main(["solve", "--game", "tree", "min:(3,(1,7))"]) == 0
     assert "MIN to move: minimax value 3" in " ".join(capsys.readouterr().out.split())
 

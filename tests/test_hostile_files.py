@@ -284,8 +284,8 @@ def test_a_file_of_more_steps_than_its_search_takes_is_refused(
 def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from plyscope.engine.arena.openings import read_openings
     from plyscope.engine.game_record import PlayedGame
-    from plyscope.engine.games import make_game
     from plyscope.engine.games.evaluators import read_weights_file
+    from plyscope.engine.kits import make_game
     from plyscope.engine.search.base import Limit
 
     bom = b"\xef\xbb\xbf"

@@ -400,8 +400,8 @@ def test_a_session_served_without_files_reads_none_after_its_start(tmp_path: Pat
     on no file is read or written, so nobody at the page can read this machine's files through ``weights=``."""
     from plyscope.engine.errors import UserError
     from plyscope.engine.files import read_regular_file, set_files_off, write_atomic
-    from plyscope.engine.games import make_game
     from plyscope.engine.games.evaluators import FEATURE_NAMES, write_weights_file
+    from plyscope.engine.kits import make_game
     from plyscope.engine.search.registry import make_searcher
     from plyscope.tui.commands.explore import app_for
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import time
 import traceback
@@ -20,6 +21,7 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.worker import WorkerFailed
 
+from plyscope.engine.exact import NODE_BUDGET, Exact
 from plyscope.tui.contrast import LegibleText
 from plyscope.tui.crash import crash_line, memory_line, out_of_memory, save_crash
 from plyscope.tui.interrupts import INTERRUPTED_EXIT_STATUS, interrupted
@@ -31,6 +33,14 @@ from plyscope.tui.themes import add_themes, contrast_floor, in_a_browser
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits for it, while the app runs."""
+
+
+def freeze_loaded() -> None:
+    """Once a solver has loaded (the collector paused meanwhile): numba's 85,000 or so objects (its type registries, as
+    old as the process) frozen out of the cycle collector's walks, where they would add some 70 ms to each of its full
+    runs, a pause the screen would show.  Frozen without a collection first: one, some 0.1 s of the GIL, was measured
+    to find nothing to free after the load."""
+    gc.freeze()
 
 
 @runtime_checkable
@@ -62,12 +72,19 @@ class PlyscopeApp(App[None]):
         opening: Callable[[], Screen[None]] | None = None,
         files: bool = True,
         theme: str | None = None,
+        truth_nodes: int = NODE_BUDGET,
+        load_ahead: bool = True,
     ) -> None:
         """``session``: what to explore first; ``clock`` measures steps per second; ``opening`` makes a
         screen to open over the explorer at the start (``plyscope play`` and ``plyscope compare``); ``files``:
         whether the screens may write and read files (not in a session ``plyscope serve`` started); ``theme``: the
-        theme to start in (``None``: Textual's default)."""
+        theme to start in (``None``: Textual's default); ``truth_nodes``: the truth column's budget, solver nodes a
+        position may take (``--truth-nodes``); ``load_ahead``: whether a pane loads the game's solver before its truth
+        column asks (off in a session ``plyscope serve`` started: ``--solver-on-demand``)."""
         super().__init__()
+        self.exact = Exact(budget=truth_nodes, loaded=freeze_loaded, load_ahead=load_ahead)
+        """The one door to exact values every pane's truth column and the board's analysis go through: one solver
+        per game and one bounded cache for the whole app."""
         add_themes(self)
         if theme is not None:
             self.theme = theme

@@ -26,7 +26,6 @@ from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import SearchConfig, Session
-from plyscope.tui.widgets.search_pane import ORACLE
 from plyscope.tui.widgets.search_tree import SearchTree
 
 SIZE = (120, 40)
@@ -59,7 +58,7 @@ async def grow(spec_text: str, nodes: int, follow: bool) -> tuple[float, int, fl
         assert isinstance(screen, ExploreScreen)
         screen.query_one(SearchTree).follow = follow
         screen.speed = None
-        loading = ORACLE.prepare(session.searcher.root_state.game)  # (the pane loads it ahead: a fixed cost)
+        loading = app.exact.prepare(session.searcher.root_state.game)  # (the pane loads it ahead: a fixed cost)
         if loading is not None:
             loading.result()
         await pilot.pause()

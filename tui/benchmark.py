@@ -32,15 +32,16 @@ from textual import events
 
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.benchmarks.memory import run_apart
+from plyscope.engine.exact import Exact
 from plyscope.engine.search_file import read_search
 from plyscope.engine.travel import travel_of
-from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.app import PlyscopeApp, freeze_loaded
 from plyscope.tui.bench_memory import measure as memory_figures
 from plyscope.tui.formatting import TRUTH_UNSETTLED
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import Batch, SearchConfig, Session
 from plyscope.tui.widgets.board import Board
-from plyscope.tui.widgets.search_pane import LOAD_AHEAD_SECONDS, ORACLE
+from plyscope.tui.widgets.search_pane import LOAD_AHEAD_SECONDS
 from plyscope.tui.widgets.search_tree import SearchTree
 
 SIZE = (120, 40)
@@ -279,14 +280,14 @@ def measure_truth() -> dict[str, object]:
     """In this process, which has not loaded the solver yet: ``truth_figures``'s figures, as JSON's values."""
     session = Session.create(TRUTH_TREE)
     session.take(None)
-    ORACLE.load_ahead = False  # T pressed before the pane has loaded the solver: the worst case
-    figures, lines, unsettled = asyncio.run(_truth_times(session))
-    ORACLE.load_ahead = True
-    loading = ORACLE.prepare(session.searcher.root_state.game)
+    exact = Exact(loaded=freeze_loaded, load_ahead=False)  # T pressed before the pane has loaded the solver: the worst
+    figures, lines, unsettled = asyncio.run(_truth_times(session, exact))
+    exact.load_ahead = True
+    loading = exact.prepare(session.searcher.root_state.game)
     assert loading is not None
     loading.result()
-    ORACLE.clear()  # (no value found yet, as before the first T)
-    ahead, _, _ = asyncio.run(_truth_times(session))
+    exact.clear()  # (no value found yet, as before the first T)
+    ahead, _, _ = asyncio.run(_truth_times(session, exact))
     return {
         "figures": {f"{AT_ONCE}{name}": value for name, value in figures.items()}
         | {f"{AHEAD}{name}": value for name, value in ahead.items()},
@@ -303,8 +304,11 @@ async def _until_true(condition: Callable[[], bool]) -> None:
         await asyncio.sleep(0.0005)
 
 
-async def _truth_times(session: Session) -> tuple[dict[str, float], int, int]:
+async def _truth_times(session: Session, exact: Exact) -> tuple[dict[str, float], int, int]:
+    """The truth column's times on ``session``'s tree in an app whose door to exact values is ``exact`` (one kept from
+    a run to the next, its solver loaded or not)."""
     app = PlyscopeApp(session)
+    app.exact = exact
     handled: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -29,8 +29,10 @@ from dataclasses import replace
 from plyscope.engine.agents import Agent, Decision, fallback_move
 from plyscope.engine.analysis import ColumnScores, ScoresSnapshot
 from plyscope.engine.errors import UserError
+from plyscope.engine.exact import Exact
 from plyscope.engine.game_record import Controller, parse_controller
-from plyscope.engine.games import Connect4State, Game, State
+from plyscope.engine.games import Game, State
+from plyscope.engine.games.chance import connect4_grid
 from plyscope.engine.search.base import Limit, Node, Stats, Step
 from plyscope.engine.search.registry import AgentSpec, fitting_algorithms
 from plyscope.tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Deliver, Job, SearchConfig, Session
@@ -105,10 +107,21 @@ def turn_job(
     return job
 
 
-def analyse(state: Connect4State, report: Callable[[ScoresSnapshot], object], stop: threading.Event) -> None:
-    """Solve ``state``'s columns a slice at a time (in a thread), reporting at the start, each time a column
-    is solved, at the end, and at least every ``ANALYSIS_REPORT_SECONDS`` in between (for the nodes spent)."""
-    scores = ColumnScores(state)
+def analysis_refusal(state: State, exact: Exact) -> str | None:
+    """Why the board cannot show the exact score of each of ``state``'s moves (``None``: it can): only Connect Four's
+    board shows them, under its columns; and its game needs exact values (``Exact.refusal``)."""
+    if connect4_grid(state) is None:
+        return "the analysis is for Connect Four without chance: the solver plays nothing else"
+    return exact.refusal(state.game)
+
+
+def analyse(
+    state: State, report: Callable[[ScoresSnapshot], object], stop: threading.Event, exact: Exact | None = None
+) -> None:
+    """Solve ``state``'s moves a slice at a time (in a thread) through ``exact`` (``None``: a door of its own),
+    reporting at the start, each time a move is solved, at the end, and at least every ``ANALYSIS_REPORT_SECONDS`` in
+    between (for the nodes spent)."""
+    scores = ColumnScores(state, exact)
     report(scores.snapshot())
     reported = time.perf_counter()
     while not scores.done and not stop.is_set():

@@ -10,11 +10,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from plyscope.engine.games import Connect4State, Move, State
+from plyscope.engine.games import Move, State
 from plyscope.engine.numbers import signed as signed  # (how the screens write a signed score)
 
 if TYPE_CHECKING:
-    from plyscope.engine.truth import Truth
+    from plyscope.engine.exact import Exact
+    from plyscope.engine.kits.base import Truth
 
 Number = float | int | str | None
 """One entry of ``Searcher.numbers(node)``."""
@@ -102,30 +103,12 @@ def verdict_words(lowest: int, highest: int) -> str:
     return "open"
 
 
-def score_words(score: int, before: int, cells: int) -> str:
-    """A Pons score in words for the player it is for, who moves next after ``before`` stones on a board of
-    ``cells``: ``win in 3`` (their third move from now wins), ``loss in 2`` (the opponent's second), ``draw``."""
-    if score == 0:
-        return "draw"
-    if score > 0:
-        return f"win in {(cells + 1 - before) // 2 - score + 1}"
-    return f"loss in {(cells - before) // 2 + score + 1}"
-
-
-def truth_words(truth: Truth, state: State) -> str:
-    """A position's exact value for its player to move, with their glyph: ``○ win in 3``, ``● draw``, ``○ loss``
-    (Nim: no distance), ``○ lost`` where the game is over; ``…`` when the solver's budget could not settle it."""
-    if truth.score is None:
-        return TRUTH_UNSETTLED
-    player = state.player
-    score = truth.score.pov(player)
-    if state.is_terminal():
-        words = "lost" if score < 0 else ("won" if score > 0 else "draw")
-    elif isinstance(state, Connect4State):
-        words = score_words(score, state.ply, state.game.cells)
-    else:
-        words = "win" if score > 0 else ("loss" if score < 0 else "draw")
-    return f"{player_glyph(player)} {words}"
+def truth_words(truth: Truth, state: State, exact: Exact) -> str:
+    """A position's exact value for its player to move, with their glyph, in ``exact``'s words (``Exact.words``):
+    ``○ win in 3``, ``● draw``, ``○ loss``, ``○ lost`` where the game is over, ``● value 5`` (a tree's, MAX's);
+    ``…`` when the budget could not settle it."""
+    words = exact.words(truth, state)
+    return TRUTH_UNSETTLED if words is None else f"{player_glyph(state.player)} {words}"
 
 
 TRUTH_PENDING = "?"

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
-from plyscope.engine.games import Game, Move, State, TreeState
-from plyscope.engine.games.tree import MAX_VALUE
-from plyscope.engine.kits import make_game
-from plyscope.engine.numbers import parse_float, parse_seed, shown
+from plyscope.engine.games import Game, Move, State
+from plyscope.engine.kits import kit_of, make_game
+from plyscope.engine.kits.base import EditableLeaf
+from plyscope.engine.numbers import parse_seed, shown
 from plyscope.engine.saved_tree import SavedTree
 from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Phase, PhasedStep, Searcher, Step
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
@@ -907,25 +907,29 @@ class Exploration:
         self.played.append(previous)
         return session
 
-    def leaf_at(self, moves: Sequence[Move]) -> TreeState:
-        """The hand-written tree's leaf at the end of ``moves`` from the position searched; a ``UserError`` if they
-        do not end at one."""
-        leaf = self.session.state
-        for move in moves:
-            leaf = leaf.play(move)
-        if not isinstance(leaf, TreeState) or not leaf.is_terminal():
+    def leaf_at(self, moves: Sequence[Move]) -> EditableLeaf:
+        """The leaf at the end of ``moves`` from the position searched, whose value can be edited (a hand-written
+        tree's: ``GameKit.editable_leaf``); a ``UserError`` if they do not end at one."""
+        leaf = self._state_at(moves)
+        editable = kit_of(leaf.game).editable_leaf(leaf)
+        if editable is None:
             raise UserError("choose a leaf of a hand-written tree in the tree pane first: n edits its value")
-        return leaf
+        return editable
 
     def edit_leaf(self, moves: Sequence[Move], text: str) -> Session:
         """Search again, with the leaf at the end of ``moves`` (``leaf_at``) valued ``text`` (a number, MAX's point
         of view); the rest of the tree, and the search's settings, as they were."""
-        leaf = self.leaf_at(moves)
-        value = parse_float(text, f"the value of leaf {leaf.label()}", lo=-MAX_VALUE, hi=MAX_VALUE)
+        self.leaf_at(moves)
         top = self.session.state
-        assert isinstance(top, TreeState)
-        edited = leaf.game.with_value(leaf.node, value)
-        return self.search(replace(self.session.config, position=edited.tree.subtree_text(top.node)))
+        position = kit_of(top.game).with_leaf_value(top, self._state_at(moves), text)
+        return self.search(replace(self.session.config, position=position))
+
+    def _state_at(self, moves: Sequence[Move]) -> State:
+        """The position at the end of ``moves`` from the position searched."""
+        state = self.session.state
+        for move in moves:
+            state = state.play(move)
+        return state
 
     def undo(self) -> Session:
         """Search the position before the last move played again (at this search's budget)."""

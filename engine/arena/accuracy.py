@@ -2,9 +2,10 @@
 cost.
 
 A move *keeps the value* when the position it leads to is still a win, a draw or a loss for the player who moved,
-as the position before it was.  Its *loss* is how much of the exact value it gives away, in the units of the
-game's exact scores (``plyscope.engine.truth``): Pons' score for Connect Four (a win with one more stone to play
-is 1 less; a move that turns a win into a draw loses the whole score), 0 or 2 for Nim (a win is +1, a loss -1).
+as the position before it was (``ExactValues.outcome``: a hand-written tree's value itself).  Its *loss* is how much
+of the exact value it gives away, in the units of the game's exact scores (through the one door,
+``plyscope.engine.exact.Exact``): Pons' score for Connect Four (a win with one more stone to play is 1 less; a move
+that turns a win into a draw loses the whole score), 0 or 2 for Nim (a win is +1, a loss -1).
 A move is *judged* only when both positions are settled within the solver's node budget per position
 (``Truth.settled``); early Connect Four positions are often not, so the share of moves judged is reported beside
 the others.
@@ -15,11 +16,12 @@ game back to the first position the solver cannot settle (``judge_game``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from plyscope.engine.exact import Exact
 from plyscope.engine.games import Game, State
-from plyscope.engine.truth import Oracle, refusal
+from plyscope.engine.kits.base import Number
 
 TRUTH_NODES = 10_000
 """The solver nodes one position may take, by default, before it is left unsettled (a few ms compiled): an arena run
@@ -33,14 +35,14 @@ class Verdict:
 
     kept: bool
     """Whether the move keeps the position's value (win, draw or loss)."""
-    loss: int
+    loss: Number
     """The exact score given away (0 for a perfect move), in the game's units."""
 
 
 def judged_game(game: Game, budget: int) -> bool:
     """Whether moves in ``game`` are judged at ``budget`` nodes per position: a budget, and exact values
-    (``plyscope.engine.truth.refusal``)."""
-    return budget > 0 and refusal(game) is None
+    (``Exact.refusal``)."""
+    return budget > 0 and Exact().refusal(game) is None
 
 
 GAME_TABLE = 1 << 18
@@ -56,30 +58,31 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
     nodes: it and the moves before it are not judged (early Connect Four positions take millions of nodes, and
     would each spend the whole budget for nothing).  A game is judged by a solver of its own, so that its verdicts
     are the same whichever worker process plays it, after whichever games."""
-    oracle = Oracle(budget=budget, table=GAME_TABLE)
+    exact = Exact(budget=budget, table=GAME_TABLE)
     verdicts: list[Verdict | None] = [None] * len(moves)
     for index in range(len(moves) - 1, -1, -1):
         before, after = moves[index]
-        now = oracle.truth(after)
+        now = exact.truth(after)
         if now.score is None:
             break
         player = before.player
         value_now = now.score.pov(player)
-        then = oracle.truth(before, at_least=value_now)  # (the move played is worth that much: the solve starts there)
+        then = exact.truth(before, at_least=value_now)  # (the move played is worth that much: the solve starts there)
         if then.score is None:
             break
-        verdicts[index] = verdict(then.score.pov(player), value_now)
+        verdicts[index] = verdict(then.score.pov(player), value_now, exact.values(before.game).outcome)
     return verdicts
 
 
-def verdict(before: int, after: int) -> Verdict:
+def verdict(before: Number, after: Number, outcome: Callable[[Number], Number] | None = None) -> Verdict:
     """A move judged by the exact values, for the player who made it, of the positions ``before`` and ``after`` it
-    (``plyscope study`` judges its moves so too): it keeps the value when both are wins, draws or losses alike; its
-    loss is what it gives away."""
-    return Verdict(_sign(before) == _sign(after), before - after)
+    (``plyscope study`` judges its moves so too): it keeps the value when both have the same ``outcome``
+    (``ExactValues.outcome``; ``None``: the sign, wins, draws or losses alike); its loss is what it gives away."""
+    same = _sign if outcome is None else outcome
+    return Verdict(same(before) == same(after), before - after)
 
 
-def _sign(value: int) -> int:
+def _sign(value: Number) -> Number:
     return (value > 0) - (value < 0)
 
 
@@ -94,10 +97,10 @@ class AccuracyTally:
     """Of those, moves judged (both positions settled)."""
     kept: int = 0
     """Of those judged, moves that keep the value."""
-    loss: int = 0
+    loss: Number = 0
     """The score given away over the moves judged, in the game's units."""
 
-    def add(self, moves: int, judged: int, kept: int, loss: int) -> None:
+    def add(self, moves: int, judged: int, kept: int, loss: Number) -> None:
         self.moves += moves
         self.judged += judged
         self.kept += kept

@@ -15,12 +15,13 @@ import re
 from collections.abc import Sequence
 
 from plyscope.engine.errors import UserError
+from plyscope.engine.exact import Exact
 from plyscope.engine.files import read_regular_file
-from plyscope.engine.games import Connect4, Connect4State, Game, Move, NimState, State, is_chance
-from plyscope.engine.games.notation import read_moves, spell
+from plyscope.engine.games import Game, Move, State, is_chance
+from plyscope.engine.games.notation import read_moves
+from plyscope.engine.kits.base import Number
 from plyscope.engine.numbers import NumberError, parse_int, shown
-from plyscope.engine.solve import nim_score
-from plyscope.engine.solver import NATIVE_MAX_BITS, Connect4Solver, ScoreSearch, native_fits
+from plyscope.engine.solver import TABLE_LIMIT
 
 
 def two_move_openings(game: Game) -> list[tuple[Move, ...]]:
@@ -51,32 +52,9 @@ OPENINGS_HELP = "use all2, a number from 1 to {n}, balanced:N or a file of move 
 MAX_OPENINGS_BYTES = 1 << 20
 """The largest file of openings read (a few bytes a line)."""
 BALANCED_NODES = 50_000_000
-"""The most solver nodes ``balanced:N`` spends on one opening of a board whose openings are not in
-``OPENING_SCORES`` (some 8 s of the compiled solver; the openings of boards up to 6x5 need far fewer)."""
-
-
-# fmt: off
-_SCORES_BY_FIRST_MOVE = (
-    # the reply in column 1 to 7
-    ( 1, -2, -1, -2,  1, -1,  2),  # the first move in column 1
-    ( 2,  0, -1,  0,  2,  2,  3),
-    ( 2,  2,  0,  0,  0,  0,  3),
-    ( 4,  2,  2,  1,  2,  2,  4),
-    ( 3,  0,  0,  0,  0,  2,  2),
-    ( 3,  2,  2,  0, -1,  0,  2),
-    ( 2, -1,  1, -2, -1, -2,  1),  # the first move in column 7
-)
-# fmt: on
-OPENING_SCORES: dict[str, int] = {
-    f"{first}{reply}": score
-    for first, row in enumerate(_SCORES_BY_FIRST_MOVE, start=1)
-    for reply, score in enumerate(row, start=1)
-}
-"""Pons' score of every two-move opening of 7x6 Connect Four by its move string (``41``: the first move in
-column 4, the reply in column 1), for the first player (to move after it): 0 a draw, ``s > 0`` a win with
-the ``s``-th-to-last possible stone, ``s < 0`` a loss.  Computed once with ``Connect4Solver.solve``
-(2026-11-24: the 25 openings that are not mirror images of another, an hour of solver time); the tests check
-them for symmetry and one of them against the solver."""
+"""The most solver nodes ``balanced:N`` spends on one opening of a board whose openings are not in 7x6's table
+(``plyscope.engine.solver.openings``: some 8 s of the compiled solver; the openings of boards up to 6x5 need far
+fewer)."""
 
 
 def select_openings(game: Game, text: str, seed: int) -> list[tuple[Move, ...]]:
@@ -159,46 +137,36 @@ def balanced_openings(game: Game, every: Sequence[tuple[Move, ...]], count: int,
     return [every[i] for i in sorted(ranked[:count])]
 
 
-def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[int]:
-    """The exact score of each opening for the player to move after it: Pons' score on Connect Four (0 a
-    draw, larger for quicker wins), +1 or -1 in the Nim games.  Raises ``UserError`` for a game without an
-    exact solver, or a board whose openings take the solver more than ``BALANCED_NODES`` nodes each.
+def opening_scores(game: Game, openings: Sequence[tuple[Move, ...]]) -> list[Number]:
+    """The exact score of each opening for the player to move after it, through the one door
+    (``plyscope.engine.exact.Exact``): Pons' score on Connect Four (0 a draw, larger for quicker wins; 7x6's from a
+    table, ``plyscope.engine.solver.openings``), +1 or -1 in the Nim games.  Raises ``UserError`` for a game without
+    exact values, a game whose positions near the start are out of the solver's reach (``ExactValues.unreachable``),
+    or openings that take more than ``BALANCED_NODES`` nodes each.
 
-    A board the compiled solver does not play (over ``NATIVE_MAX_BITS`` bits: 54 cells or more) is refused at
-    once, its openings out of reach: three openings of 7x6 (42 cells) tried each took the compiled solver over
-    ``BALANCED_NODES`` nodes, and the pure Python one spent 19 s of CPU on 3,000,000 nodes of a 10x10 opening
+    A Connect Four board the compiled solver does not play (over ``NATIVE_MAX_BITS`` bits: 54 cells or more) is
+    refused at once, its openings out of reach: three openings of 7x6 (42 cells) tried each took the compiled solver
+    over ``BALANCED_NODES`` nodes, and the pure Python one spent 19 s of CPU on 3,000,000 nodes of a 10x10 opening
     without settling it."""
-    start = game.start()
-    if isinstance(game, Connect4) and (game.width, game.height) == (7, 6):
-        return [OPENING_SCORES[spell(start, opening)] for opening in openings]
-    if isinstance(game, Connect4) and not native_fits(game):
+    exact = Exact(budget=BALANCED_NODES, table=TABLE_LIMIT)
+    if exact.refusal(game) is not None:
+        raise UserError(f"--openings balanced: no exact solver plays {game.name}; use a number of openings or a file")
+    unreachable = exact.values(game).unreachable()
+    if unreachable is not None:
         raise UserError(
-            f"--openings balanced: the openings of {game.name} are out of the exact solver's reach (its compiled "
-            f"kernel plays boards of at most {NATIVE_MAX_BITS} bits, width x (height + 1), this one has "
-            f"{game.width * game.column_bits}; in pure Python it would take far too long); use a number of "
-            f"openings or a file instead"
+            f"--openings balanced: the openings of {game.name} are out of the exact solver's reach ({unreachable}); "
+            "use a number of openings or a file instead"
         )
-    positions = []
+    scores: list[Number] = []
     for opening in openings:
-        state = start
+        position = game.start()
         for move in opening:
-            state = state.play(move)
-        positions.append(state)
-    if isinstance(game, Connect4):
-        solver = Connect4Solver(game)
-        scores = []
-        for position in positions:
-            assert isinstance(position, Connect4State)
-            search = ScoreSearch(solver, position)
-            search.advance(BALANCED_NODES)
-            score = search.score
-            if score is None:
-                raise UserError(
-                    f"--openings balanced: the openings of {game.name} take the solver more than "
-                    f"{BALANCED_NODES:,} nodes each; use a number of openings or a file instead"
-                )
-            scores.append(score.pov(position.player))
-        return scores
-    if all(isinstance(position, NimState) for position in positions):
-        return [nim_score(position) for position in positions if isinstance(position, NimState)]
-    raise UserError(f"--openings balanced: no exact solver plays {game.name}; use a number of openings or a file")
+            position = position.play(move)
+        score = exact.truth(position).score
+        if score is None:
+            raise UserError(
+                f"--openings balanced: the openings of {game.name} take the solver more than {BALANCED_NODES:,} nodes "
+                "each; use a number of openings or a file instead"
+            )
+        scores.append(score.pov(position.player))
+    return scores

@@ -8,8 +8,9 @@ from plyscope.engine import memory
 from plyscope.engine.arena.accuracy import judge_game
 from plyscope.engine.arena.records import GameRecord, SideStats
 from plyscope.engine.arena.schedule import GameTask
-from plyscope.engine.games import State, is_chance, make_game
+from plyscope.engine.games import State, is_chance
 from plyscope.engine.games.notation import spell
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import SearchError
 from plyscope.engine.seeds import chance_draw, turn_seed
 

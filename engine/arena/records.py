@@ -14,6 +14,7 @@ from typing import Any
 
 from plyscope.engine.agents import Decision
 from plyscope.engine.arena.accuracy import Verdict
+from plyscope.engine.kits.base import Number
 from plyscope.engine.numbers import shown
 
 RESULTS = ("first", "second", "draw", "error")
@@ -38,7 +39,7 @@ class SideStats:
     """Moves judged against perfect play (``plyscope.engine.arena.accuracy``): both positions settled."""
     kept: int = 0
     """Of the moves judged, those that keep the game-theoretic value."""
-    loss: int = 0
+    loss: Number = 0
     """The exact score the moves judged gave away, in the game's units (``plyscope.engine.arena.accuracy``)."""
 
     def add(self, decision: Decision) -> None:

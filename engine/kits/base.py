@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.games.base import Draws, Game, Move, Player, State, is_chance
+from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.games.evaluators import Evaluator, NeutralEvaluator
 from plyscope.engine.pov import PovBounds, PovScore
 
@@ -74,6 +75,18 @@ class Ranking:
     """A finished position's rank."""
 
 
+class EditableLeaf(Protocol):
+    """A leaf whose value the explorer can edit (``n``): a hand-written tree's."""
+
+    def label(self) -> str:
+        """Its name in a prompt: ``B.2``."""
+        ...
+
+    def value(self) -> float:
+        """Its value now, the first player's (MAX's) point of view."""
+        ...
+
+
 class FastPlayouts(Protocol):
     """A game's own random playouts, faster than through ``State.play`` (``plyscope.engine.search.playouts``'s
     ``state_playout``) and drawing alike: the same game from the same draws, one draw a move (and one where nature
@@ -100,12 +113,23 @@ class MovesSolve(ABC):
 
     @property
     @abstractmethod
+    def slice(self) -> int:
+        """The work a slice takes: what a few milliseconds spend (solver nodes)."""
+
+    @property
     def finished(self) -> bool:
         """Whether every move's value is exact."""
+        return all(bounds.score is not None for bounds in self.bounds().values())
+
+    def pending(self) -> list[Move]:
+        """The moves whose value is not exact yet, in the order the solve works on them (Connect Four: centre
+        first)."""
+        return [move for move, bounds in self.bounds().items() if bounds.score is None]
 
     @abstractmethod
-    def advance(self, budget: int) -> None:
-        """At most ``budget`` more units of work (a slice: milliseconds)."""
+    def advance(self, budget: int, move: Move | None = None) -> None:
+        """At most ``budget`` more units of work (or a few slices, whichever is less), on ``move`` (``None``: the
+        next move whose value is not exact yet)."""
 
     @abstractmethod
     def bounds(self) -> dict[Move, PovBounds[int] | PovBounds[float]]:
@@ -120,30 +144,51 @@ def exactly(score: PovScore[int] | PovScore[float]) -> PovBounds[int] | PovBound
     return PovBounds.exactly(cast(PovScore[int], score))
 
 
-class InstantMoves(MovesSolve):
-    """A ``MovesSolve`` for a game whose values are found at once: each move's value is the truth of the position
-    it leads to, seen by the player who plays it."""
+def between(lowest: Number, highest: Number, player: Player) -> PovBounds[int] | PovBounds[float]:
+    """The bounds ``lowest..highest`` for ``player``, whichever their number type."""
+    if isinstance(lowest, float) or isinstance(highest, float):
+        return PovBounds(float(lowest), float(highest), player)
+    return PovBounds(lowest, highest, player)
 
-    def __init__(self, state: State, truth: Callable[[State], Truth]) -> None:
-        self._bounds: dict[Move, PovBounds[int] | PovBounds[float]] = {}
+
+class TruthMoves(MovesSolve):
+    """A ``MovesSolve`` from a provider's ``truth``: each move's value is the truth of the position it leads to, seen
+    by the player who plays it; instant values all at once, others one move a slice (a move not settled within its
+    slice is tried again with the next, a provider that remembers what it found going on from there)."""
+
+    def __init__(self, state: State, values: ExactValues, *, work: int | None = None) -> None:
+        """``work``: the work to report as ``nodes`` once every move is valued (a tree's nodes, all valued at once;
+        ``None``: the positions valued)."""
+        self.state = state
+        self.values = values
+        self._work = work
         self._count = 1
+        self._bounds: dict[Move, PovBounds[int] | PovBounds[float]] = {}
+        lowest, highest = values.span
         for move in state.legal_moves():
-            after = state.play(move)
-            score = truth(after).score
-            assert score is not None, "an instant game's value is always settled"
-            self._bounds[move] = exactly(score.seen_by(state.player))
-            self._count += 1
+            self._bounds[move] = between(lowest, highest, state.player)
+            if values.instant:
+                self._value(move, 0)
 
     @property
     def nodes(self) -> int:
-        return self._count
+        return self._work if self._work is not None and self.finished else self._count
 
     @property
-    def finished(self) -> bool:
-        return True
+    def slice(self) -> int:
+        return self.values.slice
 
-    def advance(self, budget: int) -> None:
-        return None
+    def advance(self, budget: int, move: Move | None = None) -> None:
+        if move is None:
+            move = next((move for move, bounds in self._bounds.items() if bounds.score is None), None)
+        if move is not None and self._bounds[move].score is None:
+            self._value(move, min(budget, self.slice))
+
+    def _value(self, move: Move, budget: int) -> None:
+        truth = self.values.truth(self.state.play(move), budget)
+        self._count += max(truth.nodes, 1)
+        if truth.score is not None:
+            self._bounds[move] = exactly(truth.score.seen_by(self.state.player))
 
     def bounds(self) -> dict[Move, PovBounds[int] | PovBounds[float]]:
         return dict(self._bounds)
@@ -157,8 +202,20 @@ class ExactValues(ABC):
 
     scale: str = "win/draw/loss"
     """How its numbers read, for help and JSON: ``win/draw/loss`` (+1, 0, -1), ``Pons' score``, ``minimax value``."""
+    legend: str = "+1 win, 0 draw, -1 loss"
+    """What its numbers mean, for a caption."""
+    span: tuple[Number, Number] = (-1, 1)
+    """The least and the most a value can be: the bounds of a value not known yet."""
+    ceiling: Number | None = 1
+    """The best ``outcome`` there is (a win): a move known to reach it is optimal whatever its siblings' values;
+    ``None``: none (a tree's values)."""
+    first_player: bool = False
+    """Whether ``plyscope solve`` shows its values from the first player's (MAX's) point of view, as a hand-written
+    tree's are written, rather than for the player to move."""
     instant: bool = True
     """Whether ``truth`` answers at once and always settles (theory, a table): nothing to budget or load."""
+    slice: int = 2_000
+    """The work a few milliseconds spend (a ``MovesSolve``'s slice)."""
     loaded: Callable[[], object] | None = None
     """Called (in the loading thread, the cycle collector paused) once a solver that loads has been made."""
     table: int | None = None
@@ -176,7 +233,7 @@ class ExactValues(ABC):
 
     def moves(self, state: State) -> MovesSolve:
         """A solve of every legal move of ``state`` (a position where a player moves)."""
-        return InstantMoves(state, lambda after: self.truth(after, 0))
+        return TruthMoves(state, self)
 
     def prepare(self) -> Future[Any] | None:
         """Start loading what ``truth`` needs in the background, unless loaded or loading; the load (``None``:
@@ -187,16 +244,40 @@ class ExactValues(ABC):
         """Forget what was learnt (tables), as in a fresh process."""
         return None
 
-    def words(self, score: Number, state: State) -> str:
-        """``score`` (for ``state``'s player to move) in words: ``win``, ``draw``, ``loss`` (a game may add the
-        distance: ``win in 3``)."""
-        return "win" if score > 0 else ("loss" if score < 0 else "draw")
+    def compiled(self) -> tuple[str, ...]:
+        """The source files of the compiled code ``truth`` loads (numba's cache: the arena loads it once, before its
+        games); ``()``: none."""
+        return ()
+
+    def unreachable(self) -> str | None:
+        """Why positions near the start are out of reach whatever the budget (Connect Four: a board too large for the
+        compiled solver); ``None``: they are not."""
+        return None
+
+    def note(self) -> str:
+        """What a caption says of how the values are found (Connect Four: whether with the opening book); ``""``:
+        nothing."""
+        return ""
+
+    def words(self, score: PovScore[int] | PovScore[float], state: State) -> str:
+        """``state``'s value ``score`` in words for its player to move: ``win``, ``draw``, ``loss`` (a game may add
+        the distance: ``win in 3``); ``won``, ``lost`` where the game is over."""
+        value = score.pov(state.player)
+        if state.is_terminal():
+            return "won" if value > 0 else ("lost" if value < 0 else "draw")
+        return "win" if value > 0 else ("loss" if value < 0 else "draw")
 
     def outcome(self, score: Number) -> Number:
         """What judging a move compares (for the player who chooses; higher is better): a move is optimal when its
         outcome is the best of its siblings'.  The sign by default (win, draw or loss: a slower win is as good);
         a game whose values are not results (a hand-written tree's) compares the values themselves."""
         return (score > 0) - (score < 0)
+
+    def proven(self, result: int, ply: int, state: State) -> Truth | None:
+        """What a search proved of ``state`` as its truth: the game ends with ``result`` (``+1`` a win, ``0`` a draw,
+        ``-1`` a loss for ``state``'s player to move) at ``ply`` (``State.ply``), on the game's scale; ``None``
+        where a proof says less than the values (a tree's, whose proofs rank its leaves)."""
+        return Truth(PovScore(result, state.player))
 
 
 class GameKit(ABC):
@@ -209,6 +290,10 @@ class GameKit(ABC):
     """One line: what the game is."""
     positions: ClassVar[str]
     """How a position is written, with an example (help texts, the setup form)."""
+    position_hint: ClassVar[str] = ""
+    """A short hint for a position's field (the setup form's placeholder), with an example; ``""``: ``positions``."""
+    player_names: ClassVar[tuple[str, str] | None] = None
+    """How a title names the first and the second player (``first player (X)``); ``None``: "the player to move"."""
     board: ClassVar[str] = "text"
     """The board view that draws and plays it: a module of ``plyscope.tui.widgets.boards`` (``connect4``, ``nim``,
     ``tree``, ``grid``, ``text``) or ``package.module:Class`` for a plugin's own."""
@@ -260,6 +345,17 @@ class GameKit(ABC):
         and length (``plyscope.engine.search.outcomes``)."""
         return None
 
+    # -- leaves
+
+    def editable_leaf(self, state: State) -> EditableLeaf | None:
+        """``state`` where it is a leaf whose value the explorer can edit (a hand-written tree's); ``None``: not."""
+        return None
+
+    def with_leaf_value(self, top: State, leaf: State, text: str) -> str:
+        """The position ``top`` written as text, with ``leaf`` (an ``editable_leaf`` below it) valued ``text`` (a
+        number, MAX's point of view); raises ``UserError`` for text that is no such value."""
+        raise UserError(f"the leaves of {top.game.name} have no value to edit")
+
     # -- evaluation
 
     def evaluators(self, game: Game) -> tuple[str, ...]:
@@ -270,6 +366,11 @@ class GameKit(ABC):
         """The evaluator ``name`` of ``game``, one of those ``evaluators`` lists (``weights``: the weighted features'
         weights, ``plyscope.engine.games.evaluators.parse_weights``); ``make_evaluator`` checks the name first."""
         return NeutralEvaluator()
+
+    def features(self, game: Game) -> Connect4 | None:
+        """The Connect Four board whose weighted features (``eval=features``) ``plyscope tune`` fits for ``game``;
+        ``None``: it fits none for this game."""
+        return None
 
     # -- exact values
 

@@ -30,6 +30,8 @@ class Connect4Kit(GameKit):
     name = "connect4"
     summary = "Connect Four on 7x6 (or any board from 4x4 to 10x10): exact values by Pons' solver"
     positions = "Pons' move string, the columns played from 1: 4453 ('' or - the empty board)"
+    player_names = ("first player (X)", "second player (O)")
+    position_hint = "move string, e.g. 4453 (blank: empty board)"
     board = "connect4"
 
     def names(self) -> tuple[str, ...]:
@@ -60,6 +62,10 @@ class Connect4Kit(GameKit):
         if name == "rivest":
             return RivestEvaluator(game)
         return ThreatEvaluator(game) if name == "threats" else super().evaluator(game, name)
+
+    def features(self, game: Game) -> Connect4:
+        assert isinstance(game, Connect4)
+        return game
 
     def exact(self, game: Game) -> ExactValues:
         assert isinstance(game, Connect4)

@@ -23,6 +23,7 @@ class Connect4ChanceKit(GameKit):
     name = "connect4-chance"
     summary = "Connect Four where a disc lands in the column aimed at with probability 0.6, else beside it"
     positions = "every move, two digits a turn (the column aimed at, then where the disc landed): 4454"
+    position_hint = "two digits a turn, the column aimed at and where it landed, e.g. 4454 (blank: empty board)"
     board = "connect4"
 
     def names(self) -> tuple[str, ...]:

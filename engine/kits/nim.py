@@ -49,6 +49,8 @@ def nim_score(state: NimState) -> int:
 class NimValues(ExactValues):
     """The Nim games' exact values, at once: ``+1`` the player to move wins, ``-1`` they lose."""
 
+    legend = "+1 win, -1 loss"
+
     def truth(self, state: State, budget: int, at_least: Number | None = None) -> Truth:
         assert isinstance(state, NimState)
         return Truth(PovScore(nim_score(state), state.player))
@@ -58,6 +60,7 @@ class NimKit(GameKit):
     name = "nim"
     summary = "Grundy's game, classic Nim and misère Nim: exact values by theory (nim-sums, Sprague-Grundy numbers)"
     positions = "the piles: 7, 3,4,5 or 3 4 5 (the first player to move; /2 after them: the second)"
+    position_hint = "piles, e.g. 3,4,5 (blank: start)"
     board = "nim"
 
     def names(self) -> tuple[str, ...]:

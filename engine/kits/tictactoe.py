@@ -33,6 +33,9 @@ MAX_SIDE = 5
 """The widest and tallest board."""
 NAME = re.compile(r"mnk:([0-9]+),([0-9]+),([0-9]+)")
 CELL = re.compile(r"([a-z])([0-9]+)")
+INSTANT_CELLS = 12
+"""Boards of at most this many cells are valued in full at once (tic-tac-toe: 3,964 positions); larger ones within a
+budget of positions."""
 MEMO_LIMIT = 4_000_000
 """Positions the exact values keep at most (about 400 MB); past it they are forgotten and found again."""
 
@@ -255,6 +258,7 @@ class MnkValues(ExactValues):
 
     def __init__(self, game: Mnk) -> None:
         self.game = game
+        self.instant = game.cells <= INSTANT_CELLS
         self._memo: dict[tuple[int, int], int] = {}
         """Position (the player to move's cells, the other's) -> its value for the player to move."""
         self._lock = threading.Lock()
@@ -312,6 +316,8 @@ class TicTacToeKit(GameKit):
     name = "tictactoe"
     summary = "tic-tac-toe (AIMA's first minimax example: a draw) and m,n,k-games up to 5x5: exact by memoised search"
     positions = "the cells played in order, column letter and row from the top: b2a1c3 ('' or - the empty board)"
+    player_names = ("first player (X)", "second player (O)")
+    position_hint = "the cells played, e.g. b2a1 (blank: empty board)"
     board = "grid"
 
     def names(self) -> tuple[str, ...]:

@@ -17,15 +17,14 @@ number it keeps.
 
 from __future__ import annotations
 
-import gc
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import ClassVar, Generic, Self, TypeVar
 
+from plyscope.engine.collector import cyclic_gc_paused
 from plyscope.engine.errors import UserError
 from plyscope.engine.games.base import Move, Player, State
 from plyscope.engine.games.evaluators import Evaluator
@@ -453,23 +452,6 @@ class Searcher(ABC, Generic[N]):
         """The numbers to show beside ``node``, by short name, in display order: the node's own
         (``Node.numbers``), and those that depend on this search's parameters (an edge's weight, UCB1)."""
         return node.numbers()
-
-
-@contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """Hold off Python's cycle collector while a search grows its tree, then restore it.
-
-    A search allocates tree nodes by the tens of thousands and frees almost nothing, so each
-    collection finds no garbage yet walks the whole heap: about a third of a best-first
-    search's time.  Reference counting still frees everything that is not in a cycle.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)

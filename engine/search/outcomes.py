@@ -108,19 +108,11 @@ def improvable(child: Bounds, parent: Bounds, viewer_to_move: bool) -> bool:
     return hi > parent[0] if viewer_to_move else lo < parent[1]
 
 
-def to_pons(value: int, cells: int) -> int:
-    """A score as Pons' (``plyscope.engine.solver``), for the same player, on a Connect Four board of ``cells``: a win
-    at ply ``p`` is the winner's ``(cells + 2 - p) // 2`` (the stone after ``p - 1`` stones wins), a loss its
-    opposite, a draw 0."""
-    if value == 0:
-        return 0
-    return result_of(value) * ((cells + 2 - ply_of(value)) // 2)
-
-
 def from_pons(pons: int, ply: int, cells: int) -> int:
     """Pons' score ``pons`` of a position of ``ply`` stones on a board of ``cells``, for its player to move, as a
-    score for the same player (``to_pons``' inverse): the winner's stones go on alternate plies, so the one ply whose
-    winning stone leaves the winner that score is the game's length."""
+    score for the same player (``plyscope.engine.solver.values.Connect4Values.proven``'s inverse): the winner's
+    stones go on alternate plies, so the one ply whose winning stone leaves the winner that score is the game's
+    length."""
     if pons == 0:
         return 0
     result = 1 if pons > 0 else -1

@@ -18,8 +18,10 @@ from plyscope.engine.collector import cyclic_gc_paused
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.connect4 import Connect4, Connect4State
 from plyscope.engine.kits.base import ExactValues, MovesSolve, Number, Truth
-from plyscope.engine.pov import PovBounds
-from plyscope.engine.solver.kernel import centre_first
+from plyscope.engine.pov import PovBounds, PovScore
+from plyscope.engine.solver.book import NO_BOOK_NOTE, has_book, uses_book
+from plyscope.engine.solver.kernel import NATIVE_MAX_BITS, centre_first, native_fits
+from plyscope.engine.solver.openings import OPENING_SCORES
 from plyscope.engine.solver.scores import Connect4Solver, ScoreSearch
 
 SOLVER_TABLE = 1 << 20
@@ -48,10 +50,12 @@ class Connect4Values(ExactValues):
     """Pons' exact scores of one board's positions, for the player to move; safe to call from several threads."""
 
     scale = "Pons' score"
+    legend = "Pons' scores; win in N: the player's N-th move from now completes four, loss in N: the opponent's"
     instant = False
 
     def __init__(self, game: Connect4) -> None:
         self.game = game
+        self.span = (-(game.cells // 2), game.cells // 2)
         self._solver: Future[Connect4Solver] | None = None
         """The board's solver (compiled where the board fits), made once: by ``truth``, or in a thread of its own
         from ``quick`` or ``prepare`` on."""
@@ -65,10 +69,16 @@ class Connect4Values(ExactValues):
 
     def truth(self, state: State, budget: int, at_least: Number | None = None) -> Truth:
         assert isinstance(state, Connect4State)
+        known = self._known(state)
+        if known is not None:
+            return known
         return self._solve(self._load().result(), state, budget, None if at_least is None else int(at_least))
 
     def quick(self, state: State, budget: int) -> Truth | None:
         assert isinstance(state, Connect4State)
+        known = self._known(state)
+        if known is not None:
+            return known
         loading = self._load(background=True)
         if loading.done():
             return self._solve(loading.result(), state, budget)
@@ -84,7 +94,7 @@ class Connect4Values(ExactValues):
 
     def moves(self, state: State) -> Connect4Moves:
         assert isinstance(state, Connect4State)
-        return Connect4Moves(Connect4Solver(self.game), state)
+        return Connect4Moves(Connect4Solver(self.game, table_limit=self.table or SOLVER_TABLE), state)
 
     def prepare(self) -> Future[Connect4Solver]:
         return self._load(background=True)
@@ -97,8 +107,41 @@ class Connect4Values(ExactValues):
             if self._stand_in is not None:
                 self._stand_in.reset()
 
-    def words(self, score: Number, state: State) -> str:
-        return score_words(int(score), state.ply, self.game.cells)
+    def compiled(self) -> tuple[str, ...]:
+        if not native_fits(self.game):
+            return ()
+        from plyscope.engine.solver import native_kernel  # (numba loads only when a solver is made)
+
+        return (str(native_kernel.__file__),)
+
+    def unreachable(self) -> str | None:
+        if native_fits(self.game):
+            return None
+        return (
+            f"its compiled kernel plays boards of at most {NATIVE_MAX_BITS} bits, width x (height + 1), this one has "
+            f"{self.game.width * self.game.column_bits}; in pure Python it would take far too long"
+        )
+
+    def _known(self, state: Connect4State) -> Truth | None:
+        """``state``'s value from 7x6's table of two-move openings (``OPENING_SCORES``), else ``None``."""
+        if state.ply != 2 or (self.game.width, self.game.height) != (7, 6):
+            return None
+        return Truth(PovScore(OPENING_SCORES[state.text()], state.player))
+
+    def note(self) -> str:
+        if uses_book(self.game, None):
+            return "Thill's opening book for 12 stones"
+        return NO_BOOK_NOTE if not has_book(self.game) else "no opening book (--no-book)"
+
+    def words(self, score: PovScore[int] | PovScore[float], state: State) -> str:
+        if state.is_terminal():
+            return super().words(score, state)
+        return score_words(int(score.pov(state.player)), state.ply, self.game.cells)
+
+    def proven(self, result: int, ply: int, state: State) -> Truth:
+        """Pons' score of a game ending with ``result`` at ``ply``: the winner's ``(cells + 2 - ply) // 2`` (the stone
+        after ``ply - 1`` stones wins), the loser's opposite, a draw 0."""
+        return Truth(PovScore(result * ((self.game.cells + 2 - ply) // 2), state.player))
 
     def _load(self, *, background: bool = False) -> Future[Connect4Solver]:
         """The board's solver, made the first time: here, or in a thread of its own (``background``; a second or
@@ -160,10 +203,21 @@ class Connect4Moves(MovesSolve):
         return self.solver.nodes
 
     @property
+    def slice(self) -> int:
+        return self.solver.slice_nodes
+
+    @property
     def finished(self) -> bool:
         return all(search.done for search in self.searches.values())
 
-    def advance(self, budget: int) -> None:
+    def pending(self) -> list[Move]:
+        return [column for column, search in self.searches.items() if not search.done]
+
+    def advance(self, budget: int, move: Move | None = None) -> None:
+        if move is not None:
+            assert isinstance(move, int)
+            self.searches[move].advance(budget)
+            return
         for search in self.searches.values():
             if not search.done:
                 search.advance(min(budget, SLICES_PER_MOVE * self.solver.slice_nodes))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from plyscope.engine.analysis import MAX_SLICES, ColumnScores
-from plyscope.engine.games import Connect4
+from plyscope.engine.games import Connect4, Move
+from plyscope.engine.kits.base import Number
 from plyscope.engine.pov import PovScore
 from plyscope.engine.solver import Connect4Solver
 from tests.pons import pons_positions
@@ -19,7 +20,7 @@ def solved(scores: ColumnScores) -> ColumnScores:
     return scores
 
 
-def for_mover(analysis: ColumnScores) -> dict[int, int | None]:
+def for_mover(analysis: ColumnScores) -> dict[Move, Number | None]:
     """Each column's score as bare numbers, for the player to move (who plays the column)."""
     mover = analysis.state.player
     return {column: None if s is None else s.pov(mover) for column, s in analysis.scores.items()}
@@ -66,7 +67,7 @@ def test_an_immediate_win_and_a_full_column() -> None:
 def test_out_of_budget_the_unsolved_columns_stay_unknown_within_their_bounds() -> None:
     analysis = solved(ColumnScores(C4.parse("4453"), node_budget=30_000))
     assert analysis.done and not analysis.complete
-    assert analysis.solver.nodes <= 30_000
+    assert analysis.solve.nodes <= 30_000
     unknown = [c for c, s in analysis.scores.items() if s is None]
     assert unknown
     for column in unknown:
@@ -85,7 +86,7 @@ def test_a_snapshot_writes_scores_short_and_finds_the_proven_best() -> None:
     assert [done.note(c) for c in range(7)] == ["-8", "-8", "-8", "-8", "", "+4", "-8"]
     assert [done.mark(c) for c in range(7)] == [("8", "bad")] * 4 + [("", ""), ("4", "best"), ("8", "bad")]
     assert done.best() == {5} and done.complete and done.exact(5) == 4 and done.exact(4) is None
-    assert sorted(c for c in done.bounds if done.worse(c)) == [0, 1, 2, 3, 6]
+    assert {c for c in done.bounds if done.worse(c)} == {0, 1, 2, 3, 6}
     unsolved = ColumnScores(C4.parse("4453"), node_budget=10).snapshot()
     assert unsolved.note(3) == "…" and unsolved.best() == set() and unsolved.solved() == 0
     assert unsolved.mark(3) == ("…", "")
@@ -98,25 +99,25 @@ def test_columns_settled_without_search_are_known_before_any_slice() -> None:
     # X to move: 4 completes X's bottom row; 1, 2 and 3 are playable but leave the game open.
     analysis = ColumnScores(C4.parse("112233"))
     snapshot = analysis.snapshot()
-    assert analysis.solver.nodes == 0
+    assert analysis.solve.nodes == 0
     assert snapshot.exact(3) == 18 and snapshot.solved() == 1
 
 
 @pytest.mark.usefixtures("no_book")
 def test_slices_double_each_round_up_to_a_cap() -> None:
     analysis = ColumnScores(C4.parse("4453"), node_budget=None)
-    first = analysis.solver.slice_nodes
+    first = analysis.solve.slice
     spent: list[int] = []
     while not spent or spent[-1] < MAX_SLICES * first:
-        before = analysis.solver.nodes
+        before = analysis.solve.nodes
         analysis.advance()
-        spent.append(analysis.solver.nodes - before)
+        spent.append(analysis.solve.nodes - before)
     assert not analysis.done  # no node budget: it goes on until every column is solved
     assert max(spent[:7]) <= first  # the first round: one slice per column
     assert max(spent) == MAX_SLICES * first  # later rounds: doubled, up to the cap
-    before = analysis.solver.nodes
+    before = analysis.solve.nodes
     analysis.advance()
-    assert analysis.solver.nodes - before <= MAX_SLICES * first  # and no more after
+    assert analysis.solve.nodes - before <= MAX_SLICES * first  # and no more after
 
 
 def test_without_a_node_budget_every_column_is_solved() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from plyscope.engine.agents import Agent, Decision
-from plyscope.engine.arena.openings import OPENING_SCORES, opening_scores, select_openings, two_move_openings
+from plyscope.engine.arena.openings import opening_scores, select_openings, two_move_openings
 from plyscope.engine.arena.play import play_game
 from plyscope.engine.arena.pool import GamePool, open_executor, run_games
 from plyscope.engine.arena.records import GameRecord, SideStats
@@ -44,6 +44,7 @@ from plyscope.engine.search.base import Limit, Stats
 from plyscope.engine.search.registry import algorithms
 from plyscope.engine.seeds import game_seed, turn_seed
 from plyscope.engine.solver import Connect4Solver
+from plyscope.engine.solver.openings import OPENING_SCORES
 from plyscope.engine.stats import Pentanomial, Sprt, Tally, elo_from_score, wilson_interval
 
 C4 = Connect4()

@@ -13,11 +13,12 @@ from operator import xor
 import pytest
 
 from plyscope.engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError, State
+from plyscope.engine.kits.nim import grundy_number, nim_score
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import algorithm, make_searcher
 from plyscope.engine.search.solver import SolverSearcher
-from plyscope.engine.solve import PositionSolve, Solution, Stop, grundy_number, nim_score
+from plyscope.engine.solve import PositionSolve, Solution, Stop
 from plyscope.engine.solver import (
     TABLE_LIMIT,
     Connect4Solver,

@@ -13,7 +13,7 @@ from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.registry import make_searcher
-from plyscope.engine.solve import solve_tree
+from plyscope.engine.solve import PositionSolve
 
 GAME = make_game("tree")
 
@@ -258,10 +258,10 @@ def test_alpha_beta_prunes_the_textbook_leaves(name: str, pruned: list[str], sta
 
 
 def test_solve_gives_every_move_its_exact_value() -> None:
-    solution = solve_tree(tree_state("classic"))
-    assert (solution.value, solution.moves, solution.best_moves) == (3, {"B": 3, "C": 2, "D": 2}, ["B"])
-    chance = solve_tree(tree_state("chance"))
-    assert (chance.value, chance.moves) == (7, {"B": 7, "C": 6.5, "D": 2.5})
+    solution = PositionSolve(tree_state("classic")).solution().as_json()
+    assert (solution["value"], solution["moves"], solution["best_moves"]) == (3, {"B": 3, "C": 2, "D": 2}, ["B"])
+    chance = PositionSolve(tree_state("chance")).solution().as_json()
+    assert (chance["value"], chance["moves"]) == (7, {"B": 7, "C": 6.5, "D": 2.5})
 
 
 def test_tree_games_are_equal_by_their_text() -> None:

@@ -1,4 +1,5 @@
-"""The truth column's exact values (``plyscope.engine.truth``): the solver's on Connect Four, a full search's on Nim."""
+"""Exact values through the one door (``plyscope.engine.exact.Exact``): the solver's on Connect Four, a full search's on
+Nim; and judging a search by them (``plyscope.engine.truth``)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,19 @@ from unittest import mock
 
 import pytest
 
-from plyscope.engine.games import NimState
+from plyscope.engine.exact import Exact
+from plyscope.engine.games import NimState, State
 from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.kits import make_game
+from plyscope.engine.kits.base import Truth
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search import outcomes
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
 from plyscope.engine.solver.book import NO_BOOK_VARIABLE
-from plyscope.engine.truth import STAND_IN_MISSES, Judgement, Oracle, Truth, proven_truth, refusal, work_shares
+from plyscope.engine.solver.values import STAND_IN_MISSES, Connect4Values
+from plyscope.engine.truth import Judgement, work_shares
 from plyscope.tui.formatting import truth_words
 from tests.pons import pons_positions
 
@@ -31,11 +35,15 @@ def wins(state: NimState) -> bool:
     return any(not wins(state.play(move)) for move in state.legal_moves())
 
 
+NIM = Exact().values(make_game("nim"))
+"""The Nim games' exact values: win or loss."""
+
+
 @pytest.mark.parametrize(("game", "position"), [("nim", "3,4,5"), ("nim-misere", "1,2,3"), ("grundy", "11")])
 def test_nim_values_are_those_of_the_whole_game_tree_on_every_node(game: str, position: str) -> None:
     searcher = make_searcher("minimax", make_game(game).parse(position), {"depth": 3})
     searcher.run(Limit(iterations=400))
-    oracle = Oracle()
+    oracle = Exact()
     nodes = list(searcher.walk())
     assert len(nodes) > 50
     for node in nodes:
@@ -47,7 +55,7 @@ def test_nim_values_are_those_of_the_whole_game_tree_on_every_node(game: str, po
 
 
 def test_misere_nim_differs_from_normal_play_where_bouton_says() -> None:
-    oracle = Oracle()
+    oracle = Exact()
     for game, wins_there in (("nim", False), ("nim-misere", True)):
         state = make_game(game).parse("1,1")  # normal play: nim-sum 0, a loss; misère: an even number of 1s, a win
         assert oracle.truth(state).outcome(state.player) == (1 if wins_there else -1)
@@ -58,7 +66,7 @@ def test_connect4_values_equal_the_solver_on_sampled_nodes_of_a_tree() -> None:
     searcher = make_searcher("alphabeta", make_game("connect4").parse(moves), {"depth": 4})
     searcher.run(Limit(iterations=300))
     nodes = list(searcher.walk())[::3]
-    oracle = Oracle(budget=50_000, table=1 << 16)
+    oracle = Exact(budget=50_000, table=1 << 16)
     solver = Connect4Solver(make_game("connect4"), table_limit=1 << 16)  # type: ignore[arg-type]
     settled = 0
     for node in nodes:
@@ -74,7 +82,7 @@ def test_connect4_values_equal_the_solver_on_sampled_nodes_of_a_tree() -> None:
 def test_the_root_of_a_pons_position_has_his_score() -> None:
     for moves, score in pons_positions("Test_L1_R1", 5):
         state = make_game("connect4").parse(moves)
-        truth = Oracle().truth(state)
+        truth = Exact().truth(state)
         assert truth.score == PovScore(score, state.player)
 
 
@@ -84,14 +92,14 @@ def test_a_solve_started_from_a_known_move_value_gives_the_same_score_sooner() -
     plain = seeded = 0
     for moves, _ in pons_positions("Test_L2_R1", 6):
         state = make_game("connect4").parse(moves)
-        exact = Oracle().truth(state)
+        exact = Exact().truth(state)
         assert exact.score is not None
         for move in state.legal_moves():
             child = state.play(move)
-            worth = Oracle().truth(child).score
+            worth = Exact().truth(child).score
             if child.is_terminal() or worth is None:
                 continue
-            started = Oracle().truth(state, at_least=worth.pov(state.player))
+            started = Exact().truth(state, at_least=worth.pov(state.player))
             assert started.score == exact.score
             plain, seeded = plain + exact.nodes, seeded + started.nodes
     assert 0 < seeded < plain
@@ -99,22 +107,25 @@ def test_a_solve_started_from_a_known_move_value_gives_the_same_score_sooner() -
 
 def test_a_position_beyond_the_budget_is_unsettled_and_shown_so() -> None:
     state = make_game("connect4").parse("4453")
-    truth = Oracle(budget=100).truth(state)
+    truth = Exact(budget=100).truth(state)
     assert truth == Truth(None, truth.nodes) and truth.nodes >= 100 and not truth.settled
-    assert truth_words(truth, state) == "…"
+    assert truth_words(truth, state, Exact()) == "…"
 
 
 def test_words_give_the_player_to_move_and_pons_distance() -> None:
     state = make_game("connect4").parse("32164625")  # Pons: 11, the 17th-to-last stone of 17 left: the 7th from now
-    assert truth_words(Oracle().truth(state), state) == "● win in 7"
+    exact = Exact()
+    assert truth_words(exact.truth(state), state, exact) == "● win in 7"
     nim = make_game("nim").parse("1,1/2")
-    assert truth_words(Oracle().truth(nim), nim) == "○ loss"
+    assert truth_words(exact.truth(nim), nim, exact) == "○ loss"
     over = make_game("connect4").parse("1212121")  # the first player has four in column 1
-    assert truth_words(Oracle().truth(over), over) == "○ lost"  # not "loss in 0"
+    assert truth_words(exact.truth(over), over, exact) == "○ lost"  # not "loss in 0"
+    tree = make_game("tree").parse("min:(3,(1,7))")
+    assert truth_words(exact.truth(tree), tree, exact) == "○ value 3"  # MAX's value, whoever moves
 
 
 def test_the_cache_is_bounded_and_drops_the_least_recently_used() -> None:
-    oracle = Oracle(capacity=5)
+    oracle = Exact(capacity=5)
     game = make_game("nim")
     states = [game.parse(str(pile)) for pile in range(1, 21)]
     for state in states:
@@ -127,11 +138,12 @@ def test_the_cache_is_bounded_and_drops_the_least_recently_used() -> None:
 
 def test_chance_has_no_exact_values() -> None:
     game = make_game("connect4-chance")
-    reason = refusal(game)
+    reason = Exact().refusal(game)
     assert reason is not None and "expected values" in reason
-    assert refusal(make_game("connect4")) is None and refusal(make_game("grundy")) is None
+    assert Exact().refusal(make_game("connect4")) is None and Exact().refusal(make_game("grundy")) is None
+    assert Exact().refusal(make_game("tree")) is None and Exact().refusal(make_game("tictactoe")) is None
     with pytest.raises(ValueError, match="expected values"):
-        Oracle().truth(game.start())
+        Exact().truth(game.start())
 
 
 def test_a_choice_is_judged_by_outcome_as_soon_as_it_can_be() -> None:
@@ -146,8 +158,8 @@ def test_a_choice_is_judged_by_outcome_as_soon_as_it_can_be() -> None:
 
 def test_the_outcomes_are_the_choosers_not_the_movers_after() -> None:
     state = make_game("nim").parse("1,2,3")  # nim-sum 0: every move loses for the player who plays it
-    truths = [Oracle().truth(state.play(move)) for move in state.legal_moves()]
-    judgement = Judgement.of(truths, state.player, 0)
+    truths = [Exact().truth(state.play(move)) for move in state.legal_moves()]
+    judgement = Judgement.of(truths, state.player, 0, NIM)
     assert judgement.outcomes == (-1,) * len(truths) and judgement.optimal is True
     assert judgement.optimal_moves == len(truths)
 
@@ -160,7 +172,7 @@ def test_work_shares_of_a_hand_built_root_add_up() -> None:
         for _ in range(size - 1):
             child.add_child(Node(child, 0))
     loses, wins = Truth(PovScore(1, -1)), Truth(PovScore(-1, -1))  # for the player to move after it: the opponent
-    shares = work_shares(root, [1, 2, 3, 4], 1, [loses, wins, None, wins], 1)
+    shares = work_shares(root, [1, 2, 3, 4], 1, [loses, wins, None, wins], 1, NIM)
     assert shares.work == (3.0, 1.0, 2.0, 0.0) and shares.unit == "moves"
     assert shares.by_outcome() == {"win": 1.0, "draw": 0.0, "loss": 3.0, "unsettled": 2.0}
     assert sum(shares.by_outcome().values()) == shares.total == 6.0
@@ -176,9 +188,9 @@ def test_the_losing_share_is_unknown_while_work_is_below_an_unsettled_move_never
     for move in (1, 2):
         root.add_child(Node(root, move))
     loses = Truth(PovScore(1, -1))  # for the player to move after it: the opponent wins
-    assert work_shares(root, [1, 2], 1, [None, None], 1).losing_share is None  # nothing settled: not 0
-    assert work_shares(root, [1, 2, 3], 1, [loses, loses, None], 1).losing_share == 1.0  # no work below move 3
-    assert work_shares(Node(None, None), [1], None, [loses], 1).losing_share is None  # no work at all
+    assert work_shares(root, [1, 2], 1, [None, None], 1, NIM).losing_share is None  # nothing settled: not 0
+    assert work_shares(root, [1, 2, 3], 1, [loses, loses, None], 1, NIM).losing_share == 1.0  # no work below move 3
+    assert work_shares(Node(None, None), [1], None, [loses], 1, NIM).losing_share is None  # no work at all
 
 
 @pytest.mark.parametrize("name", ["minimax", "mcts"])
@@ -187,8 +199,10 @@ def test_the_work_below_the_root_moves_adds_up_to_the_searchs(name: str) -> None
     searcher = make_searcher(name, state, {"depth": 3} if name == "minimax" else {})
     searcher.run(Limit(iterations=300))
     moves = list(state.legal_moves())
-    oracle = Oracle()
-    shares = work_shares(searcher.root, moves, searcher.best_move(), [oracle.truth(state.play(m)) for m in moves], 1)
+    oracle = Exact()
+    shares = work_shares(
+        searcher.root, moves, searcher.best_move(), [oracle.truth(state.play(m)) for m in moves], 1, NIM
+    )
     assert shares.by_outcome()["unsettled"] == 0 and sum(shares.by_outcome().values()) == shares.total
     if name == "minimax":
         assert shares.unit == "moves" and shares.total == searcher.stats.nodes - 1  # every node but the root
@@ -212,8 +226,8 @@ def test_the_principal_path_follows_the_preferred_child_at_each_node(name: str) 
 
 
 class HeldLoad:
-    """Stands in for ``Connect4Solver`` in ``plyscope.engine.truth``: the board's compiled solver is made only once the
-    test lets it go (its pure Python stand-in at once)."""
+    """Stands in for ``Connect4Solver`` in ``plyscope.engine.solver.values``: the board's compiled solver is made only
+    once the test lets it go (its pure Python stand-in at once)."""
 
     def __init__(self) -> None:
         self.go = threading.Event()
@@ -227,8 +241,8 @@ class HeldLoad:
 def test_a_quick_look_settles_endgames_while_the_solver_loads_and_leaves_the_rest() -> None:
     game = make_game("connect4")
     held = HeldLoad()
-    with mock.patch("plyscope.engine.truth.Connect4Solver", held):
-        oracle = Oracle(table=1 << 16)
+    with mock.patch("plyscope.engine.solver.values.Connect4Solver", held):
+        oracle = Exact(table=1 << 16)
         for moves, score in pons_positions("Test_L3_R1", 5):  # late positions: a few dozen solver nodes each
             state = game.parse(moves)
             truth = oracle.quick(state)
@@ -240,7 +254,7 @@ def test_a_quick_look_settles_endgames_while_the_solver_loads_and_leaves_the_res
         assert oracle.quick(hard) is None
         assert oracle.cached(hard) is None  # ... not a value: ``truth`` finds it
         held.go.set()
-        assert oracle.truth(hard) == Oracle(table=1 << 16).truth(hard)
+        assert oracle.truth(hard) == Exact(table=1 << 16).truth(hard)
         assert oracle.prepare(game) is loading  # (one solver, made once)
         assert oracle.quick(hard) == oracle.cached(hard) is not None  # what ``truth`` found, kept
 
@@ -251,8 +265,8 @@ def test_the_pure_python_looks_stop_after_positions_in_a_row_they_cannot_settle(
     monkeypatch.setenv(NO_BOOK_VARIABLE, "1")  # without the opening book, 4453's children take millions of nodes
     game = make_game("connect4")
     held = HeldLoad()
-    with mock.patch("plyscope.engine.truth.Connect4Solver", held):
-        oracle = Oracle(table=1 << 16)
+    with mock.patch("plyscope.engine.solver.values.Connect4Solver", held):
+        oracle = Exact(table=1 << 16)
         hard = [game.parse("4453" + move) for move in "1234567"]
         assert [oracle.quick(state) for state in hard[:STAND_IN_MISSES]] == [None] * STAND_IN_MISSES
         easy = game.parse(pons_positions("Test_L3_R1", 1)[0][0])
@@ -264,20 +278,22 @@ def test_the_pure_python_looks_stop_after_positions_in_a_row_they_cannot_settle(
 
 
 def test_only_connect_four_has_a_solver_to_load_and_it_is_said_once_loaded() -> None:
-    assert Oracle().prepare(make_game("nim")) is None
-    assert Oracle().prepare(make_game("connect4-chance")) is None
+    assert Exact().prepare(make_game("nim")) is None
+    assert Exact().prepare(make_game("connect4-chance")) is None
     loaded = threading.Event()
-    oracle = Oracle(table=1 << 16, loaded=loaded.set)
+    oracle = Exact(table=1 << 16, loaded=loaded.set)
     loading = oracle.prepare(make_game("connect4"))
     assert loading is not None
     loading.result(timeout=60)
     assert loaded.is_set()
 
 
-def test_the_apps_oracle_freezes_the_solvers_objects_out_of_the_collector() -> None:
-    from plyscope.tui.widgets.search_pane import ORACLE, freeze_loaded
+def test_the_apps_door_freezes_the_solvers_objects_out_of_the_collector() -> None:
+    from plyscope.tui.app import PlyscopeApp, freeze_loaded
+    from plyscope.tui.session import SearchConfig, Session
 
-    assert ORACLE.loaded is freeze_loaded
+    app = PlyscopeApp(Session.create(SearchConfig()), truth_nodes=1234, load_ahead=False)
+    assert app.exact.loaded is freeze_loaded and app.exact.budget == 1234 and not app.exact.load_ahead
     gc.unfreeze()
     freeze_loaded()
     assert gc.get_freeze_count() > 0
@@ -299,12 +315,13 @@ def test_what_a_searcher_proves_is_the_oracles_truth(name: str, params: dict[str
     state = make_game("connect4").parse("52753311433677442422121")  # 23 stones
     searcher = make_searcher(name, state, params)
     searcher.run(limit)
-    oracle, blind = Oracle(), Oracle(budget=1, table=1 << 16)
+    oracle, blind = Exact(), Exact(budget=1, table=1 << 16)
     proven = [(node, proof) for node in searcher.walk() if (proof := searcher.proof(node)) is not None]
     assert len(proven) > 5
     for node, proof in proven:
         position = searcher.state_at(node)
-        assert proven_truth(proof, position).score == oracle.truth(position).score
+        truth = oracle.proven(proof, position)
+        assert truth is not None and truth.score == oracle.truth(position).score
     if searcher.finished:  # (plain MCTS, stopped early, proves only some finished games deep in its tree)
         assert any(not blind.truth(searcher.state_at(node)).settled for node, _ in proven if node.depth == 1)
 
@@ -314,17 +331,30 @@ def test_nim_proofs_are_the_results_alone() -> None:
     searcher = make_searcher("pns", state, {})
     searcher.run(Limit())
     proof = searcher.proof(searcher.root)
-    assert proof is not None and proven_truth(proof, state).score == PovScore(-1, state.player)
+    assert proof is not None
+    truth = Exact().proven(proof, state)
+    assert truth is not None and truth.score == PovScore(-1, state.player)
 
 
 def test_pons_scores_and_scores_that_carry_the_ply_convert_both_ways() -> None:
-    cells = 42
-    assert outcomes.to_pons(outcomes.score(1, 7), cells) == 18  # the first player's fourth stone wins: 22 - 4
-    assert outcomes.to_pons(outcomes.score(-1, 8), cells) == -18 and outcomes.to_pons(0, cells) == 0
+    """A proof's score (``outcomes``' ``±(1000 - ply)``) as Pons' (``Connect4Values.proven``) and back
+    (``outcomes.from_pons``, the solver searcher's)."""
+    game = make_game("connect4")
+    assert isinstance(game, Connect4)
+    values, cells = Connect4Values(game), game.cells
+
+    def pons(value: int, state: State) -> int:
+        truth = values.proven(outcomes.result_of(value), outcomes.ply_of(value), state)
+        assert truth.score is not None
+        return int(truth.score.pov(state.player))
+
+    start = game.start()
+    assert pons(outcomes.score(1, 7), start) == 18  # the first player's fourth stone wins: 22 - 4
+    assert pons(outcomes.score(-1, 8), start) == -18 and pons(0, start) == 0
     for ply in range(cells):
         for end in range(ply + 1, cells + 1):
             for result in (1, -1):
                 if (result > 0) != ((end - ply) % 2 == 1):  # the player to move wins on their own plies only
                     continue
                 value = outcomes.score(result, end)
-                assert outcomes.from_pons(outcomes.to_pons(value, cells), ply, cells) == value
+                assert outcomes.from_pons(pons(value, start), ply, cells) == value

@@ -9,10 +9,15 @@ from unittest import mock
 
 from textual.widgets import Static
 
+from plyscope.engine.exact import Exact
 from plyscope.engine.games import State
+from plyscope.engine.kits import make_game
+from plyscope.engine.kits.base import Number, Truth
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import Node
-from plyscope.engine.truth import Judgement, Oracle, Truth, work_shares
+from plyscope.engine.truth import Judgement, work_shares
+from plyscope.tui.cli import build_parser
+from plyscope.tui.commands import explore as explore_command
 from plyscope.tui.formatting import TRUTH_PENDING, truth_words
 from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
 from plyscope.tui.web import session
@@ -52,15 +57,15 @@ async def test_the_column_shows_each_nodes_exact_value_and_goes_away() -> None:
         await settle(pilot)
         await pilot.pause()
         searcher = screen.session.searcher
-        oracle = Oracle()
+        oracle = Exact()
         shown = [node for node in searcher.walk() if view_of(tree, node) is not None and node.parent is not None]
         assert len(shown) > 3
         for node in shown:
             state = searcher.state_at(node)
-            words = truth_column(truth_words(oracle.truth(state), state))
+            words = truth_column(truth_words(oracle.truth(state), state, oracle))
             assert label(tree, node).startswith(f"{label(tree, node).split(' [')[0]}{words} ")
         root = searcher.root_state
-        assert str(tree.border_title).startswith(f"root{truth_column(truth_words(oracle.truth(root), root))} ")
+        assert str(tree.border_title).startswith(f"root{truth_column(truth_words(oracle.truth(root), root, oracle))} ")
         assert "truth column on" in str(screen.query_one("#status", Static).render())
         await pilot.press("T")
         await pilot.pause()
@@ -72,16 +77,17 @@ def busy(pane: SearchPane) -> bool:
     return pane._truth_busy
 
 
-class HeldOracle(Oracle):
-    """An oracle whose first value waits until the test lets it go: the worker is surely busy meanwhile."""
+class HeldOracle(Exact):
+    """A door to exact values whose first value waits until the test lets it go: the worker is surely busy
+    meanwhile."""
 
     def __init__(self) -> None:
         super().__init__(budget=20_000, table=1 << 16)
         self.go = threading.Event()
 
-    def truth(self, state: State, *, at_least: int | None = None) -> Truth:
+    def truth(self, state: State, *, at_least: Number | None = None, budget: int | None = None) -> Truth:
         self.go.wait(PATIENCE)  # (a bound, that a test which fails does not hang)
-        return super().truth(state, at_least=at_least)
+        return super().truth(state, at_least=at_least, budget=budget)
 
     def quick(self, state: State) -> Truth | None:
         self.go.wait(PATIENCE)
@@ -91,35 +97,34 @@ class HeldOracle(Oracle):
 @run_async
 async def test_keys_are_answered_while_the_truth_is_being_found() -> None:
     app = make_app(game="connect4", position="4453", algorithm="alphabeta")
-    oracle = HeldOracle()
-    with mock.patch("plyscope.tui.widgets.search_pane.ORACLE", oracle):
-        async with app.run_test() as pilot:
-            screen = explorer(pilot)
-            await pilot.press("d")
+    oracle = app.exact = HeldOracle()
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        pane = screen.query_one(SearchPane)
+        tree = pane.search_tree
+        with keys_without_idle_waits():
+            await pilot.press("T")
+            await pilot.pause()
+            follow = tree.follow
+            await pilot.press("o")
+            await pilot.pause()
+            assert tree.follow is not follow  # the key acted ...
+            assert busy(pane)  # ... while the worker was still solving
+            await pilot.press("s")
+            await pilot.pause()
+            assert screen.session.searcher.stats.iterations == 11
+        oracle.go.set()
+        for _ in range(50):  # a worker ended starts the next on the lines added meanwhile
             await settle(pilot)
-            pane = screen.query_one(SearchPane)
-            tree = pane.search_tree
-            with keys_without_idle_waits():
-                await pilot.press("T")
-                await pilot.pause()
-                follow = tree.follow
-                await pilot.press("o")
-                await pilot.pause()
-                assert tree.follow is not follow  # the key acted ...
-                assert busy(pane)  # ... while the worker was still solving
-                await pilot.press("s")
-                await pilot.pause()
-                assert screen.session.searcher.stats.iterations == 11
-            oracle.go.set()
-            for _ in range(50):  # a worker ended starts the next on the lines added meanwhile
-                await settle(pilot)
-                await pilot.pause()
-                if not busy(pane):
-                    break
-            assert not busy(pane)
-            assert tree.awaiting_truth() == []  # every line settled, or "…"
-            searcher = screen.session.searcher
-            assert all(TRUTH_PENDING not in label(tree, node) for node in searcher.root.children)
+            await pilot.pause()
+            if not busy(pane):
+                break
+        assert not busy(pane)
+        assert tree.awaiting_truth() == []  # every line settled, or "…"
+        searcher = screen.session.searcher
+        assert all(TRUTH_PENDING not in label(tree, node) for node in searcher.root.children)
 
 
 @run_async
@@ -155,12 +160,14 @@ async def test_the_fooled_nodes_of_the_principal_variation_are_marked_and_the_he
         searcher = screen.session.searcher
         line = searcher.nodes_along(searcher.principal_variation())
         assert len(line) == 4
-        oracle = Oracle()
+        oracle = Exact()
+        values = oracle.values(searcher.root_state.game)
         judged = [
             Judgement.of(
                 [oracle.truth(searcher.state_at(child)) for child in node.children],
                 searcher.state_at(node).player,
                 node.children.index(chosen),
+                values,
             ).optimal
             for node, chosen in itertools.pairwise(line)
         ]
@@ -222,7 +229,8 @@ async def test_a_fooled_node_off_the_principal_variation_is_marked_too() -> None
             await pilot.pause()
             if not busy(pane) and not tree.awaiting_truth():
                 break
-        oracle = Oracle()
+        oracle = Exact()
+        values = oracle.values(searcher.root_state.game)
         line = set(searcher.nodes_along(searcher.principal_variation()))
         marked = {node for node in tree.shown()[1:] if label(tree, node).endswith(FOOLED_MARK)}
         expected = set()
@@ -234,7 +242,8 @@ async def test_a_fooled_node_off_the_principal_variation_is_marked_too() -> None
             truths = [
                 oracle.truth(searcher.state_at(child)) if child in shown_children else None for child in node.children
             ]
-            if Judgement.of(truths, searcher.state_at(node).player, node.children.index(chosen)).optimal is False:
+            chooser = searcher.state_at(node).player
+            if Judgement.of(truths, chooser, node.children.index(chosen), values).optimal is False:
                 expected.add(node)
         assert marked == expected
         assert marked - line, "some fooled node off the principal variation"
@@ -245,10 +254,8 @@ async def test_the_first_values_show_before_the_compiled_solver_has_loaded() -> 
     moves, _ = pons_positions("Test_L2_R1", 1)[0]
     app = make_app(game="connect4", position=moves, algorithm="alphabeta")
     held = HeldLoad()
-    with (
-        mock.patch("plyscope.engine.truth.Connect4Solver", held),
-        mock.patch("plyscope.tui.widgets.search_pane.ORACLE", Oracle(table=1 << 16)) as oracle,
-    ):
+    oracle = app.exact = Exact(table=1 << 16)
+    with mock.patch("plyscope.engine.solver.values.Connect4Solver", held):
         async with app.run_test() as pilot:
             screen = explorer(pilot)
             await pilot.press("d")
@@ -267,7 +274,7 @@ async def test_the_first_values_show_before_the_compiled_solver_has_loaded() -> 
             held.go.set()
             searcher = screen.session.searcher
             for node, truth in found:  # the pure Python kernel's values are the compiled solver's
-                assert not truth.settled or truth.score == Oracle(table=1 << 16).truth(searcher.state_at(node)).score
+                assert not truth.settled or truth.score == Exact(table=1 << 16).truth(searcher.state_at(node)).score
             await wait_until(pilot, lambda: not busy(pane), "the truth worker's end")
             assert pane.search_tree.awaiting_truth() == []
 
@@ -275,25 +282,25 @@ async def test_the_first_values_show_before_the_compiled_solver_has_loaded() -> 
 @run_async
 async def test_a_pane_loads_the_solver_ahead_of_the_column_but_not_in_a_served_session() -> None:
     app = make_app(game="connect4", position="4453")
-    oracle = Oracle(table=1 << 16)
+    oracle = app.exact = Exact(table=1 << 16)
     with (
-        mock.patch("plyscope.tui.widgets.search_pane.ORACLE", oracle),
         mock.patch("plyscope.tui.widgets.search_pane.LOAD_AHEAD_SECONDS", 0.05),
         mock.patch.object(oracle, "prepare", wraps=oracle.prepare) as prepare,
     ):
         async with app.run_test() as pilot:
             await wait_until(pilot, lambda: prepare.called, "the solver's load ahead")
             prepare.assert_called_with(app.session.searcher.root_state.game)
-        oracle.load_ahead = True
-        with (
-            mock.patch.dict(os.environ),
-            mock.patch("plyscope.engine.processes.end_with_parent"),
-            mock.patch("resource.setrlimit"),
-            mock.patch("plyscope.tui.web.session.rename"),
-            mock.patch("plyscope.tui.cli.main", return_value=0),
-        ):
-            assert session.main(["1", "2048", "explore"]) == 0
-        assert not oracle.load_ahead
+    with (
+        mock.patch.dict(os.environ),
+        mock.patch("plyscope.engine.processes.end_with_parent"),
+        mock.patch("resource.setrlimit"),
+        mock.patch("plyscope.tui.web.session.rename"),
+        mock.patch("plyscope.tui.cli.main", return_value=0) as explore,
+    ):
+        assert session.main(["1", "2048", "explore", "--algo", "mcts"]) == 0
+    explore.assert_called_once_with(["explore", "--algo", "mcts", "--solver-on-demand"])
+    served = explore_command.app_for(build_parser().parse_args(["explore", "--solver-on-demand"]))
+    assert not served.exact.load_ahead and app.exact.load_ahead
 
 
 @run_async
@@ -303,27 +310,28 @@ async def test_a_searcher_that_proves_values_settles_the_column_and_the_head_lin
     the column's truth, the oracle's own values agreeing."""
     position = "52753311433677442422121"  # 23 stones: the solver ends in a fraction of a second
     app = make_app(game="connect4", position=position, algorithm="solver")
-    with mock.patch("plyscope.tui.widgets.search_pane.ORACLE", Oracle(budget=1, table=1 << 16)):
-        async with app.run_test() as pilot:
-            screen = explorer(pilot)
-            pane = screen.query_one(SearchPane)
-            await pilot.press("T", "r")
-            searcher = screen.session.searcher
-            for _ in range(600):
-                await settle(pilot)
-                if searcher.finished and not busy(pane):
-                    break
-            assert searcher.finished
-            await pilot.pause()
-            oracle = Oracle()
-            for child in searcher.root.children:  # every root move's exact score, from the solver's proof
-                state = searcher.state_at(child)
-                shown, column = label(pane.search_tree, child), truth_column(truth_words(oracle.truth(state), state))
-                assert shown.startswith(f"{shown.split(' [')[0]}{column} ")
-            head = str(pane.query_one("#head", Static).render())
-            assert "settled" not in head and "✓ optimal (" in head
-            cells = dict(pane.query_one(FigureGrid).cells)
-            assert cells["optimal"].startswith("yes, ")
+    app.exact = Exact(budget=1, table=1 << 16)
+    async with app.run_test() as pilot:
+        screen = explorer(pilot)
+        pane = screen.query_one(SearchPane)
+        await pilot.press("T", "r")
+        searcher = screen.session.searcher
+        for _ in range(600):
+            await settle(pilot)
+            if searcher.finished and not busy(pane):
+                break
+        assert searcher.finished
+        await pilot.pause()
+        oracle = Exact()
+        for child in searcher.root.children:  # every root move's exact score, from the solver's proof
+            state = searcher.state_at(child)
+            words = truth_words(oracle.truth(state), state, oracle)
+            shown, column = label(pane.search_tree, child), truth_column(words)
+            assert shown.startswith(f"{shown.split(' [')[0]}{column} ")
+        head = str(pane.query_one("#head", Static).render())
+        assert "settled" not in head and "✓ optimal (" in head
+        cells = dict(pane.query_one(FigureGrid).cells)
+        assert cells["optimal"].startswith("yes, ")
 
 
 def test_the_stats_say_the_losing_share_is_unknown_while_work_is_below_an_unsettled_move() -> None:
@@ -332,8 +340,10 @@ def test_the_stats_say_the_losing_share_is_unknown_while_work_is_below_an_unsett
     for move in (1, 2):
         root.add_child(Node(root, move))
     loses = Truth(PovScore(1, -1))  # for the player to move after it: the opponent wins
-    unknown = dict(share_cells(work_shares(root, [1, 2], 1, [None, None], 1)))
+    nim = Exact().values(make_game("nim"))
+    unknown = dict(share_cells(work_shares(root, [1, 2], 1, [None, None], 1, nim)))
     assert unknown == {"optimal": "?", "losing work": "?"}
-    assert dict(share_cells(work_shares(root, [1, 2], 1, [loses, None], 1)))["losing work"] == "?"
-    assert dict(share_cells(work_shares(root, [1, 2], 1, [loses, loses], 1)))["losing work"] == "100% moves"
-    assert dict(share_cells(work_shares(Node(None, None), [1], None, [None], 1)))["losing work"] == "–"  # no work yet
+    assert dict(share_cells(work_shares(root, [1, 2], 1, [loses, None], 1, nim)))["losing work"] == "?"
+    assert dict(share_cells(work_shares(root, [1, 2], 1, [loses, loses], 1, nim)))["losing work"] == "100% moves"
+    no_work = work_shares(Node(None, None), [1], None, [None], 1, nim)
+    assert dict(share_cells(no_work))["losing work"] == "–"  # no work yet

@@ -40,14 +40,15 @@ from plyscope.engine.arena.summary import (
     summary,
 )
 from plyscope.engine.errors import UserError
+from plyscope.engine.exact import Exact
 from plyscope.engine.files import check_writable, write_atomic
 from plyscope.engine.game_record import controller_text, parse_controller
-from plyscope.engine.games import Connect4, Game, make_game
+from plyscope.engine.games import Game
 from plyscope.engine.games.notation import spell
+from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import shown
 from plyscope.engine.processes import interrupts_held
 from plyscope.engine.search.base import Limit, SearchError
-from plyscope.engine.solver.kernel import native_fits
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
 from plyscope.tui.commands.options import add_budget, add_cluster, add_compiled, add_game, add_no_book, add_truth_nodes
 from plyscope.tui.formatting import format_memory
@@ -370,12 +371,12 @@ def _loads(tasks: Sequence[GameTask]) -> list[tuple[str, Sequence[str], Callable
 
         if any(searchers.twinned(agent.spec.make(start)) for agent in agents.values()):
             loads.append(("searchers", searchers.KERNELS, searchers.load))
-    if tasks[0].truth_nodes and isinstance(game, Connect4) and native_fits(game):
-        from plyscope.engine.solver import native_kernel
-
+    exact = Exact()
+    sources = exact.values(game).compiled() if tasks[0].truth_nodes and exact.refusal(game) is None else ()
+    if sources:
         move = start.legal_moves()[0]
         judge = partial(judge_game, [(start, start.play(move))], 1)  # (a judge of its own, as every game's)
-        loads.append(("solver", (str(native_kernel.__file__),), judge))
+        loads.append(("solver", sources, judge))
     return loads
 
 

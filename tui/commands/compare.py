@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from plyscope.engine.agents import check_seed, turn_limit
 from plyscope.engine.errors import UserError
 from plyscope.engine.kits import make_game
-from plyscope.tui.commands.options import SEED, add_budget, add_game
+from plyscope.tui.commands.options import SEED, add_budget, add_game, add_truth_budget
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.session import SearchConfig, Session, parse_position
 
@@ -31,10 +31,15 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     explorer = Session.create(SearchConfig(game=game.name, position=state.text()))
     from plyscope.tui.app import PlyscopeApp
 
-    return PlyscopeApp(explorer, opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match))
+    return PlyscopeApp(
+        explorer,
+        truth_nodes=args.truth_nodes,
+        opening=lambda: CompareScreen(state, agents, total, seed=seed, match=args.match),
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_truth_budget(parser)
     parser.add_argument("position", help="move string or piles ('-' for the start)")
     parser.add_argument(
         "--agents",

@@ -10,7 +10,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import NO_FILES, set_files_folder, set_files_off
 from plyscope.engine.numbers import shown
 from plyscope.engine.search.base import SearchError
-from plyscope.tui.commands.options import MOVES, SEED, add_game, add_no_book, add_position
+from plyscope.tui.commands.options import MOVES, SEED, add_game, add_no_book, add_position, add_truth_budget
 from plyscope.tui.session import SearchConfig, Session, default_budget
 
 if TYPE_CHECKING:
@@ -63,7 +63,9 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     folder = getattr(args, "files_in", None)
     if folder is not None:  # from now on only files inside the folder, where a bare name goes
         keep_files_in(folder)
-    return PlyscopeApp(session, files=files, theme=args.theme)
+    return PlyscopeApp(
+        session, files=files, theme=args.theme, truth_nodes=args.truth_nodes, load_ahead=not args.solver_on_demand
+    )
 
 
 def keep_files_in(folder: str) -> None:
@@ -83,6 +85,7 @@ def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="algorithm parameter")
     parser.add_argument("--seed", type=SEED, default=0, help="seed of the searcher's random generator")
     parser.add_argument("--moves", type=MOVES, metavar="N", help="budget: calls to the move operator")
+    add_truth_budget(parser)
     parser.add_argument(
         "--theme",
         metavar="NAME",
@@ -93,6 +96,11 @@ def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_explore_arguments(parser)
     add_no_book(parser)  # (not among the arguments serve passes on: its sessions inherit it from its environment)
+    parser.add_argument(
+        "--solver-on-demand",
+        action="store_true",
+        help="load the truth column's solver only when T asks, not as soon as a search shows; serve's sessions set it",
+    )
     files = parser.add_mutually_exclusive_group()
     files.add_argument(
         "--no-files",

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
 from plyscope.engine.errors import one_line
+from plyscope.engine.exact import NODE_BUDGET
 from plyscope.engine.kits import game_names
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, MAX_SECONDS, MAX_SEED, NumberError, parse_float, parse_int
 
@@ -57,6 +58,19 @@ def add_truth_nodes(parser: argparse.ArgumentParser, default: int) -> None:
         metavar="N",
         help="Connect Four and Nim: judge every move against perfect play, each position solved within N solver "
         f"nodes (default {default:,}; 0: no judging)",
+    )
+
+
+def add_truth_budget(parser: argparse.ArgumentParser) -> None:
+    """``--truth-nodes N``: the truth column's budget (``T``), solver nodes one position may take
+    (``plyscope.engine.exact.Exact.budget``)."""
+    parser.add_argument(
+        "--truth-nodes",
+        type=TRUTH_NODES,
+        default=NODE_BUDGET,
+        metavar="N",
+        help=f"the truth column (T): solver nodes one position may take before it is left unsettled, … (default "
+        f"{NODE_BUDGET:,})",
     )
 
 

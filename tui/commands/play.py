@@ -9,7 +9,7 @@ from plyscope.engine.agents import check_seed, turn_limit
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import PlayedGame, parse_controller
 from plyscope.engine.kits import make_game
-from plyscope.tui.commands.options import SEED, add_budget, add_game
+from plyscope.tui.commands.options import SEED, add_budget, add_game, add_truth_budget
 from plyscope.tui.session import SearchConfig, Session, default_algorithm, parse_position
 
 if TYPE_CHECKING:
@@ -48,10 +48,13 @@ def app_for(args: argparse.Namespace) -> PlyscopeApp:
     from plyscope.tui.app import PlyscopeApp
     from plyscope.tui.screens.play import PlayScreen
 
-    return PlyscopeApp(explorer, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint))
+    return PlyscopeApp(
+        explorer, truth_nodes=args.truth_nodes, opening=lambda: PlayScreen(played, default_limit=limit, hint=hint)
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_truth_budget(parser)
     add_game(parser)
     parser.add_argument(
         "--first",

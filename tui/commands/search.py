@@ -17,8 +17,9 @@ from rich.console import Console
 from rich.table import Table
 
 from plyscope.engine.errors import UserError
+from plyscope.engine.exact import NODE_BUDGET, Exact
 from plyscope.engine.files import check_writable
-from plyscope.engine.games import Connect4State, State
+from plyscope.engine.games import State
 from plyscope.engine.games.base import Move
 from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
@@ -26,7 +27,7 @@ from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Resul
 from plyscope.engine.search.registry import algorithm, algorithms, kits_played, make_searcher
 from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_search
 from plyscope.engine.timeline import recorded
-from plyscope.engine.truth import NODE_BUDGET, OUTCOME_NAMES, Oracle, refusal, work_shares
+from plyscope.engine.truth import OUTCOME_NAMES, Judgement, WorkShares, work_shares
 from plyscope.tui.commands.explore import parse_params
 from plyscope.tui.commands.options import SECONDS, SEED, TRUTH_NODES, add_game, add_no_book, add_position, number
 from plyscope.tui.formatting import format_memory, significant
@@ -78,7 +79,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=TRUTH_NODES,
         default=NODE_BUDGET,
         metavar="N",
-        help=f"Connect Four: solver nodes to settle each root move's exact value (default {NODE_BUDGET:,}; 0: none)",
+        help=f"solver nodes to settle each root move's exact value (default {NODE_BUDGET:,}; 0: none where values "
+        "take a "
+        "search, as Connect Four's)",
     )
     add_no_book(parser)
     parser.add_argument(
@@ -261,18 +264,19 @@ def signed_value(value: object) -> str:
 
 def truth_fields(searcher: Searcher[Node], nodes: int, best: Move | None) -> dict[str, object]:
     """The root moves against perfect play (``WorkShares.as_json``), ``best`` the move the search chose, each move's
-    value settled within ``nodes`` solver nodes (Connect Four; 0: none looked for); ``null`` where not settled, and
-    for a game with no exact values."""
+    value settled within ``nodes`` solver nodes (through the one door, ``Exact``; 0: none looked for where values take
+    a search); ``null`` where not settled, and for a game with no exact values."""
     state = searcher.root_state
-    reason = refusal(state.game)
+    exact = Exact(budget=nodes)
+    reason = exact.refusal(state.game)
     if reason is not None:
-        empty = work_shares(searcher.root, [], None, [], state.player).as_json()
+        empty = WorkShares(Judgement((), None), (), "moves").as_json()
         return {**{key: None for key in empty}, "truth_refused": reason}
-    oracle = Oracle(budget=nodes)
+    values = exact.values(state.game)
     moves = list(state.legal_moves())
-    looked = nodes > 0 or not isinstance(state, Connect4State)
-    truths = [oracle.truth(state.play(move)) if looked else None for move in moves]
-    return work_shares(searcher.root, moves, best, truths, state.player).as_json()
+    looked = nodes > 0 or values.instant
+    truths = [exact.truth(state.play(move)) if looked else None for move in moves]
+    return work_shares(searcher.root, moves, best, truths, state.player, values).as_json()
 
 
 def print_report(report: dict[str, object]) -> None:

@@ -1,8 +1,9 @@
-"""``plyscope solve``: the exact value of a position and of each legal move, within a budget.
+"""``plyscope solve``: the exact value of a position and of each legal move, within a budget, for every game with
+exact values (``plyscope.engine.solve``, through the one door ``plyscope.engine.exact.Exact``).
 
 Connect Four scores are Pons' (``plyscope.engine.solver``), Nim scores ``+1`` (win) or ``-1``
-(loss).  The position's score is for the player to move; a move's score is for the player
-who plays it.
+(loss), tic-tac-toe's ``+1``, ``0`` or ``-1``.  The position's score is for the player to move; a move's score is
+for the player who plays it.  A hand-written tree's values are MAX's, as its leaves are written.
 
 A Connect Four solve stops at its budget (``--nodes``, ``--seconds``; 60 seconds when
 neither is given) or at ctrl+c, and then shows what it knows: each move's bounds.  Once it
@@ -16,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from types import TracebackType
 
 from rich.console import Console
@@ -23,15 +25,16 @@ from rich.status import Status
 from rich.table import Table
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import CHANCE, Connect4, State
-from plyscope.engine.games.tree import TreeState, number_text
-from plyscope.engine.kits import make_game
+from plyscope.engine.games import CHANCE, State
+from plyscope.engine.games.tree import number_text
+from plyscope.engine.kits import kit_of, make_game
+from plyscope.engine.kits.base import ExactValues, Number
 from plyscope.engine.numbers import NumberError, OutOfRange, parse_float, parse_int
-from plyscope.engine.solve import PositionSolve, Solution, Stop, TreeSolution, solve_tree
-from plyscope.engine.solver.book import NO_BOOK_NOTE, has_book
+from plyscope.engine.pov import PovScore
+from plyscope.engine.solve import PositionSolve, Solution, Stop
 from plyscope.tui.commands.options import add_game, add_no_book, add_position
 from plyscope.tui.commands.output import print_table
-from plyscope.tui.formatting import score_words, signed
+from plyscope.tui.formatting import signed
 from plyscope.tui.session import parse_position
 
 DEFAULT_SECONDS = 60.0
@@ -72,9 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if args.position is None:
         raise UserError("a position is needed: write it after the options, or as --position TEXT")
     state = parse_position(game, args.position)
-    if isinstance(state, TreeState):
-        return print_tree(solve_tree(state), as_json=args.json)
     solving = PositionSolve(state)
+    if solving.values.first_player:
+        return print_tree(solving.solution(), as_json=args.json)
     stop: Stop | None = None
     with ProgressLine(solving) as progress:
         try:
@@ -107,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(solution.as_json()))
     else:
-        print_solution(solution, state, book_note(state, solving.book))
+        print_solution(solution, state, solving.values)
     return INTERRUPTED if stop is None else 0
 
 
@@ -200,40 +203,27 @@ class ProgressLine:
         self.due = now + STATUS_REFRESH_SECONDS
 
 
-def book_note(state: State, book: bool | None) -> str:
-    """What a Connect Four solve says of the opening book (``book``: whether its solver used it): empty for Nim."""
-    if book is None:
-        return ""
-    if book:
-        return "; Thill's opening book for 12 stones"
-    return "; " + (
-        NO_BOOK_NOTE if isinstance(state.game, Connect4) and not has_book(state.game) else "no opening book (--no-book)"
-    )
-
-
-def print_solution(solution: Solution, state: State, book: str = "") -> None:
-    """The position's score and each move's, with what they mean, as a Rich table on stdout; ``book``: what the
-    caption says of the opening book (``book_note``)."""
-    connect4 = isinstance(state.game, Connect4)
-    position = solution.position or "start (empty board)"
+def print_solution(solution: Solution, state: State, values: ExactValues) -> None:
+    """The position's score and each move's, with what they mean (``values``' words), as a Rich table on stdout; the
+    caption says what the scores are and how they were found (``ExactValues.note``: the opening book)."""
+    names = kit_of(state.game).player_names
     mover = "the player to move"
-    if connect4:
-        mover = "first player (X) to move" if solution.player == 1 else "second player (O) to move"
+    if names is not None:
+        mover = f"{names[0] if solution.player == 1 else names[1]} to move"
     lowest, highest = solution.score_bounds.pov(solution.player)
+
+    def words(score: Number) -> str:
+        return values.words(PovScore(score, state.player), state)
+
     cost = f"{solution.nodes:,} node{'' if solution.nodes == 1 else 's'} in {solution.seconds:.3f} s"
-    board = (state.ply, state.game.cells) if isinstance(state.game, Connect4) else None
+    note = values.note()
+    position = solution.position or "start (empty board)"
     table = Table(
-        title=f"{solution.game} {position}: {mover}: {meaning(lowest, highest, board)} "
+        title=f"{solution.game} {position}: {mover}: {meaning(lowest, highest, words)} "
         f"(score {written(lowest, highest)})",
         title_justify="left",
-        caption=f"{cost}{'' if solution.finished else ' (not finished)'}; "
-        + (
-            "Pons' scores; win in N: the player's N-th move from now completes four, loss in N: the opponent's"
-            if connect4
-            else "+1 win, -1 loss"
-        )
-        + "; each move's for the player who plays it"
-        + book,
+        caption=f"{cost}{'' if solution.finished else ' (not finished)'}; {values.legend}; each move's for the player "
+        f"who plays it{'; ' + note if note else ''}",
         caption_justify="left",
     )
     table.add_column("move")
@@ -243,11 +233,11 @@ def print_solution(solution: Solution, state: State, book: str = "") -> None:
     best = set(solution.best_moves)
     for label, bounds in solution.bounds.items():
         low, high = bounds.pov(solution.player)  # the player to move plays every move
-        table.add_row(label, written(low, high), meaning(low, high, board), "★" if label in best else "")
+        table.add_row(label, written(low, high), meaning(low, high, words), "★" if label in best else "")
     print_table(Console(), table)
 
 
-def print_tree(solution: TreeSolution, *, as_json: bool) -> int:
+def print_tree(solution: Solution, *, as_json: bool) -> int:
     """A tree's exact value and each move's (MAX's point of view), as JSON or a table; the exit status (0)."""
     if as_json:
         print(json.dumps(solution.as_json()))
@@ -256,7 +246,7 @@ def print_tree(solution: TreeSolution, *, as_json: bool) -> int:
     kind = "expectiminimax" if solution.player == CHANCE or "?" in solution.position else "minimax"
     position = solution.position if len(solution.position) <= 80 else shown(solution.position)
     table = Table(
-        title=f"tree {position}: {mover}: {kind} value {number_text(solution.value)}",
+        title=f"tree {position}: {mover}: {kind} value {number_text(float(solution.value or 0))}",
         title_justify="left",
         caption=f"{solution.nodes:,} nodes valued in {solution.seconds:.3f} s; every value is MAX's (the leaves')",
         caption_justify="left",
@@ -266,20 +256,20 @@ def print_tree(solution: TreeSolution, *, as_json: bool) -> int:
     table.add_column("best", justify="center")
     best = set(solution.best_moves)
     for label, value in solution.moves.items():
-        table.add_row(label, number_text(value), "★" if label in best and solution.player != CHANCE else "")
+        shown_value = "…" if value is None else number_text(float(value.first()))
+        table.add_row(label, shown_value, "★" if label in best and solution.player != CHANCE else "")
     print_table(Console(), table)
     return 0
 
 
-def written(lowest: int, highest: int) -> str:
+def written(lowest: Number, highest: Number) -> str:
     """A score, ``+3``, or the bounds on it while it is not known, ``-2..+5``."""
     return signed(lowest) if lowest == highest else f"{signed(lowest)}..{signed(highest)}"
 
 
-def meaning(lowest: int, highest: int, board: tuple[int, int] | None) -> str:
-    """What a score known to lie in ``[lowest, highest]`` says about the player it is for, who moves next on a
-    Connect Four ``board`` of ``(stones, cells)`` (``None``: a Nim game): ``win in 3``, ``draw``, ``loss in 2``;
-    while it is not exact, as much as its sign says (``draws or wins``)."""
+def meaning(lowest: Number, highest: Number, words: Callable[[Number], str]) -> str:
+    """What a score known to lie in ``[lowest, highest]`` says about the player it is for: its ``words`` once it is
+    exact (``win in 3``, ``draw``, ``loss``); while it is not, as much as its sign says (``draws or wins``)."""
     if lowest != highest:
         if lowest > 0:
             return "wins (how soon is not known yet)"
@@ -290,6 +280,4 @@ def meaning(lowest: int, highest: int, board: tuple[int, int] | None) -> str:
         if highest == 0:
             return "draws or loses (not known yet)"
         return "may win, draw or lose (not known yet)"
-    if board is None:
-        return "wins" if lowest > 0 else "loses"
-    return score_words(lowest, *board)
+    return words(lowest)

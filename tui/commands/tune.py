@@ -28,7 +28,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.files import check_writable
 from plyscope.engine.games import Connect4
 from plyscope.engine.games.evaluators import FEATURE_NAMES, FEATURES, FeatureEvaluator, write_weights_file
-from plyscope.engine.kits import make_game
+from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.numbers import parse_float, parse_int, signed
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import AgentSpec, algorithm
@@ -101,9 +101,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = make_game(args.game)
-    if not isinstance(game, Connect4):
-        raise UserError(f"tune fits Connect Four weights: --game connect4 or connect4:WxH, not {game.name}")
+    named = make_game(args.game)
+    game = kit_of(named).features(named)
+    if game is None:
+        raise UserError(f"tune fits Connect Four weights: --game connect4 or connect4:WxH, not {named.name}")
     seed = check_seed(args.seed)
     if not 1 <= args.positions <= MAX_POSITIONS:
         raise UserError(f"--positions must be from 1 to {MAX_POSITIONS:,}, not {args.positions}")

@@ -6,7 +6,7 @@ server keeps one such process started ahead, a *spare*, so that a page that conn
 an app that has already started.  ``main`` first makes the process end with the server, even when
 the server is SIGKILLed (``plyscope.engine.processes.end_with_parent``), and caps its address space at
 ``MEMORY_MB`` megabytes (``RLIMIT_AS``: a session that needs more fails to allocate, and ends);
-it then runs ``plyscope explore ARGS`` with ``SPARE_DRIVER``, which starts the app writing nothing
+it then runs ``plyscope explore ARGS --solver-on-demand`` with ``SPARE_DRIVER``, which starts the app writing nothing
 until the server gives it a page (a line ``COLUMNS ROWS``, the page's screen, on stdin), and draws
 it on the page from then on.  The process is named ``SPARE_NAME`` until it is given a page,
 ``PAGE_NAME`` from then on (``plyscope.tui.web.spare``) (what ``top``, ``ps -o comm`` and the tests see).
@@ -39,11 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.environ["TEXTUAL_DRIVER"] = SPARE_DRIVER
     from plyscope.tui.cli import main as plyscope
-    from plyscope.tui.widgets.search_pane import ORACLE
 
-    ORACLE.load_ahead = False  # (the exact solver loads when a page's truth column asks, not in every spare)
-
-    return plyscope(command)
+    return plyscope([*command, "--solver-on-demand"])  # (it loads when a page's T asks, not in every spare)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ from rich.text import Text
 from textual.widgets import Static
 
 from plyscope.engine.analysis import ScoresSnapshot
-from plyscope.engine.games import Connect4State, Move, State
+from plyscope.engine.exact import Exact
+from plyscope.engine.games import Move, State
 from plyscope.engine.search.base import Limit
+from plyscope.tui.contest import analysis_refusal
 from plyscope.tui.formatting import format_count, signed
 from plyscope.tui.session import Session
 
@@ -21,26 +23,32 @@ Row = tuple[str, str, str, Text]
 """A summary row: the agent's letter, the move it would play, what it has spent, the solver's verdict."""
 
 
+def analysed(state: State) -> bool:
+    """Whether the board shows the exact score of ``state``'s moves (``plyscope.tui.contest.analysis_refusal``)."""
+    return analysis_refusal(state, Exact()) is None
+
+
 def summary_rows(state: State, sessions: Sequence[Session], total: Limit, scores: ScoresSnapshot | None) -> list[Row]:
     """For each compared agent: its letter, the move it would play now, what it has spent (moves, or seconds),
-    and for Connect Four the solver's score of that move for the player to move (``+2 ✓`` among the best,
-    ``-1 ✗`` not, ``…`` unknown)."""
+    and where the board shows the moves' exact scores (``analysed``) that move's for the player to move (``+2 ✓``
+    among the best, ``-1 ✗`` not, ``…`` unknown)."""
+    shown = analysed(state)
     rows = []
     for letter, session in zip(LETTERS, sessions, strict=False):
         with session.lock:
             move = session.searcher.best_move()
             stats = session.searcher.stats
             spent = f"{stats.seconds:.2f}" if total.seconds is not None else format_count(stats.moves)
-        shown = "–" if move is None else state.move_label(move)
-        rows.append((letter, shown, spent, verdict(state, move, scores)))
+        played = "–" if move is None else state.move_label(move)
+        rows.append((letter, played, spent, verdict(move, scores) if shown else Text("")))
     return rows
 
 
-def verdict(state: State, move: Move | None, scores: ScoresSnapshot | None) -> Text:
-    """The solver's score of ``move`` and whether it is among the best (blank when not Connect Four)."""
-    if not isinstance(state, Connect4State) or move is None:
+def verdict(move: Move | None, scores: ScoresSnapshot | None) -> Text:
+    """The exact score of ``move`` (``scores``: the analysis so far) and whether it is among the best."""
+    if move is None:
         return Text("")
-    if scores is None or not isinstance(move, int):
+    if scores is None or move not in scores.bounds:
         return Text("…")
     exact = scores.exact(move)
     note = signed(exact) if exact is not None else ("?" if scores.done else "…")
@@ -59,7 +67,7 @@ class CompareSummary(Static):
         table.add_column("", style="bold")
         table.add_column("plays", justify="center")
         table.add_column("seconds" if total.seconds is not None else "moves", justify="right")
-        solver = isinstance(state, Connect4State)
+        solver = analysed(state)
         if solver:
             table.add_column("solver", justify="right")
             table.caption = (

@@ -5,17 +5,17 @@ this one widget: ``show`` a session, ``apply`` each batch of steps its search th
 delivers (``SearchScreen`` routes them), and the figures follow.
 
 With the truth column on (``show_truth``), a thread worker finds the exact value of every node
-the tree shows that has none yet (``plyscope.engine.truth``: one ``Oracle``, its solver and its
-bounded cache, shared by every pane): a quick look at each, the deepest first, then the rest
-solved, the shallowest first; it hands them to the tree every 50 ms or so.  The positions are
-read under the session's lock before it starts: it takes no lock, so a running search never
-holds it up.  A pane also starts loading the solver soon after it shows a search
-(``LOAD_AHEAD_SECONDS``), so that the column's first values come at once.
+the tree shows that has none yet, through the app's one door to exact values (``PlyscopeApp.exact``,
+a ``plyscope.engine.exact.Exact``: the games' solvers and one bounded cache, shared by every pane):
+a quick look at each, the deepest first, then the rest solved, the shallowest first; it hands them
+to the tree every 50 ms or so.  The positions are read under the session's lock before it starts:
+it takes no lock, so a running search never holds it up.  A pane also starts loading the solver
+soon after it shows a search (``LOAD_AHEAD_SECONDS``), so that the column's first values come at
+once.
 """
 
 from __future__ import annotations
 
-import gc
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -27,14 +27,17 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Move, State
-from plyscope.engine.games.tree import TreeGame
+from plyscope.engine.exact import Exact
+from plyscope.engine.games import CHANCE, Move, Player, State
+from plyscope.engine.kits import kit_of
+from plyscope.engine.kits.base import ExactValues, Truth
 from plyscope.engine.search.base import Node, Phase, Searcher
-from plyscope.engine.truth import Judgement, Oracle, Truth, WorkShares, proven_truth, refusal, work_shares
+from plyscope.engine.truth import Judgement, WorkShares, work_shares
 from plyscope.tui.formatting import format_number, format_value, player_glyph, truth_words, verdict_words
 from plyscope.tui.session import Batch, RateMeter, Session, ValueHistory
 from plyscope.tui.widgets.reading_guide import phase_words
@@ -51,22 +54,12 @@ TRUTH_SECONDS = 0.05
 """How often the truth worker hands what it found to the tree."""
 
 
-def freeze_loaded() -> None:
-    """Once a solver has loaded (the collector paused meanwhile): numba's 85,000 or so objects (its type registries, as
-    old as the process) frozen out of the cycle collector's walks, where they would add some 70 ms to each of its full
-    runs, a pause the screen would show.  Frozen without a collection first: one, some 0.1 s of the GIL, was measured
-    to find nothing to free after the load."""
-    gc.freeze()
-
-
-ORACLE = Oracle(loaded=freeze_loaded)
-"""The exact values every pane's truth column shows: one solver and one bounded cache for the whole app."""
 TRUTHS_KEPT = 10_000
 """Values a pane keeps by node before it forgets those of nodes neither shown nor children of its principal line."""
 LOAD_AHEAD_SECONDS = 0.5
-"""How long after a pane shows a search its truth column's solver starts loading, unless loaded (``Oracle.prepare``:
+"""How long after a pane shows a search its truth column's solver starts loading, unless loaded (``Exact.prepare``:
 most of a second of one core and some 40 MB of the process's own memory, Connect Four only), so that the column's first
-values come at once (``ORACLE.load_ahead`` off: only when asked)."""
+values come at once (``Exact.load_ahead`` off: only when asked)."""
 SHARES_SECONDS = 0.5
 """How often, at most, the work below the root moves is counted again (it walks the whole tree)."""
 
@@ -84,13 +77,21 @@ Found = tuple[Valued, Truth, str]
 """A node or root move, its position's exact value (for the player to move there), and that value in words."""
 
 
-def judged(node: Node, chosen: Node | None, known: dict[Valued, tuple[Truth, str]], root_player: int) -> Judgement:
-    """The choice of ``chosen`` among ``node``'s children, from the values ``known`` (a game without chance: the
-    player to move at ``node`` is the root's at an even depth)."""
-    chooser = root_player if node.depth % 2 == 0 else -root_player
+def judged(
+    node: Node, chosen: Node | None, known: dict[Valued, tuple[Truth, str]], chooser: Player, values: ExactValues
+) -> Judgement:
+    """The choice of ``chosen`` among ``node``'s children by ``chooser`` (the player to move at ``node``), from the
+    values ``known``, by ``values``' outcomes."""
     truths = [known[child][0] if child in known else None for child in node.children]
     index = None if chosen is None else node.children.index(chosen)
-    return Judgement.of(truths, chooser, index)
+    return Judgement.of(truths, chooser, index, values)
+
+
+def app_exact(widget: Widget) -> Exact:
+    """The app's one door to exact values (``PlyscopeApp.exact``)."""
+    exact = getattr(widget.app, "exact", None)
+    assert isinstance(exact, Exact), "a search pane's app has its door to exact values (PlyscopeApp.exact)"
+    return exact
 
 
 def depth(node: Valued) -> int:
@@ -145,7 +146,8 @@ def value_text(searcher: Searcher[Node]) -> Text:
     """One thing about the root value: the proven result in words, or the value for the first player, signed."""
     verdict = searcher.proven()
     value = searcher.value().first()
-    if verdict is not None and isinstance(searcher.root_state.game, TreeGame):  # leaves are values, not results
+    game = searcher.root_state.game
+    if verdict is not None and kit_of(game).ranking(game) is not None:  # leaves are values, not results
         return Text(f"value {format_value(value)} (MAX), its sign proven", "bold")
     if verdict is not None:
         return Text(f"{verdict_words(*verdict)}, proven", "bold")
@@ -281,14 +283,15 @@ class SearchPane(Vertical):
         with session.lock:
             last = session.timeline.marked(session.searcher)
         self.search_tree.show_searcher(session.searcher, session.lock, last)
-        if ORACLE.load_ahead:
-            game = session.searcher.root_state.game
-            self.set_timer(LOAD_AHEAD_SECONDS, lambda: ORACLE.prepare(game) and None)
+        exact = app_exact(self)
+        game = session.searcher.root_state.game
+        if exact.load_ahead:
+            self.set_timer(LOAD_AHEAD_SECONDS, lambda: exact.prepare(game) and None)
         self._stop_truths()
         self._truths = {}
         self.losing_history = ValueHistory()
         self.judge()
-        if refusal(session.searcher.root_state.game) is not None:
+        if exact.refusal(game) is not None:
             self.search_tree.truth = False
         self.find_truths()
 
@@ -323,7 +326,7 @@ class SearchPane(Vertical):
     def show_truth(self, on: bool) -> str:
         """Show or hide the truth column; what to say when it stays off (a game with no exact values; ``""``: none)."""
         session = self.session
-        reason = None if session is None else refusal(session.searcher.root_state.game)
+        reason = None if session is None else app_exact(self).refusal(session.searcher.root_state.game)
         if on and reason is not None:
             on = False
         self.search_tree.truth = on
@@ -372,6 +375,7 @@ class SearchPane(Vertical):
         if type(searcher).proof is Searcher.proof:  # (it proves nothing)
             return False
         known = self._truths
+        exact = app_exact(self)
         root_moves = {child: RootMove(child.move) for child in searcher.root.children}
         choices = [child for node in shown_line(searcher) for child in node.children]
         candidates = dict.fromkeys([*tree.shown(), *choices, *root_moves])
@@ -384,8 +388,10 @@ class SearchPane(Vertical):
             if proof is None:
                 continue
             state = searcher.state_at(node)
-            truth = proven_truth(proof, state)
-            words = truth_words(truth, state)
+            truth = exact.proven(proof, state)
+            if truth is None:
+                continue
+            words = truth_words(truth, state, exact)
             known[node] = (truth, words)
             if node in root_moves:
                 known[root_moves[node]] = (truth, words)
@@ -400,12 +406,13 @@ class SearchPane(Vertical):
         pane every ``TRUTH_SECONDS`` (messages of the pane's truth run ``run``).  A quick look at each first, the
         deepest first, so that what settles at once shows while the rest are solved, in the order given."""
         worker = get_current_worker()
+        exact = app_exact(self)
         found: list[Found] = []
         handed = time.perf_counter()
 
         def hand(node: Valued, state: State, truth: Truth) -> None:
             nonlocal found, handed
-            found.append((node, truth, truth_words(truth, state)))
+            found.append((node, truth, truth_words(truth, state, exact)))
             if time.perf_counter() - handed >= TRUTH_SECONDS:
                 self.post_message(self.TruthsFound(run, found, False))
                 found, handed = [], time.perf_counter()
@@ -414,7 +421,7 @@ class SearchPane(Vertical):
         for node, state in sorted(waiting, key=lambda item: depth(item[0]), reverse=True):  # the likeliest to settle
             if worker.is_cancelled:
                 return
-            truth = ORACLE.quick(state)
+            truth = exact.quick(state)
             if truth is not None:
                 hand(node, state, truth)
                 settled.add(node)
@@ -422,7 +429,7 @@ class SearchPane(Vertical):
             if worker.is_cancelled:
                 return
             if node not in settled:
-                hand(node, state, ORACLE.truth(state))
+                hand(node, state, exact.truth(state))
         self.post_message(self.TruthsFound(run, found, True))
 
     def on_tree_node_expanded(self) -> None:
@@ -466,25 +473,30 @@ class SearchPane(Vertical):
         with session.lock:
             searcher = session.searcher
             line = shown_line(searcher)
-            player = searcher.root_state.player
+            state = searcher.root_state
+            values = app_exact(self).values(state.game)
+            chance = kit_of(state.game).has_chance(state.game)
             choices = dict(itertools.pairwise(line))  # (alpha-beta's line is the last complete iteration's)
             fooled = set()
             for node in {*choices, *tree.shown()}:
                 chosen = choices[node] if node in choices else searcher.preferred_child(node)
-                if chosen is not None and judged(node, chosen, known, player).optimal is False:
+                if chosen is None:
+                    continue
+                chooser = searcher.state_at(node).player if chance else state.player * (-1) ** (node.depth % 2)
+                if chooser != CHANCE and judged(node, chosen, known, chooser, values).optimal is False:
                     fooled.add(node)
-            state = searcher.root_state
             moves = list(state.legal_moves())
             truths = [known[RootMove(move)][0] if RootMove(move) in known else None for move in moves]
             best = searcher.best_move()
             now = time.perf_counter()
             if now - self._shares_counted >= SHARES_SECONDS:
-                self.work_shares = work_shares(searcher.root, moves, best, truths, state.player)
+                self.work_shares = work_shares(searcher.root, moves, best, truths, state.player, values)
                 self._shares_counted = now
                 settled = self.work_shares.judgement.settled  # (before: a share of the losses known so far)
                 if settled and self.work_shares.losing_share is not None:
                     self.losing_history.add(self.work_shares.losing_share)
-            self.root_judgement = Judgement.of(truths, state.player, moves.index(best) if best in moves else None)
+            chosen_index = moves.index(best) if best in moves else None
+            self.root_judgement = Judgement.of(truths, state.player, chosen_index, values)
             if len(known) > TRUTHS_KEPT:  # keep the values of the lines shown and of the choices judged
                 roots: set[Valued] = {RootMove(move) for move in moves}
                 wanted = roots | {child for node in line for child in node.children} | set(tree.shown())

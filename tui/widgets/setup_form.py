@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.kits import game_choices, make_game
+from plyscope.engine.kits import game_choices, kit_of, make_game
 from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
 from plyscope.engine.search.base import AlgorithmInfo, Param
 from plyscope.engine.search.registry import algorithms, fitting_algorithms
@@ -144,13 +144,12 @@ class SetupForm(Widget):
 
     @staticmethod
     def _position_hint(game_name: str) -> str:
-        if game_name in ("grundy", "nim", "nim-misere"):
-            return "piles, e.g. 3,4,5 (blank: start)"
-        if game_name == "tree":
-            return "a tree like ((3,12,8),(2,4,6),(14,5,2)), a built-in one (classic, order, deep, chance) or a file"
-        if game_name.startswith("connect4-chance"):
-            return "two digits a turn, the column aimed at and where it landed, e.g. 4454 (blank: empty board)"
-        return "move string, e.g. 4453 (blank: empty board)"
+        """How a position of ``game_name`` is written, with an example (its kit's ``position_hint``)."""
+        try:
+            kit = kit_of(make_game(game_name))
+        except UserError:
+            return ""
+        return kit.position_hint or kit.positions
 
     # ----------------------------------------------------------------- events
 
