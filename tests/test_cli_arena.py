@@ -273,7 +273,7 @@ def test_rivest_says_which_agent_is_missing(
 
 
 def test_a_tiny_rivest_run_prints_the_paper_beside_ours(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("plyscope.engine.search.rivest")
+    pytest.importorskip("plyscope.engine.search.bestfirst.rivest")
     out = tmp_path / "rivest.json"
     assert main(["rivest", "--values", "1000", "--openings", "1", "--workers", "1", "--out", str(out)]) == 0
     printed = capsys.readouterr().out

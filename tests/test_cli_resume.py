@@ -210,7 +210,7 @@ def test_a_results_file_from_before_the_compiled_field_resumes_as_compiled(
 
 
 def test_rivest_resumes_too(tmp_path: Path) -> None:
-    pytest.importorskip("plyscope.engine.search.rivest")
+    pytest.importorskip("plyscope.engine.search.bestfirst.rivest")
     argv = ["rivest", "--values", "300,400", "--openings", "1", "--workers", "1"]
     whole = _run([*argv, "--out", "whole.json"], cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr

@@ -24,15 +24,15 @@ import numpy as np
 
 from plyscope.engine.compiled import board
 from plyscope.engine.compiled import mcts as uct
-from plyscope.engine.compiled import rivest as mm
 from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
 from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.search.alphabeta import kernel as ab
 from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
+from plyscope.engine.search.bestfirst import rivest_kernel as mm
+from plyscope.engine.search.bestfirst.rivest import MODES, Rivest
 from plyscope.engine.search.mcts import LOSS, MonteCarloTreeSearch, proven_result, secure_value
-from plyscope.engine.search.rivest import MODES, Rivest
 from plyscope.engine.search.stream import RandomStream
 
 CHUNK_STEPS: Final = 4096
@@ -200,7 +200,7 @@ class CompiledAlphaBeta(CompiledSearch):
 
 
 class CompiledRivest(CompiledSearch):
-    """``Rivest``'s twin: see ``plyscope.engine.compiled.rivest``."""
+    """``Rivest``'s twin: see ``plyscope.engine.search.bestfirst.rivest_kernel``."""
 
     def __init__(self, searcher: Rivest, evaluation: np.ndarray) -> None:
         super().__init__(searcher)

@@ -18,7 +18,8 @@ from typing import Any
 
 from plyscope.engine.search.alphabeta import checkpoints
 from plyscope.engine.search.base import Searcher
-from plyscope.engine.travel import expansions, monte_carlo
+from plyscope.engine.search.bestfirst import expansions
+from plyscope.engine.travel import monte_carlo
 from plyscope.engine.travel.protocol import Travel
 from plyscope.engine.travel.replay import Replay
 

@@ -10,7 +10,7 @@ import pytest
 from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.games.base import State
 from plyscope.engine.search import Limit
-from plyscope.engine.search.bestfirst import BestFirst, BestFirstNode
+from plyscope.engine.search.bestfirst.bestfirst import BestFirst, BestFirstNode
 from plyscope.engine.search.minimax import Minimax
 from plyscope.engine.search.registry import AgentSpec
 from tests.engine.test_rivest import BLOCK, WIN_IN_ONE, WIN_IN_THREE, HandEvaluator, HandGame, HandState

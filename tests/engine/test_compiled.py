@@ -15,7 +15,6 @@ import random
 import pytest
 
 from plyscope.engine.compiled.board import evaluate, evaluator_code, geometry
-from plyscope.engine.compiled.rivest import fsum
 from plyscope.engine.compiled.searchers import (
     FIRST_TABLE,
     FIRST_TREE,
@@ -28,6 +27,7 @@ from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search.alphabeta.searcher import ORDERINGS
 from plyscope.engine.search.base import Limit, Result
+from plyscope.engine.search.bestfirst.rivest_kernel import fsum
 from plyscope.engine.search.mcts import DRAW
 from plyscope.engine.search.registry import make_searcher
 from tests.pons import pons_positions

@@ -39,7 +39,7 @@ from plyscope.engine.kits import make_game
 from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.alphabeta.searcher import AlphaBeta
-from plyscope.engine.search.bestfirst import BestFirst
+from plyscope.engine.search.bestfirst.bestfirst import BestFirst
 from plyscope.engine.search.minimax import Minimax, MinimaxNode
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from tests.engine.test_connect4 import random_game

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from plyscope.engine.games import Connect4, Game, Move, Nim, PositionError, State
 from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit, Node, SearchError
-from plyscope.engine.search.pns import INF, ProofNumberSearch
+from plyscope.engine.search.bestfirst.pns import INF, ProofNumberSearch
 from plyscope.engine.search.registry import make_searcher
 from tests.engine.test_distance import exact_score
 

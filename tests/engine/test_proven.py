@@ -6,7 +6,7 @@ import pytest
 
 from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
-from plyscope.engine.search.bestfirst import BestFirst
+from plyscope.engine.search.bestfirst.bestfirst import BestFirst
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solve import PositionSolve
 

@@ -16,8 +16,8 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.games import Connect4, Nim, PositionError, State
 from plyscope.engine.kits import kits, make_game
 from plyscope.engine.search import AlgorithmInfo, Limit, Param, Result, SearchError, registry
+from plyscope.engine.search.bestfirst.pns import ProofNumberSearch
 from plyscope.engine.search.minimax import EVAL_PARAM, Minimax
-from plyscope.engine.search.pns import ProofNumberSearch
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher
 
 BUDGET = 200
@@ -111,7 +111,7 @@ def test_the_registry_holds_minimax_and_pns() -> None:
 
 
 def test_an_unknown_name_lists_the_known_ones() -> None:
-    with pytest.raises(SearchError, match=r"unknown algorithm 'nope': choose one of .*minimax.*pns"):
+    with pytest.raises(SearchError, match=r"unknown algorithm 'nope': choose one of .*pns.*minimax"):
         algorithm("nope")
 
 

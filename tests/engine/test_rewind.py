@@ -19,12 +19,12 @@ from plyscope.engine.kits import make_game
 from plyscope.engine.search.alphabeta import checkpoints
 from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Searcher
-from plyscope.engine.search.bestfirst import BestFirst
-from plyscope.engine.search.pns import ProofNumberSearch
+from plyscope.engine.search.bestfirst.bestfirst import BestFirst
+from plyscope.engine.search.bestfirst.expansions import Expansions
+from plyscope.engine.search.bestfirst.pns import ProofNumberSearch
+from plyscope.engine.search.bestfirst.rivest import Rivest
 from plyscope.engine.search.registry import make_searcher
-from plyscope.engine.search.rivest import Rivest
 from plyscope.engine.travel import protocol, travel_of
-from plyscope.engine.travel.expansions import Expansions
 from plyscope.engine.travel.monte_carlo import MonteCarloJournal
 from plyscope.engine.travel.replay import Replay
 from tests.engine.test_timeline import full_picture, monte_carlo_start, picture, undone

@@ -15,9 +15,9 @@ from plyscope.engine.games import Connect4, Connect4State, Nim
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import RivestEvaluator
 from plyscope.engine.search import Limit, SearchError
-from plyscope.engine.search.genmean import log_generalized_mean
+from plyscope.engine.search.bestfirst.genmean import log_generalized_mean
+from plyscope.engine.search.bestfirst.rivest import Rivest, RivestNode
 from plyscope.engine.search.registry import AgentSpec, make_searcher
-from plyscope.engine.search.rivest import Rivest, RivestNode
 
 pytestmark = pytest.mark.usefixtures("hand_made_kit")
 """Their hand-made games name the tests' kit."""

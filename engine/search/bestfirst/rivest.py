@@ -58,12 +58,12 @@ from plyscope.engine.search.base import (
     Verdict,
     best_child,
 )
-from plyscope.engine.search.genmean import log_generalized_mean
+from plyscope.engine.search.bestfirst.genmean import log_generalized_mean
+from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
 from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
-from plyscope.engine.search.telling import back_up_text, expansion_text
 
 if TYPE_CHECKING:
-    from plyscope.engine.travel.expansions import Expansions
+    from plyscope.engine.search.bestfirst.expansions import Expansions
 
 _V = attrgetter("v")
 """A node's value, first player's point of view: the key ``best_child`` compares."""

@@ -1,4 +1,4 @@
-"""Rivest's min/max approximation compiled by numba: the twin of ``plyscope.engine.search.rivest.Rivest``.
+"""Rivest's min/max approximation compiled by numba: the twin of ``plyscope.engine.search.bestfirst.rivest.Rivest``.
 
 The same search, step for step (read ``Rivest``'s docstrings for the method): follow ``a`` from the root to the tip
 of least penalty, generate and evaluate all its children, rescore ``v``, ``a`` and ``pi`` from the tip up to the
@@ -30,7 +30,7 @@ SCALARS = 9
 # Indices into the parameters array ``x``: the exponent, the reverse mode's constant weight, the shift.
 P, WEIGHT, SHIFT = range(3)
 REVERSE, MEAN, REVERSE_DERIVATIVE = range(3)
-"""Modes, in the order of ``plyscope.engine.search.rivest.MODES``."""
+"""Modes, in the order of ``plyscope.engine.search.bestfirst.rivest.MODES``."""
 STEPS_DONE, ENDED, BLOCKED, NODE_CAP, TREE_FULL = range(5)
 INF = np.inf
 
@@ -82,7 +82,7 @@ def fsum(values: np.ndarray, n: int) -> float:  # noqa: C901 -- CPython's math.f
 
 @njit(cache=True, nogil=True)
 def log_generalized_mean(logs: np.ndarray, n: int, p: float, scratch: np.ndarray) -> float:
-    """``plyscope.engine.search.genmean.log_generalized_mean`` of the first ``n`` ``logs``."""
+    """``plyscope.engine.search.bestfirst.genmean.log_generalized_mean`` of the first ``n`` ``logs``."""
     if p == 0:
         return fsum(logs, n) / n
     anchor = logs[0]

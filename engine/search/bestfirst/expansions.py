@@ -17,10 +17,10 @@ from typing import Any, Generic, TypeVar
 
 from plyscope.engine.games.base import State
 from plyscope.engine.search.base import NO_CHILDREN, Node, Searcher
-from plyscope.engine.search.bestfirst import BestFirst, BestFirstNode
+from plyscope.engine.search.bestfirst.bestfirst import BestFirst, BestFirstNode
+from plyscope.engine.search.bestfirst.pns import PnsNode, ProofNumberSearch
+from plyscope.engine.search.bestfirst.rivest import Rivest, RivestNode
 from plyscope.engine.search.outcomes import bounds
-from plyscope.engine.search.pns import PnsNode, ProofNumberSearch
-from plyscope.engine.search.rivest import Rivest, RivestNode
 from plyscope.engine.travel import protocol
 from plyscope.engine.travel.protocol import DepthRecord, Travel
 

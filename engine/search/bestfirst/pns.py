@@ -54,6 +54,7 @@ from plyscope.engine.search.base import (
     Verdict,
     listed,
 )
+from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
 from plyscope.engine.search.outcomes import (
     SCALE,
     Bounds,
@@ -66,10 +67,9 @@ from plyscope.engine.search.outcomes import (
     span_words,
     words,
 )
-from plyscope.engine.search.telling import back_up_text, expansion_text
 
 if TYPE_CHECKING:
-    from plyscope.engine.travel.expansions import Expansions
+    from plyscope.engine.search.bestfirst.expansions import Expansions
 
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""

@@ -64,12 +64,12 @@ from plyscope.engine.search.base import (
     best_child,
     listed,
 )
+from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
 from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 from plyscope.engine.search.outcomes import Bounds, backed_up, exact, improvable, intrinsic, result_of, score
-from plyscope.engine.search.telling import back_up_text, expansion_text
 
 if TYPE_CHECKING:
-    from plyscope.engine.travel.expansions import Expansions
+    from plyscope.engine.search.bestfirst.expansions import Expansions
 
 _VALUE = attrgetter("v")
 
