@@ -195,3 +195,77 @@ def test_the_installed_packages_are_plyscopes_own(tmp_path: Path) -> None:
     assert (ROOT / "tui" / "_plyscope" / "py.typed").is_file()
     done = subprocess.run([sys.executable, "-m", "plyscope", "--help"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.startswith("usage: plyscope"), done.stderr
+
+
+CONCRETE_GAMES = frozenset(
+    {
+        "Connect4",
+        "Connect4State",
+        "Connect4Chance",
+        "Connect4ChanceState",
+        "ChanceDrop",
+        "Nim",
+        "NimState",
+        "Tree",
+        "TreeGame",
+        "TreeState",
+        "Mnk",
+        "MnkState",
+    }
+)
+"""The games' own classes (``plyscope.engine.games``, ``plyscope.engine.kits``): what the engine and the UI ask a
+game's kit about instead of checking for."""
+GAME_NAMES = frozenset({"connect4", "connect4-chance", "grundy", "nim", "nim-misere", "tree", "tictactoe", "classic"})
+"""Games by name (and a Nim variant's): checking for one is checking for its class."""
+GAMES_OWN = ("engine/games/", "engine/kits/", "engine/solver/", "tui/widgets/board.py", "tui/widgets/tree_drawing.py")
+"""Where a game's own code lives, which may name its classes: the rules, the kits, Connect Four's solver, the board
+views."""
+MOST_GAME_CHECKS = 5
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+    }
+
+
+def game_checks(source: str) -> list[str]:
+    """The checks on concrete games in ``source``: ``isinstance`` on a game's class (or ``type(x) is``), and a
+    comparison (or ``startswith``) of a game's name with one of ``GAME_NAMES``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+            if _names(node.args[1]) & CONCRETE_GAMES:
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Compare) and "type" in _names(node) and _names(node) & CONCRETE_GAMES:
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Compare | ast.Call):
+            texts = {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            named = _names(node) & {"name", "game_name", "variant", "kit"}
+            if texts & GAME_NAMES and named and (isinstance(node, ast.Compare) or "startswith" in _names(node)):
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_game_checker_finds_class_and_name_checks() -> None:
+    source = (
+        "if isinstance(state, Connect4State) or isinstance(game, TreeGame | Nim): pass\n"
+        "if game.name == 'grundy' or game_name in ('nim', 'tree') or name.startswith('connect4-chance'): pass\n"
+        "if isinstance(searcher, SavedTree) or kit.has_chance(game) or game.name == 'other': pass\n"
+        "if type(game) is Connect4 and type(state) is not MctsNode: pass\n"
+    )
+    assert [check.split(":")[0] for check in game_checks(source)] == ["1", "1", "2", "2", "2", "4"]
+
+
+def test_the_engine_and_the_ui_ask_the_games_kit_not_its_class() -> None:
+    """Issue 37: at most ``MOST_GAME_CHECKS`` checks on concrete games outside the games' own code (``GAMES_OWN``);
+    everything else asks the game's kit (``plyscope.engine.kits``)."""
+    checks = [
+        f"{path.relative_to(ROOT)}:{check}"
+        for folder in ("engine", "tui")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if not str(path.relative_to(ROOT)).startswith(GAMES_OWN)
+        and not path.is_relative_to(ROOT / "tui/widgets/boards")
+        for check in game_checks(path.read_text(encoding="utf-8"))
+    ]
+    assert len(checks) <= MOST_GAME_CHECKS, "\n".join(checks)

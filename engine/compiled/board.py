@@ -15,10 +15,12 @@ left shift pushes past the board is masked away.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 from numba import njit
 
+from plyscope.engine.games.base import Game
 from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.games.evaluators import (
     EXP_STRETCH,
@@ -73,9 +75,14 @@ def geometry(game: Connect4) -> np.ndarray:
     return values
 
 
-def compiled_fits(game: object) -> bool:
-    """Whether the compiled searchers play ``game``: Connect Four on a board of at most ``NATIVE_MAX_BITS`` bits."""
-    return type(game) is Connect4 and native_fits(game)
+KIT = "connect4"
+"""The game kit the compiled searchers play (``plyscope.engine.kits``): Connect Four, on the boards that fit."""
+
+
+def compiled_fits(game: Game) -> bool:
+    """Whether the compiled searchers play ``game``: a game of ``KIT`` (Connect Four) on a board of at most
+    ``NATIVE_MAX_BITS`` bits."""
+    return game.kit == KIT and native_fits(cast(Connect4, game))
 
 
 def evaluator_code(evaluator: Evaluator) -> np.ndarray | None:

@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 
@@ -94,8 +94,7 @@ class CompiledAlphaBeta(CompiledSearch):
     def __init__(self, searcher: AlphaBeta, evaluation: np.ndarray) -> None:
         super().__init__(searcher)
         self.python = searcher
-        state = searcher.root_state
-        assert isinstance(state, Connect4State)
+        state = cast(Connect4State, searcher.root_state)  # (made only where ``compiled_fits``: Connect Four's kit)
         self.state = state
         self.geometry = geometry(state.game)
         self.evaluation = evaluation
@@ -205,8 +204,7 @@ class CompiledRivest(CompiledSearch):
     def __init__(self, searcher: Rivest, evaluation: np.ndarray) -> None:
         super().__init__(searcher)
         self.python = searcher
-        state = searcher.root_state
-        assert isinstance(state, Connect4State)
+        state = cast(Connect4State, searcher.root_state)  # (made only where ``compiled_fits``: Connect Four's kit)
         self.state = state
         self.geometry = geometry(state.game)
         self.evaluation = evaluation
@@ -334,8 +332,7 @@ class CompiledMcts(CompiledSearch):
     def __init__(self, searcher: MonteCarloTreeSearch) -> None:
         super().__init__(searcher)
         self.python = searcher
-        state = searcher.root_state
-        assert isinstance(state, Connect4State)
+        state = cast(Connect4State, searcher.root_state)  # (made only where ``compiled_fits``: Connect Four's kit)
         self.state = state
         self.geometry = geometry(state.game)
         s = np.zeros(uct.SCALARS, dtype=np.int64)

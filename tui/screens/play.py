@@ -23,10 +23,9 @@ from plyscope.engine.agents import Agent, Decision, turn_limit
 from plyscope.engine.analysis import NODE_BUDGET, ScoresSnapshot
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import Controller, PlayedGame, controller_text
-from plyscope.engine.games import Connect4State
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
-from plyscope.tui.contest import parse_sides
+from plyscope.tui.contest import analysis_refusal, parse_sides
 from plyscope.tui.formatting import player_glyph
 from plyscope.tui.match import GAME_OVER, MatchRunner, Turn, default_hint
 from plyscope.tui.messages import Analysed
@@ -37,7 +36,7 @@ from plyscope.tui.widgets.board import COLUMN_BINDINGS, Board, scores_caption
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.move_list import MoveList
 from plyscope.tui.widgets.prompt_bar import PromptBar
-from plyscope.tui.widgets.search_pane import SearchPane
+from plyscope.tui.widgets.search_pane import SearchPane, app_exact
 
 DEFAULT_FILE = "plyscope-game.txt"
 """Where a game is saved (and loaded from) until the user types another path."""
@@ -212,8 +211,9 @@ class PlayScreen(TurnScreen):
 
     def action_analysis(self) -> None:
         """Show or hide the solver's exact score of every column (Connect Four)."""
-        if not isinstance(self.played.state, Connect4State):
-            self.refuse("the analysis is for Connect Four without chance: the solver plays nothing else")
+        reason = analysis_refusal(self.played.state, app_exact(self))
+        if reason is not None:
+            self.refuse(reason)
             return
         self.analysing = not self.analysing
         self.query_one(Board).analyse(self.played.state if self.analysing else None)
@@ -254,7 +254,7 @@ class PlayScreen(TurnScreen):
     def _load(self, path: str) -> None:
         loaded = PlayedGame.load(path, self.default_limit)
         self.runner = MatchRunner(loaded)
-        self.analysing = self.analysing and isinstance(loaded.state, Connect4State)
+        self.analysing = self.analysing and analysis_refusal(loaded.state, app_exact(self)) is None
         self._position_changed(f"loaded {path}", moved=False)
 
     # ----------------------------------------------------------------- showing
