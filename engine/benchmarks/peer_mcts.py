@@ -23,7 +23,7 @@ from plyscope.engine.benchmarks.playouts import POSITIONS, SEED, Rate
 from plyscope.engine.games import Connect4, Connect4State
 from plyscope.engine.numbers import signed
 from plyscope.engine.search.base import Limit
-from plyscope.engine.search.mcts import MonteCarloTreeSearch
+from plyscope.engine.search.montecarlo.mcts import MonteCarloTreeSearch
 from plyscope.engine.seeds import game_seed, turn_seed
 from plyscope.engine.stats import Pentanomial, Tally
 

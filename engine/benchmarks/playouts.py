@@ -15,7 +15,7 @@ from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.games import Connect4, Connect4State
 from plyscope.engine.games.connect4_playouts import connect4_batch, connect4_playout
 from plyscope.engine.search.base import Limit
-from plyscope.engine.search.mcts import MonteCarloTreeSearch
+from plyscope.engine.search.montecarlo.mcts import MonteCarloTreeSearch
 from plyscope.engine.search.stream import RandomStream
 
 if TYPE_CHECKING:

@@ -23,7 +23,6 @@ from typing import Final, cast
 import numpy as np
 
 from plyscope.engine.compiled import board
-from plyscope.engine.compiled import mcts as uct
 from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
 from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4State
@@ -32,7 +31,8 @@ from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
 from plyscope.engine.search.bestfirst import rivest_kernel as mm
 from plyscope.engine.search.bestfirst.rivest import MODES, Rivest
-from plyscope.engine.search.mcts import LOSS, MonteCarloTreeSearch, proven_result, secure_value
+from plyscope.engine.search.montecarlo import kernel as uct
+from plyscope.engine.search.montecarlo.mcts import LOSS, MonteCarloTreeSearch, proven_result, secure_value
 from plyscope.engine.search.stream import RandomStream
 
 CHUNK_STEPS: Final = 4096
@@ -327,7 +327,7 @@ class CompiledRivest(CompiledSearch):
 
 
 class CompiledMcts(CompiledSearch):
-    """``MonteCarloTreeSearch``'s twin with one playout per leaf: see ``plyscope.engine.compiled.mcts``."""
+    """``MonteCarloTreeSearch``'s twin with one playout per leaf: see ``plyscope.engine.search.montecarlo.kernel``."""
 
     def __init__(self, searcher: MonteCarloTreeSearch) -> None:
         super().__init__(searcher)

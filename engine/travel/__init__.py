@@ -19,7 +19,7 @@ from typing import Any
 from plyscope.engine.search.alphabeta import checkpoints
 from plyscope.engine.search.base import Searcher
 from plyscope.engine.search.bestfirst import expansions
-from plyscope.engine.travel import monte_carlo
+from plyscope.engine.search.montecarlo import journal as monte_carlo
 from plyscope.engine.travel.protocol import Travel
 from plyscope.engine.travel.replay import Replay
 

@@ -28,7 +28,7 @@ from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search.alphabeta.searcher import ORDERINGS
 from plyscope.engine.search.base import Limit, Result
 from plyscope.engine.search.bestfirst.rivest_kernel import fsum
-from plyscope.engine.search.mcts import DRAW
+from plyscope.engine.search.montecarlo.mcts import DRAW
 from plyscope.engine.search.registry import make_searcher
 from tests.pons import pons_positions
 

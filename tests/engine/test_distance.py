@@ -17,7 +17,7 @@ import pytest
 from plyscope.engine.games import Connect4, Move, PositionError, State
 from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Searcher
-from plyscope.engine.search.mcts import FlatMonteCarlo
+from plyscope.engine.search.montecarlo.mcts import FlatMonteCarlo
 from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays
 from plyscope.engine.solve import PositionSolve
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from plyscope.engine.games import Connect4, Move, Nim, State
 from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit, SearchError
-from plyscope.engine.search.mcts import (
+from plyscope.engine.search.montecarlo.mcts import (
     DRAW,
     LOSS,
     WIN,
@@ -23,7 +23,7 @@ from plyscope.engine.search.mcts import (
     secure_value,
     ucb1,
 )
-from plyscope.engine.search.playouts import state_playout
+from plyscope.engine.search.montecarlo.playouts import state_playout
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from plyscope.engine.search.stream import RandomStream
 

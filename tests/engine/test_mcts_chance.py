@@ -7,7 +7,7 @@ import pytest
 from plyscope.engine.games import CHANCE
 from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit, SearchError
-from plyscope.engine.search.mcts import FlatMonteCarlo, MctsNode, MonteCarloTreeSearch
+from plyscope.engine.search.montecarlo.mcts import FlatMonteCarlo, MctsNode, MonteCarloTreeSearch
 from plyscope.engine.search.registry import make_searcher
 
 GAME = make_game("connect4-chance")

@@ -9,7 +9,7 @@ import pytest
 from plyscope.engine.games.base import State
 from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Node, Phase, Searcher, Step
-from plyscope.engine.search.mcts import MctsNode, MonteCarloTreeSearch
+from plyscope.engine.search.montecarlo.mcts import MctsNode, MonteCarloTreeSearch
 from plyscope.engine.search.registry import make_searcher
 
 CONNECT4 = make_game("connect4").parse("4453")

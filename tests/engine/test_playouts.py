@@ -7,7 +7,7 @@ import pytest
 
 from plyscope.engine.games import Connect4, Connect4State, Nim
 from plyscope.engine.games.connect4_playouts import Connect4Batch, batch_fits, connect4_batch, connect4_playout
-from plyscope.engine.search.playouts import Playouts, Tally, state_playout
+from plyscope.engine.search.montecarlo.playouts import Playouts, Tally, state_playout
 from plyscope.engine.search.stream import RandomStream
 
 MIDGAME = "4453322"

@@ -23,9 +23,9 @@ from plyscope.engine.search.bestfirst.bestfirst import BestFirst
 from plyscope.engine.search.bestfirst.expansions import Expansions
 from plyscope.engine.search.bestfirst.pns import ProofNumberSearch
 from plyscope.engine.search.bestfirst.rivest import Rivest
+from plyscope.engine.search.montecarlo.journal import MonteCarloJournal
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.travel import protocol, travel_of
-from plyscope.engine.travel.monte_carlo import MonteCarloJournal
 from plyscope.engine.travel.replay import Replay
 from tests.engine.test_timeline import full_picture, monte_carlo_start, picture, undone
 

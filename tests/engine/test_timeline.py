@@ -10,10 +10,10 @@ import pytest
 from plyscope.engine.games import State
 from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Node, Searcher, Step
+from plyscope.engine.search.montecarlo.journal import MonteCarloJournal
 from plyscope.engine.search.registry import algorithms, make_searcher, plays
 from plyscope.engine.timeline import Timeline
 from plyscope.engine.travel import travel_of
-from plyscope.engine.travel.monte_carlo import MonteCarloJournal
 from plyscope.engine.travel.replay import Replay, rebuild
 
 GAMES = (("connect4:5x4", "3"), ("nim", "3,4,5"), ("connect4-chance", ""))

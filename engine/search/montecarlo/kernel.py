@@ -1,4 +1,4 @@
-"""Monte Carlo tree search compiled by numba: the twin of ``plyscope.engine.search.mcts.MonteCarloTreeSearch``.
+"""Monte Carlo tree search compiled by numba: the twin of ``mcts.MonteCarloTreeSearch``.
 
 The same search, iteration for iteration, with one playout per new leaf (``k=1``; read ``MonteCarloTreeSearch``'s
 docstrings for the method): UCT selection, partial expansion, MCTS-Solver's proofs with score-bounded MCTS's

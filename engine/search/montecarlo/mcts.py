@@ -2,7 +2,7 @@
 
 One step is one iteration: select a path by UCB1 from the root, expand one untried move
 (one ``State.play``, the only move the tree search pays for), score the new leaf with
-``k`` random playouts (one numpy batch on Connect Four; see ``plyscope.engine.search.playouts``),
+``k`` random playouts (one numpy batch on Connect Four; see ``plyscope.engine.search.montecarlo.playouts``),
 and back the results up as ``k`` visits.  Options: partial expansion, and MCTS-Solver
 (Winands, Björnsson & Saito 2008), which proves wins and losses (and here draws: a node whose children
 are all proven, the best of them a draw, is a proven draw), with the bounds of score-bounded MCTS
@@ -43,7 +43,7 @@ choosing a won finished game, and a complete tree has nothing left to expand).
 Every random number (tree choices, plain playouts and numpy batches alike) is drawn from one
 ``RandomStream`` (``plyscope.engine.search.stream``), whose whole state is a position in a seeded
 sequence: that is what lets the timeline take steps back and again in place, exactly, from a
-journal of a few bytes a step (``plyscope.engine.travel.monte_carlo``).
+journal of a few bytes a step (``plyscope.engine.search.montecarlo.journal``).
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ from plyscope.engine.search.base import (
     Verdict,
     listed,
 )
+from plyscope.engine.search.montecarlo.playouts import Playouts
 from plyscope.engine.search.outcomes import (
     Bounds,
     backed_up,
@@ -80,11 +81,10 @@ from plyscope.engine.search.outcomes import (
     score,
     span_words,
 )
-from plyscope.engine.search.playouts import Playouts
 from plyscope.engine.search.stream import RandomStream
 
 if TYPE_CHECKING:
-    from plyscope.engine.travel.monte_carlo import MonteCarloJournal
+    from plyscope.engine.search.montecarlo.journal import MonteCarloJournal
 
 WIN = 1
 DRAW = 0

@@ -18,7 +18,7 @@ from operator import attrgetter
 from plyscope.engine.collector import cyclic_gc_paused
 from plyscope.engine.games.base import Move
 from plyscope.engine.search.base import NO_CHILDREN, Stats
-from plyscope.engine.search.mcts import MctsNode, MonteCarloTreeSearch
+from plyscope.engine.search.montecarlo.mcts import MctsNode, MonteCarloTreeSearch
 from plyscope.engine.travel import protocol
 from plyscope.engine.travel.protocol import DepthRecord, Travel
 
