@@ -104,7 +104,8 @@ def plyscope_rate(iterations: int, *, compiled: bool) -> Rate:
     """Our MCTS (k = 1, ``MATCHED_C``; ``compiled``: its compiled twin) for ``iterations`` on each of
     ``SPEED_POSITIONS``: a fresh search on each."""
     game = Connect4()
-    done = spent = cpu_spent = 0.0
+    done = 0
+    spent = cpu_spent = 0.0
     for moves in SPEED_POSITIONS:
         search: Any = MonteCarloTreeSearch(game.parse(moves), seed=SEED, c=MATCHED_C)
         if compiled:
@@ -116,7 +117,7 @@ def plyscope_rate(iterations: int, *, compiled: bool) -> Rate:
         spent += time.perf_counter() - started
         cpu_spent += time.process_time() - cpu_started
         done += result.stats.iterations
-    return Rate(spent, cpu_spent, playouts=int(done), iterations=int(done))
+    return Rate(spent, cpu_spent, playouts=done, iterations=done)
 
 
 def measure_speed(scale: Scale) -> BenchTable:
