@@ -24,8 +24,8 @@ from plyscope.engine.arena.play import TurnReport, play_game
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import GameTask
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import make_game
 from plyscope.engine.games.notation import spell
+from plyscope.engine.kits import make_game
 from plyscope.engine.processes import end_with_parent, interrupts_held
 
 Progress = Callable[[Sequence[TurnReport]], None]

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.seeds import turn_seed
 from plyscope.tui.app import PlyscopeApp

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import PlayedGame
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Node, Stats
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from plyscope.tui.app import PlyscopeApp, run_app

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.montecarlo.mcts import MctsNode
 from plyscope.engine.search.registry import make_searcher

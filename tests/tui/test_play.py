@@ -16,7 +16,8 @@ from textual.widgets import Static
 from plyscope.engine.agents import Agent
 from plyscope.engine.analysis import ColumnScores
 from plyscope.engine.game_record import PlayedGame
-from plyscope.engine.games import Connect4State, NimState, make_game
+from plyscope.engine.games import Connect4State, NimState
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.search.perfect import PerfectSearcher
 from plyscope.engine.search.registry import AgentSpec

@@ -12,7 +12,7 @@ from textual.worker import WorkerState
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import PlayedGame
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.tui.app import PlyscopeApp

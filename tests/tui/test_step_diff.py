@@ -8,7 +8,7 @@ from collections.abc import Hashable
 
 import pytest
 
-from plyscope.engine.games import make_game
+from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Node
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.tree_diff import Snapshot, diff_snapshots, snapshot
