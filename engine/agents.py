@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.kits import kit_of
 from plyscope.engine.numbers import parse_moves, parse_seconds, parse_seed
+from plyscope.engine.search import registry
 from plyscope.engine.search.base import Limit, Stats
 from plyscope.engine.search.registry import AgentSpec
 
@@ -91,9 +92,7 @@ class Agent:
         limit = self.limit if self.limit.nodes is not None else replace(self.limit, nodes=self.spec.info.node_cap)
         twin = None
         if self.compiled:
-            from plyscope.engine.compiled.searchers import compiled_twin  # numba loads only for an agent that plays
-
-            twin = compiled_twin(searcher)
+            twin = registry.compiled_twin(searcher)  # (numba loads only for an agent that plays)
         result = (searcher if twin is None else twin).run(limit)
         if result.best_move is None:
             return Decision(fallback_move(state), True, result.stats)

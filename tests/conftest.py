@@ -22,9 +22,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
     game = Connect4()
     Connect4Solver(game).solve(game.parse("2252576253462244111563365343671351441"))
-    from plyscope.engine.compiled.searchers import load
+    from plyscope.engine.search.registry import load_twins
 
-    load()  # the compiled searchers' kernels, likewise
+    load_twins()  # the compiled searchers' kernels, likewise
 
 
 @pytest.fixture(autouse=True)

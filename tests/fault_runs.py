@@ -31,7 +31,7 @@ from typing import Any
 from rich.progress import Progress
 
 from plyscope.engine.arena import pool
-from plyscope.engine.compiled.searchers import load
+from plyscope.engine.search.registry import load_twins
 from plyscope.tui import entry
 from plyscope.tui.commands import arena
 
@@ -44,7 +44,7 @@ def address_space() -> int:
 
 
 def limited(headroom: int, argv: list[str]) -> int:
-    load()
+    load_twins()
     limit = address_space() + headroom
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     sys.argv = ["plyscope", *argv]
@@ -156,7 +156,7 @@ def run_once(argv: list[str], delay: float | None, name: str | None = None) -> d
 
 def interrupted(seed: int, trials: int, argv: list[str]) -> None:
     """``trials`` runs, each sent SIGINT at a moment drawn between its start and the time a run takes."""
-    load()
+    load_twins()
     whole = run_once(argv, None)["seconds"]
     assert isinstance(whole, float)
     draw = random.Random(seed)
@@ -168,7 +168,7 @@ def main(argv: list[str]) -> int:
     if argv[0] == "limited":
         return limited(int(argv[1]), argv[2:])
     if argv[0] == "interrupted" and argv[1] == "poke":
-        load()
+        load_twins()
         for name in argv[2].split(","):
             print(json.dumps({"moment": name, **run_once(argv[3:], None, name)}), flush=True)
         return 0

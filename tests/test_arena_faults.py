@@ -19,8 +19,10 @@ import pytest
 from plyscope.engine import numba_cache
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.schedule import schedule
-from plyscope.engine.compiled import searchers
+from plyscope.engine.compiled import base
+from plyscope.engine.compiled.base import CompiledSearch
 from plyscope.engine.kits import make_game
+from plyscope.engine.search import registry
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.tui.cli import main
@@ -196,7 +198,7 @@ def test_the_first_run_says_it_compiles_the_searchers_and_the_solver_and_later_r
     argv = ["arena", "--agents", "alphabeta", "minimax:depth=1", "--openings", "1", "--moves", "100", "--workers", "1"]
     said_first = arena.COMPILING.format(what="the searchers and the solver", seconds=18, folder=tmp_path)
     for run in range(2):
-        monkeypatch.setattr(searchers, "_loaded", False)  # a fresh process
+        monkeypatch.setattr(base, "_loaded", set())  # a fresh process
         assert main(argv) == 0
         err = capsys.readouterr().err
         assert [line for line in err.splitlines() if "compiling" in line] == ([said_first] if run == 0 else [])
@@ -209,7 +211,7 @@ def test_only_agents_with_a_compiled_twin_load_the_compiled_searchers(monkeypatc
     """Agents without a twin (best-first, MCTS with k > 1) or told not to use it (``--no-compiled``) load nothing,
     and say nothing about compiling."""
     loaded: list[object] = []
-    monkeypatch.setattr(searchers, "load", lambda on_compile=None: loaded.append(on_compile))
+    monkeypatch.setattr(registry, "load_twins", lambda: loaded.append("twins"))
     game = make_game("connect4")
     for texts, compiled in ((["bestfirst", "mcts:k=2"], True), (["alphabeta", "rivest"], False)):
         agents = arena.make_agents(texts, Limit(moves=10), game, compiled=compiled)
@@ -229,7 +231,7 @@ class FakeClock:
     def perf_counter(self) -> float:
         return self.now
 
-    def load(self, on_compile: object = None) -> None:
+    def load(self, kind: type[CompiledSearch]) -> None:
         self.now += 60.0
 
 
@@ -237,8 +239,8 @@ def test_a_turn_s_clock_is_not_charged_with_compiling(monkeypatch: pytest.Monkey
     """The kernels load (compiling on a first run) before a turn's search starts its clock: a turn whose kernels
     took 60 s to load searched for 0 s by its clock, and a seconds budget is all the search's."""
     clock = FakeClock()
-    monkeypatch.setattr(searchers, "load", clock.load)
-    monkeypatch.setattr(searchers, "time", clock)
+    monkeypatch.setattr(CompiledSearch, "load", classmethod(clock.load))
+    monkeypatch.setattr(base, "time", clock)
     agent = Agent(AgentSpec.parse("alphabeta"), Limit(moves=500))
     decision = agent.decide(make_game("connect4").parse("4453"), seed=0)
     assert clock.now == 1060.0 and decision.stats.seconds == 0.0 and decision.stats.moves == 500

@@ -128,14 +128,14 @@ def test_no_compiled_plays_the_python_searchers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 36, item 12: plyscope rivest had --no-compiled, plyscope arena no way to play the Python searchers.
-    import plyscope.engine.compiled.searchers
+    from plyscope.engine.search import registry
 
     asked: list[str] = []
 
     def no_twin(searcher: object) -> None:
         asked.append(type(searcher).__name__)
 
-    monkeypatch.setattr(plyscope.engine.compiled.searchers, "compiled_twin", no_twin)
+    monkeypatch.setattr(registry, "compiled_twin", no_twin)
     out = tmp_path / "arena.json"
     argv = ["arena", "--agents", "alphabeta:depth=2", "alphabeta:depth=1", "--openings", "1", "--moves", "50"]
     assert main([*argv, "--workers", "1", "--out", str(out), "--no-compiled"]) == 0

@@ -26,7 +26,8 @@ from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.kits.base import EditableLeaf
 from plyscope.engine.numbers import parse_seed, shown
 from plyscope.engine.saved_tree import SavedTree
-from plyscope.engine.search.base import NO_CHILDREN, AlgorithmInfo, Node, Phase, PhasedStep, Searcher, Step
+from plyscope.engine.search.base import NO_CHILDREN, Node, Phase, PhasedStep, Searcher, Step
+from plyscope.engine.search.entry import AlgorithmInfo
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, fitting_algorithms, make_searcher, plays
 from plyscope.engine.search_file import SavedSearch, SearchRecipe, write_search
 from plyscope.engine.timeline import Timeline

@@ -13,10 +13,10 @@ import time
 
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.benchmarks.searchers import MM_SPEC, POSITIONS
-from plyscope.engine.compiled.searchers import CompiledSearch, compiled_twin
+from plyscope.engine.compiled.base import CompiledSearch
 from plyscope.engine.games import Connect4
 from plyscope.engine.search.base import Limit, Result
-from plyscope.engine.search.registry import AgentSpec, make_searcher
+from plyscope.engine.search.registry import AgentSpec, compiled_twin, make_searcher
 
 SPECS = (
     "alphabeta",

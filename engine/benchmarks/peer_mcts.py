@@ -109,7 +109,7 @@ def plyscope_rate(iterations: int, *, compiled: bool) -> Rate:
     for moves in SPEED_POSITIONS:
         search: Any = MonteCarloTreeSearch(game.parse(moves), seed=SEED, c=MATCHED_C)
         if compiled:
-            from plyscope.engine.compiled.searchers import CompiledMcts
+            from plyscope.engine.search.montecarlo.twin import CompiledMcts
 
             search = CompiledMcts(search)
         started, cpu_started = time.perf_counter(), time.process_time()

@@ -19,7 +19,7 @@ from plyscope.engine.search.montecarlo.mcts import MonteCarloTreeSearch
 from plyscope.engine.search.stream import RandomStream
 
 if TYPE_CHECKING:
-    from plyscope.engine.compiled.searchers import CompiledSearch
+    from plyscope.engine.compiled.base import CompiledSearch
 
 POSITIONS = ("32751571231557", "335662333565", "2416615552", "274552224131661", "5455174361263362")
 """Pons move strings (Begin-Medium lines 1-3, Middle-Medium lines 1-2)."""
@@ -95,7 +95,7 @@ def mcts_rate(k: int, seconds_per_position: float, *, compiled: bool = False) ->
     for state in positions():
         search: MonteCarloTreeSearch | CompiledSearch = MonteCarloTreeSearch(state, seed=SEED, k=k)
         if compiled:
-            from plyscope.engine.compiled.searchers import CompiledMcts
+            from plyscope.engine.search.montecarlo.twin import CompiledMcts
 
             assert isinstance(search, MonteCarloTreeSearch)
             search = CompiledMcts(search)

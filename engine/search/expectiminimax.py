@@ -40,7 +40,8 @@ from typing import cast
 from plyscope.engine.games.base import CHANCE, Move, State, is_chance
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, SearchError, Step, Taken
+from plyscope.engine.search.base import TAKEN, Node, Searcher, SearchError, Step, Taken
+from plyscope.engine.search.entry import AlgorithmInfo, Param
 from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
 PRUNINGS = ("none", "star1")

@@ -14,7 +14,8 @@ from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.kits.evaluation import default_evaluator, evaluator_names, make_evaluator
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Param, Searcher, Step, Taken, best_child
+from plyscope.engine.search.base import TAKEN, Node, Searcher, Step, Taken, best_child
+from plyscope.engine.search.entry import AlgorithmInfo, Param
 
 _VALUE = attrgetter("value")
 """A node's value, first player's point of view: the key ``best_child`` compares."""

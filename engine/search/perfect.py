@@ -13,7 +13,8 @@ Scores are Pons', for the player to move at each node (as ``plyscope.engine.sear
 from __future__ import annotations
 
 from plyscope.engine.games.base import Move, State
-from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Step, Taken
+from plyscope.engine.search.base import TAKEN, Node, Step, Taken
+from plyscope.engine.search.entry import AlgorithmInfo
 from plyscope.engine.search.solver import SolverNode, SolverSearcher
 from plyscope.engine.search.stream import RandomStream
 from plyscope.engine.solver import ScoreSearch

@@ -1,8 +1,10 @@
-"""Every searcher by name, with its parameters: the CLI, the UI and the arena build searchers here.
+"""Every searcher by name, with its parameters and its kit: the CLI, the UI and the arena build searchers here.
 
-Each searcher module in ``plyscope.engine.search`` that exposes ``ALGORITHMS`` (a tuple of
-``AlgorithmInfo``) is registered; a factory is called as ``factory(state, **params)``
-with every parameter checked (plus ``seed=seed`` for a searcher that draws random numbers).
+Each module or family package of ``plyscope.engine.search`` (a family's ``__init__``) that exposes ``ALGORITHMS`` (a
+tuple of ``AlgorithmInfo``: ``plyscope.engine.search.entry``) is registered; a factory is called as
+``factory(state, **params)`` with every parameter checked (plus ``seed=seed`` for a searcher that draws random
+numbers).  The parts of a searcher's kit are found through its entry: its journal (``make_searcher`` gives a fresh
+searcher its own), its compiled twin (``compiled_twin``).
 """
 
 from __future__ import annotations
@@ -13,20 +15,24 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
 
 import plyscope.engine.search
-from plyscope.engine import travel
 from plyscope.engine.errors import UserError
 from plyscope.engine.games import Game, State, is_chance
 from plyscope.engine.kits import kit_of, kits, make_game
 from plyscope.engine.numbers import shown
-from plyscope.engine.search.base import AlgorithmInfo, Node, Searcher, SearchError
+from plyscope.engine.search.base import Node, Searcher, SearchError
+from plyscope.engine.search.entry import AlgorithmInfo
 from plyscope.engine.search.minimax import resolve_evaluator
+
+if TYPE_CHECKING:
+    from plyscope.engine.compiled.base import CompiledSearch
 
 
 @cache
 def algorithms() -> dict[str, AlgorithmInfo]:
-    """Every registered algorithm by name, module by module in alphabetical order."""
+    """Every registered algorithm by name, module by module (a family's package as one) in alphabetical order."""
     found: dict[str, AlgorithmInfo] = {}
     for module_info in sorted(pkgutil.iter_modules(plyscope.engine.search.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"plyscope.engine.search.{module_info.name}")
@@ -95,8 +101,8 @@ def make_searcher(
     """A new searcher ``name`` on ``state`` with ``params`` checked against the registry.
 
     The evaluator's parameters (``eval``, ``weights``, ``transform``) become one ``Evaluator``,
-    passed to the searcher as ``evaluator``.  A searcher whose family journals its steps gets its journal
-    (``plyscope.engine.travel.attach``), to go back and forth along its timeline in place.
+    passed to the searcher as ``evaluator``.  A searcher whose entry declares a journal (``AlgorithmInfo.journal``)
+    gets its own as its ``journal``, to go back and forth along its timeline in place.
     """
     info = algorithm(name)
     check_plays(info, state.game)
@@ -118,8 +124,48 @@ def make_searcher(
         searcher = info.factory(state, **values)
     except UserError as error:  # a searcher refusing a game or a parameter combination
         raise SearchError(f"{name}: {error}") from None
-    travel.attach(searcher)
+    if info.journal is not None:
+        searcher.journal = info.journal(searcher)
     return searcher
+
+
+def twin_kind(searcher: Searcher[Node]) -> type[CompiledSearch] | None:
+    """The class of the fresh ``searcher``'s compiled twin (its entry's ``AlgorithmInfo.twin``) where the twin ``fits``
+    (its game, evaluator and parameters), found without loading the kernels; ``None`` where it has none, or once it has
+    stepped."""
+    info = algorithms().get(searcher.name)
+    if info is None or info.twin is None or searcher.stats.iterations:
+        return None
+    kind = info.twin()
+    return kind if kind.fits(searcher) else None
+
+
+def compiled_twin(searcher: Searcher[Node]) -> CompiledSearch | None:
+    """The compiled twin of the fresh ``searcher`` (not stepped yet), whose ``run`` returns the ``Result`` the
+    searcher's would; ``None`` if it has none (``twin_kind``)."""
+    kind = twin_kind(searcher)
+    return None if kind is None else kind(searcher)
+
+
+def twin_kinds() -> list[type[CompiledSearch]]:
+    """Every registered compiled twin's class (once each: alpha-beta's serves ``alphabeta`` and ``ab-rivest``)."""
+    kinds: list[type[CompiledSearch]] = []
+    for info in algorithms().values():
+        if info.twin is not None and info.twin() not in kinds:
+            kinds.append(info.twin())
+    return kinds
+
+
+def twin_sources() -> list[str]:
+    """The source files of every registered twin's kernels (numba's cache entries are keyed by their content)."""
+    return sorted({source for kind in twin_kinds() for source in kind.sources()})
+
+
+def load_twins() -> None:
+    """Load every registered twin's kernels' machine code (``CompiledSearch.load``): before a search is timed, or
+    before worker processes start (they inherit it)."""
+    for kind in twin_kinds():
+        kind.load()
 
 
 @dataclass(frozen=True, slots=True)

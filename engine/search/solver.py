@@ -11,7 +11,8 @@ from typing import ClassVar, cast
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.pov import PovBounds, PovScore
-from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, SearchError, Step, Taken, Verdict
+from plyscope.engine.search.base import TAKEN, Node, Searcher, SearchError, Step, Taken, Verdict
+from plyscope.engine.search.entry import AlgorithmInfo
 from plyscope.engine.search.outcomes import from_pons
 from plyscope.engine.solver import Connect4Solver, ScoreSearch, centre_first
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sys
 from abc import ABC, abstractmethod
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
-from plyscope.engine.search.base import Limit, Searcher
+from plyscope.engine.search.base import Limit, Node, Searcher
 
 REWIND_SLICE = 16_384
 """The most steps one ``back`` or ``forth`` call takes back or again in place (some 20 to 100 ms of work)."""
@@ -22,8 +22,8 @@ REBUILD_CHUNK = 1024
 """Steps a replay, or a ``forth`` that runs the search on, takes between two looks at its stop event."""
 
 
-S = TypeVar("S", bound=Searcher[Any])
-"""The kind of searcher a way moves."""
+S = TypeVar("S", bound=Searcher[Node], covariant=True)
+"""The kind of searcher a way moves (a way of an alpha-beta search is a way of a search)."""
 
 
 class Travel(ABC, Generic[S]):

@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from plyscope.engine.search.base import Limit, Node, Searcher
 from plyscope.engine.travel.protocol import REBUILD_CHUNK, Travel
 
 
-class Replay(Travel[Searcher[Any]]):
+class Replay(Travel[Searcher[Node]]):
     """The way of a searcher that keeps nothing to go back: none in place (``rebuild`` replays the search from its
     start instead); forth, it runs on."""
 

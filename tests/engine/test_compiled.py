@@ -14,22 +14,18 @@ import random
 
 import pytest
 
+from plyscope.engine.compiled.base import FIRST_TABLE, FIRST_TREE
 from plyscope.engine.compiled.board import evaluate, evaluator_code, geometry
-from plyscope.engine.compiled.searchers import (
-    FIRST_TABLE,
-    FIRST_TREE,
-    CompiledAlphaBeta,
-    CompiledMcts,
-    CompiledRivest,
-    compiled_twin,
-)
 from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.kits.evaluation import make_evaluator
 from plyscope.engine.search.alphabeta.searcher import ORDERINGS
+from plyscope.engine.search.alphabeta.twin import CompiledAlphaBeta
 from plyscope.engine.search.base import Limit, Result
 from plyscope.engine.search.bestfirst.rivest_kernel import fsum
+from plyscope.engine.search.bestfirst.rivest_twin import CompiledRivest
 from plyscope.engine.search.montecarlo.mcts import DRAW
-from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.search.montecarlo.twin import CompiledMcts
+from plyscope.engine.search.registry import compiled_twin, make_searcher
 from tests.pons import pons_positions
 
 C4 = Connect4()

@@ -12,7 +12,8 @@ from plyscope.engine.games import Move, State
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search import registry
 from plyscope.engine.search.alphabeta import checkpoints
-from plyscope.engine.search.base import TAKEN, AlgorithmInfo, Node, Searcher, Step, Taken
+from plyscope.engine.search.base import TAKEN, Node, Searcher, Step, Taken
+from plyscope.engine.search.entry import AlgorithmInfo
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.search_file import SearchRecipe, read_search, write_search
 from plyscope.engine.timeline import recorded

@@ -48,6 +48,7 @@ from plyscope.engine.games.notation import spell
 from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import shown
 from plyscope.engine.processes import interrupts_held
+from plyscope.engine.search import registry
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.stats import MIN_INTERVAL_PAIRS, RatingList, Sprt, parse_sprt
 from plyscope.tui.commands.options import add_budget, add_cluster, add_compiled, add_game, add_no_book, add_truth_nodes
@@ -366,11 +367,8 @@ def _loads(tasks: Sequence[GameTask]) -> list[tuple[str, Sequence[str], Callable
     start = game.start()
     agents = {agent.label: agent for task in tasks for agent in (task.first, task.second) if agent.compiled}
     loads: list[tuple[str, Sequence[str], Callable[[], object]]] = []
-    if agents:
-        from plyscope.engine.compiled import searchers  # numba loads only for agents it compiles
-
-        if any(searchers.twinned(agent.spec.make(start)) for agent in agents.values()):
-            loads.append(("searchers", searchers.KERNELS, searchers.load))
+    if agents and any(registry.twin_kind(agent.spec.make(start)) is not None for agent in agents.values()):
+        loads.append(("searchers", registry.twin_sources(), registry.load_twins))
     exact = Exact()
     sources = exact.values(game).compiled() if tasks[0].truth_nodes and exact.refusal(game) is None else ()
     if sources:

@@ -23,8 +23,9 @@ from plyscope.engine.games import State
 from plyscope.engine.games.base import Move
 from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
-from plyscope.engine.search.base import AlgorithmInfo, Limit, Node, Param, Result, Searcher
-from plyscope.engine.search.registry import algorithm, algorithms, kits_played, make_searcher
+from plyscope.engine.search.base import Limit, Node, Result, Searcher
+from plyscope.engine.search.entry import AlgorithmInfo, Param
+from plyscope.engine.search.registry import algorithm, algorithms, compiled_twin, kits_played, make_searcher
 from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_search
 from plyscope.engine.timeline import recorded
 from plyscope.engine.truth import OUTCOME_NAMES, Judgement, WorkShares, work_shares
@@ -34,7 +35,7 @@ from plyscope.tui.formatting import format_memory, significant
 from plyscope.tui.session import parse_position
 
 if TYPE_CHECKING:
-    from plyscope.engine.compiled.searchers import CompiledSearch
+    from plyscope.engine.compiled.base import CompiledSearch
 
 SEARCH_DEFAULT_MOVES = 10_000
 """The budget of ``plyscope search`` when none is given: calls to the move operator."""
@@ -171,13 +172,12 @@ def compiled(searcher: Searcher[Node], export: str | None) -> CompiledSearch:
     """``searcher``'s compiled twin (``--compiled``); ``UserError`` if it has none, or with ``--export``."""
     if export is not None:
         raise UserError("--compiled keeps no tree to export: leave out --compiled or --export")
-    from plyscope.engine.compiled.searchers import compiled_twin  # numba loads only for a compiled search
-
     twin = compiled_twin(searcher)
     if twin is None:
+        twinned = [info.name for info in algorithms().values() if info.twin is not None]
         raise UserError(
-            f"--compiled: {searcher.name} has no compiled twin here (alphabeta, ab-rivest, rivest and mcts with k=1 "
-            "have one, on Connect Four boards of at most 62 bits)"
+            f"--compiled: {searcher.name} has no compiled twin here ({', '.join(twinned)} have one, on Connect Four "
+            "boards of at most 62 bits; mcts with k=1)"
         )
     return twin
 

@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from plyscope.engine.errors import UserError
 from plyscope.engine.kits import game_choices, kit_of, make_game
 from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed
-from plyscope.engine.search.base import AlgorithmInfo, Param
+from plyscope.engine.search.entry import AlgorithmInfo, Param
 from plyscope.engine.search.registry import algorithms, fitting_algorithms
 from plyscope.tui.session import SearchConfig, Session, default_algorithm, default_budget, parse_position
 

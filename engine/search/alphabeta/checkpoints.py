@@ -490,11 +490,3 @@ def _keep_principal_line(root: AlphaBetaNode) -> None:
         if len(node.children) > 1:
             node.children = [best]
         node = best
-
-
-def attach(searcher: object) -> Checkpoints | None:
-    """Checkpoints for a fresh alpha-beta ``searcher``, set as its ``journal``; ``None`` for any other searcher."""
-    if not isinstance(searcher, AlphaBeta):
-        return None
-    journal = searcher.journal = Checkpoints(searcher)
-    return journal

@@ -61,7 +61,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Self
+from typing import Protocol, Self
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
@@ -70,9 +70,7 @@ from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
-    AlgorithmInfo,
     Node,
-    Param,
     Phase,
     PhasedStep,
     Searcher,
@@ -82,10 +80,7 @@ from plyscope.engine.search.base import (
     Verdict,
     best_child,
 )
-from plyscope.engine.search.minimax import EVAL_PARAM, EVAL_PARAMS, TRANSFORM_PARAM, WEIGHTS_PARAM, resolve_evaluator
-
-if TYPE_CHECKING:
-    from plyscope.engine.search.alphabeta.checkpoints import Checkpoints
+from plyscope.engine.search.minimax import resolve_evaluator
 
 _VALUE = attrgetter("value")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
@@ -224,6 +219,25 @@ class Frame:
         """The move to the child that gave ``node.value``."""
 
 
+class Checkpointing(Protocol):
+    """What alpha-beta tells its way back along the timeline (``plyscope.engine.search.alphabeta.checkpoints``)."""
+
+    due: int
+    """The step after which the next checkpoint is due (``AlphaBeta._enter`` takes it)."""
+
+    def started(self, root: AlphaBetaNode) -> None:
+        """The step under way begins an iteration whose tree has ``root`` (before it changes anything)."""
+
+    def completed(self) -> None:
+        """An iteration is complete."""
+
+    def table_write(self, key: Hashable, old: TableEntry | None) -> None:
+        """The step under way writes the table at ``key`` over ``old`` (``None``: no entry there yet)."""
+
+    def checkpoint(self, step: int) -> None:
+        """Note the search as it is after ``step`` steps."""
+
+
 class AlphaBeta(Searcher[AlphaBetaNode]):
     """Iterative-deepening fail-soft alpha-beta, first player MAX, one node visit per step."""
 
@@ -231,9 +245,9 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "alphabeta"
     description = "iterative-deepening alpha-beta (fail-soft) with move ordering and a transposition table"
-    journal: Checkpoints | None = None
+    journal: Checkpointing | None = None
     """Told each iteration begun and completed, each table write, and the steps where a checkpoint is due, to take
-    steps back in place (``plyscope.engine.travel`` sets it)."""
+    steps back in place (its registry entry's journal, ``checkpoints.Checkpoints``, set by the registry)."""
 
     def __init__(
         self,
@@ -773,56 +787,3 @@ class RivestAlphaBeta(AlphaBeta):
             accounting=accounting,
             evaluator=evaluator,
         )
-
-
-DEPTH_PARAM = Param("depth", int, 0, "deepest iteration in plies (0: no cap, deepen until the budget)", lo=0, hi=128)
-
-ALGORITHMS = (
-    AlgorithmInfo(
-        name=AlphaBeta.name,
-        description=AlphaBeta.description,
-        factory=AlphaBeta,
-        node_bytes=192,
-        ui_node_bytes=288,
-        params=(
-            DEPTH_PARAM,
-            Param("start_depth", int, 1, "depth of the first iteration", lo=1, hi=128),
-            Param(
-                "ordering",
-                str,
-                "none",
-                "children order: legal moves; static values above the parents of "
-                "leaves (static) or at every inner node (static-all, Rivest's); or history heuristic",
-                choices=ORDERINGS,
-            ),
-            Param("tt", bool, False, "transposition table (exact-depth values, best move first)"),
-            Param(
-                "accounting",
-                bool,
-                False,
-                "Rivest's move accounting: a child visited costs a move even when it was generated already to sort",
-            ),
-            *EVAL_PARAMS,
-        ),
-    ),
-    AlgorithmInfo(
-        name=RivestAlphaBeta.name,
-        description=RivestAlphaBeta.description,
-        factory=RivestAlphaBeta,
-        node_bytes=216,
-        ui_node_bytes=328,
-        params=(
-            DEPTH_PARAM,
-            Param(
-                "accounting",
-                bool,
-                True,
-                "Rivest's move accounting: a child visited costs a move even when it was generated already to sort",
-            ),
-            Param(EVAL_PARAM.name, str, "rivest", EVAL_PARAM.help, choices=EVAL_PARAM.choices),
-            WEIGHTS_PARAM,
-            TRANSFORM_PARAM,
-        ),
-        games=("connect4",),
-    ),
-)

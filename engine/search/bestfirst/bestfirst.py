@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
@@ -52,9 +52,7 @@ from plyscope.engine.pov import FIRST, PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
-    AlgorithmInfo,
     Node,
-    Param,
     Phase,
     PhasedStep,
     Searcher,
@@ -64,12 +62,10 @@ from plyscope.engine.search.base import (
     best_child,
     listed,
 )
+from plyscope.engine.search.bestfirst.base import ExpansionJournal
 from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
-from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
+from plyscope.engine.search.minimax import resolve_evaluator
 from plyscope.engine.search.outcomes import Bounds, backed_up, exact, improvable, intrinsic, result_of, score
-
-if TYPE_CHECKING:
-    from plyscope.engine.search.bestfirst.expansions import Expansions
 
 _VALUE = attrgetter("v")
 
@@ -120,9 +116,9 @@ class BestFirst(Searcher[BestFirstNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "bestfirst"
     description = "best-first minimax (Korf & Chickering): expand the principal leaf"
-    journal: Expansions[BestFirstNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (``plyscope.engine.travel`` sets it; not with
-    ``ab_depth``, whose full-width phase is replayed)."""
+    journal: ExpansionJournal[BestFirstNode] | None = None
+    """Told each step's expansion, to take steps back and again in place (its registry entry's journal, set by the
+    registry; not with ``ab_depth``, whose full-width phase is replayed)."""
 
     def __init__(self, state: State, *, ab_depth: int = 0, evaluator: str | Evaluator = "auto") -> None:
         super().__init__(state)
@@ -403,28 +399,6 @@ class BestFirst(Searcher[BestFirstNode]):
         assert isinstance(node, BestFirstNode)
         lo, hi = self.bounds_of(node)
         return PovScore(lo, FIRST) if lo == hi else None
-
-
-ALGORITHMS = (
-    AlgorithmInfo(
-        name=BestFirst.name,
-        description=BestFirst.description,
-        factory=BestFirst,
-        node_bytes=192,
-        ui_node_bytes=264,
-        params=(
-            Param(
-                "ab_depth",
-                int,
-                0,
-                "best-first extension: grow the tree full width to this depth first (0 = pure best-first)",
-                lo=0,
-                hi=8,
-            ),
-            *EVAL_PARAMS,
-        ),
-    ),
-)
 
 
 def _value_words(node: BestFirstNode) -> str:

@@ -309,46 +309,50 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         return size + each * (len(self._numbers) + sum(len(nodes) for nodes, _ in ancestors))
 
 
-def attach(searcher: object) -> Travel[Any] | None:
-    """A journal for a fresh ``searcher`` of proof-number search, Rivest's method or best-first minimax (without
-    a full-width phase: that is replayed), set as its ``journal``; ``None`` for any other searcher."""
-    if isinstance(searcher, ProofNumberSearch):
-        searcher.journal = Expansions(
-            searcher,
-            _unknown_again,
-            _keeps_no_position,
-            _pns_kept,
-            _pns_given_back,
-            searcher.rescore,
-            searcher.refresh,
-            leaf_values=False,
-        )
-        return searcher.journal
-    if isinstance(searcher, Rivest):
-        cost = _one_edge_a_ply if searcher.accounting else None
-        searcher.journal = Expansions(
-            searcher,
-            _tip_again,
-            _position_back,
-            _rivest_kept,
-            _rivest_given_back,
-            searcher.rescore,
-            searcher.refresh,
-            cost,
-        )
-        return searcher.journal
-    if isinstance(searcher, BestFirst) and searcher.ab_depth == 0:
-        searcher.journal = Expansions(
-            searcher,
-            _leaf_again,
-            _position_back,
-            _best_first_kept,
-            _best_first_given_back,
-            searcher.rescore,
-            searcher.refresh,
-        )
-        return searcher.journal
-    return None
+def pns_journal(searcher: ProofNumberSearch) -> Expansions[PnsNode]:
+    """Proof-number search's journal (its entry's ``journal``): its nodes keep no position, nor a value as a leaf."""
+    return Expansions(
+        searcher,
+        _unknown_again,
+        _keeps_no_position,
+        _pns_kept,
+        _pns_given_back,
+        searcher.rescore,
+        searcher.refresh,
+        leaf_values=False,
+    )
+
+
+def rivest_journal(searcher: Rivest) -> Expansions[RivestNode]:
+    """Rivest's method's journal (its entry's ``journal``): under Rivest's accounting an expansion also pays the edges
+    walked down to it."""
+    cost = _one_edge_a_ply if searcher.accounting else None
+    return Expansions(
+        searcher,
+        _tip_again,
+        _position_back,
+        _rivest_kept,
+        _rivest_given_back,
+        searcher.rescore,
+        searcher.refresh,
+        cost,
+    )
+
+
+def best_first_journal(searcher: BestFirst) -> Expansions[BestFirstNode] | None:
+    """Best-first minimax's journal (its entry's ``journal``); ``None`` with a full-width phase (``ab_depth``), whose
+    steps are replayed."""
+    if searcher.ab_depth:
+        return None
+    return Expansions(
+        searcher,
+        _leaf_again,
+        _position_back,
+        _best_first_kept,
+        _best_first_given_back,
+        searcher.rescore,
+        searcher.refresh,
+    )
 
 
 def _position_back(node: RivestNode | BestFirstNode, state: State | None) -> None:

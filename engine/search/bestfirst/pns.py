@@ -36,15 +36,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import (
     TAKEN,
-    AlgorithmInfo,
     Node,
-    Param,
     Phase,
     PhasedStep,
     Searcher,
@@ -54,6 +51,7 @@ from plyscope.engine.search.base import (
     Verdict,
     listed,
 )
+from plyscope.engine.search.bestfirst.base import ExpansionJournal
 from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
 from plyscope.engine.search.outcomes import (
     SCALE,
@@ -67,9 +65,6 @@ from plyscope.engine.search.outcomes import (
     span_words,
     words,
 )
-
-if TYPE_CHECKING:
-    from plyscope.engine.search.bestfirst.expansions import Expansions
 
 INF = math.inf
 """The proof number of a disproven node, the disproof number of a proven one."""
@@ -112,8 +107,9 @@ class ProofNumberSearch(Searcher[PnsNode]):
 
     name = "pns"
     description = "proof-number search (Allis): proves or disproves a win (or a draw) for the player to move"
-    journal: Expansions[PnsNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (``plyscope.engine.travel`` sets it)."""
+    journal: ExpansionJournal[PnsNode] | None = None
+    """Told each step's expansion, to take steps back and again in place (its registry entry's journal, set by the
+    registry)."""
 
     def __init__(self, state: State, *, target: str = "win") -> None:
         super().__init__(state)
@@ -417,23 +413,3 @@ class ProofNumberSearch(Searcher[PnsNode]):
 def _numbers_words(node: PnsNode) -> str:
     """A node's proof and disproof numbers as a phase's sentence gives them: ``pn 1, dn 1``."""
     return f"pn {node.pn:g}, dn {node.dn:g}"
-
-
-ALGORITHMS = (
-    AlgorithmInfo(
-        name=ProofNumberSearch.name,
-        description=ProofNumberSearch.description,
-        factory=ProofNumberSearch,
-        node_bytes=104,
-        ui_node_bytes=144,
-        params=(
-            Param(
-                "target",
-                str,
-                "win",
-                "what to prove for the player to move: win, or draw-or-win (at least a draw)",
-                choices=TARGETS,
-            ),
-        ),
-    ),
-)

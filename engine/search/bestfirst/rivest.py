@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
@@ -46,9 +46,7 @@ from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
-    AlgorithmInfo,
     Node,
-    Param,
     Phase,
     PhasedStep,
     Searcher,
@@ -58,12 +56,10 @@ from plyscope.engine.search.base import (
     Verdict,
     best_child,
 )
+from plyscope.engine.search.bestfirst.base import ExpansionJournal
 from plyscope.engine.search.bestfirst.genmean import log_generalized_mean
 from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
-from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
-
-if TYPE_CHECKING:
-    from plyscope.engine.search.bestfirst.expansions import Expansions
+from plyscope.engine.search.minimax import resolve_evaluator
 
 _V = attrgetter("v")
 """A node's value, first player's point of view: the key ``best_child`` compares."""
@@ -126,8 +122,9 @@ class Rivest(Searcher[RivestNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "rivest"
     description = "Rivest's min/max approximation: expand the tip of least penalty"
-    journal: Expansions[RivestNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (``plyscope.engine.travel`` sets it)."""
+    journal: ExpansionJournal[RivestNode] | None = None
+    """Told each step's expansion, to take steps back and again in place (its registry entry's journal, set by the
+    registry)."""
 
     def __init__(
         self,
@@ -477,37 +474,3 @@ class Rivest(Searcher[RivestNode]):
         """The best root child by ``final`` at the root, the best child by value below."""
         assert isinstance(node, RivestNode)
         return self._best_root_child() if node is self.root else self._best_child(node)
-
-
-ALGORITHMS = (
-    AlgorithmInfo(
-        name=Rivest.name,
-        description=Rivest.description,
-        factory=Rivest,
-        node_bytes=176,
-        ui_node_bytes=216,
-        params=(
-            Param(
-                "p",
-                float,
-                10.0,
-                "generalized-mean exponent: M_p at MAX nodes, M_-p at MIN (modes mean, "
-                "reverse-derivative, and final=mean)",
-                lo=0.0,
-                hi=1000.0,
-            ),
-            Param(
-                "mode",
-                str,
-                "reverse",
-                "reverse: true min/max values, weight 0.05+|dln v| (Rivest's experiments); "
-                "reverse-derivative: exact derivative weights; mean: generalized-mean values",
-                choices=MODES,
-            ),
-            Param("weight", float, 0.05, "constant part of the reverse mode's edge weight", lo=0.0, hi=100.0),
-            Param("accounting", bool, False, "Rivest's move accounting: pay one move per edge walked from the root"),
-            Param("final", str, "value", "final move by backed-up value, or by generalized mean", choices=FINALS),
-            *EVAL_PARAMS,
-        ),
-    ),
-)

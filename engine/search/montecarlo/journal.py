@@ -395,12 +395,3 @@ class MonteCarloJournal(Travel[MonteCarloTreeSearch]):
         arrays = (self._draws, self._kinds, self._places, self._played, self._proof_steps, self._proof_counts)
         kept = sys.getsizeof(self._leaves) + sys.getsizeof(self._first_untried) + self._depths.nbytes()
         return sum(len(a) * a.itemsize for a in arrays) + kept
-
-
-def attach(searcher: object) -> MonteCarloJournal | None:
-    """A journal for a fresh Monte Carlo ``searcher`` (MCTS, flat Monte Carlo), set as its ``journal``; ``None`` for
-    any other searcher."""
-    if not isinstance(searcher, MonteCarloTreeSearch):
-        return None
-    journal = searcher.journal = MonteCarloJournal(searcher)
-    return journal

@@ -51,15 +51,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from plyscope.engine.games.base import Move, Player, State, is_chance
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import (
     TAKEN,
-    AlgorithmInfo,
     Node,
-    Param,
     Phase,
     PhasedStep,
     Searcher,
@@ -82,9 +80,6 @@ from plyscope.engine.search.outcomes import (
     span_words,
 )
 from plyscope.engine.search.stream import RandomStream
-
-if TYPE_CHECKING:
-    from plyscope.engine.search.montecarlo.journal import MonteCarloJournal
 
 WIN = 1
 DRAW = 0
@@ -185,13 +180,23 @@ class MctsNode(Node):
         return {"n": self.visits, "mean": self.mean(), "proven": proven}
 
 
+class MonteCarloJournaling(Protocol):
+    """What a Monte Carlo search tells its way back along the timeline (``journal.MonteCarloJournal``)."""
+
+    def record(self, leaf: MctsNode, reward: float, grown: bool, place: int, proved: int) -> None:
+        """The step under way scored ``leaf`` (added, if ``grown``, as the move at ``place`` of its parent's untried
+        ones), backing up ``reward`` (for the leaf's mover), and its proof changed the bounds of ``proved`` nodes
+        (called before the stats count the step)."""
+
+
 class MonteCarloTreeSearch(Searcher[MctsNode]):
     """UCT with ``k`` random playouts per new leaf, optional partial expansion and MCTS-Solver."""
 
     name = "mcts"
     description = "Monte Carlo tree search (UCT), k numpy-batched playouts per leaf; partial expansion, MCTS-Solver"
-    journal: MonteCarloJournal | None = None
-    """Told each step's leaf and result, to take steps back and again in place (``plyscope.engine.travel`` sets it)."""
+    journal: MonteCarloJournaling | None = None
+    """Told each step's leaf and result, to take steps back and again in place (its registry entry's journal, set by
+    the registry)."""
 
     def __init__(
         self,
@@ -731,34 +736,3 @@ def _finished(state: State) -> Bounds:
     winner = state.winner()
     assert winner is not None
     return exact(score(winner * -state.player, state.ply))
-
-
-K_PARAM = Param(
-    "k", int, 1, "random playouts per new leaf (one numpy batch on Connect Four boards up to 64 bits)", lo=1, hi=65536
-)
-
-ALGORITHMS = (
-    AlgorithmInfo(
-        name=MonteCarloTreeSearch.name,
-        description=MonteCarloTreeSearch.description,
-        factory=MonteCarloTreeSearch,
-        node_bytes=200,
-        ui_node_bytes=296,
-        random=True,
-        params=(
-            Param("c", float, DEFAULT_C, "UCT exploration constant (sqrt(2) ~ 1.414 in theory)", lo=0, hi=100),
-            K_PARAM,
-            Param("partial", bool, False, "partial expansion: add a child only when UCB_c beats the best UCB1"),
-            Param("solver", bool, False, "MCTS-Solver: prove wins, losses and draws, play the secure child"),
-        ),
-        chance=True,
-    ),
-    AlgorithmInfo(
-        name=FlatMonteCarlo.name,
-        description=FlatMonteCarlo.description,
-        factory=FlatMonteCarlo,
-        random=True,
-        params=(K_PARAM,),
-        chance=True,
-    ),
-)
