@@ -60,7 +60,7 @@ async def _play_match(pilot: Pilot[None]) -> None:
     await pilot.pause()
     match = pilot.app.screen
     assert isinstance(match, CompareMatchScreen)
-    while not match.runner.played.is_over() or match.searching:
+    while not match.runner.played.is_over() or match.searches.searching:
         await pilot.pause(0.05)
 
 

@@ -21,7 +21,6 @@ from plyscope.tui.screens.compare import COMPARE_MOVES, CompareScreen
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.screens.play import PlayScreen
-from plyscope.tui.screens.side_by_side import SideBySideScreen
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
@@ -52,13 +51,13 @@ def in_match(pilot: Pilot[None]) -> MatchRunner | None:
     return screen.runner if isinstance(screen, CompareMatchScreen) else None
 
 
-def status(screen: SideBySideScreen) -> str:
+def status(screen: CompareScreen | CompareMatchScreen) -> str:
     return str(screen.query_one("#status", Static).render())
 
 
-async def idle(pilot: Pilot[None], screen: SideBySideScreen) -> None:
+async def idle(pilot: Pilot[None], screen: CompareScreen | CompareMatchScreen) -> None:
     """Wait for the search threads (not for the solver's analysis)."""
-    await wait_until(pilot, lambda: not screen.searching, "the searches")
+    await wait_until(pilot, lambda: not screen.searches.searching, "the searches")
 
 
 @run_async
@@ -156,7 +155,7 @@ async def test_the_match_keeps_the_live_setting_and_leaves_for_other_agents() ->
         await pilot.press("l", "m")
         await pilot.pause()
         match = top(pilot)
-        assert isinstance(match, CompareMatchScreen) and not match.live and len(match.panes) == 2
+        assert isinstance(match, CompareMatchScreen) and not match.searches.live and len(match.panes) == 2
         await pilot.press("s")
         assert "a match is on: m leaves it" in status(match)
         await pilot.press("l", "a")
@@ -164,7 +163,7 @@ async def test_the_match_keeps_the_live_setting_and_leaves_for_other_agents() ->
         prompt_field(match).value = "rivest mcts alphabeta:depth=2"
         await pilot.press("enter")
         await wait_until(pilot, lambda: top(pilot) is screen and len(screen.panes) == 3, "the new comparison")
-        assert screen.live and [pane.border_title for pane in screen.panes] == [
+        assert screen.searches.live and [pane.border_title for pane in screen.panes] == [
             "A · rivest",
             "B · mcts",
             "C · alphabeta:depth=2",

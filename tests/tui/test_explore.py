@@ -108,10 +108,10 @@ async def test_run_then_pause_stops_stepping() -> None:
         screen = explorer(pilot)
         stats = screen.session.searcher.stats
         await pilot.press("r")
-        assert screen.running
+        assert screen.searches.running
         await wait_until(pilot, lambda: stats.iterations >= 3, "three steps of the run")
         await pilot.press("r")
-        assert not explorer(pilot).running
+        assert not explorer(pilot).searches.running
         await settle(pilot)
         assert not [worker for worker in app.workers if worker.is_running]  # nothing left to take a step
         assert "paused (10/s)" in status_text(screen)
@@ -127,7 +127,7 @@ async def test_run_flat_out_stops_at_the_budget() -> None:
         await settle(pilot)
         assert screen.session.searcher.stats.moves == 50
         assert screen.session.ended
-        assert not screen.running
+        assert not screen.searches.running
         assert "budget spent" in status_text(screen)
         await pilot.press("right_square_bracket")
         assert screen.session.budget == 100

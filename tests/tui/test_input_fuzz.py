@@ -20,7 +20,9 @@ import pytest
 from textual.worker import WorkerCancelled
 
 from plyscope.tui.app import PlyscopeApp
-from plyscope.tui.screens.base import SearchScreen
+from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.screens.explore import ExploreScreen
+from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from tests.tui.contest_helpers import prompt_field
 from tests.tui.helpers import keys_without_idle_waits
@@ -82,8 +84,8 @@ async def answer_every_bar(make: Callable[[], PlyscopeApp], openers: list[str]) 
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, SearchScreen)
-        home: SearchScreen = screen
+        assert isinstance(screen, ExploreScreen | PlayScreen | CompareScreen)
+        home: ExploreScreen | PlayScreen | CompareScreen = screen
         bar = home.query_one(PromptBar)
         for opener in openers:
             for answer in ANSWERS:

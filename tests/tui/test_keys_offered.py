@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.components.diffs import StepDiff
 from plyscope.tui.screens.compare import CompareScreen
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.diff import DiffScreen
@@ -39,7 +40,8 @@ def help_keys(app: PlyscopeApp, screen: Screen[object]) -> set[tuple[str, str]]:
 async def step_diff(pilot: Pilot[None]) -> None:
     """Mark the explorer's step 0, take a step, and diff the two."""
     await pilot.press("M")
-    await wait_until(pilot, lambda: explorer(pilot).marked is not None, "the step marked")
+    marked = explorer(pilot).query_one(StepDiff)
+    await wait_until(pilot, lambda: marked.marked is not None, "the step marked")
     await pilot.press("s")
     await settle(pilot)
     await pilot.press("D")
@@ -92,7 +94,8 @@ async def test_the_explorers_mark_diff_and_leaf_keys_are_in_the_palette_and_run_
         for key in ("M", "D", "n"):
             assert [words for shown, words in offered if shown == key], f"{key} is not in the palette"
         await pilot.press("ctrl+p", *"mark the step", "enter")
-        await wait_until(pilot, lambda: explorer(pilot).marked is not None, "the step marked from the palette")
+        marked = explorer(pilot).query_one(StepDiff)
+        await wait_until(pilot, lambda: marked.marked is not None, "the step marked from the palette")
 
 
 @run_async

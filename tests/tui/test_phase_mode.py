@@ -7,9 +7,9 @@ from plyscope.engine.search.base import Limit
 from plyscope.engine.search.montecarlo.mcts import MctsNode
 from plyscope.engine.search.registry import make_searcher
 from plyscope.tui.app import PlyscopeApp
+from plyscope.tui.components.phases import PHASES_DESCRIPTION
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.screens.compare import CompareScreen
-from plyscope.tui.screens.phases import PHASES_DESCRIPTION
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane

@@ -232,7 +232,7 @@ async def test_full_speed_shows_the_tree_when_the_search_ends() -> None:
     screen, app = playing(played)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("l")
-        assert not screen.live and "full speed" in status(screen)
+        assert not screen.searches.live and "full speed" in status(screen)
         await press_column(pilot, screen, 3)
         tree = screen.query_one(SearchTree)
         root = tree.root.data

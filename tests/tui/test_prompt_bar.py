@@ -56,7 +56,7 @@ async def test_w_to_a_folder_that_does_not_exist_is_refused_in_the_bar() -> None
         await settle(pilot)
         assert screen.query_one(PromptBar).is_open
         assert prompt_error(screen) == "file /nonexistent/x.json: the folder /nonexistent does not exist"
-        assert not app._notifications and "nonexistent" not in screen.note
+        assert not app._notifications and "nonexistent" not in screen.status.note
 
 
 def test_ws_proposal_on_a_tree_is_a_name_a_shell_takes_unquoted() -> None:

@@ -109,7 +109,7 @@ def test_compare_after_a_run(snap_compare: SnapCompare) -> None:
         await pilot.press("r")
         await wait_until(
             pilot,
-            lambda: not screen.searching and screen.analysis is not None and screen.analysis.done,
+            lambda: not screen.searches.searching and screen.analysis is not None and screen.analysis.done,
             "the run and the solver",
         )
         await repainted(pilot)

@@ -13,14 +13,21 @@ from plyscope.engine.search.base import Node
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.tree_diff import Snapshot, diff_snapshots, snapshot
 from plyscope.tui import diffing
+from plyscope.tui.components import diffs
+from plyscope.tui.components.diffs import MarkedStep, StepDiff
 from plyscope.tui.diffing import Progress
-from plyscope.tui.screens import step_diff
 from plyscope.tui.screens.diff import DiffScreen
+from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import Session
 from tests.tui.contest_helpers import wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle, top
 from tests.tui.test_compare import diff_text
 from tests.tui.test_explore import status_text
+
+
+def marked(screen: ExploreScreen) -> MarkedStep | None:
+    """The step the explorer's ``M`` marked (``None``: none)."""
+    return screen.query_one(StepDiff).marked
 
 
 def added_between(first: int, last: int) -> list[tuple[Hashable, ...]]:
@@ -42,13 +49,14 @@ async def test_a_marked_step_diffed_with_a_later_one_lists_exactly_the_nodes_add
     async with app.run_test(size=(120, 36)) as pilot:
         screen = explorer(pilot)
         await pilot.press("D")
-        assert "no step of this search is marked" in screen.note
+        assert "no step of this search is marked" in screen.status.note
         for key in ("d", "d"):  # 20 steps
             await pilot.press(key)
             await settle(pilot)
         await pilot.press("M")
-        await wait_until(pilot, lambda: screen.marked is not None, "the step marked")
-        assert screen.marked is not None and screen.marked.step == 20
+        await wait_until(pilot, lambda: marked(screen) is not None, "the step marked")
+        mark = marked(screen)
+        assert mark is not None and mark.step == 20
         await pilot.press("d")  # to step 30
         await settle(pilot)
         for later, keys in ((30, ()), (25, ("comma",) * 5)):  # on, then back along the timeline
@@ -57,7 +65,7 @@ async def test_a_marked_step_diffed_with_a_later_one_lists_exactly_the_nodes_add
                 await settle(pilot)
             session = screen.session
             assert session.step_shown == later
-            diff = diff_snapshots(screen.marked.tree, snapshot(session.searcher))
+            diff = diff_snapshots(mark.tree, snapshot(session.searcher))
             assert diff.only_a == [] and sorted(diff.only_b, key=repr) == sorted(added_between(20, later), key=repr)
             await pilot.press("D")
             await wait_until(pilot, lambda: isinstance(top(pilot), DiffScreen), "the diff")
@@ -89,7 +97,7 @@ def test_keys_are_answered_while_the_diff_copies_the_tree(monkeypatch: pytest.Mo
     copy now goes a slice at a time, saying how far it got, and a key is answered between two slices."""
     held = HeldCopy()
     monkeypatch.setattr(diffing, "COPY_SLICE", 16)
-    monkeypatch.setattr(step_diff, "copy_tree", held)
+    monkeypatch.setattr(diffs, "copy_tree", held)
 
     @run_async
     async def scenario() -> None:
@@ -98,7 +106,7 @@ def test_keys_are_answered_while_the_diff_copies_the_tree(monkeypatch: pytest.Mo
             screen = explorer(pilot)
             held.release.set()  # the mark goes through
             await pilot.press("M")
-            await wait_until(pilot, lambda: screen.marked is not None, "the step marked")
+            await wait_until(pilot, lambda: marked(screen) is not None, "the step marked")
             held.release.clear()
             held.copying.clear()
             await pilot.press("f")
@@ -106,7 +114,7 @@ def test_keys_are_answered_while_the_diff_copies_the_tree(monkeypatch: pytest.Mo
             await pilot.press("D")
             await wait_until(pilot, held.copying.is_set, "the copy under way")
             nodes = screen.session.searcher.stats.nodes
-            assert screen.note == f"copying the tree of step 100: 16 of {nodes:,} nodes…"
+            assert screen.status.note == f"copying the tree of step 100: 16 of {nodes:,} nodes…"
             following = screen.pane.search_tree.follow
             await pilot.press("o")  # answered while the copy is held: the session's lock is free between two slices
             assert screen.pane.search_tree.follow is not following
@@ -122,7 +130,7 @@ def test_keys_are_answered_while_the_diff_copies_the_tree(monkeypatch: pytest.Mo
 def test_a_step_taken_while_the_tree_is_copied_stops_the_diff_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     held = HeldCopy()
     monkeypatch.setattr(diffing, "COPY_SLICE", 16)
-    monkeypatch.setattr(step_diff, "copy_tree", held)
+    monkeypatch.setattr(diffs, "copy_tree", held)
 
     @run_async
     async def scenario() -> None:
@@ -136,8 +144,8 @@ def test_a_step_taken_while_the_tree_is_copied_stops_the_diff_and_says_so(monkey
             await pilot.press("s")
             await wait_until(pilot, lambda: screen.session.step_shown == 11, "the step taken")
             held.release.set()
-            await wait_until(pilot, lambda: "moved on" in screen.note, "the copy given up")
-            assert screen.note == "the search moved on from step 10 while its tree was copied: ask again"
-            assert screen.marked is None
+            await wait_until(pilot, lambda: "moved on" in screen.status.note, "the copy given up")
+            assert screen.status.note == "the search moved on from step 10 while its tree was copied: ask again"
+            assert marked(screen) is None
 
     scenario()

@@ -89,7 +89,7 @@ async def test_back_forward_and_jumps_show_the_tree_as_it_was() -> None:
         assert session.step_shown == 0 and picture(session.searcher) == fresh(session, 0)
         await pilot.press("comma")  # nothing before the start: refused, nothing changes
         await settle(pilot)
-        assert session.step_shown == 0 and "already at step 0" in screen.note
+        assert session.step_shown == 0 and "already at step 0" in screen.status.note
         await pilot.press("full_stop", "full_stop")
         await settle(pilot)
         assert session.step_shown == 2 and picture(session.searcher) == fresh(session, 2)
@@ -153,7 +153,7 @@ async def test_scrubbing_while_a_run_goes_pauses_it() -> None:
         await wait_until(pilot, lambda: session.steps_taken >= 2, "a few steps of the run")
         await pilot.press("comma")
         await settle(pilot)
-        assert not screen.running
+        assert not screen.searches.running
         shown, taken = session.step_shown, session.steps_taken
         assert shown == taken - 1
         assert not [worker for worker in app.workers if worker.is_running]  # nothing left to take a step
@@ -205,7 +205,7 @@ def test_w_writes_the_search_and_replay_opens_it(tmp_path: Path, suffix: str) ->
             bar.query_one("Input").value = str(target)  # type: ignore[attr-defined]
             await pilot.press("enter")
             await settle(pilot)
-            assert "wrote" in screen.note
+            assert "wrote" in screen.status.note
 
     asyncio.run(scenario())
     if suffix == ".dot":
@@ -223,7 +223,7 @@ def test_w_writes_the_search_and_replay_opens_it(tmp_path: Path, suffix: str) ->
             await settle(pilot)
             session = screen.session
             assert session.step_shown == 8 and session.steps_taken == 8
-            assert "the tree matches the saved one" in screen.note
+            assert "the tree matches the saved one" in screen.status.note
             again = rebuild(session.fresh_searcher, 8)
             assert again is not None and picture(session.searcher) == picture(again)
             await pilot.press("comma")
@@ -419,7 +419,7 @@ async def test_w_refuses_where_the_app_may_touch_no_file() -> None:
         await pilot.press("s", "w")
         await settle(pilot)
         assert not screen.query_one(PromptBar).is_open
-        assert "files are off in a served session" in screen.note
+        assert "files are off in a served session" in screen.status.note
 
 
 def test_a_replay_opens_on_the_saved_tree_then_swaps_in_the_rebuilt_search(tmp_path: Path) -> None:
@@ -446,14 +446,14 @@ def test_a_replay_opens_on_the_saved_tree_then_swaps_in_the_rebuilt_search(tmp_p
         async with app.run_test() as pilot:
             screen = explorer(pilot)
             await pilot.pause()
-            assert "rebuilding the saved search of 300 steps to check it" in screen.note
+            assert "rebuilding the saved search of 300 steps to check it" in screen.status.note
             path = session.timeline.event(299).path
             last = session.searcher.nodes_along(path)[-1]
             assert len(last.path()) == len(path) + 1
             assert view_of(screen.query_one(SearchTree), last) is not None  # opened down to the last step's node
             await pilot.press("s")
             await pilot.pause()
-            assert "the saved search is being rebuilt" in screen.note and session.step_shown == 300
+            assert "the saved search is being rebuilt" in screen.status.note and session.step_shown == 300
             await pilot.press("comma")
             await wait_until(pilot, lambda: session.step_shown == 299, "step 299")
             assert not session.as_saved and picture(session.searcher) == fresh(session, 299)
@@ -462,7 +462,7 @@ def test_a_replay_opens_on_the_saved_tree_then_swaps_in_the_rebuilt_search(tmp_p
             release.set()
             await wait_until(pilot, lambda: not session.as_saved, "the rebuilt search")
             await settle(pilot)
-            assert "the tree matches the saved one" in screen.note and session.saved is None
+            assert "the tree matches the saved one" in screen.status.note and session.saved is None
             assert picture(session.searcher) == picture(original)
             await pilot.press("s")
             await settle(pilot)

@@ -7,6 +7,7 @@ from rich.style import Style
 from plyscope.engine.games.tree import TreeState
 from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit
+from plyscope.tui.components.chosen import ChosenNode
 from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
@@ -88,7 +89,7 @@ async def test_n_edits_the_chosen_leaf_and_the_search_runs_again() -> None:
         )
         screen.session.searcher.run(Limit())
         leaf = screen.session.searcher.nodes_along([2, 2])[-1]
-        screen._show_side(leaf)
+        screen.query_one(ChosenNode).show(leaf)
         await pilot.press("n")
         bar = screen.query_one(PromptBar)
         assert bar.is_open

@@ -18,8 +18,8 @@ from plyscope.engine.search.base import Node
 from plyscope.engine.truth import Judgement, work_shares
 from plyscope.tui.cli import build_parser
 from plyscope.tui.commands import explore as explore_command
+from plyscope.tui.components.truth import TRUTH_DESCRIPTION
 from plyscope.tui.formatting import TRUTH_PENDING, truth_words
-from plyscope.tui.screens.truth import TRUTH_DESCRIPTION
 from plyscope.tui.web import session
 from plyscope.tui.widgets.search_pane import SearchPane, share_cells
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column

@@ -12,42 +12,50 @@ it is plain which agents find a best move.  ``m`` opens a match between the firs
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.screen import Screen
 from textual.worker import Worker
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.analysis import ScoresSnapshot
 from plyscope.engine.games import State
 from plyscope.engine.search.base import Limit
+from plyscope.tui.components.agent_panes import AgentPanes
+from plyscope.tui.components.diffs import PaneDiff
+from plyscope.tui.components.phases import Phases
+from plyscope.tui.components.searches import Searches
+from plyscope.tui.components.size import TooSmall
+from plyscope.tui.components.status import StatusLine
+from plyscope.tui.components.timeline import Timeline
+from plyscope.tui.components.truth import TruthColumn
 from plyscope.tui.contest import Lockstep, agent_session, compared_with
-from plyscope.tui.diffing import Progress, copy_tree, drawn_diff, let_go
 from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
-from plyscope.tui.screens.diff import DiffingScreen, Finish
-from plyscope.tui.screens.phases import PHASES_DESCRIPTION
-from plyscope.tui.screens.side_by_side import SideBySideScreen
-from plyscope.tui.session import Batch, Session, named_position
+from plyscope.tui.screens.side_by_side import MIN_SIZE, SIDE_BY_SIDE_KEYS, ask_agents, board_and_panes, budget_words
+from plyscope.tui.session import Session, named_position
 from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.compare_summary import CompareSummary, Row, summary_rows
+from plyscope.tui.widgets.footer import KeyFooter
+from plyscope.tui.widgets.prompt_bar import PromptBar
+from plyscope.tui.widgets.search_pane import SearchPane
 
 COMPARE_MOVES = 10_000
 """Each agent's budget in moves when none is given."""
 
 
-class CompareScreen(SideBySideScreen, DiffingScreen):
+class CompareScreen(Screen[None]):
     """Agents side by side on one position at equal budgets."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("D", "diff", "Diff the trees of panes A and B, node by node", show=False),
-        Binding("i", "phases", PHASES_DESCRIPTION, show=False),
-    ]
+    CSS_PATH = "side_by_side.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = SIDE_BY_SIDE_KEYS
 
     def __init__(
         self,
@@ -60,12 +68,19 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """Compare ``agents`` (two to four, each with the budget ``total``) on ``state``; ``match``: start a match."""
-        super().__init__(state, agents, total, seed=seed, clock=clock)
+        super().__init__()
+        self.state = state
+        self.agents = list(agents)
+        self.total = total
+        self.seed = seed
+        self.clock = clock
         self.start_in_match = match
         self.lockstep = Lockstep([], total)
         """The compared searches, and the threads that step them."""
         self._stepper: Worker[None] | None = None
         """The thread taking the step keys' steps (cancelled, it takes no more)."""
+        self.status = StatusLine(self.status_lines)
+        self.searches = Searches()
 
     @classmethod
     def beside(cls, session: Session, rivals: str, *, clock: Callable[[], float] = time.perf_counter) -> CompareScreen:
@@ -75,27 +90,39 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
         agents = compared_with(session.config.label(), rivals, total, session.state.game)
         return cls(session.state, agents, total, seed=session.config.seed, clock=clock)
 
-    def action_diff(self) -> None:
-        """Show how pane B's tree differs from pane A's (the first two agents'), as they stand (a run pauses)."""
-        sessions = self.sessions
-        if len(sessions) < 2:
-            self.refuse("no two searches to diff yet")
+    def compose(self) -> ComposeResult:
+        yield self.status
+        with (
+            self.searches,
+            Timeline(self._timeline_refusal),
+            TruthColumn(),
+            Phases(under_trees=True),
+            PaneDiff(lambda: self.sessions, self._stop),
+        ):
+            yield from board_and_panes(self.state, self.clock)
+        yield PromptBar()
+        yield KeyFooter()
+        yield TooSmall(MIN_SIZE)
+
+    async def on_mount(self) -> None:
+        found = list(self.query(AgentPanes).results(AgentPanes))
+        if not found:  # (the screen was left before it was mounted: nothing to show the panes in)
             return
-        self._stop()
-        a, b = sessions[0], sessions[1]
-        title = f"A {a.config.label()} and B {b.config.label()}"
+        await found[0].show_agents(self.agents)
+        self.panes[0].search_tree.focus()
+        self._new_sessions()
+        self.query_one(Board).analyse(self.state)
+        if self.start_in_match:
+            self.action_match()
 
-        def job(stop: threading.Event, progress: Progress) -> Finish | None:
-            copied_a = copy_tree(a, stop, progress)
-            copied_b = None if copied_a is None else copy_tree(b, stop, progress)
-            if copied_a is None or copied_b is None:
-                return None
-            shown = drawn_diff(copied_a[1], copied_b[1], self.state, progress)
-            let_go(copied_a[1])
-            let_go(copied_b[1])
-            return partial(self.show_diff, title, shown, "the trees of A and B lined up (D again: as they stand then)")
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(TooSmall).fit(event.size)
+        self.call_after_refresh(self.query_one(AgentPanes).lay_out)
 
-        self.in_diff_thread(job, "lining up the trees of A and B…")
+    @property
+    def panes(self) -> list[SearchPane]:
+        """The agents' panes, in the agents' order."""
+        return self.query_one(AgentPanes).panes
 
     @property
     def sessions(self) -> list[Session]:
@@ -107,17 +134,7 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
         """The solver's scores of the position, as far as found (Connect Four)."""
         return self.query_one(Board).scores
 
-    async def on_mount(self) -> None:
-        await self.mount_panes(self.agents)
-        if not self.panes:  # (the screen was left before its panes were mounted)
-            return
-        self.panes[0].search_tree.focus()
-        self._new_sessions()
-        self.query_one(Board).analyse(self.state)
-        if self.start_in_match:
-            self.action_match()
-
-    def timeline_refusal(self, session: Session) -> str:
+    def _timeline_refusal(self, session: Session) -> str:
         """A compared search can be moved along its timeline (the others pause)."""
         self._stop()
         return ""
@@ -134,50 +151,48 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
         self._refresh()
 
     def _stop(self) -> None:
-        self.pause()
-        self.stop_searches()
+        self.searches.pause()
+        self.searches.stop()
         self.lockstep.queue.clear()
 
     def action_step(self, count: int) -> None:
         """``count`` lockstep steps (after pausing a run): each time the agent that has spent least steps and the
         others catch up.  While steps are being taken, the new ones are taken after them."""
-        if self.running:
+        if self.searches.running:
             self._stop()
         under_way = any(session.phases_shown for session in self.sessions)
         if self.lockstep.ended and not under_way:
-            self.refuse("every agent has spent its budget (or finished): x starts again")
+            self.status.refuse("every agent has spent its budget (or finished): x starts again")
             return
-        if self.phase_mode and count == 1:
+        phases = self.query_one(Phases)
+        if phases.on and count == 1:
             self._stop()
             if self.total.moves is not None:
                 for session in self.sessions:
                     session.set_budget(self.total.moves)
-            self.take_phases(self.sessions)
+            phases.take(self.sessions)
             return
         if self._stepper is not None and self._stepper.is_cancelled:
             self.lockstep.queue.clear()
         job = self.lockstep.steps(count)
         if job is not None:
-            self._stepper = self.host(job)
-
-    def action_phases(self) -> None:
-        """Phase mode on or off, each pane's phase told under its tree."""
-        super().action_phases()
-        for pane in self.panes:
-            pane.set_class(self.phase_mode, "-phases")
+            self._stepper = self.searches.host(job)
 
     def action_run(self) -> None:
         """Run every agent to the budget in lockstep increments; pause if running."""
-        if self.running:
+        if self.searches.running:
             self._stop()
-            self.say("paused")
+            self.status.say("paused")
         else:
             self._stop()
-            self.start_run(self.lockstep.run())
-        self.show_status()
+            self.searches.start_run(self.lockstep.run())
+        self.status.show()
 
-    def batches_shown(self, batches: Sequence[tuple[Session, Batch]]) -> None:
+    def on_searches_shown(self) -> None:
         self._refresh()
+
+    def on_searches_run_ended(self) -> None:
+        self.status.show()
 
     def action_reset(self) -> None:
         """Start every search again."""
@@ -186,32 +201,49 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
     def on_analysed(self, message: Analysed) -> None:
         self._refresh()
 
+    def action_edit_agents(self) -> None:
+        ask_agents(self.query_one(PromptBar), self.agents, self.total, self.state, self.compare)
+
     async def compare(self, agents: Sequence[Agent]) -> None:
         """Compare ``agents`` from now on (every search starts again)."""
         self._stop()
         self.agents = list(agents)
-        await self.mount_panes(self.agents)
+        await self.query_one(AgentPanes).show_agents(self.agents)
         self._new_sessions()
+
+    def action_toggle_live(self) -> None:
+        self.searches.toggle_live()
 
     def action_match(self) -> None:
         """A match between the first two agents from the position, over the comparison (``m`` leaves it)."""
         self._stop()
-        match = CompareMatchScreen(self, self.sessions)
+        match = CompareMatchScreen(
+            self.state,
+            self.agents,
+            self.total,
+            self.sessions,
+            seed=self.seed,
+            live=self.searches.live,
+            clock=self.clock,
+        )
         self.app.push_screen(match, partial(self._match_left, match))
 
     async def _match_left(self, match: CompareMatchScreen, _: None) -> None:
         """Back from ``match``: to the comparison, or to a comparison of the agents chosen there."""
-        self.live = match.live
+        self.searches.live = match.searches.live
         if match.chosen is not None:
             await self.compare(match.chosen)
             return
         for pane, session in zip(self.panes, self.sessions, strict=True):
             pane.show(session)  # (each tree shown afresh, its root's children folded)
-        self.say("back to the comparison")
+        self.status.say("back to the comparison")
 
     def action_back(self) -> None:
+        """Back to the explorer: the searches and the solver's analysis stop."""
         self._stop()
-        super().action_back()
+        if self.is_current:  # (a key typed again before the first was handled: this screen has gone)
+            self.query_one(Board).analyse(None)
+            self.app.pop_screen()
 
     # ----------------------------------------------------------------- showing
 
@@ -221,7 +253,7 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
         board.show_scores(self.analysis)
         board.border_title = "position"
         self.query_one(CompareSummary).show(self.state, self.sessions, self.total, self.analysis)
-        self.show_status()
+        self.status.show()
 
     def summary_rows(self) -> list[Row]:
         """The summary's rows (``plyscope.tui.widgets.compare_summary.summary_rows``)."""
@@ -231,14 +263,14 @@ class CompareScreen(SideBySideScreen, DiffingScreen):
         first = Text.assemble(
             (self.state.game.name, "bold"),
             f" · {named_position(self.state.text())} · {len(self.agents)} agents · ",
-            (self.budget(), "bold"),
+            (budget_words(self.total), "bold"),
             " each, in lockstep",
         )
-        if self.running:
+        if self.searches.running:
             second = Text("▶ running to the budget in equal increments")
         elif self.sessions and self.lockstep.ended:
             second = Text("■ every agent has spent its budget (or finished) · x: again · m: a match")
-        elif self.phase_mode:
+        elif self.query_one(Phases).on:
             second = Text.assemble(
                 ("phase mode (i: off)", "bold"), " · s: one phase of every pane, told under its tree"
             )

@@ -1,37 +1,42 @@
 """The explorer screen: the board beside one live search (``SearchPane``), a status line and a prompt bar.
 
-Searching happens in a thread hosted by ``SearchScreen.host``: ``Session.drive`` takes steps in frames, each painted
+Searching happens in a thread hosted by ``Searches.host``: ``Session.drive`` takes steps in frames, each painted
 before the search goes on.  What is explored, and where the moves played came from, is an ``Exploration``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.search.base import Node
+from plyscope.tui.components.chosen import ChosenNode
+from plyscope.tui.components.columns import ColumnKeys
+from plyscope.tui.components.diffs import StepDiff
+from plyscope.tui.components.phases import Phases
+from plyscope.tui.components.searches import Batches, Searches
+from plyscope.tui.components.size import TooSmall
+from plyscope.tui.components.status import StatusLine
+from plyscope.tui.components.timeline import WritableTimeline
+from plyscope.tui.components.truth import TruthColumn
 from plyscope.tui.contest import default_rival
 from plyscope.tui.formatting import format_count
 from plyscope.tui.match import game_against
 from plyscope.tui.screens.compare import CompareScreen
-from plyscope.tui.screens.leaf_edit import LeafEditing
 from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_commands
-from plyscope.tui.screens.phases import PHASES_DESCRIPTION
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.setup import SetupScreen
-from plyscope.tui.screens.step_diff import StepDiffScreen
-from plyscope.tui.session import DEFAULT_SPEED, Batch, Exploration, Session, next_speed
-from plyscope.tui.widgets.board import COLUMN_BINDINGS, Board
+from plyscope.tui.session import DEFAULT_SPEED, Exploration, Session, next_speed
+from plyscope.tui.widgets.board import Board
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.reading_guide import ReadingGuide
@@ -39,7 +44,7 @@ from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
 
 
-class ExploreScreen(LeafEditing, StepDiffScreen):
+class ExploreScreen(Screen[None]):
     """One searcher on one position: step it, run it, and watch its tree grow."""
 
     CSS_PATH = "explore.tcss"
@@ -48,8 +53,6 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         Binding("s", "step(1)", "Step"),
         Binding("d", "step(10)", "×10"),
         Binding("f", "step(100)", "×100"),
-        Binding("comma", "timeline('back')", "Back", tooltip="Timeline: one step back"),
-        Binding("full_stop", "timeline('forward')", "Fwd", tooltip="Timeline: one step forward"),
         Binding("r", "run", "Run"),
         Binding("plus,equals_sign", "speed(1)", "Faster run", show=False),
         Binding("minus", "speed(-1)", "Slower run", show=False),
@@ -66,12 +69,8 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         Binding("u", "undo", "Take back the last move played", show=False),
         Binding("o", "follow", "Follow mode on/off", show=False),
         Binding("v", "reveal_pv", "Open the principal variation in the tree", show=False),
-        Binding("escape", "back", "Board back to the principal variation", show=False),
         Binding("P", "play", "Play from this position against this algorithm", show=False),
         Binding("C", "compare", "Compare this algorithm with others on this position", show=False),
-        Binding("w", "export", "Write the search to a file (.json to replay, .dot for Graphviz)", show=False),
-        Binding("i", "phases", PHASES_DESCRIPTION, show=False),
-        *COLUMN_BINDINGS,
     ]
 
     def __init__(self, session: Session, *, clock: Callable[[], float] = time.perf_counter) -> None:
@@ -81,25 +80,38 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         self.clock = clock
         self.speed: float | None = DEFAULT_SPEED
         """Run speed in steps per second (``None``: flat out); the search thread reads it every frame."""
-        self.chosen: Node | None = None
-        """The node whose position the board shows, or ``None`` for the principal variation."""
+        self.status = StatusLine(self.status_lines)
+        self.searches = Searches()
 
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Horizontal(id="main"):
+        yield self.status
+        with (
+            self.searches,
+            WritableTimeline(),
+            TruthColumn(),
+            Phases(),
+            StepDiff(),
+            ColumnKeys(),
+            ChosenNode(self.exploration),
+            Horizontal(id="main"),
+        ):
             with Vertical(id="side"):
                 yield Board(self.session.state, id="board")
                 yield ReadingGuide(id="details")
             yield SearchPane(clock=self.clock, id="pane")
         yield PromptBar()
         yield KeyFooter(compact=True)
+        yield TooSmall()
 
     def on_mount(self) -> None:
         self.query_one(ReadingGuide).border_title = "reading the tree"
         self.adopt(self.session)
         self.query_one(SearchTree).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(TooSmall).fit(event.size)
 
     @property
     def session(self) -> Session:
@@ -114,72 +126,81 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
 
     def action_step(self, count: int) -> None:
         """Take ``count`` steps (after pausing a run); in phase mode, ``s`` tells one phase."""
-        self.pause()
+        self.searches.pause()
+        phases = self.query_one(Phases)
         if self.session.ended and not self.session.phases_shown:
-            self.refuse(self.session.stop_words()[1])
-        elif self.phase_mode and count == 1:
-            self.take_phases([self.session])
+            self.status.refuse(self.session.stop_words()[1])
+        elif phases.on and count == 1:
+            phases.take([self.session])
         else:
-            self.host(self.session.driving(count, lambda: None))
+            self.searches.host(self.session.driving(count, lambda: None))
 
     def action_run(self) -> None:
         """Run at the chosen speed until the budget or the end of the search; pause if running."""
-        if self.running:
-            self.pause()
+        if self.searches.running:
+            self.searches.pause()
         elif self.session.ended:
-            self.refuse(self.session.stop_words()[1])
+            self.status.refuse(self.session.stop_words()[1])
         else:
-            self.start_run(self.session.driving(None, lambda: self.speed))
-        self.show_status()
+            self.searches.start_run(self.session.driving(None, lambda: self.speed))
+        self.status.show()
 
     def action_speed(self, change: int) -> None:
         self.speed = next_speed(self.speed, change)
-        self.show_status()
+        self.status.show()
 
     def action_raise_budget(self) -> None:
         """Double the move budget; when the node cap stopped the search, double the cap and say what it costs."""
-        self.say(self.session.double_budget())
+        self.status.say(self.session.double_budget())
 
     def action_halve_budget(self) -> None:
         """Halve the move budget ("no bound" becomes the default budget)."""
-        self.say(self.session.halve_budget())
+        self.status.say(self.session.halve_budget())
 
     def action_reset(self) -> None:
         """Start the same search again (same seed, same tree)."""
         self.adopt(self.exploration.adopt(self.session.renewed()))
 
-    def batches_shown(self, batches: Sequence[tuple[Session, Batch]]) -> None:
+    def on_chosen_node_edited(self, message: ChosenNode.Edited) -> None:
+        """Search the tree edited from its start, at the chosen speed."""
+        self.adopt(message.session)
+        self.action_run()
+
+    def on_searches_shown(self, message: Searches.Shown) -> None:
+        self.batches_shown(message.batches)
+
+    def batches_shown(self, batches: Batches) -> None:
+        """After the pane showed ``batches``: the note, the board and the guide follow (``plyscope bench --ui`` times
+        the repaint after this)."""
         for session, batch in batches:
             if session is self.session and (batch.last is not None or batch.phase is not None):
-                self.note = batch.last.note if batch.last is not None and batch.phase is None else ""
-        if self.phase_mode or self.pane.phase is not self.query_one(ReadingGuide).phase:  # (a phase told, or no more)
-            self._show_side(self.chosen)
-        else:  # (the guide is laid out again when it changes: not at every frame of a run)
-            self.query_one(Board).show_search(self.session, self.chosen)
-        self.show_status()
+                self.status.note = batch.last.note if batch.last is not None and batch.phase is None else ""
+        self.query_one(ChosenNode).follow()
+        self.status.show()
 
-    def run_ended(self) -> None:
+    def on_searches_run_ended(self) -> None:
         self.pane.rate.clear()
+        self.status.show()
 
     # ----------------------------------------------------------------- choosing
 
     def adopt(self, session: Session) -> None:
         """Show ``session``, the exploration's search from now on (the previous search stops)."""
-        self.pause()
-        self.stop_searches()
-        self.note = ""
+        self.searches.pause()
+        self.searches.stop()
+        self.status.note = ""
         self.pane.show(session)
         self.pane.border_title = session.config.label()
-        self._show_side(None)
-        self.show_status()
-        self.open_saved(session, self.pane)
+        self.query_one(ChosenNode).show(None)
+        self.status.show()
+        self.searches.open_saved(session, self.pane)
 
     def _try(self, change: Callable[[], Session]) -> None:
         """Show the session ``change`` makes the exploration's; on bad input say why (nothing changes)."""
         try:
             session = change()
         except UserError as error:
-            self.refuse(str(error))
+            self.status.refuse(str(error))
         else:
             self.adopt(session)
 
@@ -217,7 +238,7 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         self._try(lambda: self.exploration.play(message.move))
 
     def on_board_illegal_move(self, message: Board.IllegalMove) -> None:
-        self.refuse(message.reason)
+        self.status.refuse(message.reason)
 
     def action_play_best(self) -> None:
         self._try(lambda: self.exploration.play(None))
@@ -232,7 +253,7 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
 
     def _open(self, screen: Screen[None]) -> None:
         """Open ``screen`` over the explorer (a run pauses)."""
-        self.pause()
+        self.searches.pause()
         self.app.push_screen(screen)
 
     def action_compare(self) -> None:
@@ -250,30 +271,13 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
 
     def action_follow(self) -> None:
         self.pane.search_tree.follow = not self.pane.search_tree.follow
-        self.show_status()
+        self.status.show()
 
     def action_reveal_pv(self) -> None:
         try:
-            self.say(self.pane.reveal_line() or self.note)
+            self.status.say(self.pane.reveal_line() or self.status.note)
         except UserError as error:
-            self.refuse(str(error))
-
-    def on_search_tree_node_chosen(self, message: SearchTree.NodeChosen) -> None:
-        self._show_side(message.node)
-
-    def action_back(self) -> None:
-        self._show_side(None)
-
-    def _show_side(self, chosen: Node | None) -> None:
-        """The board and the reading guide show ``chosen`` (``None``: the principal variation, or in phase mode the
-        phase's path and playout) from now on; in phase mode the guide tells the phase first."""
-        self.chosen = chosen
-        phase = self.pane.phase if self.phase_mode else None
-        if phase is not None and chosen is None:
-            self.query_one(Board).show_phase(self.session, phase)
-        else:
-            self.query_one(Board).show_search(self.session, chosen)
-        self.query_one(ReadingGuide).show_session(self.session, chosen, phase)
+            self.status.refuse(str(error))
 
     def status_lines(self) -> tuple[Text, Text]:
         session = self.session
@@ -285,10 +289,10 @@ class ExploreScreen(LeafEditing, StepDiffScreen):
         first = Text.assemble((config.game, "bold"), where, (config.label(), "bold"), spending)
         speed = "max" if self.speed is None else f"{self.speed:g}/s"
         stopped = session.stop_words()[0]
-        second = Text(f"▶ running {speed}" if self.running else stopped or f"paused ({speed})")
+        second = Text(f"▶ running {speed}" if self.searches.running else stopped or f"paused ({speed})")
         if self.query_one(SearchTree).follow:
             second.append(" · follow")
-        if self.phase_mode:
+        if self.query_one(Phases).on:
             second.append(" · phase mode (i: off)" + (f": {self.pane.phase.name}" if self.pane.phase else ""), "bold")
         return first, second
 

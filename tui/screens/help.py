@@ -1,5 +1,5 @@
 """The ``?`` help screen and the command palette's keys: one list (``key_sections``), built from the real bindings of
-the screen, its widgets and the app."""
+the screen, its components, its widgets and the app."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from plyscope.engine.games import Connect4State
 from plyscope.engine.games.connect4 import COLUMN_DIGITS
+from plyscope.tui.components.base import Component
 
 COLUMN_ACTION = re.compile(r"play_column\(\d+\)")
 """Bindings that play a board column: shown as one row, for the columns the board has."""
@@ -39,6 +40,8 @@ class KeyRow:
 
 Section = tuple[str, list[KeyRow]]
 """A titled group of key rows: the screen's, a widget's, or the app's (``Everywhere``)."""
+Bound = list[tuple[DOMNode, Binding]]
+"""Bindings, each with where its action runs."""
 
 
 def class_bindings(cls: type[DOMNode]) -> list[Binding]:
@@ -52,52 +55,66 @@ def class_bindings(cls: type[DOMNode]) -> list[Binding]:
 
 
 def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
-    """Every key of ``screen``, in titled groups: the screen's, those of the project's widgets on it, then the app's.
+    """Every key of ``screen``, in titled groups: the screen's (its components' with them), those of the project's
+    widgets on it, then the app's.
 
     The one list of keys: the help screen shows it (``help_sections``) and the command palette offers it
     (``key_commands``), so that no key is in one and not the other.
     """
-    owners = _owners(app, screen)
     width = _board_width(screen)
     # what a key does is what the first binding to take it does: the app's own priority bindings come first
     app_bindings = [binding for binding in class_bindings(type(app)) if _enabled(app, binding)]
     taken_first = {binding.key for binding in app_bindings if binding.priority}
     sections = []
-    for title, target in owners:
-        rows: dict[str, tuple[list[str], str]] = {}
-        played = False
-        for binding in app_bindings if target is app else class_bindings(type(target)):
+    for title, bound in _owners(screen, [(app, binding) for binding in app_bindings]):
+        rows: dict[str, tuple[list[str], str, DOMNode]] = {}
+        played: DOMNode | None = None
+        for target, binding in bound:
             if not binding.description or binding.system or (target is not app and binding.key in taken_first):
                 continue
             if COLUMN_ACTION.fullmatch(binding.action):
-                played = True
+                played = target
                 continue
-            keys, _ = rows.setdefault(described(binding), ([], binding.action))
+            keys, _, _ = rows.setdefault(described(binding), ([], binding.action, target))
             keys.append(app.get_key_display(binding))
         listed = [
             KeyRow(", ".join(keys), description, partial(app.run_action, action, target))
-            for description, (keys, action) in rows.items()
+            for description, (keys, action, target) in rows.items()
         ]
-        if played and width:
+        if played is not None and width:
             columns = f"1-{COLUMN_DIGITS[width - 1]}" if width <= 9 else "1-9, 0"
-            listed.insert(0, KeyRow(columns, "Play that column on the board", partial(_pick_column, target, width)))
+            listed.insert(0, KeyRow(columns, "Play that column on the board", partial(_pick_column, played, width)))
         if listed:
             sections.append((title, listed))
     return sections
 
 
-def _owners(app: App[Any], screen: Screen[Any]) -> list[tuple[str, DOMNode]]:
-    """Where keys are bound, titled: the screen, one widget of each of the project's classes that bind keys (the one
-    holding the focus, else the first), and the app."""
-    owners: dict[type[DOMNode], DOMNode] = {type(screen): screen}
+def _owners(screen: Screen[Any], app_bound: Bound) -> list[tuple[str, Bound]]:
+    """Where keys are bound, titled: the screen (with its components), one widget of each of the project's other
+    classes that bind keys (the one holding the focus, else the first), and the app (``app_bound``)."""
+    owners: dict[type[DOMNode], DOMNode] = {}
     focused = screen.focused
     for widget in screen.query("*"):
         cls = type(widget)
-        if cls.__module__.startswith("plyscope.tui.") and cls.__dict__.get("BINDINGS"):
+        bindings = cls.__dict__.get("BINDINGS")
+        if cls.__module__.startswith("plyscope.tui.") and bindings and not isinstance(widget, Component):
             holds_focus = focused is not None and (focused is widget or widget in focused.ancestors)
             if cls not in owners or holds_focus:
                 owners[cls] = widget
-    return [(_title(cls.__name__), target) for cls, target in owners.items()] + [("Everywhere", app)]
+    widgets = [(_title(cls.__name__), _bound(target)) for cls, target in owners.items()]
+    return [(_title(type(screen).__name__), _screen_bound(screen)), *widgets, ("Everywhere", app_bound)]
+
+
+def _bound(owner: DOMNode) -> Bound:
+    return [(owner, binding) for binding in class_bindings(type(owner))]
+
+
+def _screen_bound(screen: Screen[Any]) -> Bound:
+    """The screen's keys: its own, then its components' (the outermost first).  A key bound twice does what Textual
+    finds first from the focus up: a component's binding, not the screen's; an inner component's, not an outer's."""
+    bound = [pair for owner in [screen, *screen.query(Component).results(Component)] for pair in _bound(owner)]
+    owner_of = {binding.key: owner for owner, binding in bound}
+    return [(owner, binding) for owner, binding in bound if owner_of[binding.key] is owner]
 
 
 def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Row]]]:

@@ -1,6 +1,6 @@
 """The play screen: a human or an agent on each side of the board, the agents' search live in a ``SearchPane``.
 
-Turns come from a ``MatchRunner`` (``plyscope.tui.match``) and run through ``TurnScreen.start_turn``,
+Turns come from a ``MatchRunner`` (``plyscope.tui.match``) and run through ``Searches.start_turn``,
 as in compare's match.  Undo, redo, a new game, new sides and loading a game stop the
 search under way; a decision that arrives for a position no longer on the board is dropped.
 For Connect Four, ``a`` shows the solver's exact score of every column under the board.
@@ -14,25 +14,31 @@ from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
+from textual.screen import Screen
 
-from plyscope.engine.agents import Agent, Decision, turn_limit
+from plyscope.engine.agents import Agent, turn_limit
 from plyscope.engine.analysis import NODE_BUDGET, ScoresSnapshot
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import Controller, PlayedGame, controller_text
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
+from plyscope.tui.components.columns import ColumnKeys
+from plyscope.tui.components.searches import Searches
+from plyscope.tui.components.size import TooSmall
+from plyscope.tui.components.status import StatusLine, files_allowed
+from plyscope.tui.components.timeline import Timeline
+from plyscope.tui.components.truth import TruthColumn
 from plyscope.tui.contest import analysis_refusal, parse_sides
 from plyscope.tui.formatting import player_glyph
-from plyscope.tui.match import GAME_OVER, MatchRunner, Turn, default_hint
-from plyscope.tui.messages import Analysed
+from plyscope.tui.match import GAME_OVER, MatchRunner, default_hint
+from plyscope.tui.messages import Analysed, Decided
 from plyscope.tui.screens.palette import side_commands
-from plyscope.tui.screens.turns import TurnScreen
 from plyscope.tui.session import Session
-from plyscope.tui.widgets.board import COLUMN_BINDINGS, Board, scores_caption
+from plyscope.tui.widgets.board import Board, scores_caption
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.move_list import MoveList
 from plyscope.tui.widgets.prompt_bar import PromptBar
@@ -43,7 +49,7 @@ DEFAULT_FILE = "plyscope-game.txt"
 NO_SEARCH = "no search for this position yet: the agents' searches and hints appear here"
 
 
-class PlayScreen(TurnScreen):
+class PlayScreen(Screen[None]):
     """A game between two sides, each a human (keys or mouse on the board) or an agent."""
 
     CSS_PATH = "play.tcss"
@@ -61,7 +67,6 @@ class PlayScreen(TurnScreen):
         Binding("w", "file('save')", "Save game"),
         Binding("o", "file('load')", "Load game"),
         Binding("escape", "back", "Back to the explorer", show=False),
-        *COLUMN_BINDINGS,
     ]
 
     last_file: ClassVar[str] = DEFAULT_FILE
@@ -84,6 +89,8 @@ class PlayScreen(TurnScreen):
         self.clock = clock
         self.analysing = False
         """Whether the solver's scores are shown under the board (Connect Four)."""
+        self.status = StatusLine(self.status_lines)
+        self.searches = Searches()
 
     @property
     def played(self) -> PlayedGame:
@@ -97,26 +104,30 @@ class PlayScreen(TurnScreen):
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Horizontal(id="main"):
+        yield self.status
+        with self.searches, Timeline(self._timeline_refusal), TruthColumn(), ColumnKeys(), Horizontal(id="main"):
             with Vertical(id="side"):
                 yield Board(self.played.state, id="board")
                 yield MoveList(id="history")
             yield SearchPane(placeholder=NO_SEARCH, clock=self.clock, id="pane")
         yield PromptBar()
         yield KeyFooter()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         self.query_one(MoveList).border_title = "moves"
         self.query_one(Board).focus()
         self._position_changed()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(TooSmall).fit(event.size)
+
     @property
     def thinking(self) -> bool:
         """Whether a search (an agent's turn or a hint) is running."""
         return self.runner.searching is not None
 
-    def timeline_refusal(self, session: Session) -> str:
+    def _timeline_refusal(self, session: Session) -> str:
         """The last turn's search can be moved along its timeline once the agent has moved."""
         return "wait for the agent's move (p pauses the agents)" if self.thinking else ""
 
@@ -128,9 +139,9 @@ class PlayScreen(TurnScreen):
         ``moved``: the game went on by a move, so the last search shown is still one of this game's
         (else, after undo, redo, a new game or a load, the pane is emptied).
         """
-        self.stop_searches()
+        self.searches.stop()
         self.runner.drop()
-        self.note = note
+        self.status.note = note
         if not moved:
             pane = self.query_one(SearchPane)
             pane.show(None)
@@ -142,19 +153,23 @@ class PlayScreen(TurnScreen):
             turn = self.runner.turn()
         except UserError as error:
             self.runner.paused = True
-            self.refuse(f"the agent to move cannot search here: {error}")
+            self.status.refuse(f"the agent to move cannot search here: {error}")
             return
         if turn is not None:
-            self.start_turn(turn, self.query_one(SearchPane), f"{turn.agent.label} · {turn.purpose}")
+            self.searches.start_turn(turn, self.query_one(SearchPane), f"{turn.agent.label} · {turn.purpose}")
 
-    def turn_decided(self, turn: Turn, decision: Decision) -> None:
+    def on_decided(self, message: Decided) -> None:
+        turn, decision = message.turn, message.decision
         if not self.runner.decided(turn):
             return
         if turn.hint:
-            self.note = self.runner.keep_hint(turn, decision)
+            self.status.note = self.runner.keep_hint(turn, decision)
             self._refresh()
         else:
             self._position_changed(self.runner.conclude(turn, decision))
+
+    def on_searches_shown(self) -> None:
+        self.status.show()
 
     # ----------------------------------------------------------------- the human's moves and other actions
 
@@ -162,12 +177,12 @@ class PlayScreen(TurnScreen):
         try:
             note = self.runner.human_move(message.move)
         except UserError as error:
-            self.refuse(str(error))
+            self.status.refuse(str(error))
         else:
             self._position_changed(note)
 
     def on_board_illegal_move(self, message: Board.IllegalMove) -> None:
-        self.refuse(GAME_OVER if self.played.is_over() else message.reason)
+        self.status.refuse(GAME_OVER if self.played.is_over() else message.reason)
 
     def action_take_back(self, redo: bool) -> None:
         """Take back moves to before your last one, or (``redo``) replay those taken back up to your next turn;
@@ -177,7 +192,7 @@ class PlayScreen(TurnScreen):
         self._position_changed(done if moved else "", moved=False)
         if not moved:
             mine = "no move of yours to take back" if self.played.moves else "no move to take back"
-            self.refuse("no move to replay" if redo else mine)
+            self.status.refuse("no move to replay" if redo else mine)
 
     def action_new_game(self) -> None:
         """Start again from the game's start position, with the same sides."""
@@ -199,21 +214,21 @@ class PlayScreen(TurnScreen):
         try:
             turn = self.runner.hint(self.hint_agent)
         except UserError as error:
-            self.refuse(str(error))
+            self.status.refuse(str(error))
             return
-        self.stop_searches()  # (the last hint's search, if one is under way)
-        self.start_turn(turn, self.query_one(SearchPane), f"{self.hint_agent.label} · hint")
+        self.searches.stop()  # (the last hint's search, if one is under way)
+        self.searches.start_turn(turn, self.query_one(SearchPane), f"{self.hint_agent.label} · hint")
 
     def choose_hint_agent(self, name: str) -> None:
         """Ask ``name`` (default parameters and budget) for hints from now on."""
         self.hint_agent = Agent(AgentSpec(name), self.default_limit)
-        self.say(f"hints from {self.hint_agent.label}")
+        self.status.say(f"hints from {self.hint_agent.label}")
 
     def action_analysis(self) -> None:
         """Show or hide the solver's exact score of every column (Connect Four)."""
         reason = analysis_refusal(self.played.state, app_exact(self))
         if reason is not None:
-            self.refuse(reason)
+            self.status.refuse(reason)
             return
         self.analysing = not self.analysing
         self.query_one(Board).analyse(self.played.state if self.analysing else None)
@@ -235,8 +250,11 @@ class PlayScreen(TurnScreen):
             placeholder="e.g. human vs mcts:k=32,moves=2000",
         )
 
+    def action_toggle_live(self) -> None:
+        self.searches.toggle_live()
+
     def action_file(self, mode: str) -> None:
-        if self.files_allowed():
+        if files_allowed(self):
             prompt, answer = ("save to", self._save) if mode == "save" else ("load from", self._load)
             self.query_one(PromptBar).ask(prompt, PlayScreen.last_file, partial(self._with_file, answer))
 
@@ -249,13 +267,20 @@ class PlayScreen(TurnScreen):
 
     def _save(self, path: str) -> None:
         self.played.save(path)
-        self.say(f"saved to {path}")
+        self.status.say(f"saved to {path}")
 
     def _load(self, path: str) -> None:
         loaded = PlayedGame.load(path, self.default_limit)
         self.runner = MatchRunner(loaded)
         self.analysing = self.analysing and analysis_refusal(loaded.state, app_exact(self)) is None
         self._position_changed(f"loaded {path}", moved=False)
+
+    def action_back(self) -> None:
+        """Back to the explorer: the searches and the solver's analysis stop."""
+        self.searches.stop()
+        if self.is_current:  # (a key typed again before the first was handled: this screen has gone)
+            self.query_one(Board).analyse(None)
+            self.app.pop_screen()
 
     # ----------------------------------------------------------------- showing
 
@@ -268,7 +293,7 @@ class PlayScreen(TurnScreen):
         board.border_title = self.played.game.name + ("" if state.is_terminal() else f" · move {state.ply + 1}")
         caption = scores_caption(self.analysis, NODE_BUDGET) if self.analysing else None
         self.query_one(MoveList).show(self.played, caption)
-        self.show_status()
+        self.status.show()
 
     def status_lines(self) -> tuple[Text, Text]:
         played = self.played
@@ -280,7 +305,7 @@ class PlayScreen(TurnScreen):
         first = Text.assemble(glyphs[1], *sides)
         if self.runner.paused:
             first.append("  · paused", "bold")
-        first.append("  · live" if self.live else "  · full speed", "dim")
+        first.append("  · live" if self.searches.live else "  · full speed", "dim")
         if state.is_terminal():
             return first, Text(f"■ {self.runner.outcome()} · n: new game · u: undo")
         mover, searching = played.to_move(), self.runner.searching
