@@ -9,6 +9,7 @@ from plyscope.engine.exact import Exact
 from plyscope.engine.games.tree import TreeState, number_text
 from plyscope.engine.kits import make_game
 from plyscope.engine.solve import PositionSolve
+from plyscope.engine.solver.book import NO_BOOK_NOTE
 from plyscope.engine.truth import Judgement
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree, truth_column
@@ -70,3 +71,16 @@ def test_a_tree_is_judged_by_its_values_not_their_signs() -> None:
     assert Judgement.of(truths, root.player, 1, values).optimal is True
     assert Judgement.of([truths[0], None], root.player, 0, values).optimal is None  # the 5 not known yet: open
     assert Judgement.of(truths, -root.player, 0, values).optimal is True  # MIN prefers the 3
+
+
+@run_async
+async def test_t_says_where_a_board_has_no_opening_book() -> None:
+    """The opening book is 7x6's: on another board ``T`` says so, as ``plyscope solve`` does."""
+    for game, said in (("connect4:6x5", NO_BOOK_NOTE), ("connect4", "Thill's opening book for 12 stones")):
+        app = make_app(game=game, algorithm="alphabeta")
+        async with app.run_test() as pilot:
+            screen = explorer(pilot)
+            await pilot.press("T")
+            await pilot.pause()
+            status = str(screen.query_one("#status", Static).render())
+            assert "truth column on" in status and said in " ".join(status.split()), status

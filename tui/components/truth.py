@@ -25,8 +25,10 @@ class TruthColumn(Component):
         if reasons:
             self.status.refuse(reasons[0])
         elif on:
+            notes = sorted({pane.truth_note() for pane in panes} - {""})
             self.status.say(
                 "truth column on (for the player to move): ? not found yet, … beyond the budget, ✗ fooled below"
+                + "".join(f"; {note}" for note in notes)
             )
         else:
             self.status.say("truth column off")

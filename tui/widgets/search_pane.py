@@ -337,6 +337,12 @@ class SearchPane(Vertical):
         self.judge()
         return reason or ""
 
+    def truth_note(self) -> str:
+        """How the truth column's values are found, for what ``T`` says (``Exact.note``: Connect Four's opening
+        book, or why there is none); ``""``: nothing to add."""
+        session = self.session
+        return "" if session is None else app_exact(self).note(session.searcher.root_state.game)
+
     def find_truths(self) -> None:
         """Take the values the search has proven itself (``_take_proofs``), then start a worker on the nodes without an
         exact value yet (after the one under way, if any): the lines shown, and every child of the principal
