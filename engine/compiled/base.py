@@ -18,11 +18,12 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from types import ModuleType
-from typing import ClassVar, Final
+from typing import ClassVar, Final, cast
 
 import numpy as np
 
-from plyscope.engine.compiled.board import compiled_fits, evaluator_code
+from plyscope.engine.compiled.board import compiled_fits, evaluator_code, geometry
+from plyscope.engine.games.connect4 import Connect4State
 from plyscope.engine.search.base import Limit, Node, Result, Searcher, Stats
 
 CHUNK_STEPS: Final = 4096
@@ -54,7 +55,18 @@ class CompiledSearch(ABC):
         self.searcher = searcher
         """The stepping twin, fresh: its parameters, its evaluator and its ``scored`` are the twin's too."""
         self.stats = Stats()
+        self.state = cast(Connect4State, searcher.root_state)  # (made only where it ``fits``: Connect Four's kit)
+        """The root position."""
+        self.geometry = geometry(self.state.game)
+        """The board's constants, for the kernels (``board.geometry``)."""
         type(self).load()
+
+    def _evaluation(self) -> np.ndarray:
+        """The searcher's evaluator for the kernels (``board.evaluator_code``: it has one, where the twin ``fits``)."""
+        evaluator = self.searcher.evaluator
+        evaluation = None if evaluator is None else evaluator_code(evaluator)
+        assert evaluation is not None
+        return evaluation
 
     @classmethod
     def fits(cls, searcher: Searcher[Node]) -> bool:

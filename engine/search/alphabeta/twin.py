@@ -4,15 +4,13 @@ kernel (``plyscope.engine.search.alphabeta.kernel``), on Connect Four boards tha
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import cast
 
 import numpy as np
 
 from plyscope.engine.compiled import board
 from plyscope.engine.compiled.base import FIRST_TABLE, CompiledSearch
-from plyscope.engine.compiled.board import evaluator_code, geometry
 from plyscope.engine.games.base import Move
-from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.games.evaluators import RivestEvaluator
 from plyscope.engine.search.alphabeta import kernel as ab
 from plyscope.engine.search.alphabeta.searcher import AlphaBeta
@@ -35,12 +33,8 @@ class CompiledAlphaBeta(CompiledSearch):
         super().__init__(searcher)
         assert isinstance(searcher, AlphaBeta)
         self.python = searcher
-        state = cast(Connect4State, searcher.root_state)  # (made only where ``compiled_fits``: Connect Four's kit)
-        self.state = state
-        self.geometry = geometry(state.game)
-        evaluation = evaluator_code(searcher.evaluator)
-        assert evaluation is not None  # (``fits``)
-        self.evaluation = evaluation
+        state = self.state
+        self.evaluation = self._evaluation()
         frames = state.game.cells - state.ply + 2
         width = state.game.width
         s = np.zeros(ab.SCALARS, dtype=np.int64)

@@ -1,14 +1,14 @@
 """The family of searches that expand one node a step, and their kit: best-first minimax (``bestfirst``), Rivest's
-min/max approximation (``rivest``, with its generalized means, ``genmean``) and proof-number search (``pns``); the
-sentences their phases share (``telling``), their way back along the timeline (``expansions``), Rivest's compiled twin
-(``rivest_twin``, stepped by ``rivest_kernel``) and their registry entries (``ALGORITHMS``, here)."""
+min/max approximation (``rivest``, with its generalized means, ``genmean``) and proof-number search (``pns``); the step,
+its phases and the hooks they share (``base``), their way back along the timeline (``expansions``), Rivest's compiled
+twin (``rivest_twin``, stepped by ``rivest_kernel``) and their registry entries (``ALGORITHMS``, here)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from plyscope.engine.search.bestfirst.bestfirst import BestFirst
-from plyscope.engine.search.bestfirst.expansions import best_first_journal, pns_journal, rivest_journal
+from plyscope.engine.search.bestfirst.expansions import Expansions, best_first_journal
 from plyscope.engine.search.bestfirst.pns import TARGETS, ProofNumberSearch
 from plyscope.engine.search.bestfirst.rivest import FINALS, MODES, Rivest
 from plyscope.engine.search.entry import AlgorithmInfo, Param
@@ -51,7 +51,7 @@ ALGORITHMS = (
         factory=Rivest,
         node_bytes=176,
         ui_node_bytes=216,
-        journal=rivest_journal,
+        journal=Expansions,
         twin=_rivest_twin,
         params=(
             Param(
@@ -83,7 +83,7 @@ ALGORITHMS = (
         factory=ProofNumberSearch,
         node_bytes=104,
         ui_node_bytes=144,
-        journal=pns_journal,
+        journal=Expansions,
         params=(
             Param(
                 "target",

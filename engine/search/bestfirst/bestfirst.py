@@ -49,36 +49,19 @@ from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.kits import kit_of
 from plyscope.engine.pov import FIRST, PovScore
-from plyscope.engine.search.base import (
-    NO_CHILDREN,
-    TAKEN,
-    Node,
-    Phase,
-    PhasedStep,
-    Searcher,
-    Step,
-    Taken,
-    Verdict,
-    best_child,
-    listed,
-)
-from plyscope.engine.search.bestfirst.base import ExpansionJournal
-from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
+from plyscope.engine.search.base import NO_CHILDREN, Node, Verdict, best_child, listed
+from plyscope.engine.search.bestfirst.base import Numbers, PositionNode, PositionSearch
 from plyscope.engine.search.minimax import resolve_evaluator
-from plyscope.engine.search.outcomes import Bounds, backed_up, exact, improvable, intrinsic, result_of, score
+from plyscope.engine.search.outcomes import Bounds, backed_up, bounds, exact, improvable, intrinsic, result_of, score
 
 _VALUE = attrgetter("v")
 
 
-class BestFirstNode(Node):
+class BestFirstNode(PositionNode):
     """A node of the best-first minimax tree."""
 
-    __slots__ = ("best", "bounds", "state", "v")
+    __slots__ = ("best", "bounds", "v")
 
-    state: State | None
-    """The position, kept from the node's expansion on: a leaf's position is made again from its parent's when
-    the leaf is expanded (that ``play`` is not counted in ``Stats.moves``), so that leaves, most of the tree, stay
-    small.  ``Searcher.state_at`` gives any node's position."""
     v: float
     """Minimax value of the tree below, from the first player's point of view (the static value at a leaf)."""
     best: Self | None
@@ -109,16 +92,13 @@ class BestFirstNode(Node):
         return {"v": self.v}
 
 
-class BestFirst(Searcher[BestFirstNode]):
+class BestFirst(PositionSearch[BestFirstNode]):
     """Best-first minimax: always expand the leaf at the end of the principal variation."""
 
     evaluator: Evaluator
     """The static evaluation at the leaves (first player's point of view)."""
     name = "bestfirst"
     description = "best-first minimax (Korf & Chickering): expand the principal leaf"
-    journal: ExpansionJournal[BestFirstNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (its registry entry's journal, set by the
-    registry; not with ``ab_depth``, whose full-width phase is replayed)."""
 
     def __init__(self, state: State, *, ab_depth: int = 0, evaluator: str | Evaluator = "auto") -> None:
         super().__init__(state)
@@ -154,41 +134,10 @@ class BestFirst(Searcher[BestFirstNode]):
         assert winner is not None
         return exact(score(winner, state.ply))
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[BestFirstNode] | Taken | None:
-        if self.finished:
-            return None
-        leaf = self._leaf_to_expand()
-        moves = self._moves_within(leaf, moves_left)
-        if moves is None:
-            return None
-        children = self._expand(leaf, moves)
-        changed = self._back_up(leaf)
-        self.refresh()
-        if not record:
-            return TAKEN
-        return Step(path=tuple(leaf.path()), node=leaf, added=tuple(children), changed=(*changed, *children))
-
-    def _moves_within(self, leaf: BestFirstNode, moves_left: int | None) -> Sequence[Move] | None:
-        """The moves of ``leaf``'s position (made and kept now, if it was not), or ``None`` if generating them all
-        would cost more than ``moves_left``."""
-        state = leaf.state
-        if state is None:
-            parent = leaf.parent
-            assert parent is not None and parent.state is not None
-            state = parent.state.play(leaf.move)
-        moves = state.legal_moves()
-        if moves_left is not None and len(moves) > moves_left:
-            return None
+    def _expand(self, leaf: BestFirstNode, state: State, moves: Sequence[Move]) -> list[BestFirstNode]:
+        """Generate and statically evaluate every child of ``leaf``, which keeps its position from now on."""
         leaf.state = state
-        return moves
-
-    def _expand(self, leaf: BestFirstNode, moves: Sequence[Move]) -> list[BestFirstNode]:
-        """Generate and statically evaluate every child of ``leaf`` (its position made by ``_moves_within``)."""
-        state = leaf.state
-        assert state is not None
         full_width = bool(self._full_width)
-        if self.journal is not None:
-            self.journal.record(leaf, leaf.v)
         if full_width:
             self._full_width.popleft()
         evaluator = self.evaluator
@@ -198,42 +147,16 @@ class BestFirst(Searcher[BestFirstNode]):
             finished = self._finished(child_state) if child_state.is_terminal() else None
             children.append(BestFirstNode(leaf, move, evaluator(child_state), finished))
         leaf.children = children
-        stats = self.stats
-        stats.moves += len(moves)
-        stats.nodes += len(moves)
-        if leaf.depth + 1 > stats.max_depth:
-            stats.max_depth = leaf.depth + 1
         if full_width:
             self._full_width.extend(c for c in children if c.depth < self.ab_depth and not c.terminal)
         return children
 
-    # --- one expansion told as its three phases (``Searcher.phased``) ---
-
-    phase_names = ("tip", "expansion", "back-up")
-
-    def _phases(self, moves_left: int | None) -> PhasedStep[BestFirstNode]:
-        if self.finished:
-            return None
-        leaf = self._leaf_to_expand()
-        full_width = bool(self._full_width)
-        moves = self._moves_within(leaf, moves_left)
-        if moves is None:
-            return None
-        path = tuple(leaf.path())
-        yield Phase("tip", self._tip_text(leaf, full_width), path)
-        before = [_value_words(node) for node in path]
-        children = self._expand(leaf, moves)
-        text = expansion_text(self, leaf, children, _value_words)
-        yield Phase("expansion", text, path, tuple(children), (leaf, *children))
-        changed = self._back_up(leaf)
-        self.refresh()
-        yield Phase("back-up", back_up_text(self, path, before, _value_words), path, changed=tuple(changed), last=True)
-        return Step(path=path, node=leaf, added=tuple(children), changed=(*changed, *children))
-
-    def _tip_text(self, leaf: BestFirstNode, full_width: bool) -> str:
-        """Why ``leaf`` is the one expanded."""
+    def _tip_text(self, path: Sequence[BestFirstNode]) -> str:
+        """Why the end of ``path`` is the leaf expanded: the next of the full-width phase, the principal leaf, or the
+        refinement's."""
+        leaf = path[-1]
         where = self.label(leaf)
-        if full_width:
+        if self._full_width:
             return f"tip: {where}, the next node of the full-width phase to depth {self.ab_depth} (breadth first)"
         if leaf is not self._principal[-1]:
             return (
@@ -258,7 +181,7 @@ class BestFirst(Searcher[BestFirstNode]):
             "node the child of best value for the player to move: " + listed(parts)
         )
 
-    def _leaf_to_expand(self) -> BestFirstNode:
+    def _tip_node(self) -> BestFirstNode:
         """The leaf a step expands: the next of the full-width phase (never a finished game), else the principal
         leaf, or where the game is over there, the refinement's (``_refinement_leaf``)."""
         if self._full_width:
@@ -266,16 +189,18 @@ class BestFirst(Searcher[BestFirstNode]):
         leaf = self._principal[-1]
         return self._refinement_leaf() if leaf.terminal else leaf
 
-    def _back_up(self, leaf: BestFirstNode) -> list[BestFirstNode]:
-        """Recompute values, principal children and bounds from ``leaf`` up; the nodes that changed, ``leaf``
-        first.  A node's bounds are recomputed only while the child below it had its bounds changed."""
+    def _back_up(
+        self, leaf: BestFirstNode, children: Sequence[BestFirstNode], record: bool
+    ) -> tuple[BestFirstNode, ...] | None:
+        """Recompute values, principal children and bounds from ``leaf`` up (with ``record``: the nodes that changed,
+        ``leaf`` first, then its ``children``).  A node's bounds are recomputed only while the child below it had its
+        bounds changed."""
         changed: list[BestFirstNode] = []
         node: BestFirstNode | None = leaf
         players = self._players
         rebound = True
         while node is not None:
-            children = node.children
-            best = best_child(children, players[node.depth & 1], _VALUE)
+            best = best_child(node.children, players[node.depth & 1], _VALUE)
             assert best is not None  # a node backed up has children
             span = self._backed_bounds(node) if rebound else self.bounds_of(node)
             rebound = span != node.bounds
@@ -286,7 +211,13 @@ class BestFirst(Searcher[BestFirstNode]):
             node.bounds = span
             changed.append(node)
             node = node.parent
-        return changed
+        return (*changed, *children) if record else None
+
+    def _backed_up(
+        self, changed: tuple[BestFirstNode, ...], children: Sequence[BestFirstNode]
+    ) -> tuple[BestFirstNode, ...]:
+        """The nodes backed up, without the new children (last in the step's)."""
+        return changed[: len(changed) - len(children)]
 
     def _backed_bounds(self, node: BestFirstNode) -> Bounds:
         """``node``'s bounds from its children's (every move has a child)."""
@@ -317,7 +248,7 @@ class BestFirst(Searcher[BestFirstNode]):
 
     def refresh(self) -> None:
         """The principal variation and ``finished`` after a step, or after the tree went back or forth along the
-        timeline (``plyscope.engine.travel``): finished once the root's bounds meet."""
+        timeline: finished once the root's bounds meet."""
         self._principal = self._principal_from_root()
         lo, hi = self.bounds_of(self.root)
         self.finished = not self._full_width and lo == hi
@@ -327,9 +258,34 @@ class BestFirst(Searcher[BestFirstNode]):
         lo, hi = self.bounds_of(self.root)
         return result_of(lo) == result_of(hi) != 0
 
+    def _words(self, node: BestFirstNode) -> str:
+        """``v 12``."""
+        return f"v {node.v:g}"
+
+    # --- the journal's hooks (``ExpandingSearch``) ---
+
+    def leaf_value(self, leaf: BestFirstNode) -> float:
+        return leaf.v
+
+    def leaf_again(self, node: BestFirstNode, value: float) -> State | None:
+        """``node`` a leaf of its static ``value`` again, without its position (but at the root)."""
+        node.best = None
+        node.v = value
+        node.bounds = None
+        return self._position_taken(node)
+
+    def kept(self, node: BestFirstNode) -> Numbers:
+        """Its value, the place of its principal child, its bounds."""
+        assert node.bounds is not None and node.best is not None  # (an inner node's are its children's)
+        return (node.v, node.children.index(node.best), *node.bounds)
+
+    def give_back(self, node: BestFirstNode, numbers: Numbers) -> None:
+        node.v, place, lo, hi = numbers
+        node.best = node.children[int(place)]
+        node.bounds = bounds(int(lo), int(hi))
+
     def rescore(self, node: BestFirstNode) -> None:
-        """Back up ``node``'s value, principal child and bounds from its children (``plyscope.engine.travel`` takes
-        steps back with it)."""
+        """Back up ``node``'s value, principal child and bounds from its children."""
         best = best_child(node.children, self._players[node.depth & 1], _VALUE)
         assert best is not None  # a node rescored has children
         node.best = best
@@ -399,8 +355,3 @@ class BestFirst(Searcher[BestFirstNode]):
         assert isinstance(node, BestFirstNode)
         lo, hi = self.bounds_of(node)
         return PovScore(lo, FIRST) if lo == hi else None
-
-
-def _value_words(node: BestFirstNode) -> str:
-    """A node's value as a phase's sentence gives it: ``v 12``."""
-    return f"v {node.v:g}"

@@ -2,37 +2,32 @@
 
 A node's numbers in these searches are a function of its children's, so a step is taken back by making the node it
 expanded a leaf again and rescoring its ancestors from their children, which gives back exactly the numbers they
-had; ``Expansions`` does it for many steps at once, each ancestor rescored once.  ``attach`` gives each searcher its
-journal with what it needs to know of that search's nodes: how a node is a leaf again, how its numbers are kept as
-plain numbers and given back.
+had; ``Expansions`` does it for many steps at once, each ancestor rescored once, through the searcher's hooks
+(``ExpandingSearch``: how a node is a leaf again, how its numbers are kept as plain numbers and given back).  Each
+searcher's registry entry declares it (``Expansions``; best-first minimax's ``best_first_journal``).
 """
 
 from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from plyscope.engine.games.base import State
-from plyscope.engine.search.base import NO_CHILDREN, Node, Searcher
+from plyscope.engine.search.base import NO_CHILDREN, Node
+from plyscope.engine.search.bestfirst.base import ExpandingSearch, Numbers
 from plyscope.engine.search.bestfirst.bestfirst import BestFirst, BestFirstNode
-from plyscope.engine.search.bestfirst.pns import PnsNode, ProofNumberSearch
-from plyscope.engine.search.bestfirst.rivest import Rivest, RivestNode
-from plyscope.engine.search.outcomes import bounds
 from plyscope.engine.travel import protocol
 from plyscope.engine.travel.protocol import DepthRecord, Travel
 
 C = TypeVar("C", bound=Node)
+T = TypeVar("T")
 _DEPTH = attrgetter("depth")
 
 
-def _one_move_a_child(node: Node, children: int) -> int:
-    return children
-
-
-class Expansions(Travel[Searcher[Any]], Generic[C]):
+class Expansions(Travel[ExpandingSearch[C]], Generic[C]):
     """The journal of a search that expands one node a step, to go back and forth along its timeline in place.
 
     It keeps the node each step expanded and, for searches whose leaves have a value (``leaf_values``), that
@@ -73,7 +68,7 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         "_give_back",
         "_rescore",
         "_refresh",
-        "_cost",
+        "_edges",
         "_leaf_values",
         "_depths",
     )
@@ -81,26 +76,13 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
     step_cost = 0.2
     """A step taken back costs about this many steps replayed (measured on Connect Four: about 0.1)."""
 
-    def __init__(
-        self,
-        searcher: Searcher[Any],
-        make_leaf: Callable[[C, float], State | None],
-        reattach: Callable[[C, State | None], None],
-        keep: Callable[[C], tuple[float | int, ...]],
-        give_back: Callable[[C, tuple[float | int, ...]], None],
-        rescore: Callable[[C], object],
-        refresh: Callable[[], None],
-        cost: Callable[[C, int], int] | None = None,
-        *,
-        leaf_values: bool = True,
-    ) -> None:
-        """``make_leaf(node, value)``: the node's own numbers as a leaf of that value (its children are taken
-        by the journal); returns the position it no longer keeps.  ``reattach(node, position)``: the node
-        expanded again (its children are given back), its position given back.  ``keep(node)``: an inner
-        node's numbers, as plain numbers (floats, ints: a child as its place among the children), and
-        ``give_back(node, numbers)`` them again.  ``rescore(node)``: its numbers from its children.
-        ``refresh()``: what the searcher keeps beside its tree (``finished``, a principal variation) brought up to
-        date with it.  ``cost(node, children)``: the moves its expansion cost (``None``: one per child)."""
+    def __init__(self, searcher: ExpandingSearch[C]) -> None:
+        """The journal of the fresh ``searcher``, through its hooks: ``leaf_again(node, value)``, the node's own
+        numbers as a leaf of that value (its children are taken by the journal), returning the position it no longer
+        keeps; ``reattach(node, position)``, the node expanded again (its children are given back), its position
+        given back; ``kept(node)``, an inner node's numbers as plain numbers, and ``give_back(node, numbers)`` them
+        again; ``rescore(node)``, its numbers from its children; ``refresh()``, what the searcher keeps beside its tree
+        brought up to date with it; ``edge_moves``, whether an expansion pays the edges down to it too."""
         super().__init__(searcher)
         self.expanded: list[C] = []
         """The node each step expanded, in order."""
@@ -112,7 +94,7 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         """... the children it had, ..."""
         self._positions: list[State | None] = []
         """... the position it no longer keeps (``make_leaf``), ..."""
-        self._numbers: list[tuple[float | int, ...]] = []
+        self._numbers: list[Numbers] = []
         """... its numbers then (``keep``), ..."""
         self._values = array("d")
         """... and its value as a leaf (empty without ``leaf_values``)."""
@@ -120,17 +102,17 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         """Where each ``back`` call's expansions begin among those taken back (the newest of them), oldest call
         first: taking again every expansion above one brings the tree back to the step that call started
         from."""
-        self._above: list[tuple[list[C], list[tuple[float | int, ...]]] | None] = []
+        self._above: list[tuple[list[C], list[Numbers]] | None] = []
         """For each group, the ancestors that call rescored, deepest first, and their numbers before
         (``keep``); ``None`` once part of the group is taken again."""
-        self._make_leaf = make_leaf
-        self._reattach = reattach
-        self._keep = keep
-        self._give_back = give_back
-        self._rescore = rescore
-        self._refresh = refresh
-        self._cost = cost if cost is not None else _one_move_a_child
-        self._leaf_values = leaf_values
+        self._make_leaf = searcher.leaf_again
+        self._reattach = searcher.reattach
+        self._keep = searcher.kept
+        self._give_back = searcher.give_back
+        self._rescore = searcher.rescore
+        self._refresh = searcher.refresh
+        self._edges = searcher.edge_moves
+        self._leaf_values = searcher.leaf_values
         self._depths = DepthRecord(searcher.stats.max_depth)
 
     def record(self, node: C, value: float) -> None:
@@ -174,8 +156,7 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
             else:
                 leaf_values = array("d", bytes(8 * len(nodes)))
             dirty: set[C] = set()
-            make_leaf, keep, cost, mark = self._make_leaf, self._keep, self._cost, dirty.add
-            one_a_child = cost is _one_move_a_child
+            make_leaf, keep, edges, mark = self._make_leaf, self._keep, self._edges, dirty.add
             add_children, add_position, add_numbers = (
                 self._children.append,
                 self._positions.append,
@@ -185,7 +166,7 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
             for node, value in zip(nodes, leaf_values, strict=True):
                 children = node.children
                 made += len(children)
-                moves += len(children) if one_a_child else cost(node, len(children))
+                moves += len(children) + node.depth if edges else len(children)
                 add_numbers(keep(node))
                 add_children(children)
                 node.children = NO_CHILDREN
@@ -222,21 +203,21 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
             above = self._above.pop()
         else:
             self._above[-1] = above = None
-        nodes, lists = self._unkeep(len(kept) - count)
-        reattach, give_back, cost = self._reattach, self._give_back, self._cost
-        one_a_child = cost is _one_move_a_child
+        nodes, children_kept, positions, numbers_kept = self._unkeep(len(kept) - count)
+        reattach, give_back, edges = self._reattach, self._give_back, self._edges
         dirty: set[C] = set()
         mark = dirty.add
         depths = self._depths
         first = stats.iterations
         moves = made = 0
-        for index, (node, children, position, numbers) in enumerate(zip(nodes, *lists, strict=True)):
+        taken = zip(nodes, children_kept, positions, numbers_kept, strict=True)
+        for index, (node, children, position, numbers) in enumerate(taken):
             node.children = children
             reattach(node, position)
             if exact:
                 give_back(node, numbers)
             made += len(children)
-            moves += len(children) if one_a_child else cost(node, len(children))
+            moves += len(children) + node.depth if edges else len(children)
             if node.depth >= depths.deepest:
                 depths.note(first + index, node.depth + 1)
             if above is None:
@@ -253,29 +234,22 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         self._refresh()
         return stats.iterations
 
-    def _unkeep(self, start: int) -> tuple[list[C], list[list[Any]]]:
+    def _unkeep(self, start: int) -> tuple[list[C], list[Sequence[C]], list[State | None], list[Numbers]]:
         """The expansions kept from ``start`` on (the oldest of those kept are last), out of the journal, the oldest
         first: the nodes, and their children, positions and numbers; their values as leaves back in ``values``."""
-        kept = self._nodes
-        nodes = kept[start:]
-        del kept[start:]
-        nodes.reverse()
-        lists: list[list[Any]] = []
-        for whole in (self._children, self._positions, self._numbers):
-            part = whole[start:]
-            del whole[start:]
-            part.reverse()
-            lists.append(part)
         if self._leaf_values:
             leaf_values = self._values[start:]
             del self._values[start:]
             leaf_values.reverse()
             self.values.extend(leaf_values)
-        return nodes, lists
+        return (
+            _taken_out(self._nodes, start),
+            _taken_out(self._children, start),
+            _taken_out(self._positions, start),
+            _taken_out(self._numbers, start),
+        )
 
-    def _settle(
-        self, above: tuple[list[C], list[tuple[float | int, ...]]] | None, dirty: set[C], given: Sequence[C]
-    ) -> None:
+    def _settle(self, above: tuple[list[C], list[Numbers]] | None, dirty: set[C], given: Sequence[C]) -> None:
         """The numbers above the expansions ``forth`` took again: those ``above`` them (a whole group taken again)
         given back as they were, else every ``dirty`` node that has children rescored, deepest first, but those
         ``given`` their own numbers back."""
@@ -309,127 +283,15 @@ class Expansions(Travel[Searcher[Any]], Generic[C]):
         return size + each * (len(self._numbers) + sum(len(nodes) for nodes, _ in ancestors))
 
 
-def pns_journal(searcher: ProofNumberSearch) -> Expansions[PnsNode]:
-    """Proof-number search's journal (its entry's ``journal``): its nodes keep no position, nor a value as a leaf."""
-    return Expansions(
-        searcher,
-        _unknown_again,
-        _keeps_no_position,
-        _pns_kept,
-        _pns_given_back,
-        searcher.rescore,
-        searcher.refresh,
-        leaf_values=False,
-    )
-
-
-def rivest_journal(searcher: Rivest) -> Expansions[RivestNode]:
-    """Rivest's method's journal (its entry's ``journal``): under Rivest's accounting an expansion also pays the edges
-    walked down to it."""
-    cost = _one_edge_a_ply if searcher.accounting else None
-    return Expansions(
-        searcher,
-        _tip_again,
-        _position_back,
-        _rivest_kept,
-        _rivest_given_back,
-        searcher.rescore,
-        searcher.refresh,
-        cost,
-    )
-
-
 def best_first_journal(searcher: BestFirst) -> Expansions[BestFirstNode] | None:
     """Best-first minimax's journal (its entry's ``journal``); ``None`` with a full-width phase (``ab_depth``), whose
     steps are replayed."""
-    if searcher.ab_depth:
-        return None
-    return Expansions(
-        searcher,
-        _leaf_again,
-        _position_back,
-        _best_first_kept,
-        _best_first_given_back,
-        searcher.rescore,
-        searcher.refresh,
-    )
+    return None if searcher.ab_depth else Expansions(searcher)
 
 
-def _position_back(node: RivestNode | BestFirstNode, state: State | None) -> None:
-    """Rivest's and best-first's nodes keep their position from their expansion on: given back."""
-    node.state = state
-
-
-def _unknown_again(node: PnsNode, _: float) -> None:
-    """A proof-number node an unknown leaf again, ``(1, 1)``, with its intrinsic bounds."""
-    node.pn = node.dn = 1
-    node.bounds = None
-
-
-def _keeps_no_position(node: PnsNode, _: State | None) -> None:
-    """Proof-number nodes keep no position: nothing to give back."""
-
-
-def _pns_kept(node: PnsNode) -> tuple[float, float, int, int]:
-    """An inner proof-number node's numbers: its proof and disproof numbers, and its bounds."""
-    assert node.bounds is not None  # (an inner node's are its children's)
-    return (node.pn, node.dn, *node.bounds)
-
-
-def _pns_given_back(node: PnsNode, kept: tuple[float | int, ...]) -> None:
-    """``node``'s numbers as ``_pns_kept`` took them."""
-    node.pn, node.dn, lo, hi = kept
-    node.bounds = bounds(int(lo), int(hi))
-
-
-def _tip_again(tip: RivestNode, value: float) -> State | None:
-    """``tip`` a tip of Rivest's search of its static (shifted) ``value`` again; the position it no longer keeps (none
-    at the root)."""
-    tip.v = value
-    tip.pi = 0.0
-    tip.a = None
-    state = tip.state
-    if tip.parent is not None:
-        tip.state = None
-    return state
-
-
-def _rivest_kept(node: RivestNode) -> tuple[float, float, int]:
-    """An inner node's numbers in Rivest's search: ``v``, ``pi`` and the place of ``a`` among the children."""
-    return (node.v, node.pi, node.children.index(node.a))
-
-
-def _rivest_given_back(node: RivestNode, kept: tuple[float | int, ...]) -> None:
-    """``node``'s numbers as ``_rivest_kept`` took them."""
-    node.v, node.pi, place = kept
-    node.a = node.children[int(place)]
-
-
-def _one_edge_a_ply(tip: RivestNode, children: int) -> int:
-    """An expansion's moves under Rivest's accounting: one per child, and one per edge down from the root."""
-    return children + tip.depth
-
-
-def _leaf_again(leaf: BestFirstNode, value: float) -> State | None:
-    """``leaf`` a leaf of best-first minimax of its static ``value`` again; the position it no longer keeps (none at
-    the root)."""
-    leaf.best = None
-    leaf.v = value
-    leaf.bounds = None
-    state = leaf.state
-    if leaf.parent is not None:
-        leaf.state = None
-    return state
-
-
-def _best_first_kept(node: BestFirstNode) -> tuple[float, int, int, int]:
-    """An inner best-first node's numbers: its value, the place of its principal child, its bounds."""
-    assert node.bounds is not None  # (an inner node's are its children's)
-    return (node.v, node.children.index(node.best), *node.bounds)
-
-
-def _best_first_given_back(node: BestFirstNode, kept: tuple[float | int, ...]) -> None:
-    """``node``'s numbers as ``_best_first_kept`` took them."""
-    node.v, place, lo, hi = kept
-    node.best = node.children[int(place)]
-    node.bounds = bounds(int(lo), int(hi))
+def _taken_out(kept: list[T], start: int) -> list[T]:
+    """The entries of ``kept`` from ``start`` on, taken out of it, in the opposite order."""
+    part = kept[start:]
+    del kept[start:]
+    part.reverse()
+    return part

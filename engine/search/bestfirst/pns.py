@@ -39,24 +39,13 @@ from collections.abc import Sequence
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import (
-    TAKEN,
-    Node,
-    Phase,
-    PhasedStep,
-    Searcher,
-    SearchError,
-    Step,
-    Taken,
-    Verdict,
-    listed,
-)
-from plyscope.engine.search.bestfirst.base import ExpansionJournal
-from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
+from plyscope.engine.search.base import Node, SearchError, Verdict, listed
+from plyscope.engine.search.bestfirst.base import ExpandingSearch, Numbers, back_up_text
 from plyscope.engine.search.outcomes import (
     SCALE,
     Bounds,
     backed_up,
+    bounds,
     exact,
     improvable,
     intrinsic,
@@ -102,14 +91,13 @@ class PnsNode(Node):
         return {"pn": self.pn, "dn": self.dn}
 
 
-class ProofNumberSearch(Searcher[PnsNode]):
+class ProofNumberSearch(ExpandingSearch[PnsNode]):
     """Proof-number search on a tree (no transposition table), one expansion per step."""
 
     name = "pns"
     description = "proof-number search (Allis): proves or disproves a win (or a draw) for the player to move"
-    journal: ExpansionJournal[PnsNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (its registry entry's journal, set by the
-    registry)."""
+    leaf_values = False
+    phase_names = ("most-proving", "expansion", "back-up")
 
     def __init__(self, state: State, *, target: str = "win") -> None:
         super().__init__(state)
@@ -137,26 +125,10 @@ class ProofNumberSearch(Searcher[PnsNode]):
             node.pn, node.dn = INF, 0
         node.bounds = exact(score(result, state.ply))
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[PnsNode] | Taken | None:
-        if self.finished:
-            return None
-        node, state = self._most_proving()
-        moves = state.legal_moves()
-        if moves_left is not None and len(moves) > moves_left:
-            return None
-        children = self._expand(node, state, moves)
-        changed = [node, *children] if record else None
-        self._update(node, changed)
-        self.refresh()
-        if changed is None:
-            return TAKEN
-        return Step(
-            path=tuple(node.path()), node=node, added=tuple(children), changed=tuple(changed), note=self._root_note()
-        )
-
-    def _most_proving(self) -> tuple[PnsNode, State]:
-        """The node a step expands and its position: the most-proving node, or once the claim is settled, the most
-        hopeful node of the refinement of the root's score."""
+    def _tip(self) -> tuple[PnsNode, State]:
+        """The node a step expands and its position (the path's moves replayed from the root's, not counted): the
+        most-proving node, or once the claim is settled, the most hopeful node of the refinement of the root's
+        score."""
         node = self.root
         state = self.root_state
         refining = self.settled()
@@ -175,14 +147,17 @@ class ProofNumberSearch(Searcher[PnsNode]):
                 self._settle(child, child_state)
             children.append(child)
         node.children = children
-        if self.journal is not None:
-            self.journal.record(node, 0.0)  # (the value is not kept)
-        stats = self.stats
-        stats.moves += len(moves)
-        stats.nodes += len(moves)
-        if node.depth + 1 > stats.max_depth:
-            stats.max_depth = node.depth + 1
         return children
+
+    def _back_up(self, node: PnsNode, children: Sequence[PnsNode], record: bool) -> tuple[PnsNode, ...] | None:
+        """``_update`` from the expanded ``node``: with ``record``, it and its ``children``, then every ancestor whose
+        numbers shown changed."""
+        changed = [node, *children] if record else None
+        self._update(node, changed)
+        return None if changed is None else tuple(changed)
+
+    def _note(self) -> str:
+        return self._root_note()
 
     def _root_note(self) -> str:
         """The root's numbers, or what it has proven, in a line."""
@@ -198,39 +173,24 @@ class ProofNumberSearch(Searcher[PnsNode]):
         note = "proven" if root.pn == 0 else "disproven"
         return note + (f": {words(lo)}" if lo == hi else f"; its score: {words(lo)} to {words(hi)}, refining")
 
-    # --- one expansion told as its three phases (``Searcher.phased``) ---
+    def _words(self, node: PnsNode) -> str:
+        """A node's proof and disproof numbers: ``pn 1, dn 1``."""
+        return f"pn {node.pn:g}, dn {node.dn:g}"
 
-    phase_names = ("most-proving", "expansion", "back-up")
-
-    def _phases(self, moves_left: int | None) -> PhasedStep[PnsNode]:
-        if self.finished:
-            return None
-        refining = self.settled()
-        node, state = self._most_proving()
-        moves = state.legal_moves()
-        if moves_left is not None and len(moves) > moves_left:
-            return None
-        path = tuple(node.path())
-        yield Phase("most-proving", self._tip_text(path, refining), path)
-        before = [_numbers_words(n) for n in path]
-        children = self._expand(node, state, moves)
-        text = expansion_text(self, node, children, _numbers_words)
-        yield Phase("expansion", text, path, tuple(children), (node, *children))
-        changed = [node, *children]
-        self._update(node, changed)
-        self.refresh()
-        text = back_up_text(self, path, before, _numbers_words)
-        if _numbers_words(self.root) == before[0]:
+    def _back_up_text(self, path: Sequence[PnsNode], before: Sequence[str]) -> str:
+        """The numbers changed, then the root's once (``_root_note``): after the rest if they stayed, else what it has
+        proven, if anything, after its new numbers."""
+        text = back_up_text(self, path, before, self._words)
+        if self._words(self.root) == before[0]:
             text += f"; {self._root_note()}"
         elif claim := self._claim_note():  # (the root's new numbers end the sentence: it is not named again)
             text += f", {claim}"
-        yield Phase("back-up", text, path, changed=tuple(changed), last=True)
-        return Step(path=path, node=node, added=tuple(children), changed=tuple(changed), note=self._root_note())
+        return text
 
-    def _tip_text(self, path: Sequence[PnsNode], refining: bool) -> str:
+    def _tip_text(self, path: Sequence[PnsNode]) -> str:
         """Why the end of ``path`` is the node expanded."""
         where = self.label(path[-1])
-        if refining:
+        if self.settled():
             return (
                 f"most-proving: {where}, on the way of most hope: the claim is settled, and the search refines the "
                 "root's score through the children that can still change it"
@@ -341,13 +301,31 @@ class ProofNumberSearch(Searcher[PnsNode]):
         return backed_up(spans, intrinsic(ply + 1, not is_or), is_or)
 
     def refresh(self) -> None:
-        """``finished`` after a step, or after the tree went back or forth along the timeline
-        (``plyscope.engine.travel``): once the root's bounds meet (which settles the claim)."""
+        """``finished``: once the root's bounds meet (which settles the claim)."""
         lo, hi = self.bounds_of(self.root)
         self.finished = lo == hi
 
+    # --- the journal's hooks (``ExpandingSearch``) ---
+
+    def leaf_again(self, node: PnsNode, value: float) -> None:
+        """``node`` an unknown leaf again, ``(1, 1)``, with its intrinsic bounds (its nodes keep no position)."""
+        node.pn = node.dn = 1
+        node.bounds = None
+
+    def reattach(self, node: PnsNode, state: State | None) -> None:
+        """Nothing: its nodes keep no position."""
+
+    def kept(self, node: PnsNode) -> Numbers:
+        """Its proof and disproof numbers, and its bounds."""
+        assert node.bounds is not None  # (an inner node's are its children's)
+        return (node.pn, node.dn, *node.bounds)
+
+    def give_back(self, node: PnsNode, numbers: Numbers) -> None:
+        node.pn, node.dn, lo, hi = numbers
+        node.bounds = bounds(int(lo), int(hi))
+
     def rescore(self, node: PnsNode) -> None:
-        """``node``'s numbers and bounds from its children's (``plyscope.engine.travel`` takes steps back with it)."""
+        """``node``'s numbers and bounds from its children's."""
         node.pn, node.dn = self._numbers_from_children(node)
         node.bounds = self._backed_bounds(node)
 
@@ -408,8 +386,3 @@ class ProofNumberSearch(Searcher[PnsNode]):
         (``win@38``, ``loss@36..40``, ``draw``: ``outcomes.span_words``)."""
         assert isinstance(node, PnsNode)
         return {**node.numbers(), "result": span_words(self.bounds_of(node))}
-
-
-def _numbers_words(node: PnsNode) -> str:
-    """A node's proof and disproof numbers as a phase's sentence gives them: ``pn 1, dn 1``."""
-    return f"pn {node.pn:g}, dn {node.dn:g}"

@@ -43,22 +43,9 @@ from typing import Self
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import (
-    NO_CHILDREN,
-    TAKEN,
-    Node,
-    Phase,
-    PhasedStep,
-    Searcher,
-    SearchError,
-    Step,
-    Taken,
-    Verdict,
-    best_child,
-)
-from plyscope.engine.search.bestfirst.base import ExpansionJournal
+from plyscope.engine.search.base import NO_CHILDREN, Node, SearchError, Verdict, best_child
+from plyscope.engine.search.bestfirst.base import Numbers, PositionNode, PositionSearch
 from plyscope.engine.search.bestfirst.genmean import log_generalized_mean
-from plyscope.engine.search.bestfirst.telling import back_up_text, expansion_text
 from plyscope.engine.search.minimax import resolve_evaluator
 
 _V = attrgetter("v")
@@ -69,7 +56,7 @@ MODES = ("reverse", "mean", "reverse-derivative")
 FINALS = ("value", "mean")
 
 
-class RivestNode(Node):
+class RivestNode(PositionNode):
     """A node of the min/max approximation's tree.
 
     Only what cannot be recomputed cheaply is kept (so that a node costs under 200 bytes): the
@@ -77,12 +64,8 @@ class RivestNode(Node):
     values (``Rivest.weight_of``), and the player to move from the depth.
     """
 
-    __slots__ = ("a", "pi", "state", "v")
+    __slots__ = ("a", "pi", "v")
 
-    state: State | None
-    """The position, kept from the node's expansion on: a tip's position is made again from its father's when
-    the tip is expanded (that ``play`` is not counted in ``Stats.moves``), so that tips, most of the tree, stay
-    small.  ``Searcher.state_at`` gives any node's position."""
     v: float
     """Backed-up value, first player's point of view, on the searcher's positive scale (static value at a tip)."""
     pi: float
@@ -115,16 +98,13 @@ class RivestNode(Node):
         return {"v": self.v, "pi": self.pi}
 
 
-class Rivest(Searcher[RivestNode]):
+class Rivest(PositionSearch[RivestNode]):
     """Min/max approximation: expand the tip the root's value is most sensitive to."""
 
     evaluator: Evaluator
     """The static evaluation at the leaves (first player's point of view)."""
     name = "rivest"
     description = "Rivest's min/max approximation: expand the tip of least penalty"
-    journal: ExpansionJournal[RivestNode] | None = None
-    """Told each step's expansion, to take steps back and again in place (its registry entry's journal, set by the
-    registry)."""
 
     def __init__(
         self,
@@ -149,11 +129,12 @@ class Rivest(Searcher[RivestNode]):
         self.mode = mode
         self.weight = weight
         self.accounting = accounting
+        self.edge_moves = accounting
         self.final = final
         self._slope_one = mode == "reverse"
         """The edge weights' slope is 1 (``reverse`` mode)."""
-        self.rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
-        """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed)."""
+        self._rescore = self._rescore_mean if mode == "mean" else self._rescore_reverse
+        """Backs up one node's value, edge weights, ``a`` and ``pi`` (True if its value changed): ``rescore``."""
         self.root = RivestNode(None, None, self.evaluator(state) + self.shift, state.is_terminal())
         self.root.state = state
         self._players = (state.player, -state.player)
@@ -161,54 +142,16 @@ class Rivest(Searcher[RivestNode]):
         self.stats.nodes = 1
         self.finished = self.root.pi == INF
 
-    def _advance(self, record: bool, moves_left: int | None) -> Step[RivestNode] | Taken | None:
-        if self.finished:
-            return None
-        tip = self._tip()
-        moves = self._moves_within(tip, moves_left)
-        if moves is None:
-            return None
-        children = self._expand(tip, moves)
-        if not record:
-            self._back_up(tip)
-            self.finished = self.root.pi == INF
-            return TAKEN
-        changed: list[RivestNode] = list(children)
-        self._back_up(tip, changed)
-        self.finished = self.root.pi == INF
-        return Step(path=tuple(tip.path()), node=tip, added=tuple(children), changed=tuple(changed))
-
-    def _tip(self) -> RivestNode:
+    def _tip_node(self) -> RivestNode:
         """The tip of least penalty: from the root, the ``a`` child of each node."""
         tip = self.root
         while tip.a is not None:
             tip = tip.a
         return tip
 
-    def _moves_within(self, tip: RivestNode, moves_left: int | None) -> Sequence[Move] | None:
-        """The moves of ``tip``'s position (made and kept now, if it was not), or ``None`` if expanding it would cost
-        more than ``moves_left`` (its children, and under Rivest's accounting the edges walked down to it)."""
-        state = tip.state
-        if state is None:
-            father = tip.parent
-            assert father is not None and father.state is not None
-            state = father.state.play(tip.move)
-        moves = state.legal_moves()
-        if moves_left is not None and self._cost(tip, moves) > moves_left:
-            return None
+    def _expand(self, tip: RivestNode, state: State, moves: Sequence[Move]) -> list[RivestNode]:
+        """Generate and statically evaluate every child of ``tip``, which keeps its position from now on."""
         tip.state = state
-        return moves
-
-    def _cost(self, tip: RivestNode, moves: Sequence[Move]) -> int:
-        """Moves an expansion of ``tip`` pays: its children, and under Rivest's accounting the edges walked to it."""
-        return len(moves) + tip.depth if self.accounting else len(moves)
-
-    def _expand(self, tip: RivestNode, moves: Sequence[Move]) -> list[RivestNode]:
-        """Generate and statically evaluate every child of ``tip`` (its position made by ``_moves_within``)."""
-        state = tip.state
-        assert state is not None
-        if self.journal is not None:
-            self.journal.record(tip, tip.v)
         evaluator = self.evaluator
         shift = self.shift
         children = []
@@ -216,42 +159,13 @@ class Rivest(Searcher[RivestNode]):
             child_state = state.play(move)
             children.append(RivestNode(tip, move, evaluator(child_state) + shift, child_state.is_terminal()))
         tip.children = children
-        stats = self.stats
-        stats.moves += self._cost(tip, moves)
-        stats.nodes += len(moves)
-        if tip.depth + 1 > stats.max_depth:
-            stats.max_depth = tip.depth + 1
         return children
 
-    # --- one expansion told as its three phases (``Searcher.phased``) ---
-
-    phase_names = ("tip", "expansion", "back-up")
-
-    def _phases(self, moves_left: int | None) -> PhasedStep[RivestNode]:
-        if self.finished:
-            return None
-        tip = self._tip()
-        moves = self._moves_within(tip, moves_left)
-        if moves is None:
-            return None
-        path = tuple(tip.path())
-        yield Phase("tip", self._tip_text(path), path)
-        before = [self._value_words(node) for node in path]
-        children = self._expand(tip, moves)
-        text = expansion_text(self, tip, children, self._static_words)
-        yield Phase("expansion", text, path, tuple(children), (tip, *children))
-        changed: list[RivestNode] = list(children)
-        self._back_up(tip, changed)
-        self.finished = self.root.pi == INF
-        text = back_up_text(self, path, before, self._value_words)
-        yield Phase("back-up", text, path, changed=tuple(changed), last=True)
-        return Step(path=path, node=tip, added=tuple(children), changed=tuple(changed))
-
-    def _value_words(self, node: RivestNode) -> str:
+    def _words(self, node: RivestNode) -> str:
         """A node's value (on the evaluator's scale) and penalty as a phase's sentence gives them."""
         return f"v {node.v - self.shift:g}, pi {node.pi:.3g}"
 
-    def _static_words(self, child: RivestNode) -> str:
+    def _child_words(self, child: RivestNode) -> str:
         """A new child's static value, and whether the game is over there."""
         return f"v {child.v - self.shift:g}" + (" (game over)" if child.pi == INF else "")
 
@@ -286,17 +200,18 @@ class Rivest(Searcher[RivestNode]):
             text += f"; the next best tip is below {self.label(rival[1])}, penalty {rival[0]:.3g}"
         return text
 
-    def _back_up(self, tip: RivestNode, changed: list[RivestNode] | None = None) -> None:
-        """Rescore ``tip`` and every node above it, up to the root; with ``changed`` (a step recorded), add each
-        node rescored to it, and a changed value's other children, whose edge weights it changes.  Plain loops:
-        this is the search's inner loop."""
-        rescore = self.rescore
+    def _back_up(self, tip: RivestNode, children: Sequence[RivestNode], record: bool) -> tuple[RivestNode, ...] | None:
+        """Rescore ``tip`` and every node above it, up to the root; with ``record``, the new ``children``, each node
+        rescored, and a changed value's other children, whose edge weights it changes.  Plain loops: this is the
+        search's inner loop."""
+        rescore = self._rescore
         node: RivestNode | None = tip
-        if changed is None:
+        if not record:
             while node is not None:
                 rescore(node)
                 node = node.parent
-            return
+            return None
+        changed = list(children)
         came_from: RivestNode | None = None
         while node is not None:
             value_changed = rescore(node)
@@ -305,11 +220,36 @@ class Rivest(Searcher[RivestNode]):
                 changed.extend(c for c in node.children if c is not came_from)
             came_from = node
             node = node.parent
+        return tuple(changed)
 
     def refresh(self) -> None:
-        """``finished`` after the tree went back or forth along the timeline (``plyscope.engine.travel``): once no tip
-        below the root can be expanded."""
+        """``finished``: once no tip below the root can be expanded."""
         self.finished = self.root.pi == INF
+
+    # --- the journal's hooks (``ExpandingSearch``) ---
+
+    def leaf_value(self, leaf: RivestNode) -> float:
+        return leaf.v
+
+    def leaf_again(self, node: RivestNode, value: float) -> State | None:
+        """``node`` a tip of its static (shifted) ``value`` again, without its position (but at the root)."""
+        node.v = value
+        node.pi = 0.0
+        node.a = None
+        return self._position_taken(node)
+
+    def kept(self, node: RivestNode) -> Numbers:
+        """``v``, ``pi`` and the place of ``a`` among the children."""
+        assert node.a is not None  # (an inner node's)
+        return (node.v, node.pi, node.children.index(node.a))
+
+    def give_back(self, node: RivestNode, numbers: Numbers) -> None:
+        node.v, node.pi, place = numbers
+        node.a = node.children[int(place)]
+
+    def rescore(self, node: RivestNode) -> bool:
+        """Back up ``node``'s value, edge weights, ``a`` and ``pi`` from its children; True if its value changed."""
+        return self._rescore(node)
 
     def _player(self, node: RivestNode) -> int:
         """The player to move at ``node`` (+1 first, MAX; -1 second, MIN)."""

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import cast
 
 import numpy as np
 
 from plyscope.engine.compiled import board
 from plyscope.engine.compiled.base import FIRST_TREE, CompiledSearch, doubled
-from plyscope.engine.compiled.board import evaluator_code, geometry
 from plyscope.engine.games.base import Move
-from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.games.evaluators import RivestEvaluator
 from plyscope.engine.search.base import Limit, Node, Result, Searcher
 from plyscope.engine.search.bestfirst import rivest_kernel as mm
@@ -39,12 +37,8 @@ class CompiledRivest(CompiledSearch):
         super().__init__(searcher)
         assert isinstance(searcher, Rivest)
         self.python = searcher
-        state = cast(Connect4State, searcher.root_state)  # (made only where ``compiled_fits``: Connect Four's kit)
-        self.state = state
-        self.geometry = geometry(state.game)
-        evaluation = evaluator_code(searcher.evaluator)
-        assert evaluation is not None  # (``fits``)
-        self.evaluation = evaluation
+        state = self.state
+        self.evaluation = self._evaluation()
         s = np.zeros(mm.SCALARS, dtype=np.int64)
         s[mm.ACCOUNTING] = searcher.accounting
         s[mm.MODE] = MODES.index(searcher.mode)

@@ -4,15 +4,14 @@ the kernel (``plyscope.engine.search.montecarlo.kernel``), on Connect Four board
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import cast
 
 import numpy as np
 
 from plyscope.engine.compiled import board
 from plyscope.engine.compiled.base import FIRST_TREE, CompiledSearch, doubled
-from plyscope.engine.compiled.board import compiled_fits, geometry
+from plyscope.engine.compiled.board import compiled_fits
 from plyscope.engine.games.base import Move
-from plyscope.engine.games.connect4 import Connect4, Connect4State
+from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.search.base import Limit, Node, Result, Searcher
 from plyscope.engine.search.montecarlo import kernel as uct
 from plyscope.engine.search.montecarlo.mcts import LOSS, MonteCarloTreeSearch, proven_result, secure_value
@@ -44,9 +43,7 @@ class CompiledMcts(CompiledSearch):
         super().__init__(searcher)
         assert isinstance(searcher, MonteCarloTreeSearch)
         self.python = searcher
-        state = cast(Connect4State, searcher.root_state)  # (made only where ``compiled_fits``: Connect Four's kit)
-        self.state = state
-        self.geometry = geometry(state.game)
+        state = self.state
         s = np.zeros(uct.SCALARS, dtype=np.int64)
         s[uct.PARTIAL] = searcher.partial
         s[uct.SOLVER] = searcher.solver
