@@ -122,7 +122,10 @@ def test_an_unknown_name_lists_the_known_ones() -> None:
         ({"depth": 13}, "parameter depth: 13 is above its range 0..12"),
         ({"depth": "-1"}, "parameter depth: -1 is below its range 0..12"),
         ({"depth": "3.5"}, "parameter depth: '3.5' is not a whole number"),
-        ({"eval": "clever"}, "parameter eval: 'clever' is not one of auto, rivest, threats, features, neutral, lines, tree"),
+        (
+            {"eval": "clever"},
+            "parameter eval: 'clever' is not one of auto, rivest, threats, features, neutral, lines, tree",
+        ),
     ],
 )
 def test_bad_parameters_are_refused_with_the_reason(params: dict[str, object], message: str) -> None:
