@@ -36,16 +36,17 @@ def _for_type_checking_only(node: ast.If) -> bool:
     )
 
 
-def _nodes_that_run(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of ``tree`` (in functions too) but those under ``if TYPE_CHECKING:``."""
+def _nodes_that_run(tree: ast.AST, annotations: bool = False) -> Iterator[ast.AST]:
+    """Every node of ``tree`` (in functions too) but those under ``if TYPE_CHECKING:`` (those too with
+    ``annotations``)."""
     for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and _for_type_checking_only(node):
+        if isinstance(node, ast.If) and _for_type_checking_only(node) and not annotations:
             for other in node.orelse:
                 yield other
                 yield from _nodes_that_run(other)
             continue
         yield node
-        yield from _nodes_that_run(node)
+        yield from _nodes_that_run(node, annotations)
 
 
 def _is_import_module(call: ast.Call) -> bool:
@@ -54,17 +55,18 @@ def _is_import_module(call: ast.Call) -> bool:
     return name == "import_module"
 
 
-def imports_of(name: str, path: Path, modules: Mapping[str, Path]) -> set[str]:
+def imports_of(name: str, path: Path, modules: Mapping[str, Path], *, annotations: bool = False) -> set[str]:
     """The project's modules that the module ``name`` (at ``path``) imports, wherever the import stands (in a
-    function too; not under ``if TYPE_CHECKING:``).  ``from a import b`` imports ``a.b`` if that is a module,
-    else ``a``; ``import_module("a.b")`` imports ``a.b``; a module that calls ``import_module`` with a name it
-    computes may import every module it names in a string (``plyscope.tui.cli``'s ``COMMANDS``)."""
+    function too; under ``if TYPE_CHECKING:`` only with ``annotations``: imports that annotations name).  ``from a
+    import b`` imports ``a.b`` if that is a module, else ``a``; ``import_module("a.b")`` imports ``a.b``; a module that
+    calls ``import_module`` with a name it computes may import every module it names in a string
+    (``plyscope.tui.cli``'s ``COMMANDS``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     imported: set[str] = set()
     named: set[str] = set()
     computed = False
-    for node in _nodes_that_run(tree):
+    for node in _nodes_that_run(tree, annotations):
         if isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -94,9 +96,10 @@ def _imported_from(node: ast.ImportFrom, package: str, modules: Mapping[str, Pat
     return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(annotations: bool = False) -> dict[str, set[str]]:
+    """Each module's imports (``imports_of``): those that run, and with ``annotations`` those for annotations."""
     modules = project_modules()
-    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+    return {name: imports_of(name, path, modules, annotations=annotations) for name, path in modules.items()}
 
 
 def a_cycle(graph: Mapping[str, set[str]]) -> list[str] | None:
@@ -144,13 +147,16 @@ def test_the_cycle_finder_finds_a_cycle_and_reads_every_kind_of_import(tmp_path:
     )
     (tmp_path / "q.py").write_text(source)
     assert imports_of("p.q", tmp_path / "q.py", modules) == {"p.r", "p.s", "p.t"}
+    assert imports_of("p.q", tmp_path / "q.py", modules, annotations=True) == {"p.r", "p.s", "p.t", "p.u"}
 
 
 def test_no_import_cycle_among_the_projects_modules() -> None:
-    """Imports run one way: in functions too, and through ``import_module`` (the command line loads each command's
-    module by name, and no command imports the command line back)."""
-    graph = import_graph()
+    """Imports run one way: in functions too, through ``import_module`` (the command line loads each command's
+    module by name, and no command imports the command line back), and under ``TYPE_CHECKING`` too (a searcher types
+    its journal by a protocol of its own; the journal imports the searcher, never the other way)."""
+    graph = import_graph(annotations=True)
     assert "plyscope.tui.commands.arena" in graph["plyscope.tui.cli"]  # (the graph sees the imports made by name)
+    assert "plyscope.engine.compiled.base" in graph["plyscope.engine.search.entry"]  # (and those for annotations)
     assert a_cycle(graph) is None, " -> ".join(a_cycle(graph) or [])
 
 
