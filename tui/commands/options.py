@@ -56,8 +56,8 @@ def add_truth_nodes(parser: argparse.ArgumentParser, default: int) -> None:
         type=TRUTH_NODES,
         default=default,
         metavar="N",
-        help="Connect Four and Nim: judge every move against perfect play, each position solved within N solver "
-        f"nodes (default {default:,}; 0: no judging)",
+        help="judge every move against perfect play (games with exact values), each position solved within N "
+        f"solver nodes (default {default:,}; 0: no judging)",
     )
 
 
