@@ -281,11 +281,11 @@ class ExactValues(ABC):
 
 
 class GameKit(ABC):
-    """One game's registered description (``plyscope games`` lists them all)."""
+    """One game's registered description (``plyscope.engine.kits.kits`` lists them all)."""
 
     name: ClassVar[str]
-    """The kit's name: ``State.game.kit`` names it, ``plyscope games`` lists it, searchers' ``AlgorithmInfo.games``
-    restricts them to it."""
+    """The kit's name: ``State.game.kit`` names it, ``plyscope search --list`` names it, searchers'
+    ``AlgorithmInfo.games`` restricts them to it."""
     summary: ClassVar[str]
     """One line: what the game is."""
     positions: ClassVar[str]
