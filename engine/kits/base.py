@@ -10,8 +10,12 @@ search, command or screen has to know which game it is showing:
 * its static evaluators, the default first (``evaluators``, ``evaluator``);
 * its exact values, where it has them (``exact``: an ``ExactValues``, the solver behind
   ``plyscope.engine.exact.Exact``, the one door every caller goes through), and why not where it has none;
-* the arena's openings (``openings``), a move's JSON form (``move_to_json``, ``move_from_json``) and the move played
-  when a searcher proposes none (``fallback_move``);
+* what searchers may take from it: its own fast random playouts (``playouts``), whether a position's key fixes its
+  ply (``key_fixes_ply``), how a tree ranks its leaves (``ranking``), the board whose features ``plyscope tune``
+  fits (``features``);
+* the arena's openings (``openings``), a move's JSON form (``move_to_json``, ``move_from_json``), the move played
+  when a searcher proposes none (``fallback_move``), the leaves the explorer may edit (``editable_leaf``), how a
+  title names its players (``player_names``) and a position field's hint (``position_hint``);
 * how its board is drawn and played (``board``: the name of a view in ``plyscope.tui.widgets.boards``, or
   ``module:Class`` for a view of a plugin's own; ``text`` draws any game from ``State.text()`` and plays it from a
   list of its moves).
