@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from textual import events
 from textual.containers import Container
 
 from plyscope.engine.agents import Agent
@@ -43,9 +44,12 @@ class AgentPanes(Container):
             pane.border_title = f"{letter} · {agent.label}"
 
     def lay_out(self, shown: int | None = None) -> None:
-        """As many of the ``shown`` panes (by default those shown) side by side as fit (the screen calls it once the
-        terminal is resized and laid out again)."""
+        """As many of the ``shown`` panes (by default those shown) side by side as fit, one above the other until the
+        width is known."""
         shown = len(self.panes) if shown is None else shown
         width = self.size.width
-        columns = max(1, min(shown, 2 if shown == 4 else shown, width // PANE_WIDTH if width else shown))
+        columns = max(1, min(shown, 2 if shown == 4 else shown, width // PANE_WIDTH))
         self.styles.grid_size_columns = columns
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.lay_out)

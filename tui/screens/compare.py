@@ -117,7 +117,6 @@ class CompareScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(TooSmall).fit(event.size)
-        self.call_after_refresh(self.query_one(AgentPanes).lay_out)
 
     @property
     def panes(self) -> list[SearchPane]:
