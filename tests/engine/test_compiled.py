@@ -14,7 +14,19 @@ import random
 
 import pytest
 
-from plyscope.engine.compiled.base import FIRST_TABLE, FIRST_TREE
+from plyscope.engine.compiled.base import (
+    BLOCKED,
+    ENDED,
+    FIRST_TABLE,
+    FIRST_TREE,
+    FULL,
+    ITERATIONS,
+    MAX_DEPTH,
+    MOVES,
+    NODE_CAP,
+    NODES,
+    STEPS_DONE,
+)
 from plyscope.engine.compiled.board import evaluate, evaluator_code, geometry
 from plyscope.engine.games import Connect4, Nim
 from plyscope.engine.kits.evaluation import make_evaluator
@@ -25,7 +37,7 @@ from plyscope.engine.search.bestfirst.rivest_kernel import fsum
 from plyscope.engine.search.bestfirst.rivest_twin import CompiledRivest
 from plyscope.engine.search.montecarlo.mcts import DRAW
 from plyscope.engine.search.montecarlo.twin import CompiledMcts
-from plyscope.engine.search.registry import compiled_twin, make_searcher
+from plyscope.engine.search.registry import algorithms, compiled_twin, make_searcher, plays, twin_kinds
 from tests.pons import pons_positions
 
 C4 = Connect4()
@@ -100,6 +112,39 @@ def assert_twins(name: str, params: dict[str, object], position: str, limit: Lim
     twin = compiled_twin(make_searcher(name, state, params, seed=seed))
     assert twin is not None
     assert outcome(twin.run(limit)) == outcome(make_searcher(name, state, params, seed=seed).run(limit))
+
+
+TWINNED = [name for name, info in algorithms().items() if info.twin is not None]
+"""The searchers whose registry entry declares a compiled twin."""
+
+
+@pytest.mark.parametrize("name", TWINNED)
+def test_every_registered_twin_is_its_stepping_searcher_s_twin(name: str) -> None:
+    """With the registry's defaults, on every position and budget (the families' own tests below vary the rest)."""
+    for position in POSITIONS:
+        for limit in BUDGETS:
+            assert_twins(name, {}, position, limit)
+
+
+def test_every_kernel_counts_and_stops_as_the_twins_base_reads_it() -> None:
+    """The first scalars of each kernel are the counts, and its ``advance`` says why it stopped, with the codes of
+    ``plyscope.engine.compiled.base`` (which the base's run loop reads)."""
+    for kind in twin_kinds():
+        kernel = kind.kernels[0]
+        assert (kernel.MOVES, kernel.ITERATIONS, kernel.NODES, kernel.MAX_DEPTH) == (
+            MOVES,
+            ITERATIONS,
+            NODES,
+            MAX_DEPTH,
+        )
+        full = getattr(kernel, "TREE_FULL", getattr(kernel, "TABLE_FULL", None))
+        assert (kernel.STEPS_DONE, kernel.ENDED, kernel.BLOCKED, kernel.NODE_CAP, full) == (
+            STEPS_DONE,
+            ENDED,
+            BLOCKED,
+            NODE_CAP,
+            FULL,
+        )
 
 
 @pytest.mark.parametrize(("name", "params"), ALPHABETA, ids=lambda x: str(x))
@@ -182,12 +227,14 @@ def test_the_tables_and_trees_grow_without_losing_a_step() -> None:
 
 
 def test_searchers_without_a_twin_get_none() -> None:
-    """Nim, a board too large for 64-bit bitboards, MCTS's batched playouts, flat Monte Carlo, a searcher stepped."""
+    """Every searcher whose entry declares no twin; Nim, a board too large for 64-bit bitboards, MCTS's batched
+    playouts, a searcher stepped."""
+    for name, info in algorithms().items():
+        if info.twin is None and plays(info, C4):
+            assert compiled_twin(make_searcher(name, C4.start())) is None, name
     assert compiled_twin(make_searcher("alphabeta", Nim("grundy").parse("7"))) is None
     assert compiled_twin(make_searcher("rivest", Connect4(8, 7).start())) is None
     assert compiled_twin(make_searcher("mcts", C4.start(), {"k": 2})) is None
-    assert compiled_twin(make_searcher("flat-mc", C4.start())) is None
-    assert compiled_twin(make_searcher("bestfirst", C4.start())) is None
     stepped = make_searcher("alphabeta", C4.start())
     stepped.step()
     assert compiled_twin(stepped) is None

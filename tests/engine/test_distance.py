@@ -16,7 +16,7 @@ import pytest
 
 from plyscope.engine.games import Connect4, Move, PositionError, State
 from plyscope.engine.kits import make_game
-from plyscope.engine.search.base import Limit, Searcher
+from plyscope.engine.search.base import Limit, Node, Searcher
 from plyscope.engine.search.montecarlo.mcts import FlatMonteCarlo
 from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays
 from plyscope.engine.solve import PositionSolve
@@ -80,36 +80,39 @@ POSITIONS: tuple[tuple[str, str, set[str], int], ...] = (
 enough for the searchers of a fixed depth (in plies: a turn is a ply without chance)."""
 
 FIXED_DEPTH = ("minimax", "expectiminimax")
-"""Searchers whose budget is a depth: they search it to the end."""
+"""Searchers whose budget is a depth: they search it to the end (of ``POSITIONS``' depth)."""
 
-SEARCHERS: tuple[tuple[str, dict[str, object], int], ...] = (
-    ("minimax", {}, 0),
-    ("expectiminimax", {}, 0),
-    ("alphabeta", {}, 20_000),
-    ("alphabeta", {"tt": True, "ordering": "history"}, 20_000),
-    ("ab-rivest", {}, 20_000),
-    ("bestfirst", {}, 20_000),
-    ("bestfirst", {"ab_depth": 2}, 20_000),
-    ("rivest", {}, 20_000),
-    ("rivest", {"accounting": True}, 60_000),  # Rivest's MM, as in his experiment: a move a child and an edge
-    ("mcts", {}, 10_000),
-    ("mcts", {"solver": True}, 20_000),
-    ("pns", {}, 20_000),
-    ("pns", {"target": "draw-or-win"}, 20_000),
-    ("solver", {}, 20_000),
-    ("perfect", {}, 7),  # its moves are the root's children alone (the solver's nodes cost none)
-)
-"""Every registered searcher but flat Monte Carlo (``NOT_BY_DISTANCE``), with the parameters that change how it
-values a finished game (a table, MCTS-Solver, the claim proven), and a budget in moves that is enough on every
-position above: about twice what the slowest to settle needs (plain MCTS on Nim's 1,4,5, from 5,000 moves; Rivest's
-MM there, from 30,000: until its tree holds the whole game, a lost root's values are its tree's); 0 for the
-searchers of a fixed depth, run to the end of ``POSITIONS``' depth."""
-
+BUDGET = 20_000
+"""Moves enough on every position above for a searcher (but those of ``BUDGETS``): about twice what the slowest to
+settle needs (Rivest's MM on Nim's 1,4,5 from 30,000: until its tree holds the whole game, a lost root's values are
+its tree's)."""
+BUDGETS = {"mcts": 10_000, "perfect": 7}
+"""Budgets of their own: plain MCTS settles Nim's 1,4,5 from 5,000 moves; the perfect player's moves are the root's
+children alone (the solver's nodes cost none)."""
+VARIANTS: dict[str, tuple[tuple[dict[str, object], int], ...]] = {
+    "alphabeta": (({"tt": True, "ordering": "history"}, BUDGET),),
+    "bestfirst": (({"ab_depth": 2}, BUDGET),),
+    "rivest": (({"accounting": True}, 60_000),),  # Rivest's MM, as in his experiment: a move a child and an edge
+    "mcts": (({"solver": True}, BUDGET),),
+    "pns": (({"target": "draw-or-win"}, BUDGET),),
+}
+"""Parameters that change how a searcher values a finished game (a table, MCTS-Solver, the claim proven), with
+their budgets."""
 NOT_BY_DISTANCE = {"flat-mc": "its means are random playouts' results, which know nothing of how long a game lasts"}
+
+SEARCHERS: tuple[tuple[str, dict[str, object], int], ...] = tuple(
+    (name, params, 0 if name in FIXED_DEPTH else budget)
+    for name in algorithms()
+    if name not in NOT_BY_DISTANCE
+    for params, budget in (({}, BUDGETS.get(name, BUDGET)), *VARIANTS.get(name, ()))
+)
+"""Every registered searcher but those ``NOT_BY_DISTANCE``, with its defaults and its ``VARIANTS``, and its budget in
+moves (0 for the searchers of a fixed depth)."""
 
 
 def test_every_registered_searcher_is_checked() -> None:
     assert {name for name, _, _ in SEARCHERS} | set(NOT_BY_DISTANCE) == set(algorithms())
+    assert set(FIXED_DEPTH) | set(BUDGETS) | set(VARIANTS) | set(NOT_BY_DISTANCE) <= set(algorithms())
 
 
 @pytest.mark.parametrize(
@@ -149,7 +152,7 @@ def test_every_searcher_given_enough_budget_plays_a_move_of_the_best_distance(
     assert move is not None and state.move_label(move) in right
 
 
-def searched(name: str, position: str, params: dict[str, object] | None = None) -> Searcher:  # type: ignore[type-arg]
+def searched(name: str, position: str, params: dict[str, object] | None = None) -> Searcher[Node]:
     searcher = make_searcher(name, make_game("connect4").parse(position), params or {}, seed=0)
     searcher.run(Limit(moves=20_000))
     assert searcher.finished

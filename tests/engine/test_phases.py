@@ -10,27 +10,22 @@ from plyscope.engine.games.base import State
 from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Node, Phase, Searcher, Step
 from plyscope.engine.search.montecarlo.mcts import MctsNode, MonteCarloTreeSearch
-from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays
 
 CONNECT4 = make_game("connect4").parse("4453")
 NIM = make_game("nim").parse("3 4 5")
 CLASSIC = make_game("tree").parse("classic")
 
-PHASED = [
-    ("mcts", {}),
-    ("mcts", {"solver": True}),
-    ("mcts", {"partial": True}),
-    ("mcts", {"k": 8}),
-    ("bestfirst", {}),
-    ("bestfirst", {"ab_depth": 2}),
-    ("rivest", {}),
-    ("rivest", {"mode": "mean", "accounting": True}),
-    ("pns", {}),
-    ("alphabeta", {}),
-    ("alphabeta", {"tt": True, "ordering": "history"}),
-    ("ab-rivest", {}),
-    ("minimax", {"depth": 3}),
-]
+VARIANTS: dict[str, tuple[dict[str, object], ...]] = {
+    "mcts": ({"solver": True}, {"partial": True}, {"k": 8}),
+    "bestfirst": ({"ab_depth": 2},),
+    "rivest": ({"mode": "mean", "accounting": True},),
+    "alphabeta": ({"tt": True, "ordering": "history"},),
+    "minimax": ({"depth": 3},),
+}
+"""Parameters that change what a step's phases tell, beside the registry's defaults."""
+PHASED = [(name, params) for name in algorithms() for params in ({}, *VARIANTS.get(name, ()))]
+"""Every registered searcher (a searcher with no phases of its own tells each step as one), and its variants."""
 
 
 def fingerprint(searcher: Searcher[Node]) -> list[tuple[int, object, tuple[tuple[str, str], ...]]]:
@@ -60,7 +55,7 @@ CASES = [
     pytest.param(name, params, state, id=f"{name}{params or ''}-{where}")
     for name, params in PHASED
     for where, state in (("connect4", CONNECT4), ("nim", NIM), ("tree", CLASSIC))
-    if name != "ab-rivest" or state is CONNECT4  # (Rivest's alpha-beta plays Connect Four only)
+    if plays(algorithm(name), state.game)
 ]
 
 
@@ -225,7 +220,7 @@ def test_proof_number_search_s_back_up_names_the_root_once() -> None:
 
 
 def test_a_step_over_the_budget_is_told_as_nothing() -> None:
-    for name in ("mcts", "bestfirst", "rivest", "pns", "alphabeta"):
+    for name in [name for name, info in algorithms().items() if info.factory.phase_names != ("step",)]:
         searcher = make_searcher(name, CONNECT4, {}, seed=1)
         searcher.step()
         before = fingerprint(searcher)

@@ -19,6 +19,8 @@ from plyscope.engine.search import AlgorithmInfo, Limit, Param, Result, SearchEr
 from plyscope.engine.search.bestfirst.pns import ProofNumberSearch
 from plyscope.engine.search.minimax import EVAL_PARAM, Minimax
 from plyscope.engine.search.registry import AgentSpec, algorithm, algorithms, make_searcher
+from plyscope.engine.travel import travel_of
+from plyscope.engine.travel.replay import Replay
 
 BUDGET = 200
 """Moves for the contract tests: small, so that every searcher's tests stay quick."""
@@ -103,6 +105,18 @@ def test_every_entry_is_described_and_its_defaults_are_in_range(name: str) -> No
         assert param.parse(param.default) == param.default
         assert param.help
     assert set(info.games) <= set(kits())
+    assert info.factory.name == name  # (a searcher finds its entry by its name: its twin, ``compiled_twin``)
+
+
+@pytest.mark.parametrize(("name", "label"), CASES, ids=CASE_IDS)
+def test_a_searcher_gets_the_journal_its_entry_declares(name: str, label: str) -> None:
+    """The registry gives a fresh searcher its entry's journal, none to a searcher whose entry declares none (it goes
+    back by a replay from its start)."""
+    info = algorithm(name)
+    searcher = make_searcher(name, POSITIONS[label])
+    made = None if info.journal is None else info.journal(make_searcher(name, POSITIONS[label]))
+    assert type(searcher.journal) is type(made)
+    assert isinstance(travel_of(searcher), Replay) == (made is None)
 
 
 def test_the_registry_holds_minimax_and_pns() -> None:

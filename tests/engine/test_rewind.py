@@ -19,32 +19,36 @@ from plyscope.engine.kits import make_game
 from plyscope.engine.search.alphabeta import checkpoints
 from plyscope.engine.search.alphabeta.searcher import AlphaBeta
 from plyscope.engine.search.base import Limit, Node, Searcher
-from plyscope.engine.search.bestfirst.bestfirst import BestFirst
 from plyscope.engine.search.bestfirst.expansions import Expansions
-from plyscope.engine.search.bestfirst.pns import ProofNumberSearch
-from plyscope.engine.search.bestfirst.rivest import Rivest
 from plyscope.engine.search.montecarlo.journal import MonteCarloJournal
-from plyscope.engine.search.registry import make_searcher
+from plyscope.engine.search.registry import algorithm, algorithms, make_searcher, plays
 from plyscope.engine.travel import protocol, travel_of
+from plyscope.engine.travel.protocol import Travel
 from plyscope.engine.travel.replay import Replay
 from tests.engine.test_timeline import full_picture, monte_carlo_start, picture, undone
 
-REWINDING: tuple[tuple[str, dict[str, object]], ...] = (
-    ("pns", {}),
-    ("pns", {"target": "draw-or-win"}),
-    ("alphabeta", {}),
-    ("alphabeta", {"tt": True}),
-    ("alphabeta", {"ordering": "history", "tt": True}),
-    ("alphabeta", {"ordering": "static", "tt": True}),
-    ("alphabeta", {"ordering": "static-all", "accounting": True}),
-    ("alphabeta", {"depth": 3}),
-    ("alphabeta", {"start_depth": 2, "ordering": "history"}),
-    ("ab-rivest", {}),
-    ("rivest", {}),
-    ("rivest", {"mode": "mean", "accounting": True}),
-    ("bestfirst", {}),
+VARIANTS: dict[str, tuple[dict[str, object], ...]] = {
+    "pns": ({"target": "draw-or-win"},),
+    "alphabeta": (
+        {"tt": True},
+        {"ordering": "history", "tt": True},
+        {"ordering": "static", "tt": True},
+        {"ordering": "static-all", "accounting": True},
+        {"depth": 3},
+        {"start_depth": 2, "ordering": "history"},
+    ),
+    "rivest": ({"mode": "mean", "accounting": True},),
+    "mcts": ({"solver": True, "k": 3},),
+}
+"""Parameters that change what a step does or keeps (tables, history, sorting, proofs, batches)."""
+REWINDING: tuple[tuple[str, dict[str, object]], ...] = tuple(
+    (name, params)
+    for name, info in algorithms().items()
+    if info.journal is not None
+    for params in ({}, *VARIANTS.get(name, ()))
 )
-"""Searchers that rewind, with parameters that change what a step does or keeps (tables, history, sorting)."""
+"""Every searcher whose registry entry declares a journal (it rewinds in place), with its defaults and its
+``VARIANTS``."""
 
 POSITIONS = (("connect4:5x4", ""), ("connect4", "4453"), ("nim", "3,4,5"), ("grundy", "9"))
 """Connect Four (a small board, where alpha-beta and proof-number search finish, and the full one) and Nim
@@ -62,8 +66,18 @@ def cases(names: tuple[str, ...] = ()) -> list[tuple[str, dict[str, object], str
         (name, params, game, position)
         for name, params in REWINDING
         for game, position in POSITIONS
-        if (name != "ab-rivest" or game.startswith("connect4")) and (not names or name in names)
+        if plays(algorithm(name), make_game(game)) and (not names or name in names)
     ]
+
+
+def journaled(kind: type[Travel[Searcher[Node]]]) -> tuple[str, ...]:
+    """The registered searchers whose journal is a ``kind`` (made with their defaults on Connect Four)."""
+    start = make_game("connect4:5x4").start()
+    return tuple(
+        name
+        for name, info in algorithms().items()
+        if plays(info, start.game) and isinstance(travel_of(make_searcher(name, start)), kind)
+    )
 
 
 @pytest.fixture
@@ -132,7 +146,7 @@ def test_rewinding_to_any_step_gives_a_fresh_search_of_that_many_steps(
 
 @pytest.mark.usefixtures("short_checkpoints")
 @pytest.mark.parametrize(
-    ("name", "params", "game", "position"), cases(("pns", "alphabeta", "ab-rivest")), ids=str
+    ("name", "params", "game", "position"), cases(("pns", *journaled(checkpoints.Checkpoints))), ids=str
 )  # (Rivest's and best-first's: tests/engine/test_timeline.py)
 def test_undo_takes_every_step_back_and_stepping_again_goes_beyond(
     name: str, params: dict[str, object], game: str, position: str
@@ -252,7 +266,7 @@ def test_best_first_with_a_full_width_phase_does_not_rewind() -> None:
     assert isinstance(travel_of(searcher), Replay) and travel_of(searcher).cost(10) == math.inf
 
 
-@pytest.mark.parametrize(("name", "params", "game", "position"), cases(("pns", "rivest", "bestfirst")), ids=str)
+@pytest.mark.parametrize(("name", "params", "game", "position"), cases(journaled(Expansions)), ids=str)
 def test_steps_taken_back_are_taken_again_in_place(
     name: str, params: dict[str, object], game: str, position: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -462,7 +476,7 @@ def test_monte_carlo_journal_widens_what_does_not_fit(game: str, params: dict[st
         assert exact_picture(searcher) == pictures[ahead], f"again to step {ahead}"
 
 
-@pytest.mark.parametrize(("name", "params", "game", "position"), cases(("rivest", "bestfirst", "pns")), ids=str)
+@pytest.mark.parametrize(("name", "params", "game", "position"), cases(journaled(Expansions)), ids=str)
 def test_going_forth_to_where_a_rewind_started_gives_the_numbers_back_without_rescoring(
     name: str, params: dict[str, object], game: str, position: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -474,7 +488,6 @@ def test_going_forth_to_where_a_rewind_started_gives_the_numbers_back_without_re
     state = start(game, position)
     searcher, pictures = recorded(name, params, state, 150)
     taken = len(pictures) - 1
-    assert isinstance(searcher, (Rivest, BestFirst, ProofNumberSearch))
     journal = travel_of(searcher)
     assert isinstance(journal, Expansions)
     rescore: Callable[[Any], object] = journal._rescore

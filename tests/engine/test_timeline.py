@@ -121,25 +121,29 @@ def test_a_rebuild_stops_when_asked() -> None:
     assert rebuild(lambda: make_searcher("rivest", state), 5000, stop) is None
 
 
-UNDOING: tuple[tuple[str, dict[str, object]], ...] = (
-    ("rivest", {}),
-    ("rivest", {"mode": "mean"}),
-    ("rivest", {"accounting": False}),
-    ("bestfirst", {}),
-    ("pns", {}),
-    ("alphabeta", {}),
-    ("alphabeta", {"ordering": "history", "tt": True}),
-)
-"""Searchers that take steps back in place (``plyscope.engine.travel``), with parameters that change what a step does
-(``tests/engine/test_rewind.py`` takes proof-number search and alpha-beta further)."""
+UNDOING_VARIANTS: dict[str, tuple[dict[str, object], ...]] = {
+    "rivest": ({"mode": "mean"}, {"accounting": True}),
+    "alphabeta": ({"ordering": "history", "tt": True},),
+}
+"""Parameters that change what a step does (``tests/engine/test_rewind.py`` takes them further)."""
+UNDO_POSITIONS = {"connect4:5x4": "", "connect4": "", "nim": "3,4,5"}
+UNDOING = [
+    pytest.param(name, params, game, position, id=f"{name}{params or ''}-{game}")
+    for name, info in algorithms().items()
+    if info.journal is not None
+    for params in ({}, *UNDOING_VARIANTS.get(name, ()))
+    for game, position in UNDO_POSITIONS.items()
+    if plays(info, make_game(game))
+]
+"""Searchers that take steps back in place (their registry entry declares a journal), with their variants, on every
+position they play."""
 
 
-@pytest.mark.parametrize(("name", "params"), UNDOING, ids=lambda p: str(p))
-@pytest.mark.parametrize("position", ["connect4:5x4", "connect4", "nim"])
+@pytest.mark.parametrize(("name", "params", "game", "position"), UNDOING)
 def test_undo_takes_each_step_back_to_exactly_the_tree_before_it(
-    name: str, params: dict[str, object], position: str
+    name: str, params: dict[str, object], game: str, position: str
 ) -> None:
-    state = make_game(position).start() if position != "nim" else make_game("nim").parse("3,4,5")
+    state = make_game(game).parse(position) if position else make_game(game).start()
     searcher = make_searcher(name, state, params)
     pictures = [picture(searcher)]
     paths: list[tuple[object, ...]] = []
