@@ -46,7 +46,7 @@ def configure() -> None:
     os.environ[ENVIRONMENT] = folder
     config = sys.modules.get("numba.core.config")
     if config is not None:
-        config.CACHE_DIR = folder  # type: ignore[attr-defined]
+        vars(config)["CACHE_DIR"] = folder
 
 
 def _stamp(name: str, sources: Sequence[str]) -> Path:

@@ -351,7 +351,9 @@ class Expectiminimax(Searcher[ExpectiNode]):
             return complete[0] if complete[0] is node.children[0] else None
         best = complete[0]
         for child in complete[1:]:
-            if (child.value - best.value) * node.player > 0:  # type: ignore[operator]
+            value, best_value = child.value, best.value
+            assert value is not None and best_value is not None  # (complete)
+            if (value - best_value) * node.player > 0:
                 best = child
         return best
 

@@ -114,7 +114,7 @@ def make_searcher(
     try:
         if "eval" in values:
             values["evaluator"] = resolve_evaluator(
-                values.pop("eval"),  # type: ignore[arg-type]
+                str(values.pop("eval")),
                 state,
                 weights=str(values.pop("weights", "")),
                 transform=str(values.pop("transform", "identity")),

@@ -167,7 +167,7 @@ def sprt_cell(test: dict[str, object]) -> str:
     """``+3.10 MM``: the SPRT's LLR, and the stronger agent once it decided (``undecided`` before)."""
     llr = test["llr"]
     assert isinstance(llr, float)
-    decided = {"H1": MM, "H0": AB, None: "undecided"}[test["result"]]  # type: ignore[index]
+    decided = {"H1": MM, "H0": AB}.get(str(test["result"]), "undecided")  # (``None``: undecided)
     return f"{signed(llr, 2)} {decided}"
 
 

@@ -285,10 +285,12 @@ def print_report(report: dict[str, object]) -> None:
     settings = ", ".join(f"{k}={v}" for k, v in params.items())
     position = report["position"] or "start"
     print(f"{report['algo']} ({settings or 'no parameters'}) on {report['game']} {position}, seed {report['seed']}")
+    line = report["pv"]
+    assert isinstance(line, list)
     rows = [
         ("best move", report["best_move"] or "none"),
         ("value", f"{signed_value(report['value'])} (for the {VALUE_FOR})"),
-        ("pv", " ".join(report["pv"]) or "(empty)"),  # type: ignore[arg-type]
+        ("pv", " ".join(line) or "(empty)"),
         ("moves", f"{report['moves']:,}"),
         ("nodes", f"{report['nodes']:,}"),
         ("max depth", report["max_depth"]),
@@ -314,7 +316,7 @@ def truth_rows(report: dict[str, object]) -> list[tuple[str, object]]:
         return [("truth", report["truth_refused"])]
     optimal, count, moves = report["best_move_optimal"], report["optimal_root_moves"], report["root_moves"]
     of = f"{count} of {moves} root moves are" if count is not None else "not every root move settled"
-    said = {True: "yes", False: "no", None: "not known"}[optimal]  # type: ignore[index]
+    said = "yes" if optimal is True else "no" if optimal is False else "not known"
     rows: list[tuple[str, object]] = [("optimal", f"{said} ({of})")]
     work = report["work_by_outcome"]
     if not isinstance(work, dict):  # a compiled search: no tree

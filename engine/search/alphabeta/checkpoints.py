@@ -46,12 +46,13 @@ import math
 import sys
 from array import array
 from bisect import bisect_right
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.search.alphabeta.searcher import (
     EXACT,
     LOWER,
+    NO_EVALS,
     UPPER,
     AlphaBeta,
     AlphaBetaNode,
@@ -200,10 +201,11 @@ class Checkpoints(Travel[AlphaBeta]):
     def table_write(self, key: Hashable, old: TableEntry | None) -> None:
         """The step under way writes the table at ``key`` over ``old`` (``None``: no entry there yet)."""
         keys = self.table_keys
-        try:
-            keys.append(key)  # type: ignore[arg-type]  # an int of 64 bits into the array, or into the list
-        except (OverflowError, TypeError):
-            keys = self.table_keys = list(keys)
+        if isinstance(keys, array) and isinstance(key, int) and 0 <= key < 1 << 64:
+            keys.append(key)
+        else:
+            if isinstance(keys, array):  # (a key that is no integer of 64 bits: the keys from now on in a list)
+                keys = self.table_keys = list[Hashable](keys)
             keys.append(key)
         if old is None:
             self.table_olds.append(0)
@@ -400,13 +402,12 @@ class Checkpoints(Travel[AlphaBeta]):
         key = table_key(state, searcher.key_fixes_ply) if searcher.table is not None else None
         moves: list[Move] = [child.move for child in node.children]
         states: list[State] | None = None
-        evals: list[float] | None = None
+        evals: Sequence[float] = NO_EVALS
         if searcher.sort_from and remaining >= searcher.sort_from:
             states = [state.play(move) for move in moves]
             evaluator = searcher.evaluator
-            evals = [evaluator(child) for child in states]
+            evals = [evaluator(child) for child in states] + [0.0] * node.pruned
             states += [state] * node.pruned
-            evals += [0.0] * node.pruned
         moves += [moves[-1]] * node.pruned
         frame = Frame(node, state, remaining, key, moves, states, evals)
         frame.alpha_in = alpha_in

@@ -97,6 +97,9 @@ ORDERINGS = ("none", "static", "static-all", "history")
 STATIC_ORDERINGS = {"static": 2, "static-all": 1}
 """For each static ordering, the least number of plies from a node to the horizon for its children to be sorted."""
 
+NO_EVALS: tuple[float, ...] = ()
+"""The static values of a frame whose children are not sorted by them (shared)."""
+
 TableEntry = tuple[int, float, str, Move | None, bool]
 """``(remaining depth, value, bound, best move, horizon reached)``; value from the first player's view."""
 
@@ -195,7 +198,7 @@ class Frame:
         key: Hashable,
         moves: Sequence[Move],
         states: list[State] | None,
-        evals: list[float] | None,
+        evals: Sequence[float],
     ) -> None:
         self.node = node
         self.state = state
@@ -208,7 +211,7 @@ class Frame:
         self.states = states
         """The children's positions, generated at once to order them (``ordering=static``), else ``None``."""
         self.evals = evals
-        """The children's static values (first player's view) when ``states`` is set."""
+        """The children's static values (first player's view) when ``states`` is set (else none: ``NO_EVALS``)."""
         self.next = 0
         """Index in ``moves`` of the next child to visit."""
         self.alpha_in = node.alpha
@@ -328,10 +331,10 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             child_state = states[index]
         remaining = frame.remaining - 1  # plies from the child to the horizon
         if child_state.is_terminal():
-            value = self.evaluator(child_state) if states is None else frame.evals[index]  # type: ignore[index]
+            value = self.evaluator(child_state) if states is None else frame.evals[index]
             horizon = False
         elif remaining == 0:
-            value = self.evaluator(child_state) if states is None else frame.evals[index]  # type: ignore[index]
+            value = self.evaluator(child_state) if states is None else frame.evals[index]
             horizon = True
         else:
             return self._enter(frame, child_state, remaining, cost, record, moves_left)
@@ -458,14 +461,14 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
             if parent.player > 0:
                 best = parent.value
                 if best is None or value > best:
-                    parent.value = value
+                    parent.value = best = value
                     frame.best_move = node.move
                 if value > parent.alpha:
                     parent.alpha = value
             else:
                 best = parent.value
                 if best is None or value < best:
-                    parent.value = value
+                    parent.value = best = value
                     frame.best_move = node.move
                 if value < parent.beta:
                     parent.beta = value
@@ -487,7 +490,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
                     trace.iteration_done = True
                 return
             node = parent
-            value = parent.value  # type: ignore[assignment]  # set: at least one child was folded in
+            value = best  # (the node's value, now that its children are all folded in)
             horizon = frame.horizon
             frame = stack[-1]
 
@@ -522,7 +525,7 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
         this plays every child to evaluate it (the caller has counted those moves)."""
         moves: Sequence[Move] = state.legal_moves()
         states: list[State] | None = None
-        evals: list[float] | None = None
+        evals: Sequence[float] = NO_EVALS
         if self.sort_from and remaining >= self.sort_from:
             generated = [state.play(move) for move in moves]
             evaluator = self.evaluator
