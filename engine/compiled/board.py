@@ -9,9 +9,6 @@ others), as the solver's compiled kernel: every right shift then stays on a non-
 left shift pushes past the board is masked away.
 """
 
-# numba compiles these with int64 and float64 everywhere; mypy sees numpy scalars where it runs them.
-# mypy: disable-error-code="no-any-return"
-
 from __future__ import annotations
 
 import math
@@ -32,6 +29,7 @@ from plyscope.engine.games.evaluators import (
     ThreatEvaluator,
     TransformedEvaluator,
     _segment_starts,
+    line_masks,
 )
 from plyscope.engine.solver.kernel import native_fits
 
@@ -171,32 +169,25 @@ def winning_cells(stones: int, mask: int, g: np.ndarray) -> int:
         pairs = (stones >> shift) & (stones >> (2 * shift))
         found |= pairs & (stones << shift)
         found |= pairs & (stones >> (3 * shift))
-    return found & (g[BOARD] ^ mask)
+    return int(found & (g[BOARD] ^ mask))
+
+
+_line_masks = njit(cache=True, nogil=True)(line_masks)
+"""``plyscope.engine.games.evaluators.line_masks``, compiled."""
 
 
 @njit(cache=True, nogil=True)
 def line_counts(own: int, other: int, g: np.ndarray) -> tuple[int, int, int]:
-    """How many lines of four hold exactly 1, 2 and 3 of ``own``'s stones and none of ``other``'s."""
+    """How many lines of four hold exactly 1, 2 and 3 of ``own``'s stones and none of ``other``'s (``line_masks``
+    in each direction)."""
     ones = 0
     twos = 0
     threes = 0
     for k in range(4):
-        shift = g[SHIFT + k]
-        a = own
-        b = own >> shift
-        c = own >> (2 * shift)
-        d = own >> (3 * shift)
-        blocked = other | (other >> shift) | (other >> (2 * shift)) | (other >> (3 * shift))
-        open_lines = g[VALID + k] & ~blocked
-        low1 = a ^ b
-        high1 = a & b
-        low2 = c ^ d
-        high2 = c & d
-        bit0 = low1 ^ low2
-        bit1 = high1 ^ high2 ^ (low1 & low2)
-        ones += popcount(open_lines & bit0 & ~bit1)
-        twos += popcount(open_lines & bit1 & ~bit0)
-        threes += popcount(open_lines & bit0 & bit1)
+        one, two, three = _line_masks(own, other, g[SHIFT + k], g[VALID + k])
+        ones += popcount(one)
+        twos += popcount(two)
+        threes += popcount(three)
     return ones, twos, threes
 
 
@@ -277,7 +268,7 @@ def _features(current: int, mask: int, ply: int, g: np.ndarray, e: np.ndarray) -
         + e[w + 6] * win_next
         + e[w + 7] * tempo
     )
-    return max(-800.0, min(800.0, value))
+    return float(max(-800.0, min(800.0, value)))
 
 
 @njit(cache=True, nogil=True)
@@ -307,7 +298,7 @@ def evaluate(current: int, mask: int, ply: int, winner: int, g: np.ndarray, e: n
     if transform == IDENTITY:
         return x
     if transform == AFFINE:
-        return e[SLOPE] * x + e[OFFSET]
+        return float(e[SLOPE] * x + e[OFFSET])
     lo = e[LO]
     hi = e[HI]
     u = (x - lo) / (hi - lo)
@@ -317,4 +308,4 @@ def evaluate(current: int, mask: int, ply: int, winner: int, g: np.ndarray, e: n
         h = math.expm1(EXP_STRETCH * u) / math.expm1(EXP_STRETCH)
     else:
         h = math.log1p(math.expm1(EXP_STRETCH) * u) / EXP_STRETCH
-    return lo + (hi - lo) * h
+    return float(lo + (hi - lo) * h)

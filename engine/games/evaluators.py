@@ -54,28 +54,36 @@ def _segment_starts(game: Connect4) -> tuple[tuple[int, Bitboard], ...]:
     )
 
 
-def _line_counts(own: Bitboard, other: Bitboard, starts: tuple[tuple[int, Bitboard], ...]) -> tuple[int, int, int]:
-    """How many lines of four hold exactly 1, 2 and 3 of ``own``'s stones and none of ``other``'s.
+def line_masks(own: Bitboard, other: Bitboard, shift: int, valid: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
+    """The lines of four in one direction (``shift``; ``valid``: the cells where such a line starts on the board) that
+    hold exactly 1, 2 and 3 of ``own``'s stones and none of ``other``'s, by their start cells.
 
-    Bit-parallel: for each direction, the four cells of every line are added up as bits.
-    """
+    Bit-parallel: the four cells of every line are added up as bits.  The compiled searchers' evaluators run this
+    very function, compiled (``plyscope.engine.compiled.board``)."""
+    a = own
+    b = own >> shift
+    c = own >> 2 * shift
+    d = own >> 3 * shift
+    blocked = other | (other >> shift) | (other >> 2 * shift) | (other >> 3 * shift)
+    open_lines = valid & ~blocked
+    low1 = a ^ b
+    high1 = a & b
+    low2 = c ^ d
+    high2 = c & d
+    bit0 = low1 ^ low2
+    bit1 = high1 ^ high2 ^ (low1 & low2)
+    return open_lines & bit0 & ~bit1, open_lines & bit1 & ~bit0, open_lines & bit0 & bit1
+
+
+def _line_counts(own: Bitboard, other: Bitboard, starts: tuple[tuple[int, Bitboard], ...]) -> tuple[int, int, int]:
+    """How many lines of four hold exactly 1, 2 and 3 of ``own``'s stones and none of ``other``'s (``line_masks`` in
+    each direction of ``starts``)."""
     ones = twos = threes = 0
     for shift, valid in starts:
-        a = own
-        b = own >> shift
-        c = own >> 2 * shift
-        d = own >> 3 * shift
-        blocked = other | (other >> shift) | (other >> 2 * shift) | (other >> 3 * shift)
-        open_lines = valid & ~blocked
-        low1 = a ^ b
-        high1 = a & b
-        low2 = c ^ d
-        high2 = c & d
-        bit0 = low1 ^ low2
-        bit1 = high1 ^ high2 ^ (low1 & low2)
-        ones += (open_lines & bit0 & ~bit1).bit_count()
-        twos += (open_lines & bit1 & ~bit0).bit_count()
-        threes += (open_lines & bit0 & bit1).bit_count()
+        one, two, three = line_masks(own, other, shift, valid)
+        ones += one.bit_count()
+        twos += two.bit_count()
+        threes += three.bit_count()
     return ones, twos, threes
 
 

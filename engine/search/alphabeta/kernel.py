@@ -15,9 +15,6 @@ same step.
 Points of view: every value, ``alpha`` and ``beta`` from the **first player's**, as in ``AlphaBeta``.
 """
 
-# numba compiles these with int64 and float64 everywhere; mypy sees numpy scalars where it runs them.
-# mypy: disable-error-code="no-any-return"
-
 from __future__ import annotations
 
 import numpy as np
@@ -73,7 +70,7 @@ def _slot(key: int, keys: np.ndarray, meta: np.ndarray) -> int:
     slot = ((key * HASH) >> (64 - bits)) & (capacity - 1)
     while meta[slot] != 0 and keys[slot] != key:
         slot = (slot + 1) & (capacity - 1)
-    return slot
+    return int(slot)
 
 
 @njit(cache=True, nogil=True)
@@ -296,7 +293,7 @@ def _complete_iteration(s: np.ndarray, fi: np.ndarray, ff: np.ndarray, pv: np.nd
 @njit(cache=True, nogil=True)
 def _lookup(key: int, keys: np.ndarray, meta: np.ndarray) -> int:
     """The table's ``meta`` for ``key`` (0: no entry)."""
-    return meta[_slot(key, keys, meta)]
+    return int(meta[_slot(key, keys, meta)])
 
 
 @njit(cache=True, nogil=True)

@@ -9,6 +9,7 @@ import numpy as np
 
 from plyscope.engine.compiled import board
 from plyscope.engine.compiled.base import FIRST_TABLE, CompiledSearch
+from plyscope.engine.games import evaluators
 from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.games.evaluators import RivestEvaluator
@@ -20,7 +21,7 @@ from plyscope.engine.search.base import Limit, Node, Result, Searcher
 class CompiledAlphaBeta(CompiledSearch):
     """``AlphaBeta``'s twin: see ``plyscope.engine.search.alphabeta.kernel``."""
 
-    kernels = (ab, board)
+    kernels = (ab, board, evaluators)
 
     @classmethod
     def _warm_up(cls) -> None:

@@ -12,9 +12,6 @@ the Python searcher's to the last bit.
 Values are from the first player's point of view, shifted to be positive, as in ``Rivest``.
 """
 
-# numba compiles these with int64 and float64 everywhere; mypy sees numpy scalars where it runs them.
-# mypy: disable-error-code="no-any-return"
-
 from __future__ import annotations
 
 import math
@@ -77,7 +74,7 @@ def fsum(values: np.ndarray, n: int) -> float:  # noqa: C901 -- CPython's math.f
             yr = x - hi
             if y == yr:
                 hi = x
-    return hi
+    return float(hi)
 
 
 @njit(cache=True, nogil=True)
@@ -91,7 +88,7 @@ def log_generalized_mean(logs: np.ndarray, n: int, p: float, scratch: np.ndarray
             anchor = logs[i]
     for i in range(n):
         scratch[i] = math.exp(p * (logs[i] - anchor))
-    return anchor + math.log(fsum(scratch, n) / n) / p
+    return float(anchor + math.log(fsum(scratch, n) / n) / p)
 
 
 @njit(cache=True, nogil=True)

@@ -10,6 +10,7 @@ import numpy as np
 
 from plyscope.engine.compiled import board
 from plyscope.engine.compiled.base import FIRST_TREE, CompiledSearch, doubled
+from plyscope.engine.games import evaluators
 from plyscope.engine.games.base import Move
 from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.games.evaluators import RivestEvaluator
@@ -24,7 +25,7 @@ GROWN = {"v": 0, "pi": 0, "a": -1, "parent": -1, "first": -1, "count": 0, "move"
 class CompiledRivest(CompiledSearch):
     """``Rivest``'s twin: see ``plyscope.engine.search.bestfirst.rivest_kernel``."""
 
-    kernels = (mm, board)
+    kernels = (mm, board, evaluators)
 
     @classmethod
     def _warm_up(cls) -> None:

@@ -12,9 +12,6 @@ Points of view: a node's ``visits`` and ``total`` and its bounds are for the pla
 Python searcher.
 """
 
-# numba compiles these with int64 and float64 everywhere; mypy sees numpy scalars where it runs them.
-# mypy: disable-error-code="no-any-return"
-
 from __future__ import annotations
 
 import math
