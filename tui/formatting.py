@@ -117,34 +117,6 @@ TRUTH_UNSETTLED = "…"
 """The truth column of a node whose exact value the solver's budget could not settle."""
 
 
-NUMBER_MEANINGS = {
-    "v": "value, for the first player",
-    "bound": "= exact, >= a lower bound, <= an upper bound",
-    "alpha": "the window's lower end (what the first player is sure of)",
-    "beta": "the window's upper end (what the second player is sure of)",
-    "pruned": "children cut off here (✂)",
-    "pi": "least penalty of a tip below (Rivest)",
-    "w": "the edge's weight (Rivest)",
-    "n": "visits",
-    "mean": "mean result for the mover, 0..1",
-    "ucb": "UCB1 as the parent sees it",
-    "proven": "the result proven, for the mover (win@38: at ply 38; loss@36..40: between)",
-    "pn": "proof number: leaves still to prove",
-    "dn": "disproof number: leaves still to disprove",
-    "result": "the result proven, for the root's mover (win@38: at ply 38)",
-    "score": "Pons' exact score for the mover (+ wins, - loses; at the root: the player to move)",
-    "lo": "the score's lower bound, for the mover",
-    "hi": "the score's upper bound, for the mover",
-    "p": "the probability of the chance outcome leading here",
-}
-"""What each number a searcher shows means (``Searcher.numbers`` names), for the explorer's legend."""
-
-
-def number_meanings(names: list[str]) -> list[tuple[str, str]]:
-    """``(name, meaning)`` for each of ``names`` (a name with no known meaning is listed as is)."""
-    return [(name, NUMBER_MEANINGS.get(name, "")) for name in names]
-
-
 def move_labels(state: State, moves: Sequence[Move]) -> str:
     """``moves`` played from ``state``, as the game writes them, space-separated: ``4 3 5`` or ``7=4+3 4=3+1``."""
     labels = []

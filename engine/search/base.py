@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import ClassVar, Generic, Self, TypeVar
@@ -74,6 +74,9 @@ class Stats:
     playouts: int = 0
     """Random playouts run (MCTS)."""
 
+
+VALUE_MEANING: Mapping[str, str] = {"v": "value, for the first player"}
+"""The meaning of ``v``, the value most searchers show (``Searcher.meanings``)."""
 
 NO_CHILDREN: tuple[()] = ()
 """The children of a node not expanded yet: one shared empty tuple, so that leaves (most of a tree) hold no list."""
@@ -398,6 +401,10 @@ class Searcher(ABC, Generic[N]):
                 return step
             stats.seconds += time.perf_counter() - started
             yield phase
+
+    meanings: ClassVar[Mapping[str, str]] = {}
+    """What each number ``numbers`` names means, in a few words, for the explorer's reading guide (a name missing is
+    shown bare)."""
 
     phase_names: ClassVar[tuple[str, ...]] = ("step",)
     """The phases this searcher's steps are told as, in order (``Phase.name``); a step may skip some."""

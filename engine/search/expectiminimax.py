@@ -34,13 +34,13 @@ every node that the visit completes.  ``run()`` takes the same steps without rec
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, cast
 
 from plyscope.engine.games.base import CHANCE, Move, State, is_chance
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import TAKEN, Node, Searcher, SearchError, Step, Taken
+from plyscope.engine.search.base import TAKEN, VALUE_MEANING, Node, Searcher, SearchError, Step, Taken
 from plyscope.engine.search.entry import AlgorithmInfo, Param
 from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 
@@ -168,6 +168,7 @@ class Expectiminimax(Searcher[ExpectiNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "expectiminimax"
     description = "expectiminimax to a fixed depth in turns (chance nodes: expectations); Star1 pruning as an option"
+    meanings: ClassVar[Mapping[str, str]] = {**VALUE_MEANING, "p": "the probability of the chance outcome leading here"}
 
     def __init__(
         self, state: State, *, depth: int = 2, pruning: str = "none", evaluator: str | Evaluator = "auto"

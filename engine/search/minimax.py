@@ -14,7 +14,7 @@ from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.kits.evaluation import default_evaluator, evaluator_names, make_evaluator
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import TAKEN, Node, Searcher, Step, Taken, best_child
+from plyscope.engine.search.base import TAKEN, VALUE_MEANING, Node, Searcher, Step, Taken, best_child
 from plyscope.engine.search.entry import AlgorithmInfo, Param
 
 _VALUE = attrgetter("value")
@@ -97,6 +97,7 @@ class Minimax(Searcher[MinimaxNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "minimax"
     description = "plain minimax to a fixed depth (the reference; no pruning)"
+    meanings = VALUE_MEANING
 
     def __init__(self, state: State, *, depth: int = 4, evaluator: str | Evaluator = "auto") -> None:
         """``evaluator`` (the ``eval`` parameter) names an evaluator or is one (injected)."""

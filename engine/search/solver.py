@@ -6,6 +6,7 @@ move at that node.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar, cast
 
 from plyscope.engine.games.base import Move, State
@@ -91,6 +92,11 @@ class SolverSearcher(Searcher[SolverNode]):
 
     name = "solver"
     description = "exact Connect Four solver (Pons: null-window search, transposition table, threat ordering)"
+    meanings: ClassVar[Mapping[str, str]] = {
+        "score": "Pons' exact score for the mover (+ wins, - loses; at the root: the player to move)",
+        "lo": "the score's lower bound, for the mover",
+        "hi": "the score's upper bound, for the mover",
+    }
     player_name: ClassVar[str] = "solver"
     """What its refusals call it."""
 

@@ -109,6 +109,15 @@ def test_every_entry_is_described_and_its_defaults_are_in_range(name: str) -> No
 
 
 @pytest.mark.parametrize(("name", "label"), CASES, ids=CASE_IDS)
+def test_every_number_a_searcher_shows_has_a_meaning(name: str, label: str) -> None:
+    """The explorer's reading guide says what each number means (``Searcher.meanings``)."""
+    searcher = make_searcher(name, POSITIONS[label], seed=1)
+    searcher.run(Limit(iterations=20))
+    shown = {number for node in searcher.walk() for number in searcher.numbers(node)}
+    assert shown and all(searcher.meanings.get(number) for number in shown), shown - set(searcher.meanings)
+
+
+@pytest.mark.parametrize(("name", "label"), CASES, ids=CASE_IDS)
 def test_a_searcher_gets_the_journal_its_entry_declares(name: str, label: str) -> None:
     """The registry gives a fresh searcher its entry's journal, none to a searcher whose entry declares none (it goes
     back by a replay from its start)."""

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from plyscope.engine.games.evaluators import FeatureTerm, feature_terms
 from plyscope.engine.search.base import Node, Phase
-from plyscope.tui.formatting import Number, format_number, move_labels, number_meanings, signed
+from plyscope.tui.formatting import Number, format_number, move_labels, signed
 from plyscope.tui.session import Session
 
 
@@ -34,7 +34,7 @@ class ReadingGuide(Static):
         params = session.config.params
         with session.lock:
             searcher = session.searcher
-            names = list(searcher.numbers(searcher.root))
+            names = [(name, searcher.meanings.get(name, "")) for name in searcher.numbers(searcher.root)]
             numbers = searcher.numbers(chosen) if chosen is not None else None
             where = move_labels(session.state, chosen.moves()) if chosen is not None else ""
             position = session.searcher.state_at(chosen) if chosen is not None else session.state
@@ -43,13 +43,14 @@ class ReadingGuide(Static):
 
     def show(
         self,
-        names: list[str],
+        names: list[tuple[str, str]],
         chosen: Mapping[str, Number] | None = None,
         where: str = "",
         features: list[FeatureTerm] | None = None,
     ) -> None:
-        """``names``: the algorithm's numbers, in order; ``chosen``: the chosen node's, at ``where`` (its moves);
-        ``features``: the weighted features of the chosen node's position (``eval=features``)."""
+        """``names``: the algorithm's numbers, in order, with what each means (``Searcher.meanings``); ``chosen``: the
+        chosen node's, at ``where`` (its moves); ``features``: the weighted features of the chosen node's position
+        (``eval=features``)."""
         text = Text()
         if self.phase is not None:
             text.append_text(phase_words(self.phase))
@@ -67,7 +68,7 @@ class ReadingGuide(Static):
             total = sum(term.contribution for term in features)
             text.append(f"  sum {signed(total, None)} (clamped to ±800)\n\n")
         text.append("each line: the mover (● first, ○ second), the move, then\n", "dim")
-        for name, meaning in number_meanings(names):
+        for name, meaning in names:
             text.append(name, "bold")
             text.append(f" {meaning}\n", "dim")
         self.update(text)

@@ -58,10 +58,10 @@ Going back along the timeline: checkpoints of the frame stack and a short replay
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Protocol, Self
+from typing import ClassVar, Protocol, Self
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
@@ -70,6 +70,7 @@ from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import (
     NO_CHILDREN,
     TAKEN,
+    VALUE_MEANING,
     Node,
     Phase,
     PhasedStep,
@@ -248,6 +249,13 @@ class AlphaBeta(Searcher[AlphaBetaNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "alphabeta"
     description = "iterative-deepening alpha-beta (fail-soft) with move ordering and a transposition table"
+    meanings: ClassVar[Mapping[str, str]] = {
+        **VALUE_MEANING,
+        "bound": "= exact, >= a lower bound, <= an upper bound",
+        "alpha": "the window's lower end (what the first player is sure of)",
+        "beta": "the window's upper end (what the second player is sure of)",
+        "pruned": "children cut off here (✂)",
+    }
     journal: Checkpointing | None = None
     """Told each iteration begun and completed, each table write, and the steps where a checkpoint is due, to take
     steps back in place (its registry entry's journal, ``checkpoints.Checkpoints``, set by the registry)."""

@@ -49,7 +49,7 @@ from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.kits import kit_of
 from plyscope.engine.pov import FIRST, PovScore
-from plyscope.engine.search.base import NO_CHILDREN, Node, Verdict, best_child, listed
+from plyscope.engine.search.base import NO_CHILDREN, VALUE_MEANING, Node, Verdict, best_child, listed
 from plyscope.engine.search.bestfirst.base import Numbers, PositionNode, PositionSearch
 from plyscope.engine.search.minimax import resolve_evaluator
 from plyscope.engine.search.outcomes import Bounds, backed_up, bounds, exact, improvable, intrinsic, result_of, score
@@ -99,6 +99,7 @@ class BestFirst(PositionSearch[BestFirstNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "bestfirst"
     description = "best-first minimax (Korf & Chickering): expand the principal leaf"
+    meanings = VALUE_MEANING
 
     def __init__(self, state: State, *, ab_depth: int = 0, evaluator: str | Evaluator = "auto") -> None:
         super().__init__(state)

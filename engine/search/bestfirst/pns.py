@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.pov import PovScore
@@ -96,6 +97,11 @@ class ProofNumberSearch(ExpandingSearch[PnsNode]):
 
     name = "pns"
     description = "proof-number search (Allis): proves or disproves a win (or a draw) for the player to move"
+    meanings: ClassVar[Mapping[str, str]] = {
+        "pn": "proof number: leaves still to prove",
+        "dn": "disproof number: leaves still to disprove",
+        "result": "the result proven, for the root's mover (win@38: at ply 38)",
+    }
     leaf_values = False
     phase_names = ("most-proving", "expansion", "back-up")
 

@@ -36,14 +36,14 @@ walks down from the root to the tip, as well as one per child generated.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import Self
+from typing import ClassVar, Self
 
 from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.evaluators import Evaluator
 from plyscope.engine.pov import PovScore
-from plyscope.engine.search.base import NO_CHILDREN, Node, SearchError, Verdict, best_child
+from plyscope.engine.search.base import NO_CHILDREN, VALUE_MEANING, Node, SearchError, Verdict, best_child
 from plyscope.engine.search.bestfirst.base import Numbers, PositionNode, PositionSearch
 from plyscope.engine.search.bestfirst.genmean import log_generalized_mean
 from plyscope.engine.search.minimax import resolve_evaluator
@@ -105,6 +105,11 @@ class Rivest(PositionSearch[RivestNode]):
     """The static evaluation at the leaves (first player's point of view)."""
     name = "rivest"
     description = "Rivest's min/max approximation: expand the tip of least penalty"
+    meanings: ClassVar[Mapping[str, str]] = {
+        **VALUE_MEANING,
+        "pi": "least penalty of a tip below (Rivest)",
+        "w": "the edge's weight (Rivest)",
+    }
 
     def __init__(
         self,

@@ -50,8 +50,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, Protocol
 
 from plyscope.engine.games.base import Move, Player, State, is_chance
 from plyscope.engine.pov import PovScore
@@ -194,6 +194,12 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
 
     name = "mcts"
     description = "Monte Carlo tree search (UCT), k numpy-batched playouts per leaf; partial expansion, MCTS-Solver"
+    meanings: ClassVar[Mapping[str, str]] = {
+        "n": "visits",
+        "mean": "mean result for the mover, 0..1",
+        "ucb": "UCB1 as the parent sees it",
+        "proven": "the result proven, for the mover (win@38: at ply 38; loss@36..40: between)",
+    }
     journal: MonteCarloJournaling | None = None
     """Told each step's leaf and result, to take steps back and again in place (its registry entry's journal, set by
     the registry)."""
