@@ -16,20 +16,24 @@ from plyscope.engine.benchmarks.searchers import MM_SPEC, POSITIONS
 from plyscope.engine.compiled.base import CompiledSearch
 from plyscope.engine.games import Connect4
 from plyscope.engine.search.base import Limit, Result
-from plyscope.engine.search.registry import AgentSpec, compiled_twin, make_searcher
+from plyscope.engine.search.registry import AgentSpec, algorithms, compiled_twin, make_searcher
 
-SPECS = (
-    "alphabeta",
-    "alphabeta:ordering=history,tt=true",
-    "ab-rivest",
-    "rivest",
-    MM_SPEC,
-    "rivest:mode=mean",
-    "mcts",
-    "mcts:partial=true,solver=true",
-)
-"""The searchers measured: alpha-beta plain and with its table, Rivest's pair, Rivest's mean mode, and MCTS (one move
-an iteration) plain and with partial expansion and MCTS-Solver."""
+VARIANTS = {
+    "alphabeta": ("alphabeta:ordering=history,tt=true",),
+    "rivest": (MM_SPEC, "rivest:mode=mean"),
+    "mcts": ("mcts:partial=true,solver=true",),
+}
+"""Beside each searcher with a compiled twin (its registry entry's ``twin``), with its defaults: alpha-beta with its
+table, Rivest's MM and mean mode, and MCTS (one move an iteration) with partial expansion and MCTS-Solver."""
+
+
+def specs() -> list[str]:
+    """The searchers measured: every one with a compiled twin, then its ``VARIANTS``."""
+    return [
+        spec for name, info in algorithms().items() if info.twin is not None for spec in (name, *VARIANTS.get(name, ()))
+    ]
+
+
 SPEED_TARGET = 10.0
 """The compiled twin's moves per CPU second over its Python twin's."""
 
@@ -47,7 +51,7 @@ def measure(quick: bool) -> list[BenchTable]:
         f"Compiled searchers beside their Python twins, {budget:,} moves per position ({len(POSITIONS)} positions)",
         ["algorithm", "moves", "Python moves/CPU s", "compiled moves/CPU s", "x", "same", "bytes/node", "Python bytes"],
     )
-    for text in SPECS:
+    for text in specs():
         spec = AgentSpec.parse(text)
         moves = nodes = 0
         python_cpu = compiled_cpu = 0.0
