@@ -40,7 +40,7 @@ from plyscope.tui.bench_memory import measure as memory_figures
 from plyscope.tui.formatting import TRUTH_UNSETTLED
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import Batch, SearchConfig, Session
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.search_pane import LOAD_AHEAD_SECONDS
 from plyscope.tui.widgets.search_tree import SearchTree
 

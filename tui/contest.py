@@ -32,7 +32,6 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.exact import Exact
 from plyscope.engine.game_record import Controller, parse_controller
 from plyscope.engine.games import Game, State
-from plyscope.engine.games.chance import connect4_grid
 from plyscope.engine.search.base import Limit, Node, Stats, Step
 from plyscope.engine.search.registry import AgentSpec, fitting_algorithms
 from plyscope.tui.session import FRAME_SECONDS, PREFERRED_ALGORITHMS, Batch, Deliver, Job, SearchConfig, Session
@@ -108,10 +107,8 @@ def turn_job(
 
 
 def analysis_refusal(state: State, exact: Exact) -> str | None:
-    """Why the board cannot show the exact score of each of ``state``'s moves (``None``: it can): only Connect Four's
-    board shows them, under its columns; and its game needs exact values (``Exact.refusal``)."""
-    if connect4_grid(state) is None:
-        return "the analysis is for Connect Four without chance: the solver plays nothing else"
+    """Why the board cannot show the exact score of each of ``state``'s moves (``None``: it can): its game needs exact
+    values (``Exact.refusal``); every board view draws them its own way."""
     return exact.refusal(state.game)
 
 

@@ -25,7 +25,7 @@ from plyscope.tui.screens.compare import CompareScreen
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import SearchConfig, Session
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.search_tree import SearchTree
 
 Script = Callable[[Pilot[None]], Awaitable[None]]

@@ -151,3 +151,18 @@ def outcome_probability(state: State, move: Move) -> float | None:
     if not is_chance(state):
         return None
     return dict(state.outcomes()).get(move, 0.0)
+
+
+class DrawnAsText(State, Protocol):
+    """A state that draws its board as text of its own (OpenSpiel's ``str(state)``): an optional capability, which the
+    board view of any game (``text``) shows instead of ``text()``."""
+
+    def board_text(self) -> str:
+        """The board as text, one or more lines."""
+        ...
+
+
+def board_text(state: State) -> str:
+    """``state``'s board as text: its own ``board_text()`` where it has one (``DrawnAsText``), else ``text()``."""
+    drawn = getattr(state, "board_text", None)
+    return str(drawn()) if callable(drawn) else state.text()

@@ -12,7 +12,8 @@ from plyscope.engine.search.registry import AgentSpec
 from plyscope.engine.seeds import chance_draw
 from plyscope.tui.match import MatchRunner
 from plyscope.tui.screens.play import PlayScreen
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards import board_for
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.search_tree import SearchTree
 from tests.tui.contest_helpers import app_with, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
@@ -49,7 +50,7 @@ async def test_the_board_shows_the_falling_disc_and_where_it_may_land() -> None:
 
     class BoardApp(App[None]):
         def compose(self) -> ComposeResult:
-            yield Board(drop)
+            yield board_for(drop)
 
     app = BoardApp()
     async with app.run_test(size=(60, 20)) as pilot:

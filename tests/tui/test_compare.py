@@ -21,7 +21,7 @@ from plyscope.tui.screens.compare import COMPARE_MOVES, CompareScreen
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.screens.play import PlayScreen
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.connect4 import Connect4Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async
@@ -109,7 +109,11 @@ async def test_the_summary_says_which_agents_find_the_solvers_best_move() -> Non
             best = session.searcher.best_move()
             assert isinstance(best, int) and move == str(best + 1)
             assert verdict.plain == ("+4 ✓" if best == 5 else "-8 ✗"), letter
-        assert screen.query_one(Board).notes == (("-8", "loss"),) * 4 + (("", ""), ("+4", "win best"), ("-8", "loss"))
+        assert screen.query_one(Connect4Board).notes == (("-8", "loss"),) * 4 + (
+            ("", ""),
+            ("+4", "win best"),
+            ("-8", "loss"),
+        )
 
 
 @run_async

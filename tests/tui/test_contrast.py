@@ -23,7 +23,7 @@ from plyscope.tui.contrast import (
     seen_colours,
 )
 from plyscope.tui.themes import contrast_floor, theme_names
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.search_tree import SearchTree
 from tests.tui.helpers import explorer, make_app, settle
 

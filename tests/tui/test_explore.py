@@ -13,7 +13,8 @@ from plyscope.engine.search.minimax import MinimaxNode
 from plyscope.tui.formatting import format_numbers
 from plyscope.tui.screens.help import HelpScreen
 from plyscope.tui.screens.setup import SetupScreen
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
+from plyscope.tui.widgets.boards.connect4 import Connect4Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_tree import MoreChildren, SearchTree, TreeItem
 from plyscope.tui.widgets.stats import sparkline_rows
@@ -257,7 +258,7 @@ async def test_moves_played_on_the_board_and_undo() -> None:
     app = make_app()
     async with app.run_test() as pilot:
         screen = explorer(pilot)
-        board = screen.query_one(Board)
+        board = screen.query_one(Connect4Board)
         board.focus()
         await pilot.press("4")
         assert screen.session.state.text() == "4"

@@ -26,7 +26,8 @@ from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.screens.help import HelpScreen
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.session import Session
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
+from plyscope.tui.widgets.boards.connect4 import Connect4Board
 from plyscope.tui.widgets.search_pane import SearchPane
 from plyscope.tui.widgets.search_tree import SearchTree
 from plyscope.tui.widgets.stats import FigureGrid, Figures, StatsPanel
@@ -161,7 +162,7 @@ def test_the_analysis_of_a_lost_position_is_drawn_as_losses(position: str, expec
             await pilot.press("a")
             await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.complete, "the solver")
             await pilot.pause()
-            notes = screen.query_one(Board).notes
+            notes = screen.query_one(Connect4Board).notes
             assert tuple(text for text, _ in notes) == expected
             assert all("loss" in kind and "win" not in kind for _, kind in notes)
             best = [kind for _, kind in notes if "best" in kind]

@@ -10,7 +10,7 @@ from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.components.phases import PHASES_DESCRIPTION
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.screens.compare import CompareScreen
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane
 from tests.engine.test_phases import fingerprint

@@ -25,7 +25,9 @@ from plyscope.engine.seeds import turn_seed
 from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.cli import main
 from plyscope.tui.screens.play import PlayScreen
-from plyscope.tui.widgets.board import PILE_LABEL, TOKEN, Board
+from plyscope.tui.widgets.boards.base import Board
+from plyscope.tui.widgets.boards.connect4 import Connect4Board
+from plyscope.tui.widgets.boards.nim import PILE_LABEL, TOKEN
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_tree import SearchTree
 from tests.tui.contest_helpers import app_with, prompt_error, prompt_field, wait_until
@@ -74,7 +76,7 @@ async def test_a_whole_game_of_nim_won_with_the_mouse() -> None:
             take = pile - (pile ^ nim_sum)
             token = pile - take + 1  # clicking a token takes it and every token after it
             x, y = BOARD_CONTENT
-            await pilot.click("#board", offset=(x + PILE_LABEL + (token - 1) * TOKEN, y + state.piles.index(pile)))
+            await pilot.click(Board, offset=(x + PILE_LABEL + (token - 1) * TOKEN, y + state.piles.index(pile)))
             await settle(pilot, screen)
         assert played.state.winner() == 1
         assert "■ you won · n: new game · u: undo" in status(screen)
@@ -94,7 +96,7 @@ async def test_a_connect_four_win_highlights_the_winning_four() -> None:
             await press_column(pilot, screen, wins[0] if wins else 2)  # column 3 makes two threats at once
         state = played.state
         assert isinstance(state, Connect4State) and state.winner() == 1
-        board = screen.query_one(Board)
+        board = screen.query_one(Connect4Board)
         bottom_row_x = state.stones(1) & state.game.bottom_mask
         assert board.highlighted == bottom_row_x and bin(board.highlighted).count("1") == 4
         assert "you won" in status(screen)
@@ -115,7 +117,7 @@ async def test_a_whole_game_against_a_perfect_agent_to_a_draw() -> None:
             await press_column(pilot, screen, min(c for c in scores.snapshot().best() if isinstance(c, int)))
         assert played.state.winner() == 0 and len(played.moves) == 16
         assert "■ a draw · n: new game · u: undo" in status(screen)
-        assert screen.query_one(Board).highlighted == 0
+        assert screen.query_one(Connect4Board).highlighted == 0
 
 
 @run_async
@@ -248,7 +250,7 @@ async def test_the_analysis_shows_the_solvers_score_of_every_column() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("a")
         await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
-        board = screen.query_one(Board)
+        board = screen.query_one(Connect4Board)
         assert board.notes == (("-8", "loss"),) * 4 + (("", ""), ("+4", "win best"), ("-8", "loss"))
         assert "+ a win, - a loss" in str(screen.query_one("#history", Static).render())
         await pilot.press("a")
@@ -256,12 +258,22 @@ async def test_the_analysis_shows_the_solvers_score_of_every_column() -> None:
 
 
 @run_async
-async def test_the_analysis_is_for_connect_four_only() -> None:
-    played = PlayedGame(make_game("grundy").start(), None, None)
+async def test_the_analysis_scores_the_moves_of_any_game_with_exact_values() -> None:
+    """Issue 38: ``a`` is not Connect Four's alone: Nim's moves get their values (by theory) under the piles; a game
+    without exact values is refused, saying why."""
+    played = PlayedGame(make_game("nim").parse("1,2"), None, None)
     screen, app = playing(played)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("a")
-        assert "the analysis is for Connect Four without chance: the solver plays nothing else" in status(screen)
+        await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
+        await pilot.pause()
+        assert "scores 2-2 -1 2-1 +1 1-1 -1" in screen.query_one(Board).render_board().plain
+        assert "beside each move: its exact value for the player to move" in str(screen.query_one("#history").render())
+    played = PlayedGame(make_game("connect4-chance").start(), None, None)
+    screen, app = playing(played)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("a")
+        assert "Connect Four with chance has expected values, not exact ones" in status(screen)
         assert not screen.analysing
 
 

@@ -9,7 +9,7 @@ import pytest
 from textual.app import RenderResult
 from textual.widgets import Static, Tree
 
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.search_tree import SearchTree
 from tests.tui.helpers import explorer, make_app, run_async, settle
 

@@ -9,9 +9,9 @@ from plyscope.engine.kits import make_game
 from plyscope.engine.search import Limit
 from plyscope.tui.components.chosen import ChosenNode
 from plyscope.tui.session import SearchConfig, Session
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
+from plyscope.tui.widgets.boards.tree import TreeBoard, draw_tree
 from plyscope.tui.widgets.prompt_bar import PromptBar
-from plyscope.tui.widgets.tree_drawing import draw_tree
 from tests.tui.contest_helpers import prompt_error, prompt_field
 from tests.tui.helpers import explorer, make_app, run_async, settle
 
@@ -106,7 +106,7 @@ async def test_the_board_cuts_the_edges_alpha_beta_pruned() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("f")
         await settle(pilot)
-        board = explorer(pilot).query_one(Board)
+        board = explorer(pilot).query_one(TreeBoard)
         assert board.pruned == {7, 8}
         assert board.render_board().plain.splitlines()[3] == "┌─┼──┐ ┌─✂─✂ ┌─┴┬─┐"
 

@@ -16,7 +16,7 @@ from plyscope.engine.search.base import Node
 from plyscope.tui.components.base import Component
 from plyscope.tui.components.phases import Phases
 from plyscope.tui.session import Exploration, Session
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from plyscope.tui.widgets.search_pane import SearchPane

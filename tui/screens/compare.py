@@ -5,7 +5,7 @@ Each agent has a ``SearchPane``.  The searchers move in lockstep on the budget
 equal increments; after either, each has spent the same budget (up to one step it could not
 afford).  Step keys pressed while steps are being taken add theirs to those (one search
 thread takes them all, in order), as in the explorer.  A summary under the board shows the
-move each agent would play and, for Connect Four, the solver's exact score of that move, so
+move each agent would play and, for a game with exact values, the exact score of that move, so
 it is plain which agents find a best move.  ``m`` opens a match between the first two agents
 (``CompareMatchScreen``) over the comparison, which waits under it.
 """
@@ -41,7 +41,7 @@ from plyscope.tui.messages import Analysed
 from plyscope.tui.screens.compare_match import CompareMatchScreen
 from plyscope.tui.screens.side_by_side import MIN_SIZE, SIDE_BY_SIDE_KEYS, ask_agents, board_and_panes, budget_words
 from plyscope.tui.session import Session, named_position
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.compare_summary import CompareSummary, Row, summary_rows
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.prompt_bar import PromptBar
@@ -130,7 +130,7 @@ class CompareScreen(Screen[None]):
 
     @property
     def analysis(self) -> ScoresSnapshot | None:
-        """The solver's scores of the position, as far as found (Connect Four)."""
+        """The exact scores of the position's moves, as far as found (a game with exact values)."""
         return self.query_one(Board).scores
 
     def _timeline_refusal(self, session: Session) -> str:
@@ -251,7 +251,7 @@ class CompareScreen(Screen[None]):
         board.show(self.state)
         board.show_scores(self.analysis)
         board.border_title = "position"
-        self.query_one(CompareSummary).show(self.state, self.sessions, self.total, self.analysis)
+        self.query_one(CompareSummary).show(self.state, self.sessions, self.total, self.analysis, board.scores_where)
         self.status.show()
 
     def summary_rows(self) -> list[Row]:

@@ -34,7 +34,7 @@ from plyscope.tui.match import MatchRunner
 from plyscope.tui.messages import Decided
 from plyscope.tui.screens.side_by_side import MIN_SIZE, SIDE_BY_SIDE_KEYS, ask_agents, board_and_panes, budget_words
 from plyscope.tui.session import Session, named_position
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.compare_summary import LETTERS, CompareSummary
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.move_list import moves_text

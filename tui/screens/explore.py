@@ -19,8 +19,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from plyscope.engine.errors import UserError
+from plyscope.tui.components.board_keys import BoardKeys
 from plyscope.tui.components.chosen import ChosenNode
-from plyscope.tui.components.columns import ColumnKeys
 from plyscope.tui.components.diffs import StepDiff
 from plyscope.tui.components.phases import Phases
 from plyscope.tui.components.searches import Batches, Searches
@@ -36,7 +36,8 @@ from plyscope.tui.screens.palette import algorithm_picks, game_picks, search_com
 from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.screens.setup import SetupScreen
 from plyscope.tui.session import DEFAULT_SPEED, Exploration, Session, next_speed
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards import board_for, fit_board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.reading_guide import ReadingGuide
@@ -93,12 +94,12 @@ class ExploreScreen(Screen[None]):
             TruthColumn(),
             Phases(),
             StepDiff(),
-            ColumnKeys(),
+            BoardKeys(),
             ChosenNode(self.exploration),
             Horizontal(id="main"),
         ):
             with Vertical(id="side"):
-                yield Board(self.session.state, id="board")
+                yield board_for(self.session.state)
                 yield ReadingGuide(id="details")
             yield SearchPane(clock=self.clock, id="pane")
         yield PromptBar()
@@ -191,6 +192,7 @@ class ExploreScreen(Screen[None]):
         self.status.note = ""
         self.pane.show(session)
         self.pane.border_title = session.config.label()
+        fit_board(self.query_one(Board), session.state)
         self.query_one(ChosenNode).show(None)
         self.status.show()
         self.searches.open_saved(session, self.pane)

@@ -18,12 +18,12 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from plyscope.engine.games import Connect4State
-from plyscope.engine.games.connect4 import COLUMN_DIGITS
 from plyscope.tui.components.base import Component
+from plyscope.tui.widgets.boards.base import DIGITS, Board, DigitKeys
 
-COLUMN_ACTION = re.compile(r"play_column\(\d+\)")
-"""Bindings that play a board column: shown as one row, for the columns the board has."""
+DIGIT_ACTION = re.compile(r"play_digit\(\d+\)")
+"""Bindings of the digit keys, which play what the board numbers so: shown as one row, as the board's view says
+(``Board.digits``)."""
 Row = tuple[str, str]
 """A help row: the keys as shown, and what they do."""
 
@@ -61,7 +61,7 @@ def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
     The one list of keys: the help screen shows it (``help_sections``) and the command palette offers it
     (``key_commands``), so that no key is in one and not the other.
     """
-    width = _board_width(screen)
+    digits = _board_digits(screen)
     # what a key does is what the first binding to take it does: the app's own priority bindings come first
     app_bindings = [binding for binding in class_bindings(type(app)) if _enabled(app, binding)]
     taken_first = {binding.key for binding in app_bindings if binding.priority}
@@ -72,7 +72,7 @@ def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
         for target, binding in bound:
             if not binding.description or binding.system or (target is not app and binding.key in taken_first):
                 continue
-            if COLUMN_ACTION.fullmatch(binding.action):
+            if DIGIT_ACTION.fullmatch(binding.action):
                 played = target
                 continue
             keys, _, _ = rows.setdefault(described(binding), ([], binding.action, target))
@@ -81,9 +81,8 @@ def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
             KeyRow(", ".join(keys), description, partial(app.run_action, action, target))
             for description, (keys, action, target) in rows.items()
         ]
-        if played is not None and width:
-            columns = f"1-{COLUMN_DIGITS[width - 1]}" if width <= 9 else "1-9, 0"
-            listed.insert(0, KeyRow(columns, "Play that column on the board", partial(_pick_column, played, width)))
+        if played is not None and digits is not None:
+            listed.insert(0, KeyRow(digits.keys, digits.description, partial(_pick_digit, played, digits)))
         if listed:
             sections.append((title, listed))
     return sections
@@ -91,12 +90,15 @@ def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
 
 def _owners(screen: Screen[Any], app_bound: Bound) -> list[tuple[str, Bound]]:
     """Where keys are bound, titled: the screen (with its components), one widget of each of the project's other
-    classes that bind keys (the one holding the focus, else the first), and the app (``app_bound``)."""
+    classes that bind keys (the one holding the focus, else the first; a board that is played, whatever its view), and
+    the app (``app_bound``)."""
     owners: dict[type[DOMNode], DOMNode] = {}
     focused = screen.focused
     for widget in screen.query("*"):
-        cls = type(widget)
+        cls: type[DOMNode] = type(widget)
         bindings = cls.__dict__.get("BINDINGS")
+        if isinstance(widget, Board):  # (whichever view, a plugin's too: its keys and its base's, if it takes them)
+            cls, bindings = Board, widget.can_focus
         if cls.__module__.startswith("plyscope.tui.") and bindings and not isinstance(widget, Component):
             holds_focus = focused is not None and (focused is widget or widget in focused.ancestors)
             if cls not in owners or holds_focus:
@@ -138,25 +140,19 @@ def _enabled(app: App[Any], binding: Binding) -> bool:
     return app.check_action(binding.action.partition("(")[0], ()) is not False
 
 
-def _board_width(screen: Screen[Any]) -> int:
-    """The columns of the Connect Four board on ``screen``, whose digit keys play them (0: no such board)."""
-    from plyscope.tui.widgets.board import Board  # the board's module imports this one's neighbours
-
+def _board_digits(screen: Screen[Any]) -> DigitKeys | None:
+    """What the digit keys play on the board of ``screen``, as its view says (``None``: nothing, or no board)."""
     boards = list(screen.query(Board).results(Board))
-    if not boards or not isinstance(boards[0].state, Connect4State):
-        return 0
-    return boards[0].state.game.width
+    return boards[0].digits() if boards else None
 
 
-def _pick_column(owner: DOMNode, width: int) -> None:
-    """The palette's way to play a column: a list of the ``width`` columns, each played as its digit key would."""
+def _pick_digit(owner: DOMNode, digits: DigitKeys) -> None:
+    """The palette's way to play what the digit keys play: a list of it, each played as its digit key would."""
     picks = [
-        SimpleCommand(
-            f"Play column {digit}", partial(owner.app.run_action, f"play_column({column})", owner), f"key {digit}"
-        )
-        for column, digit in enumerate(COLUMN_DIGITS[:width])
+        SimpleCommand(title, partial(owner.app.run_action, f"play_digit({index})", owner), f"key {DIGITS[index]}")
+        for index, title in digits.picks
     ]
-    owner.app.search_commands(picks, placeholder="Column…")
+    owner.app.search_commands(picks, placeholder=digits.placeholder)
 
 
 def described(binding: Binding) -> str:

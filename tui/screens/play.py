@@ -3,7 +3,7 @@
 Turns come from a ``MatchRunner`` (``plyscope.tui.match``) and run through ``Searches.start_turn``,
 as in compare's match.  Undo, redo, a new game, new sides and loading a game stop the
 search under way; a decision that arrives for a position no longer on the board is dropped.
-For Connect Four, ``a`` shows the solver's exact score of every column under the board.
+For a game with exact values, ``a`` shows the exact score of every move on the board, as its view draws them.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import Controller, PlayedGame, controller_text
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
-from plyscope.tui.components.columns import ColumnKeys
+from plyscope.tui.components.board_keys import BoardKeys
 from plyscope.tui.components.searches import Searches
 from plyscope.tui.components.size import TooSmall
 from plyscope.tui.components.status import StatusLine, files_allowed
@@ -38,7 +38,8 @@ from plyscope.tui.match import GAME_OVER, MatchRunner, default_hint
 from plyscope.tui.messages import Analysed, Decided
 from plyscope.tui.screens.palette import side_commands
 from plyscope.tui.session import Session
-from plyscope.tui.widgets.board import Board, scores_caption
+from plyscope.tui.widgets.boards import board_for, fit_board
+from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.footer import KeyFooter
 from plyscope.tui.widgets.move_list import MoveList
 from plyscope.tui.widgets.prompt_bar import PromptBar
@@ -88,7 +89,7 @@ class PlayScreen(Screen[None]):
         self.hint_agent = hint or default_hint(played, self.default_limit)
         self.clock = clock
         self.analysing = False
-        """Whether the solver's scores are shown under the board (Connect Four)."""
+        """Whether the moves' exact scores are shown on the board (a game with exact values)."""
         self.status = StatusLine(self.status_lines)
         self.searches = Searches()
 
@@ -105,9 +106,9 @@ class PlayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield self.status
-        with self.searches, Timeline(self._timeline_refusal), TruthColumn(), ColumnKeys(), Horizontal(id="main"):
+        with self.searches, Timeline(self._timeline_refusal), TruthColumn(), BoardKeys(), Horizontal(id="main"):
             with Vertical(id="side"):
-                yield Board(self.played.state, id="board")
+                yield board_for(self.played.state)
                 yield MoveList(id="history")
             yield SearchPane(placeholder=NO_SEARCH, clock=self.clock, id="pane")
         yield PromptBar()
@@ -225,7 +226,7 @@ class PlayScreen(Screen[None]):
         self.status.say(f"hints from {self.hint_agent.label}")
 
     def action_analysis(self) -> None:
-        """Show or hide the solver's exact score of every column (Connect Four)."""
+        """Show or hide the exact score of every move (a game with exact values)."""
         reason = analysis_refusal(self.played.state, app_exact(self))
         if reason is not None:
             self.status.refuse(reason)
@@ -272,6 +273,7 @@ class PlayScreen(Screen[None]):
     def _load(self, path: str) -> None:
         loaded = PlayedGame.load(path, self.default_limit)
         self.runner = MatchRunner(loaded)
+        fit_board(self.query_one(Board), loaded.state)
         self.analysing = self.analysing and analysis_refusal(loaded.state, app_exact(self)) is None
         self._position_changed(f"loaded {path}", moved=False)
 
@@ -291,7 +293,10 @@ class PlayScreen(Screen[None]):
         board.show(state, *self.runner.hint_line())
         board.show_scores(self.analysis, on=self.analysing)
         board.border_title = self.played.game.name + ("" if state.is_terminal() else f" · move {state.ply + 1}")
-        caption = scores_caption(self.analysis, NODE_BUDGET) if self.analysing else None
+        caption = None
+        if self.analysing:
+            legend = app_exact(self).values(state.game).legend
+            caption = board.scores_caption(self.analysis, NODE_BUDGET, legend)
         self.query_one(MoveList).show(self.played, caption)
         self.status.show()
 

@@ -20,7 +20,7 @@ from plyscope.engine.search.base import Limit
 from plyscope.tui.components.agent_panes import AgentPanes
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.formatting import format_count
-from plyscope.tui.widgets.board import Board
+from plyscope.tui.widgets.boards import board_for
 from plyscope.tui.widgets.compare_summary import CompareSummary
 from plyscope.tui.widgets.prompt_bar import PromptBar
 
@@ -44,7 +44,7 @@ def board_and_panes(state: State, clock: Callable[[], float] = time.perf_counter
     """The board on ``state`` and the summary, beside the agents' panes (``clock`` measures their steps per second)."""
     with Horizontal(id="main"):
         with Vertical(id="side"):
-            yield Board(state, id="board")
+            yield board_for(state, playable=False)
             summary = CompareSummary(id="summary")
             summary.border_title = "summary"
             yield summary

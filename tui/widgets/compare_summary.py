@@ -62,7 +62,10 @@ def verdict(move: Move | None, scores: ScoresSnapshot | None) -> Text:
 class CompareSummary(Static):
     """A table of the compared agents' choices (see ``summary_rows``)."""
 
-    def show(self, state: State, sessions: Sequence[Session], total: Limit, scores: ScoresSnapshot | None) -> None:
+    def show(
+        self, state: State, sessions: Sequence[Session], total: Limit, scores: ScoresSnapshot | None, where: str
+    ) -> None:
+        """The table; ``where``: where the board shows each move's score (``Board.scores_where``)."""
         table = Table(box=None, padding=(0, 1), show_edge=False, expand=True, caption_justify="left")
         table.add_column("", style="bold")
         table.add_column("plays", justify="center")
@@ -72,7 +75,7 @@ class CompareSummary(Static):
             table.add_column("solver", justify="right")
             table.caption = (
                 "solver: the move's exact score for the player to move (+ wins, 0 draws, - loses); "
-                "✓ among the best. Under the board: each column's score."
+                f"✓ among the best. {where}"
             )
         for letter, move, spent, judged in summary_rows(state, sessions, total, scores):
             table.add_row(letter, move, spent, *([judged] if solver else []))

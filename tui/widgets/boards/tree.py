@@ -1,4 +1,5 @@
-"""A hand-written game tree drawn top-down, as a textbook draws it (the board of ``--game tree``).
+"""The board of a hand-written game tree (``--game tree``): the tree drawn top-down, as a textbook draws it, a child
+played by its number key.
 
 Each node is written on its level's row: an inner node as its label (or the move to it) and its player's
 glyph, ``▲`` MAX, ``▽`` MIN, ``?`` nature (a chance node's children after their probability, ``½:``); a leaf
@@ -7,7 +8,8 @@ path from the position to the node chosen is drawn reversed; the edge into a chi
 unsearched is cut, ``✂``, and that child's subtree drawn muted.
 
 A tree too large for the room is drawn around the node chosen: from at most ``ABOVE`` levels above it,
-``LEVELS`` levels deep, and at each node the children nearest the path, the others counted in a ``…N``.
+``LEVELS`` levels deep, and at each node the children nearest the path, the others counted in a ``…N``.  Each
+child's exact value, where asked for (``show_scores``), is listed under the tree.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from dataclasses import dataclass, field
 from rich.style import Style
 from rich.text import Text
 
-from plyscope.engine.games import CHANCE
+from plyscope.engine.analysis import ScoresSnapshot
+from plyscope.engine.games import CHANCE, State
 from plyscope.engine.games.tree import Tree, TreeState, number_text
 from plyscope.engine.search.base import Node, Searcher
+from plyscope.tui.widgets.boards.base import Board, DigitKeys, Note, digit_keys
 
 GLYPHS = {1: "▲", -1: "▽", CHANCE: "?"}
 """Each player's glyph: MAX, MIN, nature."""
@@ -265,3 +269,97 @@ def pruned_nodes(searcher: Searcher[Node], state: TreeState) -> frozenset[int]:
             searched = {child.move for child in node.children}
             pruned.update(kid for move, kid in enumerate(tree.children[at.node]) if move not in searched)
     return frozenset(pruned)
+
+
+class TreeBoard(Board):
+    """A hand-written tree below the position, the line's path reversed; a child played by its number key."""
+
+    wide = True
+    scores_where = "Under the tree: each child's value."
+
+    def __init__(self, state: State, *, playable: bool = True) -> None:
+        super().__init__(state, playable=playable)
+        self.pruned: frozenset[int] = frozenset()
+        """The nodes a cut-off of the search shown left unsearched (``pruned_nodes``)."""
+
+    @property
+    def tree_state(self) -> TreeState:
+        """The position shown."""
+        state = self.state
+        assert isinstance(state, TreeState), f"the tree board shows {state.game.name}"
+        return state
+
+    def searched(self, searcher: Searcher[Node], state: State) -> None:
+        assert isinstance(state, TreeState)
+        pruned = pruned_nodes(searcher, state)
+        if pruned != self.pruned:
+            self.pruned = pruned
+            self.refresh()
+
+    def how_to_move(self) -> str:
+        return "a child's number key (1 the leftmost)"
+
+    def digits(self) -> DigitKeys | None:
+        children = len(self.state.legal_moves())
+        return digit_keys(children, "Play that child (1 the leftmost)", "Play child {}", "Child…")
+
+    def play_digit(self, index: int) -> None:
+        """Move to the ``index``-th child (0 the leftmost)."""
+        state = self.state
+        if index in state.legal_moves():
+            self.play(index)
+        elif state.is_terminal():
+            self.refuse("this node is a leaf: the game is over")
+        else:
+            count = len(state.legal_moves())
+            self.refuse(f"there is no child {index + 1} here: the children are 1 to {count}")
+
+    def _value_note(self, move: int) -> Note:
+        """The child ``move``'s exact value as the tree writes values, MAX's (its kind, and best, for the player to
+        move)."""
+        note, kind = self.note(move) or ("", "")
+        scores = self.shown_scores
+        if scores is not None and scores.exact(move) is not None:
+            note = number_text(float(scores.bounds[move][0]) * self.state.player)
+        return note, kind
+
+    def scores_caption(self, scores: ScoresSnapshot | None, node_budget: int, legend: str) -> Text:
+        if scores is not None and scores.complete:
+            return Text(
+                "under the tree: each child's exact value, MAX's; reversed: the best for the player to move", "dim"
+            )
+        return super().scores_caption(scores, node_budget, legend)
+
+    def render_board(self) -> Text:
+        """The tree below the position, the line's path reversed, and who moves."""
+        state = self.tree_state
+        path: list[int] = []
+        current = state
+        for move in self.line:
+            if move not in current.legal_moves():
+                break
+            current = current.play(move)
+            path.append(current.node)
+        room = max(20, (self.size.width or 36) - 2)
+        text = draw_tree(state.tree, state.node, path, room, self.style, self.pruned)
+        mover = state.player
+        if state.is_terminal():
+            text.append(f"a leaf worth {number_text(state.value())}: the game is over", self.style("muted"))
+            return text
+        if self.scoring:
+            text.append("values", self.style("muted"))
+            for move in state.legal_moves():
+                note, kind = self._value_note(move)
+                text.append(f" {state.move_label(move)} ", self.style("muted"))
+                text.append(note, self.note_style(kind))
+            text.append("\n")
+        whose = {1: "MAX to move", -1: "MIN to move"}.get(mover, "nature moves")
+        text.append(GLYPHS[mover], self.player_style(mover) if mover else self.style("muted"))
+        text.append(f" {whose} (▲ MAX is ●, ▽ MIN is ○)\nleaves: MAX's values", self.style("muted"))
+        if current is not state:
+            worth = f", a leaf worth {number_text(current.value())}" if current.is_terminal() else ""
+            text.append(f"\nthe line ends at {current.label()}{worth}", self.style("muted"))
+        return text
+
+
+VIEW = TreeBoard
