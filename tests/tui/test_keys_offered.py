@@ -59,6 +59,8 @@ ROUTES: dict[str, Route] = {
     "explorer": ({}, lambda pilot: keys(pilot), ExploreScreen),
     "explorer on Nim": ({"game": "nim"}, lambda pilot: keys(pilot), ExploreScreen),
     "explorer on a tree": ({"game": "tree", "position": "((3,12),(2,4))"}, lambda pilot: keys(pilot), ExploreScreen),
+    "explorer on tic-tac-toe": ({"game": "tictactoe"}, lambda pilot: keys(pilot), ExploreScreen),
+    "play on tic-tac-toe": ({"game": "tictactoe"}, lambda pilot: keys(pilot, "P"), PlayScreen),
     "help": ({}, lambda pilot: keys(pilot, "question_mark"), HelpScreen),
     "setup": ({}, lambda pilot: keys(pilot, "e"), SetupScreen),
     "play": ({}, lambda pilot: keys(pilot, "P"), PlayScreen),
@@ -107,3 +109,19 @@ async def test_the_palette_plays_a_column_as_its_digit_key_does() -> None:
         await pilot.pause()
         await pilot.press(*"column 4", "enter")
         await wait_until(pilot, lambda: screen.session.config.position == "4", "column 4 played")
+
+
+@run_async
+async def test_the_help_lists_the_boards_own_keys_for_each_game() -> None:
+    """The board's keys come from its view: a column's digit on Connect Four, a cell's on tic-tac-toe, none on Nim."""
+    rows = {}
+    for game in ("connect4", "tictactoe", "nim", "tree"):
+        app = make_app(game=game)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            rows[game] = dict(dict(help_sections(app, app.screen))["Board"])
+    assert rows["connect4"]["1-7"] == "Play that column on the board" and "↑" not in rows["connect4"]
+    assert rows["tictactoe"]["1-9"] == "Play that cell (reading order: 1 top left)"
+    assert rows["tictactoe"]["↑"] == "Cursor up"
+    assert rows["nim"]["↑"] == "Pile above" and not [keys for keys in rows["nim"] if keys[0].isdigit()]
+    assert rows["tree"]["1-3"] == "Play that child (1 the leftmost)" and "←" not in rows["tree"]
