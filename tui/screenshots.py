@@ -112,6 +112,13 @@ VIEWS = (
     ),
     View("pns-grundy", SearchConfig(game="grundy", position="13", algorithm="pns"), ("f",)),
     View("nim", SearchConfig(game="nim", position="3,4,5", algorithm="bestfirst"), ("f",)),
+    View(
+        "tictactoe-phases",
+        SearchConfig(game="tictactoe", algorithm="mcts"),
+        ("d", "d", "i", "s", "s", "s"),
+        then=(_draw_playout,),
+    ),
+    View("tictactoe-play", SearchConfig(game="tictactoe", algorithm="alphabeta"), ("P", "2", "a"), size=(100, 30)),
     View("tree", SearchConfig(game="tree", position="classic", algorithm="alphabeta"), ("f",), then=(_choose_pv_end,)),
     View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),
     View("help", SearchConfig(), ("question_mark",), size=(100, 40)),

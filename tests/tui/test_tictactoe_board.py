@@ -151,7 +151,7 @@ async def test_the_analysis_writes_each_empty_cells_exact_value_in_the_cell() ->
         board = screen.query_one(GridBoard)
         assert board.note(4) == ("0", "best")
         assert [board.note(cell) for cell in (1, 2, 3, 5, 6, 7, 8)] == [("-1", "loss")] * 7
-        assert drawn(board).splitlines()[1:4] == ["1 │ ● │ -1│ -1│", "  ├───┼───┼───┤", "2 │ -1│  0│ -1│"]
+        assert drawn(board).splitlines()[1:4] == ["1 │ ● │-1 │-1 │", "  ├───┼───┼───┤", "2 │-1 │ 0 │-1 │"]
         caption = str(screen.query_one("#history", Static).render())
         assert "in each empty cell: its exact value for the player to move (+1 win, 0 draw, -1 loss)" in caption
         await pilot.press("5")

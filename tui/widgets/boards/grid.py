@@ -202,7 +202,7 @@ class GridBoard(Board):
             return digit, style + self.player_style(player) + Style(underline=True)
         note = self.note(cell)
         if note is not None and note[0]:
-            return note[0].rjust(2), style + self.note_style(note[1])  # (a sign before the digit: -1, +1, 0 aligned)
+            return note[0].rjust(2).ljust(CELL), style + self.note_style(note[1])  # (digits under the stones: -1, 0)
         return "·", style + self.style("empty")
 
 
