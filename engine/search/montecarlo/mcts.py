@@ -597,9 +597,9 @@ class MonteCarloTreeSearch(Searcher[MctsNode]):
         return searched
 
     def refresh(self) -> None:
-        """``finished`` after a proof, or after the tree went back or forth along the timeline
-        (``plyscope.engine.travel``): with MCTS-Solver, once the root's bounds have met (its score, the game's length
-        included, is known); plain MCTS never finishes (it does not search by its bounds)."""
+        """``finished`` after a proof, or after the tree went back or forth along the timeline (its journal): with
+        MCTS-Solver, once the root's bounds have met (its score, the game's length included, is known); plain MCTS never
+        finishes (it does not search by its bounds)."""
         span = self.root.bounds
         self.finished = self.solver and span is not None and span[0] == span[1]
 
