@@ -226,7 +226,7 @@ GAME_NAMES = frozenset({"connect4", "connect4-chance", "grundy", "nim", "nim-mis
 GAMES_OWN = ("engine/games/", "engine/kits/", "engine/solver/", "tui/widgets/boards/")
 """Where a game's own code lives, which may name its classes: the rules, the kits, Connect Four's solver, the board
 views."""
-MOST_GAME_CHECKS = 5
+MOST_GAME_CHECKS = 3
 
 
 def _names(node: ast.AST) -> set[str]:
