@@ -98,7 +98,7 @@ def _owners(screen: Screen[Any], app_bound: Bound) -> list[tuple[str, Bound]]:
         cls: type[DOMNode] = type(widget)
         bindings = cls.__dict__.get("BINDINGS")
         if isinstance(widget, Board):  # (whichever view, a plugin's too: its keys and its base's, if it takes them)
-            cls, bindings = Board, widget.can_focus
+            cls, bindings = Board, widget.playable
         if cls.__module__.startswith("plyscope.tui.") and bindings and not isinstance(widget, Component):
             holds_focus = focused is not None and (focused is widget or widget in focused.ancestors)
             if cls not in owners or holds_focus:

@@ -79,7 +79,7 @@ def fit_board(board: Board, state: State) -> Board:
     choice = view_of(state.game)
     if type(board) is choice.view and board.fallback_note == choice.note:
         return board
-    fitted = board_for(state, playable=board.can_focus)
+    fitted = board_for(state, playable=board.playable)
     fitted.border_title, fitted.border_subtitle = board.border_title, board.border_subtitle
     parent = board.parent
     assert isinstance(parent, Widget), "a board shown is in a container"

@@ -173,9 +173,9 @@ class Board(Widget, can_focus=True):
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        """``playable``: whether the user plays moves on it (else it only shows, and never takes the focus)."""
+        """``playable``: whether the user plays moves on it (else it only shows, and its keys go on to the screen)."""
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self.can_focus = playable
+        self.playable = playable
         self.state = state
         """The base position (moves are played here)."""
         self.line: tuple[Move, ...] = ()
@@ -199,6 +199,15 @@ class Board(Widget, can_focus=True):
 
     def on_mount(self) -> None:
         self._ask_room()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A board that only shows (compare's) takes no key: each goes on to the screen's binding of it."""
+        return self.playable
+
+    @property
+    def taking_keys(self) -> bool:
+        """Whether the board's keys play on it now (it has the focus and is played): its cursor is drawn then."""
+        return self.has_focus and self.playable
 
     def _ask_room(self) -> None:
         """Give the board's container the class ``-wide`` while the view needs it (the screens widen it then)."""

@@ -180,7 +180,7 @@ class Connect4Board(Board):
         if isinstance(state, ChanceDrop):
             at = 1 + state.column * cell + (cell - 1) // 2
             return Text.assemble(" " * at, (player_glyph(state.mover), self.player_style(state.mover)))
-        if self.has_focus:
+        if self.taking_keys:
             at = 1 + self.cursor_column * cell + (cell - 1) // 2
             return Text.assemble(" " * at, ("▼", self.player_style(state.player)))
         return Text(" " * (width * cell + 2))
@@ -191,7 +191,7 @@ class Connect4Board(Board):
         """What the grid shows at ``column``, ``row``: a stone (marked when one of the four highlighted), the line's
         ghost stone there (its digit, underlined), or a dot; and its style over the grid's."""
         bit = board.game.cell(column, row)
-        style = self.style("cursor") if self.has_focus and column == self.cursor_column else Style()
+        style = self.style("cursor") if self.taking_keys and column == self.cursor_column else Style()
         if board.mask & bit:
             won = self.style("win") if self.highlighted & bit else Style()
             owner = 1 if board.stones(1) & bit else -1

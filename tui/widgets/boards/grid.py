@@ -191,7 +191,7 @@ class GridBoard(Board):
         digit, underlined), the cell's score while scores are drawn, or a dot; and its style over the grid's."""
         state = self.grid
         bit = 1 << cell
-        at_cursor = self.has_focus and (column, row) == (self.cursor_column, self.cursor_row)
+        at_cursor = self.taking_keys and (column, row) == (self.cursor_column, self.cursor_row)
         style = self.style("cursor") if at_cursor else Style()
         if (state.first | state.second) & bit:
             owner = 1 if state.first & bit else -1

@@ -109,7 +109,7 @@ class NimBoard(Board):
             glyph = player_glyph(state.player)
             for token in range(1, shown + 1):
                 style = mover
-                if self.has_focus and index == self.cursor_pile and self._under_cursor(token):
+                if self.taking_keys and index == self.cursor_pile and self._under_cursor(token):
                     style = mover + self.style("cursor")
                 text.append(f"{glyph} " if token < shown else glyph, style)
             if shown < pile:

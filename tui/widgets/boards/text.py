@@ -175,7 +175,7 @@ class TextBoard(Board):
                 number, label, noted = labels[index]
                 note, _, kind = noted.partition("|")
                 style = self.style("best") if moves[index] == self.best else Style()
-                if self.has_focus and index == self.cursor:
+                if self.taking_keys and index == self.cursor:
                     style += self.style("cursor")
                 text.append(number, self.style("muted"))
                 text.append(label.ljust(label_width - len(number)), style)
