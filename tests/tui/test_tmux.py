@@ -72,8 +72,8 @@ def test_plyscope_starts_steps_and_quits(terminal: Terminal) -> None:
 
 
 def test_ctrl_c_in_the_app_ends_the_plyscope_command_with_130_and_one_line() -> None:
-    """The README: Ctrl-C ends any command with exit status 130 and one line; the app's ctrl+c too (it exited 0), through
-    the console script a user runs."""
+    """The README: Ctrl-C ends any command with exit status 130 and one line; the app's ctrl+c too (it
+    exited 0), through the console script a user runs."""
     term = Terminal(f"plyscope-test-ctrl-c-{os.getpid()}")
     script = Path(sys.executable).parent / "plyscope"
     command = f"cd {ROOT} && {script} explore --algo minimax; echo EXIT=$?; sleep 30"
