@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import gc
 import os
 import stat
 import tempfile
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from plyscope.engine.collector import cyclic_gc_paused
 from plyscope.engine.errors import UserError
 from plyscope.engine.numbers import shown
 
@@ -145,25 +145,21 @@ def parse_json(data: bytes | str, nesting: int) -> object:
     else:
         unpadded = data.removeprefix(BOM.encode())
         padded = b"".join((b"[" * padding, unpadded, b"]" * padding))
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with cyclic_gc_paused():
         try:
-            document = orjson.loads(padded)
+            try:
+                document = orjson.loads(padded)
+            except orjson.JSONDecodeError as error:
+                if "depth limit" not in error.msg:
+                    orjson.loads(unpadded)  # raises, saying what is wrong with the text itself ("[1," ends early)
+                raise NotJson(f"nested more than {nesting} levels deep, deeper than the format goes") from None
+            for _ in range(padding):
+                if type(document) is not list or len(document) != 1:  # not one document ("", "1, 2"): orjson says so
+                    orjson.loads(unpadded)
+                document = document[0]
+            return document
         except orjson.JSONDecodeError as error:
-            if "depth limit" not in error.msg:
-                orjson.loads(unpadded)  # raises, saying what is wrong with the text itself ("[1," ends early)
-            raise NotJson(f"nested more than {nesting} levels deep, deeper than the format goes") from None
-        for _ in range(padding):
-            if type(document) is not list or len(document) != 1:  # not one document ("", "1, 2"): orjson says so
-                orjson.loads(unpadded)
-            document = document[0]
-        return document
-    except orjson.JSONDecodeError as error:
-        raise NotJson(_json_error(error)) from None
-    finally:
-        if was_enabled:
-            gc.enable()
+            raise NotJson(_json_error(error)) from None
 
 
 def _json_error(error: orjson.JSONDecodeError) -> str:
