@@ -23,7 +23,7 @@ from typing import Any
 
 from plyscope.engine.collector import cyclic_gc_paused
 from plyscope.engine.errors import UserError
-from plyscope.engine.files import FileRefused, NotJson, parse_json, read_regular_file, write_atomic
+from plyscope.engine.files import FileRefused, NotJson, check_writable, parse_json, read_regular_file, write_atomic
 from plyscope.engine.games import State
 from plyscope.engine.kits import make_game
 from plyscope.engine.numbers import MAX_MOVES, NumberError, parse_int, parse_seed, shown
@@ -195,6 +195,17 @@ def _dot_number(value: object) -> str:
     if isinstance(value, float):
         return (f"{value:+.4g}" if value else "0") if math.isfinite(value) else str(_number(value))  # (no "-0")
     return str(value)
+
+
+def export_path(name: str, option: str) -> Path:
+    """The file ``name`` names, to write a search to before it is searched or written; raises ``SearchFileError``
+    (one line, starting with ``option``) unless it ends in .json or .dot, ``FileRefused`` unless a file can be
+    written there (``check_writable``)."""
+    if Path(name).suffix.lower() not in (".json", ".dot"):
+        raise SearchFileError(
+            f"{option} {shown(name, 80)}: the file's name ends in .json (to replay) or .dot (Graphviz)"
+        )
+    return check_writable(name, option)
 
 
 def write_search(

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.files import check_writable
 from plyscope.engine.games import Game, Move, State
 from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.kits.base import EditableLeaf
@@ -185,15 +184,6 @@ Deliver = Callable[[Sequence[tuple["Session", Batch]]], None]
 Job = Callable[[Deliver, threading.Event], None]
 """The body of a search thread (``SearchScreen.host``): steps sessions, delivers batches, stops when the event is
 set."""
-
-
-def export_path(name: str) -> Path:
-    """The file ``name`` (typed) names for ``Session.write``; a ``UserError`` unless it ends in .json or .dot and a
-    file can be written there (``check_writable``: before the search is written, in a thread, for the bar to say it)."""
-    path = Path(name.strip()).expanduser()
-    if path.suffix.lower() not in (".json", ".dot"):
-        raise UserError(f"'{name.strip()[:60]}': the file's name ends in .json (to replay) or .dot (Graphviz)")
-    return check_writable(str(path), "file")
 
 
 class ValueHistory:

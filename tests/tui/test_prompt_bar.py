@@ -59,6 +59,22 @@ async def test_w_to_a_folder_that_does_not_exist_is_refused_in_the_bar() -> None
         assert not app._notifications and "nonexistent" not in screen.status.note
 
 
+@run_async
+async def test_w_to_a_name_that_is_not_json_or_dot_is_refused_as_search_export_refuses_it() -> None:
+    """The explorer's ``w`` and ``search --export`` check a name in one place (``search_file.export_path``)."""
+    app = make_app(algorithm="bestfirst")
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("w")
+        prompt_field(screen).value = "  notes.txt "
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.query_one(PromptBar).is_open
+        assert prompt_error(screen) == "file notes.txt: the file's name ends in .json (to replay) or .dot (Graphviz)"
+
+
 def test_ws_proposal_on_a_tree_is_a_name_a_shell_takes_unquoted() -> None:
     config = SearchConfig(game="tree", position="A(B(3,12,8),C(2,4,6),D(14,5,2))", algorithm="alphabeta")
     session = Session.create(config)

@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -18,7 +17,6 @@ from rich.table import Table
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.exact import NODE_BUDGET, Exact
-from plyscope.engine.files import check_writable
 from plyscope.engine.games import State
 from plyscope.engine.games.base import Move
 from plyscope.engine.kits import make_game
@@ -26,7 +24,7 @@ from plyscope.engine.numbers import MAX_MOVES, MAX_NODES, parse_int
 from plyscope.engine.search.base import Limit, Node, Result, Searcher
 from plyscope.engine.search.entry import AlgorithmInfo, Param
 from plyscope.engine.search.registry import algorithm, algorithms, compiled_twin, kits_played, make_searcher
-from plyscope.engine.search_file import SearchFileError, SearchRecipe, write_search
+from plyscope.engine.search_file import SearchRecipe, export_path, write_search
 from plyscope.engine.timeline import recorded
 from plyscope.engine.truth import OUTCOME_NAMES, Judgement, WorkShares, work_shares
 from plyscope.tui.commands.explore import parse_params
@@ -120,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     limit = budget(args, info)
     cap = info.node_cap if args.max_nodes is None else args.max_nodes
     if args.export is not None:
-        check_export_path(args.export)
+        export_path(args.export, "--export")
     searcher = make_searcher(info.name, state, params, seed=args.seed)
     result = run_reporting(searcher if not args.compiled else compiled(searcher, args.export), limit, cap)
     capped = not result.finished and result.stats.nodes >= cap
@@ -180,14 +178,6 @@ def compiled(searcher: Searcher[Node], export: str | None) -> CompiledSearch:
             "boards of at most 62 bits; mcts with k=1)"
         )
     return twin
-
-
-def check_export_path(name: str) -> None:
-    """Refuse, before any search, a file name that is not .json or .dot, or a place where it cannot be written."""
-    path = Path(name)
-    if path.suffix.lower() not in (".json", ".dot"):
-        raise SearchFileError(f"--export {name[:80]}: the file's name ends in .json (to replay) or .dot (Graphviz)")
-    check_writable(name, "--export")
 
 
 PROGRESS_AFTER = 2.0

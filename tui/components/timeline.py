@@ -6,17 +6,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from plyscope.engine.errors import UserError
+from plyscope.engine.search_file import export_path
 from plyscope.tui.components.base import Component
 from plyscope.tui.components.phases import Phases
 from plyscope.tui.components.searches import Searches
 from plyscope.tui.components.status import files_allowed
-from plyscope.tui.session import Deliver, Session, export_path
+from plyscope.tui.session import Deliver, Session
 from plyscope.tui.widgets.prompt_bar import PromptBar
 from plyscope.tui.widgets.search_pane import SearchPane
 
@@ -145,7 +147,7 @@ class WritableTimeline(Timeline):
 
     def _write(self, session: Session, name: str) -> None:
         """Write ``session``'s search to the file ``name``, in a thread (a big tree takes seconds)."""
-        path = export_path(name)
+        path = export_path(str(Path(name.strip()).expanduser()), "file")
         self.query_ancestor(Searches).stop()
 
         def write() -> None:
