@@ -32,7 +32,8 @@ def main() -> int:
     """Run the command line (``plyscope.tui.cli.main``) and return its exit status; 130 on a Ctrl-C at any moment."""
     global _status
     signal.signal(signal.SIGINT, leave_now)
-    atexit.register(_exit_at_once)  # (first: so run last)
+    if atexit._ncallbacks() == 0:  # (first: so run last; not after one of Python's start-up, as coverage's: see below)
+        atexit.register(_exit_at_once)
     try:
         try:
             from plyscope.tui.cli import main as command_line
@@ -51,7 +52,11 @@ def _exit_at_once() -> None:
 
     What Python's exit does after them (freeing every module: 0.4 to 0.6 s with numba loaded) needs no doing, and it
     does it with Ctrl-C set back to the system's default: a Ctrl-C then killed the process by the signal, with no
-    line said, rather than ``leave_now``'s one line and exit status 130."""
+    line said, rather than ``leave_now``'s one line and exit status 130.
+
+    Not registered where an exit function was registered before ``main`` ran (by a ``sitecustomize`` or ``.pth``
+    file at Python's start-up, as coverage's, which saves what a measured run covered): that one would run after this
+    one, so never; such a process ends as Python ends it."""
     if _status is None:
         return
     for stream in (sys.stdout, sys.stderr):
