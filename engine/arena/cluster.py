@@ -10,7 +10,6 @@ import struct
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.numbers import shown
@@ -81,7 +80,7 @@ def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
     """The executor of the Dask cluster whose scheduler is at ``address``, and how many games to keep in flight
     there (two a thread); ``UserError`` in one line when Dask is missing or no scheduler answers there."""
     try:
-        distributed: Any = importlib.import_module("distributed")
+        distributed = importlib.import_module("distributed")
     except ImportError:
         raise UserError(
             "--scheduler needs Dask distributed, an optional dependency: pip install 'plyscope[cluster]'"

@@ -17,7 +17,8 @@ from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Protocol, TypeVar
+from multiprocessing.connection import Connection
+from typing import ParamSpec, Protocol, TypeVar
 
 from plyscope.engine.arena.cluster import dask_executor
 from plyscope.engine.arena.play import TurnReport, play_game
@@ -32,7 +33,7 @@ Progress = Callable[[Sequence[TurnReport]], None]
 """Told of the turns begun since it was last told (``run_games``; possibly none)."""
 PROGRESS_SECONDS = 0.5
 """How often ``run_games`` passes on the turns its worker processes report."""
-_worker_turns: Any = None
+_worker_turns: Connection[TurnReport, TurnReport] | None = None
 """In a ``GamePool`` worker: the pipe end its games report each turn to (``_play_in_worker``; ``None`` elsewhere)."""
 
 
@@ -47,6 +48,10 @@ T = TypeVar("T", bound=Indexed)
 """A task."""
 R = TypeVar("R", bound=Indexed)
 """A finished task's result."""
+P = ParamSpec("P")
+"""The parameters of a function a ``GamePool`` runs."""
+V = TypeVar("V")
+"""What a function a ``GamePool`` runs returns."""
 Perform = Callable[[T, Callable[[TurnReport], None] | None], R]
 """Runs a task (in a worker, or here), telling the callable given (if any) of each turn it begins: a module's
 function, so that it pickles to worker processes."""
@@ -63,6 +68,7 @@ def _run_in_worker(perform: Perform[T, R], task: T) -> R:
 def _report_turn(report: TurnReport) -> None:
     """Tell the arena process of a turn begun; dropped if the pipe is full (progress only: no worker waits for a
     reader)."""
+    assert _worker_turns is not None
     with suppress(BlockingIOError):
         _worker_turns.send(report)
 
@@ -272,7 +278,7 @@ def _error_record(task: GameTask, message: str) -> GameRecord:
     )
 
 
-def _worker_setup(parent: int, turns: Any) -> None:
+def _worker_setup(parent: int, turns: Connection[TurnReport, TurnReport]) -> None:
     """In each worker process: leave Ctrl-C to the parent, and end with it, even when it is SIGKILLed; report
     every turn of its games to the pipe end ``turns``."""
     global _worker_turns
@@ -306,7 +312,7 @@ class GamePool(Executor):
             reports.append(self._turns.recv())
         return reports
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+    def submit(self, fn: Callable[P, V], /, *args: P.args, **kwargs: P.kwargs) -> Future[V]:
         """Submit ``fn``; the pool forks its workers here, with Ctrl-C held back until the fork is over.
 
         A ``KeyboardInterrupt`` raised inside ``os.fork`` (in its after-fork hooks, such as the one that

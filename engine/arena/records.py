@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from plyscope.engine.agents import Decision
 from plyscope.engine.arena.accuracy import Verdict
@@ -90,19 +89,40 @@ class GameRecord:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
+    def from_dict(cls, data: object) -> GameRecord:
         """The record ``as_dict`` wrote (raises ``KeyError``, ``TypeError`` or ``ValueError`` if it is not one)."""
+        if not isinstance(data, Mapping):
+            raise TypeError("a game record must be an object")
         fields = {key: data[key] for key in RECORD_FIELDS}
-        if not all(type(fields[key]) is int and fields[key] >= 0 for key in ("index", "seed")):
+        index, seed = fields["index"], fields["seed"]
+        if not (type(index) is int and index >= 0 and type(seed) is int and seed >= 0):
             raise ValueError("index and seed must be whole numbers")
-        if not all(type(fields[key]) is str for key in ("group", "first", "second", "opening", "moves", "result")):
+        texts = [text for text in (fields[key] for key in TEXT_FIELDS) if type(text) is str]
+        if len(texts) < len(TEXT_FIELDS):
             raise ValueError("group, first, second, opening, moves and result must be text")
-        if not all(fields[key] is None or type(fields[key]) is str for key in ("error", "error_agent")):
+        group, first, second, opening, moves, result = texts
+        error, error_agent = fields["error"], fields["error_agent"]
+        if not ((error is None or type(error) is str) and (error_agent is None or type(error_agent) is str)):
             raise ValueError("error and error_agent must be text or null")
-        if fields["result"] not in RESULTS:
-            raise ValueError(f"result {shown(fields['result'])!r} is not one of {', '.join(RESULTS)}")
+        if result not in RESULTS:
+            raise ValueError(f"result {shown(result)!r} is not one of {', '.join(RESULTS)}")
         stats = data["stats"]
-        return cls(**fields, first_stats=_side_stats(stats["first"]), second_stats=_side_stats(stats["second"]))
+        if not isinstance(stats, Mapping):
+            raise TypeError("stats must be an object")
+        return cls(
+            index=index,
+            group=group,
+            first=first,
+            second=second,
+            opening=opening,
+            seed=seed,
+            moves=moves,
+            result=result,
+            error=error,
+            error_agent=error_agent,
+            first_stats=_side_stats(stats["first"]),
+            second_stats=_side_stats(stats["second"]),
+        )
 
 
 def _side_stats(data: object) -> SideStats:
@@ -118,3 +138,5 @@ def _side_stats(data: object) -> SideStats:
 
 RECORD_FIELDS = ("index", "group", "first", "second", "opening", "seed", "moves", "result", "error", "error_agent")
 """The fields of a ``GameRecord`` in its JSON form, besides ``stats``."""
+TEXT_FIELDS = ("group", "first", "second", "opening", "moves", "result")
+"""Those of ``RECORD_FIELDS`` that are text."""

@@ -16,7 +16,6 @@ import os
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.schedule import GameTask
@@ -113,7 +112,7 @@ FORMER_DEFAULTS: dict[str, object] = {"compiled": True}
 """What a run's field meant in a results file written before the field was: the runs were compiled then."""
 
 
-def _results_games(path: Path, meta: Mapping[str, object]) -> list[Any]:
+def _results_games(path: Path, meta: Mapping[str, object]) -> list[object]:
     """The games listed in the results file ``path``, once it was found to be the results of the run that ``meta``
     describes; raises ``UserError`` (one line) if it is not."""
     data = read_regular_file(path, MAX_RESULTS_BYTES, "a results file")
@@ -128,11 +127,13 @@ def _results_games(path: Path, meta: Mapping[str, object]) -> list[Any]:
             raise UserError(
                 f"--resume {path}: the run in it has another {key}; resume a run with the command line that started it"
             )
-    games: list[Any] = document["games"]
+    games: list[object] = document["games"]
     return games
 
 
-def _resumed_game(path: Path, number: int, game: Any, by_index: Mapping[int, GameTask], seen: set[int]) -> GameRecord:
+def _resumed_game(
+    path: Path, number: int, game: object, by_index: Mapping[int, GameTask], seen: set[int]
+) -> GameRecord:
     """Game ``number`` of the results file ``path`` (``game``, as read) as the record of one of the run's tasks (by
     index), none of those ``seen`` before; raises ``UserError`` (one line) if it is not a game record, not a game
     of this run, there twice, or damaged."""
