@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.accuracy import GAME_TABLE, Verdict, verdict
@@ -56,6 +56,9 @@ from plyscope.engine.numbers import NumberError, parse_int, shown
 from plyscope.engine.search.base import Limit
 from plyscope.engine.seeds import midgame_seed, position_seed
 from plyscope.engine.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from numpy.random import Generator
 
 ROW_FIELDS = ("agent", "budget", "position", "move", "optimal", "loss", "work", "seconds")
 """The fields of a row, in the JSON's order and the CSV's columns."""
@@ -326,7 +329,7 @@ def random_midgames(
     return positions
 
 
-def _random_position(game: Game, rng: Any, plies: tuple[int, int] | None) -> State | None:
+def _random_position(game: Game, rng: Generator, plies: tuple[int, int] | None) -> State | None:
     """A position of a game of uniformly random moves drawn with ``rng``: at a ply from ``plies`` (``None``: the game
     ended before it), or from the middle half of the game."""
     cut = None if plies is None else int(rng.integers(plies[0], plies[1] + 1))
@@ -682,7 +685,7 @@ def resumed_rows(
 
 
 def _resumed_row(
-    written: Any, by_key: Mapping[tuple[str, int | float, str], StudyTask], positions: Sequence[StudyPosition]
+    written: object, by_key: Mapping[tuple[str, int | float, str], StudyTask], positions: Sequence[StudyPosition]
 ) -> StudyRow | str:
     """The row ``written`` (as read) judged again, or what is wrong with it."""
     if not isinstance(written, dict) or set(written) != set(ROW_FIELDS):

@@ -21,9 +21,6 @@ The search runs without the GIL (``nogil=True``: measured, a thread running Pyth
 running while another is inside ``root``), so a UI thread stays responsive while it solves.
 """
 
-# numba compiles these with int64 everywhere; mypy sees numpy scalars and Any where it runs them.
-# mypy: disable-error-code="no-any-return,assignment"
-
 from __future__ import annotations
 
 from typing import Final
@@ -109,7 +106,7 @@ def _book_score(current: int, mask: int, index: np.ndarray, low: np.ndarray, sco
             else:
                 end = middle
         if start < index[(key >> 16) + 1] and low[start] == target:
-            return scores[start]
+            return int(scores[start])
     return MISSING
 
 
@@ -173,7 +170,7 @@ def _negamax(  # noqa: C901 -- the solver kernel, compiled: one function, no cal
             key = current + mask
             slot = key % capacity
             if not settled and values[slot] != 0 and keys[slot] == key:
-                entry = np.int64(values[slot])
+                entry = int(np.int64(values[slot]))
                 if entry >= 128:
                     bound = entry - LOWER
                     if alpha < bound:
@@ -329,15 +326,15 @@ def root(
     forced = possible & threats
     if forced:
         if forced & (forced - 1):
-            return bounds[LOSS_NOW, moves]
+            return int(bounds[LOSS_NOW, moves])
         possible = forced
     possible &= ~(threats >> 1)
     if not possible:
-        return bounds[LOSS_NOW, moves]
+        return int(bounds[LOSS_NOW, moves])
     if moves >= geometry[DRAW_FROM]:
         return 0
     if bounds[LOWEST, moves] >= beta:
-        return bounds[LOWEST, moves]
+        return int(bounds[LOWEST, moves])
     if moves == book_ply:
         found = _book_score(current, mask, book_index, book_low, book_scores)
         if found != MISSING:
