@@ -11,6 +11,7 @@ from rich.table import Table
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.benchmarks.sections import SECTIONS, measure
 from plyscope.engine.errors import UserError
+from plyscope.tui.commands.output import print_table
 
 UI_SECTION = "ui"
 """The explorer's figures (``plyscope.tui.benchmark``), measured with ``--ui``; alone, ``--ui`` measures only them."""
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         results[section] = [t.as_dict() for t in tables]
         if not args.json:
             for table in tables:
-                console.print(render(table))
+                print_table(console, render(table))  # (its title and notes at the console's width, not the table's)
     if args.json:
         print(json.dumps(results, indent=2))
     return 0
