@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -242,3 +243,25 @@ def test_alpha_beta_mid_iteration_exports_its_dot_picture(tmp_path: Path, name: 
     assert done.returncode == 0, done.stderr
     assert "wrote ab.dot (2,000 steps" in done.stderr
     assert (tmp_path / "ab.dot").read_text().startswith("digraph search {")
+
+
+def test_export_and_check_say_which_count_is_the_search_s_and_which_the_file_s(tmp_path: Path) -> None:
+    """Alpha-beta lets nodes go between iterations: ``1,664 nodes`` was the search's count, said of a file holding
+    396 (and of a picture drawing 60)."""
+    done = plyscope(
+        "search", "4453", "--algo", "alphabeta", "--iterations", "2000", "--export", "ab.json", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads((tmp_path / "ab.json").read_text())
+    searched, saved = document["stats"]["nodes"], len(document["tree"])
+    assert searched > saved
+    assert (
+        done.stderr == f"plyscope search: wrote ab.json (2,000 steps, {searched:,} nodes searched, {saved:,} saved)\n"
+    )
+    checked = plyscope("replay", "ab.json", "--check", cwd=tmp_path)
+    assert checked.stdout.endswith(f"the tree matches the saved one ({searched:,} nodes searched, {saved:,} saved)\n")
+    drawn = plyscope(
+        "search", "4453", "--algo", "alphabeta", "--iterations", "2000", "--export", "ab.dot", cwd=tmp_path
+    )
+    boxes = len(re.findall(r"^  n\d+ \[label=", (tmp_path / "ab.dot").read_text(), re.MULTILINE))  # (a node's)
+    assert drawn.stderr == f"plyscope search: wrote ab.dot (2,000 steps, {searched:,} nodes searched, {boxes} drawn)\n"

@@ -23,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
         assert searcher is not None
         print(
             f"{args.file}: {saved.steps:,} steps of {recipe.algorithm} on {recipe.game} "
-            f"{recipe.position or 'start'} rebuilt; the tree matches the saved one ({searcher.stats.nodes:,} nodes)"
+            f"{recipe.position or 'start'} rebuilt; the tree matches the saved one "
+            f"({searcher.stats.nodes:,} nodes searched, {len(saved.tree):,} saved)"
         )
         return 0
     from plyscope.tui.app import PlyscopeApp, run_app
