@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.arena.openings import balanced_openings, two_move_openings
@@ -26,6 +26,9 @@ from plyscope.engine.search.base import Limit
 from plyscope.engine.search.montecarlo.mcts import MonteCarloTreeSearch
 from plyscope.engine.seeds import game_seed, turn_seed
 from plyscope.engine.stats import Pentanomial, Tally
+
+if TYPE_CHECKING:
+    from plyscope.engine.search.montecarlo.twin import CompiledMcts
 
 OPENSPIEL_C = 1.4
 """OpenSpiel's UCT constant, on rewards -1..1."""
@@ -59,20 +62,43 @@ FULL = Scale(native_iterations=40_000, python_iterations=4_000, match_iterations
 QUICK = Scale(native_iterations=10_000, python_iterations=1_000, match_iterations=500, match_openings=3)
 
 
-def _openspiel_state(game: Any, moves: str) -> Any:
+class SpielState(Protocol):
+    """What is asked here of an OpenSpiel state (``pyspiel`` has no type hints)."""
+
+    def apply_action(self, action: int) -> None: ...
+
+
+class SpielGame(Protocol):
+    """What is asked here of an OpenSpiel game."""
+
+    def new_initial_state(self) -> SpielState: ...
+
+
+class SpielBot(Protocol):
+    """What is asked here of an OpenSpiel bot."""
+
+    def step(self, state: SpielState) -> int:
+        """Its move in ``state``: an action (a column, from 0)."""
+
+    def mcts_search(self, state: SpielState) -> object:
+        """A search of ``state`` (its tree's root, unused here)."""
+
+
+def _openspiel_state(game: SpielGame, moves: str) -> SpielState:
     state = game.new_initial_state()
     for char in moves:
         state.apply_action(int(char) - 1)  # OpenSpiel's connect_four actions are columns 0..6
     return state
 
 
-def _cpp_bot(game: Any, simulations: int, seed: int) -> Any:
+def _cpp_bot(game: SpielGame, simulations: int, seed: int) -> SpielBot:
     """OpenSpiel's C++ ``MCTSBot``: plain UCT (no solver), one random rollout per simulation."""
     import pyspiel
 
     seed &= SEED_BITS
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    return pyspiel.MCTSBot(game, evaluator, OPENSPIEL_C, simulations, OPENSPIEL_MEMORY_MB, False, seed, False)
+    bot: SpielBot = pyspiel.MCTSBot(game, evaluator, OPENSPIEL_C, simulations, OPENSPIEL_MEMORY_MB, False, seed, False)
+    return bot
 
 
 def openspiel_rate(simulations: int, *, native: bool) -> Rate:
@@ -107,11 +133,12 @@ def plyscope_rate(iterations: int, *, compiled: bool) -> Rate:
     done = 0
     spent = cpu_spent = 0.0
     for moves in SPEED_POSITIONS:
-        search: Any = MonteCarloTreeSearch(game.parse(moves), seed=SEED, c=MATCHED_C)
+        searcher = MonteCarloTreeSearch(game.parse(moves), seed=SEED, c=MATCHED_C)
+        search: MonteCarloTreeSearch | CompiledMcts = searcher
         if compiled:
             from plyscope.engine.search.montecarlo.twin import CompiledMcts
 
-            search = CompiledMcts(search)
+            search = CompiledMcts(searcher)
         started, cpu_started = time.perf_counter(), time.process_time()
         result = search.run(Limit(iterations=iterations))
         spent += time.perf_counter() - started
@@ -194,7 +221,9 @@ def play_game(
         turn = turn_seed(seed, state.ply)
         started = time.process_time()
         if state.player == ours:
-            move = int(agent.decide(state, turn).move)  # type: ignore[call-overload]
+            decided = agent.decide(state, turn).move
+            assert isinstance(decided, int)
+            move = decided
             match.plyscope_cpu += time.process_time() - started
             match.plyscope_moves += 1
         else:
