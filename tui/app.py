@@ -16,6 +16,7 @@ from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.css.query import NoMatches
 from textual.filter import LineFilter
 from textual.screen import Screen
@@ -27,6 +28,7 @@ from plyscope.tui.crash import crash_line, memory_line, out_of_memory, save_cras
 from plyscope.tui.interrupts import INTERRUPTED_EXIT_STATUS, interrupted
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.screens.help import HelpScreen, help_sections, key_commands
+from plyscope.tui.screens.palette import KeyCommandsProvider
 from plyscope.tui.sent_screen import SentScreen
 from plyscope.tui.session import Session
 from plyscope.tui.themes import add_themes, contrast_floor, in_a_browser
@@ -55,6 +57,8 @@ class PlyscopeApp(App[None]):
 
     TITLE = "plyscope"
     CSS_PATH = "app.tcss"
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {KeyCommandsProvider}
+    """The palette's commands (``get_system_commands``), the words typed ranked as words."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),

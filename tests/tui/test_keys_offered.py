@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -125,3 +126,28 @@ async def test_the_help_lists_the_boards_own_keys_for_each_game() -> None:
     assert rows["tictactoe"]["↑"] == "Cursor up"
     assert rows["nim"]["↑"] == "Pile above" and not [keys for keys in rows["nim"] if keys[0].isdigit()]
     assert rows["tree"]["1-3"] == "Play that child (1 the leftmost)" and "←" not in rows["tree"]
+
+
+async def palette_list(pilot: Pilot[None], typed: str) -> list[str]:
+    """The palette's commands for ``typed``, in the order it lists them (the palette opened, then closed)."""
+    await pilot.press("ctrl+p", *typed)
+    palette = top(pilot)
+    assert isinstance(palette, CommandPalette)
+    await wait_until(pilot, lambda: palette.has_class("-ready"), "the palette's search")
+    await palette.workers.wait_for_complete()  # (the search for the whole word, once that for its first letter ended)
+    await pilot.pause()
+    listed = [str(option.prompt) for option in palette.query_one(CommandList).options]
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: not isinstance(top(pilot), CommandPalette), "the palette closed")
+    return listed
+
+
+@run_async
+async def test_the_palette_ranks_the_command_named_by_the_word_typed_first() -> None:
+    """``diff`` scored *Mark the step shown, to diff it* as high as *Diff the marked step's tree*, and ``mark``
+    *Diff the marked step* as high as *Mark the step*: the first listed was the first bound."""
+    app = make_app(game="tree", position="((3,12),(2,4))")
+    async with app.run_test(size=(120, 36)) as pilot:
+        for typed, first in (("diff", "Diff the marked step's tree"), ("mark", "Mark the step shown")):
+            listed = await palette_list(pilot, typed)
+            assert listed[0].startswith(first), listed

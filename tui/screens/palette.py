@@ -7,11 +7,14 @@ The explorer's ``a`` and ``g`` open the palette on the same choices (``algorithm
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from functools import partial
 
 from textual.app import SystemCommand
 from textual.command import SimpleCommand
+from textual.fuzzy import Matcher
+from textual.system_commands import SystemCommandsProvider
 
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import Controller
@@ -22,6 +25,38 @@ from plyscope.tui.session import Session
 
 Choose = Callable[[str], object]
 """Takes the name chosen (an algorithm's, a game's)."""
+
+FIRST_WORDS_BOOST = 3.0
+"""How much more a command scores whose title begins with the words typed (``diff``: *Diff the marked step's
+tree*)."""
+WHOLE_WORDS_BOOST = 2.0
+"""How much more a command scores whose title has the words typed as whole words further on (``diff``: *Mark the
+step shown, to diff it*); a title where they are only part of a word (``mark``: *Diff the marked step*) gets
+Textual's score alone."""
+
+
+class WordMatcher(Matcher):
+    """Textual's fuzzy matcher, with the words typed ranked as words: a title that begins with them first, then one
+    that has them as whole words, then one where they are only found (Textual scored the three alike)."""
+
+    def match(self, candidate: str) -> float:
+        score = super().match(candidate)
+        typed = self.query.strip()
+        if not score or not typed:
+            return score
+        flags = 0 if self.case_sensitive else re.IGNORECASE
+        words = rf"\b{re.escape(typed)}\b"
+        if re.match(words, candidate, flags):
+            return score * FIRST_WORDS_BOOST
+        return score * WHOLE_WORDS_BOOST if re.search(words, candidate, flags) else score
+
+
+class KeyCommandsProvider(SystemCommandsProvider):
+    """The palette's commands (Textual's, every key of the screen, the screen's choices: ``App.get_system_commands``),
+    matched by ``WordMatcher``."""
+
+    def matcher(self, user_input: str, case_sensitive: bool = False) -> Matcher:
+        return WordMatcher(user_input, match_style=self.match_style, case_sensitive=case_sensitive)
 
 
 def algorithm_picks(game: str, choose: Choose) -> list[SimpleCommand]:
