@@ -30,8 +30,9 @@ TARGET_BYTES = 200
 """Bytes of resident memory per tree node a searcher may take (issue: at most 200)."""
 FULL_NODES = 1_000_000
 QUICK_NODES = 200_000
-LEFT_OUT = ("solver",)
-"""The exact solver keeps a fixed-size table, not a tree that grows: its tree pane is its line of play."""
+LEFT_OUT = ("solver", "perfect")
+"""The exact solver and the perfect player keep a fixed-size table, not a tree that grows: the solver's tree pane is its
+line of play, the perfect player's the position's moves."""
 RUN_SECONDS = 120.0
 """A searcher whose tree stops growing (flat Monte Carlo keeps one level) is stopped after this long."""
 TIMEOUT_SECONDS = 600
