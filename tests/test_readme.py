@@ -220,8 +220,7 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         _set_option(shrunk, option, value)
     for option, most in CAPPED_OPTIONS.get(name, {}).items():
         _cap(shrunk, option, most)
-    if name == "arena" and "--seconds" not in shrunk:
-        _cap(shrunk, "--moves", 200, absent="200")
+    _cap_work(shrunk, name)
     if name == "rivest":
         seconds = "--bound" in shrunk and shrunk[shrunk.index("--bound") + 1] == "seconds"
         _set_option(shrunk, "--values", "0.05" if seconds else "300")
@@ -238,6 +237,14 @@ def shrink(words: list[str], name: str, folder: Path) -> list[str]:
         at = shrunk.index("--out") + 1
         shrunk[at] = str(folder / Path(shrunk[at]).name)
     return shrunk
+
+
+def _cap_work(words: list[str], name: str) -> None:
+    """An ``arena`` line's moves per turn, a ``solve --no-book`` line's nodes, capped when absent too."""
+    if name == "arena" and "--seconds" not in words:
+        _cap(words, "--moves", 200, absent="200")
+    if name == "solve" and "--no-book" in words:  # (the empty board without the book takes hours)
+        _cap(words, "--nodes", 3_000_000, absent="300000")
 
 
 def _shrink_bench(words: list[str]) -> None:
@@ -262,7 +269,8 @@ def _cap(words: list[str], option: str, most: float, *, absent: str | None = Non
     """``option``'s value in ``words`` made no more than ``most``; when absent, set to ``absent`` (if given)."""
     if option in words:
         at = words.index(option) + 1
-        words[at] = f"{min(float(words[at]), most):g}"
+        value = float(min(float(words[at]), most))
+        words[at] = str(int(value)) if value.is_integer() else f"{value:g}"
     elif absent is not None:
         words.extend([option, absent])
 
