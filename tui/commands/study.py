@@ -21,6 +21,7 @@ from rich.table import Table
 
 from plyscope.engine.agents import Agent, check_seed
 from plyscope.engine.arena.pool import open_executor, run_tasks
+from plyscope.engine.arena.schedule import GameTask
 from plyscope.engine.errors import UserError
 from plyscope.engine.exact import NODE_BUDGET
 from plyscope.engine.files import check_writable
@@ -51,6 +52,7 @@ from plyscope.engine.study import (
 from plyscope.tui.commands.arena import (
     PLAIN_PROGRESS_SECONDS,
     SAVE_EVERY,
+    load_compiled,
     make_agents,
     make_console,
     save,
@@ -177,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
         results, tasks, positions, counts, names, bound, budgets, files.results, resume=args.resume is not None
     )
     study.save(complete=False, interrupted=False)  # (a file that cannot be written: one line, before any search)
+    load_twins(game, agents)
     interrupted = study.run(workers_here(args.workers, args.scheduler), args.scheduler)
     points = study.points()
     files.write(study, points, f"{game.name}: {len(positions):,} positions ({counts.source}), seed {seed}")
@@ -194,6 +197,13 @@ def study_agents(args: argparse.Namespace, game: Game) -> list[Agent]:
         if agent.limit != Limit():
             raise UserError(f"agent '{agent.label}': a study gives every agent the budgets of --budgets or --seconds")
     return agents
+
+
+def load_twins(game: Game, agents: Sequence[Agent]) -> None:
+    """Load the compiled twins ``agents`` search with, here, before the worker processes fork and any search is
+    timed, as the arena does (its ``load_compiled``, told of a game of each agent against itself, not judged: the
+    study's judging is the valuing of its positions, done before, here)."""
+    load_compiled([GameTask(index, game.name, "", agent, agent, (), 0) for index, agent in enumerate(agents)])
 
 
 @dataclass(frozen=True, slots=True)
