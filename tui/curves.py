@@ -13,7 +13,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 
@@ -76,7 +75,7 @@ def terminal_curve(
 
     colours = [PALETTE[index % len(PALETTE)] for index in range(len(curves))]
     plotext.add_theme(THEME, sequence=[*colours, LEVEL_COLOUR])
-    figure: Any = plotext.figure
+    figure = plotext.figure  # (plotext has no type hints)
     figure.clear()
     figure.theme(THEME)
     figure.plot_size(width, height)

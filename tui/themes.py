@@ -14,7 +14,7 @@ what it measures is what the page draws, and it offers no theme made for a termi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from rich.terminal_theme import TerminalTheme
 from textual.app import App
@@ -104,18 +104,22 @@ def check_theme(name: str, *, in_a_browser: bool = False) -> None:
     raise UserError(f"--theme {shown(name)} is not a theme; the themes: {offered}")
 
 
+R = TypeVar("R")
+"""What an app returns when it exits (any: its themes do not depend on it)."""
+
+
 def contrast_floor(theme: str) -> float:
     """The least contrast any glyph may have in ``theme`` (``plyscope.tui.contrast.LegibleText``'s floor)."""
     return PROJECTOR_CONTRAST if theme == PROJECTOR.name else MINIMUM_CONTRAST
 
 
-def add_themes(app: App[Any]) -> None:
+def add_themes(app: App[R]) -> None:
     """Offer plyscope's own themes in ``app`` beside Textual's."""
     for theme in THEMES:
         app.register_theme(theme)
 
 
-def in_a_browser(app: App[Any]) -> None:
+def in_a_browser(app: App[R]) -> None:
     """``app`` is drawn by a page of ``plyscope serve``: its ANSI palette is the page's (``XTERM``), and the themes
     made for another palette are not offered (the theme shown, if one of them, becomes the default)."""
     app.ansi_theme_dark = app.ansi_theme_light = XTERM

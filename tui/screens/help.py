@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.table import Table
 from textual.app import App, ComposeResult, SystemCommand
@@ -42,6 +42,8 @@ Section = tuple[str, list[KeyRow]]
 """A titled group of key rows: the screen's, a widget's, or the app's (``Everywhere``)."""
 Bound = list[tuple[DOMNode, Binding]]
 """Bindings, each with where its action runs."""
+R = TypeVar("R")
+"""What the app returns when it exits (any: the keys do not depend on it)."""
 
 
 def class_bindings(cls: type[DOMNode]) -> list[Binding]:
@@ -54,7 +56,7 @@ def class_bindings(cls: type[DOMNode]) -> list[Binding]:
     return list(by_key.values())
 
 
-def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
+def key_sections(app: App[R], screen: Screen[object]) -> list[Section]:
     """Every key of ``screen``, in titled groups: the screen's (its components' with them), those of the project's
     widgets on it, then the app's.
 
@@ -88,7 +90,7 @@ def key_sections(app: App[Any], screen: Screen[Any]) -> list[Section]:
     return sections
 
 
-def _owners(screen: Screen[Any], app_bound: Bound) -> list[tuple[str, Bound]]:
+def _owners(screen: Screen[object], app_bound: Bound) -> list[tuple[str, Bound]]:
     """Where keys are bound, titled: the screen (with its components), one widget of each of the project's other
     classes that bind keys (the one holding the focus, else the first; a board that is played, whatever its view), and
     the app (``app_bound``)."""
@@ -111,7 +113,7 @@ def _bound(owner: DOMNode) -> Bound:
     return [(owner, binding) for binding in class_bindings(type(owner))]
 
 
-def _screen_bound(screen: Screen[Any]) -> Bound:
+def _screen_bound(screen: Screen[object]) -> Bound:
     """The screen's keys: its own, then its components' (the outermost first).  A key bound twice does what Textual
     finds first from the focus up: a component's binding, not the screen's; an inner component's, not an outer's."""
     bound = [pair for owner in [screen, *screen.query(Component).results(Component)] for pair in _bound(owner)]
@@ -119,12 +121,12 @@ def _screen_bound(screen: Screen[Any]) -> Bound:
     return [(owner, binding) for owner, binding in bound if owner_of[binding.key] is owner]
 
 
-def help_sections(app: App[Any], screen: Screen[Any]) -> list[tuple[str, list[Row]]]:
+def help_sections(app: App[R], screen: Screen[object]) -> list[tuple[str, list[Row]]]:
     """The help screen's rows (``key_sections``): the keys as shown, and what they do."""
     return [(title, [(row.keys, row.description) for row in rows]) for title, rows in key_sections(app, screen)]
 
 
-def key_commands(app: App[Any], screen: Screen[Any]) -> Iterator[SystemCommand]:
+def key_commands(app: App[R], screen: Screen[object]) -> Iterator[SystemCommand]:
     """A command-palette command for every row of ``key_sections`` (a row two sections share, once)."""
     offered: set[tuple[str, str]] = set()
     for title, rows in key_sections(app, screen):
@@ -135,12 +137,12 @@ def key_commands(app: App[Any], screen: Screen[Any]) -> Iterator[SystemCommand]:
                 yield SystemCommand(row.description, f"key {row.keys}{where}", row.run)
 
 
-def _enabled(app: App[Any], binding: Binding) -> bool:
+def _enabled(app: App[R], binding: Binding) -> bool:
     """Whether ``app`` runs ``binding``'s action here (its ``check_action`` may leave a key to the screen)."""
     return app.check_action(binding.action.partition("(")[0], ()) is not False
 
 
-def _board_digits(screen: Screen[Any]) -> DigitKeys | None:
+def _board_digits(screen: Screen[object]) -> DigitKeys | None:
     """What the digit keys play on the board of ``screen``, as its view says (``None``: nothing, or no board)."""
     boards = list(screen.query(Board).results(Board))
     return boards[0].digits() if boards else None

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from plyscope.tui.web.spare import PAGE_NAME
 
@@ -209,7 +209,11 @@ def free_port() -> int:
         return port
 
 
-def wait_for(condition: Callable[[], Any], timeout: float, what: str, every: float = 0.05) -> Any:
+T = TypeVar("T")
+"""What a condition polled gives (``wait_for``)."""
+
+
+def wait_for(condition: Callable[[], T | Literal[False] | None], timeout: float, what: str, every: float = 0.05) -> T:
     """Poll ``condition`` until it gives something true, and return that; ``TimeoutError`` naming ``what``."""
     deadline = time.monotonic() + timeout
     while True:
@@ -255,6 +259,7 @@ class Served:
             raise
         if self.process.poll() is not None:
             raise RuntimeError(f"plyscope serve ended ({self.process.returncode}): {self.output}")
+        assert isinstance(line, str)  # (not ``True``: the process goes on)
         self.url: str = line.split(" open ", 1)[1].split()[0]
 
     def _read(self) -> None:

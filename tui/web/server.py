@@ -32,7 +32,6 @@ import struct
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 import aiohttp_jinja2
 import jinja2
@@ -571,15 +570,15 @@ class PlyscopeServer(Server):
         been idle ``idle_seconds``, or the page sends a malformed message.  The close code and reason."""
         loop = asyncio.get_running_loop()
         last_input = loop.time()
-        app_ended: asyncio.Task[Any] = asyncio.create_task(process.ended.wait())
+        app_ended = asyncio.create_task(process.ended.wait())
         behind = asyncio.create_task(self._spare_behind(process))
-        receiving: asyncio.Task[Any] | None = None
+        receiving: asyncio.Task[WSMessage] | None = None
         try:
             while True:
                 if receiving is None:
                     receiving = asyncio.create_task(websocket.receive())
                 left = last_input + self.idle_seconds - loop.time()
-                waiting: set[asyncio.Task[Any]] = {receiving, app_ended}
+                waiting: set[asyncio.Task[object]] = {receiving, app_ended}
                 done, _ = await asyncio.wait(waiting, timeout=max(left, 0.0), return_when=asyncio.FIRST_COMPLETED)
                 if app_ended in done:
                     return self._app_ended(process)
@@ -590,7 +589,6 @@ class PlyscopeServer(Server):
                     continue
                 message = receiving.result()
                 receiving = None
-                assert isinstance(message, WSMessage)
                 kind, data = self._page_said(message, peer)
                 if kind == "stdin" and counts_as_use(str(data)):
                     last_input = loop.time()

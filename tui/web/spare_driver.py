@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import threading
-from typing import Any
+from typing import TypeVar
 
 from textual import events, messages
 from textual.app import App
@@ -24,12 +24,15 @@ from textual.geometry import Size
 
 from plyscope.tui.web.spare import PAGE_NAME, read_size, rename
 
+R = TypeVar("R")
+"""What the app returns when it exits (any)."""
+
 
 class SpareDriver(WebDriver):
     """``WebDriver``, silent until the server gives the app its page and the app has been laid out on it."""
 
     def __init__(
-        self, app: App[Any], *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
+        self, app: App[R], *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self.held = True
