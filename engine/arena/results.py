@@ -76,10 +76,12 @@ class GameTexts:
         self._texts[record.index] = game_text(record)
 
     def listed(self, records: Sequence[GameRecord] | None = None) -> list[str]:
-        """The texts of ``records`` (each added before), or of every game added, in schedule order."""
+        """The texts of ``records``, or of every game added, in schedule order.  A record not added yet is made
+        here: a Ctrl-C can land between a game's end and its being added, and the file at the end keeps it."""
         if records is None:
             return [self._texts[index] for index in self._order]
-        return [self._texts[record.index] for record in sorted(records, key=lambda r: r.index)]
+        ordered = sorted(records, key=lambda r: r.index)
+        return [self._texts.get(record.index) or game_text(record) for record in ordered]
 
 
 MAX_RESULTS_BYTES = 1 << 30

@@ -20,7 +20,7 @@ from plyscope.engine.arena.openings import opening_scores, select_openings, two_
 from plyscope.engine.arena.play import play_game
 from plyscope.engine.arena.pool import GamePool, open_executor, run_games
 from plyscope.engine.arena.records import GameRecord, SideStats
-from plyscope.engine.arena.results import game_text, results_text
+from plyscope.engine.arena.results import GameTexts, game_text, results_text
 from plyscope.engine.arena.schedule import GameTask, pairings, schedule
 from plyscope.engine.arena.summary import (
     RunningSummary,
@@ -261,6 +261,17 @@ def test_score_counts_draws_as_half_and_errors_for_nobody() -> None:
 
 def _record(index: int, first: str, second: str, result: str, group: str = "") -> GameRecord:
     return GameRecord(index, group, first, second, "44", index, "44", result)
+
+
+def test_the_texts_at_the_end_keep_a_game_finished_but_not_yet_added() -> None:
+    """A Ctrl-C between a game's end and its being added to the texts raised KeyError as the file was saved."""
+    texts = GameTexts()
+    texts.add(_record(0, "a", "b", "first"))
+    late = _record(1, "b", "a", "draw")
+    assert texts.listed([late, _record(0, "a", "b", "first")]) == [
+        game_text(_record(0, "a", "b", "first")),
+        game_text(late),
+    ]
 
 
 def test_tallies_from_records() -> None:
