@@ -112,6 +112,8 @@ def test_the_empty_board_is_solved_through_the_opening_book(capsys: pytest.Captu
     assert "Thill's opening book for 12 stones" in " ".join(capsys.readouterr().out.split())
     assert main(["solve", "3131", "--game", "connect4:5x4"]) == 0
     assert "no opening book for this board" in " ".join(capsys.readouterr().out.split())
+    assert main(["solve", "44", "--game", "connect4-chance"]) == 2  # (issue 39, 7: no book, no exact values either)
+    assert "expected values, not exact ones (and no opening book)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

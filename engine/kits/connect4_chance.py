@@ -49,7 +49,7 @@ class Connect4ChanceKit(GameKit):
         return ChanceBoardEvaluator(BOARD_KIT.evaluator(game.board, name, weights=weights))
 
     def no_exact(self, game: Game) -> str:
-        return f"{game.name}: Connect Four with chance has expected values, not exact ones"
+        return f"{game.name}: Connect Four with chance has expected values, not exact ones (and no opening book)"
 
 
 KITS = (Connect4ChanceKit(),)
