@@ -7,12 +7,12 @@ import itertools
 import random
 import threading
 import tracemalloc
-from functools import cache, reduce
+from functools import reduce
 from operator import xor
 
 import pytest
 
-from plyscope.engine.games import Connect4, Connect4State, Move, Nim, NimState, PositionError, State
+from plyscope.engine.games import Connect4, Connect4State, Move, Nim, PositionError, State
 from plyscope.engine.kits.nim import grundy_number, nim_score
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.search.base import Limit, SearchError
@@ -31,6 +31,7 @@ from plyscope.engine.solver import (
     terminal_score,
     win_now_score,
 )
+from tests.engine.test_nim import CLASSIC, GRUNDY, MISERE, mover_wins
 from tests.pons import pons_positions
 
 GAME = Connect4()
@@ -631,18 +632,6 @@ def test_a_finished_game_has_nothing_to_solve() -> None:
 
 
 # --- Nim --------------------------------------------------------------------------------------
-
-GRUNDY = Nim("grundy")
-CLASSIC = Nim("classic")
-MISERE = Nim("classic", misere=True)
-
-
-@cache
-def mover_wins(state: NimState) -> bool:
-    """Exhaustive search over the engine's own moves: does the player to move win?"""
-    if state.is_terminal():
-        return state.winner() == state.player
-    return any(not mover_wins(state.play(move)) for move in state.legal_moves())
 
 
 def test_grundy_losses_up_to_40_are_exactly_the_known_ones() -> None:

@@ -3,8 +3,10 @@ name a shell takes unquoted."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
+import pytest
 from textual import events
 
 from plyscope.tui.session import SearchConfig, Session, file_position
@@ -42,37 +44,32 @@ async def test_text_typed_in_the_burst_after_ctrl_u_is_kept() -> None:
         assert field.value == "7,812"
 
 
-@run_async
-async def test_w_to_a_folder_that_does_not_exist_is_refused_in_the_bar() -> None:
-    """It once closed the bar and said so in a notification, as the file was written in a thread."""
-    app = make_app(algorithm="bestfirst")
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = explorer(pilot)
-        await pilot.press("s")
-        await settle(pilot)
-        await pilot.press("w")
-        prompt_field(screen).value = "/nonexistent/x.json"
-        await pilot.press("enter")
-        await settle(pilot)
-        assert screen.query_one(PromptBar).is_open
-        assert prompt_error(screen) == "file /nonexistent/x.json: the folder /nonexistent does not exist"
-        assert not app._notifications and "nonexistent" not in screen.status.note
+@pytest.mark.parametrize(
+    ("typed", "refusal"),
+    [
+        ("/nonexistent/x.json", "file /nonexistent/x.json: the folder /nonexistent does not exist"),
+        ("  notes.txt ", "file notes.txt: the file's name ends in .json (to replay) or .dot (Graphviz)"),
+    ],
+)
+def test_w_to_a_file_that_cannot_be_written_is_refused_in_the_bar(typed: str, refusal: str) -> None:
+    """It once closed the bar and said so in a notification, as the file was written in a thread.  The name is
+    checked where ``search --export`` checks it (``search_file.export_path``)."""
 
+    async def write() -> None:
+        app = make_app(algorithm="bestfirst")
+        async with app.run_test(size=(120, 36)) as pilot:
+            screen = explorer(pilot)
+            await pilot.press("s")
+            await settle(pilot)
+            await pilot.press("w")
+            prompt_field(screen).value = typed
+            await pilot.press("enter")
+            await settle(pilot)
+            assert screen.query_one(PromptBar).is_open
+            assert prompt_error(screen) == refusal
+            assert not app._notifications and typed.strip() not in screen.status.note
 
-@run_async
-async def test_w_to_a_name_that_is_not_json_or_dot_is_refused_as_search_export_refuses_it() -> None:
-    """The explorer's ``w`` and ``search --export`` check a name in one place (``search_file.export_path``)."""
-    app = make_app(algorithm="bestfirst")
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = explorer(pilot)
-        await pilot.press("s")
-        await settle(pilot)
-        await pilot.press("w")
-        prompt_field(screen).value = "  notes.txt "
-        await pilot.press("enter")
-        await settle(pilot)
-        assert screen.query_one(PromptBar).is_open
-        assert prompt_error(screen) == "file notes.txt: the file's name ends in .json (to replay) or .dot (Graphviz)"
+    asyncio.run(write())
 
 
 def test_ws_proposal_on_a_tree_is_a_name_a_shell_takes_unquoted() -> None:
