@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import tomllib
@@ -274,3 +275,26 @@ def test_the_engine_and_the_ui_ask_the_games_kit_not_its_class() -> None:
         for check in game_checks(path.read_text(encoding="utf-8"))
     ]
     assert len(checks) <= MOST_GAME_CHECKS, "\n".join(checks)
+
+
+MOST_ANY_LINES = 24
+"""Lines of ``engine/`` and ``tui/`` naming ``Any`` (issue 37: under 25): a value's type is said, or ``object``."""
+MOST_TYPE_IGNORES = 10
+"""``type: ignore`` comments in ``engine/`` and ``tui/`` (issue 37: at most 10)."""
+
+
+def test_types_are_said_not_waived() -> None:
+    """Issue 37, item 6: few lines with ``Any``, few ``type: ignore``, and no file-level ``mypy: disable-error-code``
+    in ``engine/`` and ``tui/``."""
+    lines = [
+        (f"{path.relative_to(ROOT)}:{number}", line)
+        for folder in ("engine", "tui")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+    ]
+    with_any = [where for where, line in lines if re.search(r"\bAny\b", line)]
+    ignored = [where for where, line in lines if "type: ignore" in line]
+    disabled = [where for where, line in lines if re.match(r"#\s*mypy:\s*disable-error-code", line)]
+    assert len(with_any) <= MOST_ANY_LINES, "\n".join(with_any)
+    assert len(ignored) <= MOST_TYPE_IGNORES, "\n".join(ignored)
+    assert not disabled, "\n".join(disabled)
