@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections import deque
 from pathlib import Path
 from typing import ClassVar, Protocol, Self
@@ -37,11 +38,13 @@ from plyscope.engine.search.base import (
 from plyscope.engine.search.entry import AlgorithmInfo
 from plyscope.engine.search.minimax import EVAL_PARAMS, resolve_evaluator
 from plyscope.engine.search.registry import algorithms, make_searcher
+from plyscope.engine.search_file import read_search
 from plyscope.engine.travel import travel_of
 from plyscope.engine.travel.protocol import Travel
 from plyscope.tui.cli import main
 from plyscope.tui.contest import compared_agents
 from plyscope.tui.screens.compare import CompareScreen
+from plyscope.tui.session import Session
 from plyscope.tui.widgets.reading_guide import ReadingGuide
 from tests.engine.test_phases import fingerprint
 from tests.tui.contest_helpers import app_with, wait_until
@@ -238,6 +241,20 @@ def test_the_command_line_lists_searches_exports_and_replays_it(
     searched = json.loads(capsys.readouterr().out)
     assert searched["moves"] <= 300 and searched["best_move"] is not None
     assert main(["replay", "--check", str(saved)]) == 0
+
+
+def test_its_saved_search_is_replayed_rebuilt_and_gone_back_along(tmp_path: Path) -> None:
+    saved = tmp_path / "level.json"
+    assert main(["search", "4453", "--algo", ENTRY.name, "--iterations", "40", "--export", str(saved)]) == 0
+    session = Session.replaying(read_search(saved))
+    opened = session.open_saved(threading.Event())  # (the explorer's replay thread: rebuilt and checked)
+    assert opened is not None and "the tree matches the saved one" in opened[1]
+    assert not session.as_saved and session.step_shown == 40
+    rebuilt = session.searcher
+    assert session.go_to(12) is not None and session.step_shown == 12 and session.searcher is rebuilt  # by its journal
+    fresh = make_searcher(ENTRY.name, session.state)
+    fresh.run(Limit(iterations=12))
+    assert fingerprint(session.searcher) == fingerprint(fresh)
 
 
 @run_async
