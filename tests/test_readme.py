@@ -26,11 +26,13 @@ import shlex
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from textual.binding import Binding
+from textual.pilot import Pilot
 from textual.screen import Screen
 
 from plyscope.tui.cli import COMMANDS, parse_arguments
@@ -373,6 +375,31 @@ def screen_keys(screen: Screen[object]) -> list[str]:
     return keys
 
 
+LEAVING_KEYS = {("CompareMatchScreen", "m")}
+"""The keys that leave their screen for the one below (m leaves compare's match): pressed again there, they bring
+it back."""
+SCREEN_CHANGE_PAUSES = 200
+"""The most rounds of handled messages a screen change may take (a key's action runs a few rounds after it)."""
+
+
+async def until(pilot: Pilot[object], condition: Callable[[], bool]) -> None:
+    """Let the app handle its messages until ``condition()`` holds (at most ``SCREEN_CHANGE_PAUSES`` rounds)."""
+    for _ in range(SCREEN_CHANGE_PAUSES):
+        if condition():
+            return
+        await pilot.pause(0)
+    assert condition()
+
+
+async def left_and_back(pilot: Pilot[object], screen: Screen[object], key: str) -> Screen[object]:
+    """The screen ``key`` brings back after it left ``screen`` (``LEAVING_KEYS``), pressed again below."""
+    app = pilot.app
+    await until(pilot, lambda: screen not in app.screen_stack)
+    await pilot.press(key)
+    await until(pilot, lambda: type(app.screen) is type(screen) and app.screen is not screen)
+    return app.screen
+
+
 async def drive(example: Example) -> None:
     module = importlib.import_module(COMMANDS[example.name])
     app = module.app_for(parse_arguments(example.words))
@@ -382,11 +409,8 @@ async def drive(example: Example) -> None:
         for key in screen_keys(screen):
             await pilot.press(key)
             await pilot.pause(0)
-            if screen not in app.screen_stack:  # back to the screen below (m leaves compare's match): the key again
-                await pilot.press(key)
-                await pilot.pause(0)
-                assert type(app.screen) is type(screen), f"{key} twice left {type(screen).__name__}"
-                screen = app.screen
+            if (type(screen).__name__, key) in LEAVING_KEYS:
+                screen = await left_and_back(pilot, screen, key)
                 continue
             for _ in range(3):  # back from a form, a palette, another screen or a bar
                 bar = screen.query(PromptBar)
