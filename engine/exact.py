@@ -5,7 +5,9 @@ hand-written tree's minimax, a plugin's own) and keeps, for every caller alike (
 analysis, the truth column, the fooled marks, the arena's judging, ``plyscope study``):
 
 * one provider per game (a solver's table carries over from one position to the next);
-* the budget of work one position may take (``budget``: solver nodes) before it is left unsettled;
+* the budget of work one position may take (``budget``: solver nodes) before it is left unsettled (a provider may
+  settle some positions whatever it is: on 7x6 Connect Four, those of at most 12 stones, which the opening book
+  reaches);
 * a bounded cache of the values found, least recently used out first, and the positions ``quick`` could not
   settle (it does not look at them again).
 
@@ -116,7 +118,7 @@ class Exact:
         truth = provider.quick(state, min(QUICK_BUDGET, self.budget))
         if truth is None:
             return None
-        if not truth.settled and self.budget > QUICK_BUDGET:
+        if not truth.settled:  # (``truth`` may still settle it: a larger budget, or a position the provider settles)
             with self._lock:
                 if len(self._slow) >= self.capacity:
                     self._slow.clear()

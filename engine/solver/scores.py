@@ -85,6 +85,12 @@ class Connect4Solver:
         """Whether this solver scores positions with ``BOOK_PLY`` stones from the opening book."""
         return self._book is not None
 
+    def read_book(self) -> None:
+        """Read the opening book now (some 0.1 s, once a process), if this solver uses one; else its first search of
+        a position with at most ``BOOK_PLY`` stones reads it."""
+        if self._book is not None:
+            self._book.arrays()
+
     def book_score(self, state: Connect4State) -> int | None:
         """The book's score of ``state`` for its player to move; ``None`` without a book, off ``BOOK_PLY`` stones,
         or where the book holds no score (the player to move can win at once)."""

@@ -6,6 +6,9 @@ transposition table carries over from one position to the next) is made once, co
 compiled solver takes most of a second to load in a fresh process (numba and its machine code), so ``quick`` starts
 the load in a thread of its own and, until it is done, looks with the pure Python kernel (the same search, node for
 node): within its small budget that settles many positions deep in a tree.
+
+On 7x6 with the opening book, a position of at most 12 stones is always settled, whatever the budget: its search goes
+down to the book, at most 12 plies (the empty board's, the longest, takes 164,574 nodes: some 20 ms compiled).
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from plyscope.engine.games.base import Move, State
 from plyscope.engine.games.connect4 import Connect4, Connect4State
 from plyscope.engine.kits.base import ExactValues, MovesSolve, Number, Truth
 from plyscope.engine.pov import PovBounds, PovScore
-from plyscope.engine.solver.book import NO_BOOK_NOTE, has_book, uses_book
+from plyscope.engine.solver.book import BOOK_PLY, NO_BOOK_NOTE, has_book, uses_book
 from plyscope.engine.solver.kernel import NATIVE_MAX_BITS, centre_first, native_fits
-from plyscope.engine.solver.openings import OPENING_SCORES
+from plyscope.engine.solver.openings import EARLY_SCORES
 from plyscope.engine.solver.scores import Connect4Solver, ScoreSearch
 
 SOLVER_TABLE = 1 << 20
@@ -30,6 +33,10 @@ compiled, 19 MB)."""
 STAND_IN_MISSES = 6
 """Positions in a row the pure Python kernel may fail to settle before ``quick`` leaves the rest to the compiled
 solver (their search would only slow its load)."""
+STAND_IN_REACH = 4
+"""Plies above the opening book within which the pure Python solver looks at a position while the compiled one loads:
+its search down to the book takes at most some 800 nodes (sampled), where one from 7 stones or fewer takes thousands,
+each costing the load its share of the GIL."""
 STAND_IN_TABLE = 1 << 16
 """The pure Python solver's table while the compiled one loads (``table_limit``: about 1.5 MB)."""
 SLICES_PER_MOVE = 16
@@ -72,7 +79,9 @@ class Connect4Values(ExactValues):
         known = self._known(state)
         if known is not None:
             return known
-        return self._solve(self._load().result(), state, budget, None if at_least is None else int(at_least))
+        solver = self._load().result()
+        reached = solver.has_book and state.ply <= BOOK_PLY  # (settled whatever the budget: a search to the book)
+        return self._solve(solver, state, None if reached else budget, None if at_least is None else int(at_least))
 
     def quick(self, state: State, budget: int) -> Truth | None:
         assert isinstance(state, Connect4State)
@@ -82,11 +91,14 @@ class Connect4Values(ExactValues):
         loading = self._load(background=True)
         if loading.done():
             return self._solve(loading.result(), state, budget)
+        stand_in = self._stand_in_solver()
+        if stand_in.has_book and state.ply < BOOK_PLY - STAND_IN_REACH:
+            return None  # (seconds of pure Python, milliseconds of the compiled solver's)
         with self._lock:
             if self._misses >= STAND_IN_MISSES:
                 return None
         started = time.perf_counter()
-        truth = self._solve(self._stand_in_solver(), state, budget)
+        truth = self._solve(stand_in, state, budget)
         with self._lock:
             self._misses = 0 if truth.settled else self._misses + 1
         time.sleep(time.perf_counter() - started)  # as long again for the load, which shares the GIL
@@ -97,7 +109,9 @@ class Connect4Values(ExactValues):
         return Connect4Moves(Connect4Solver(self.game, table_limit=self.table or SOLVER_TABLE), state)
 
     def prepare(self) -> Future[Connect4Solver]:
-        return self._load(background=True)
+        """The solver's load, started in a thread of its own unless under way, with the opening book read there
+        too (7x6: the explorer's positions mostly start within its reach)."""
+        return self._load(background=True, book=True)
 
     def clear(self) -> None:
         with self._solving, self._lock:
@@ -123,10 +137,11 @@ class Connect4Values(ExactValues):
         )
 
     def _known(self, state: Connect4State) -> Truth | None:
-        """``state``'s value from 7x6's table of two-move openings (``OPENING_SCORES``), else ``None``."""
-        if state.ply != 2 or (self.game.width, self.game.height) != (7, 6):
+        """``state``'s value from 7x6's table of the positions of at most two stones (``EARLY_SCORES``), else
+        ``None``."""
+        if state.ply > 2 or (self.game.width, self.game.height) != (7, 6):
             return None
-        return Truth(PovScore(OPENING_SCORES[state.text()], state.player))
+        return Truth(PovScore(EARLY_SCORES[state.text()], state.player))
 
     def note(self) -> str:
         if uses_book(self.game, None):
@@ -143,9 +158,10 @@ class Connect4Values(ExactValues):
         after ``ply - 1`` stones wins), the loser's opposite, a draw 0."""
         return Truth(PovScore(result * ((self.game.cells + 2 - ply) // 2), state.player))
 
-    def _load(self, *, background: bool = False) -> Future[Connect4Solver]:
+    def _load(self, *, background: bool = False, book: bool = False) -> Future[Connect4Solver]:
         """The board's solver, made the first time: here, or in a thread of its own (``background``; a second or
-        so in a fresh process, for numba and its machine code)."""
+        so in a fresh process, for numba and its machine code); with ``book``, the opening book read too (else its
+        first search down to the book reads it: a served session whose positions are past it never does)."""
         with self._lock:
             if self._solver is not None:
                 return self._solver
@@ -155,6 +171,8 @@ class Connect4Values(ExactValues):
             try:
                 with cyclic_gc_paused():  # (numba's 85,000 or so objects: walks that free nothing would pause the UI)
                     solver = Connect4Solver(self.game, table_limit=self.table or SOLVER_TABLE)
+                    if book:
+                        solver.read_book()
                     if self.loaded is not None:
                         self.loaded()
             except BaseException as error:  # (raised again to whoever waits for the solver)
@@ -176,12 +194,21 @@ class Connect4Values(ExactValues):
                 self._stand_in = Connect4Solver(self.game, table_limit=STAND_IN_TABLE, native=False)
             return self._stand_in
 
-    def _solve(self, solver: Connect4Solver, state: Connect4State, budget: int, at_least: int | None = None) -> Truth:
+    def _solve(
+        self, solver: Connect4Solver, state: Connect4State, budget: int | None, at_least: int | None = None
+    ) -> Truth:
+        """``state``'s score by ``solver`` within ``budget`` nodes (``None``: no bound).  With ``at_least`` (what one
+        of its moves is worth), the first probe asks whether the score is more: most moves judged keep the value, and
+        one probe then settles it."""
         with self._solving:
             search = ScoreSearch(solver, state)
+            spent = 0
             if at_least is not None and search.lower < at_least <= search.upper:
-                search.lower = at_least  # (fewer null-window probes: most moves judged keep the value)
-            search.advance(budget)
+                search.lower = at_least
+                search.threshold = at_least
+                spent = search.advance(budget)
+                search.threshold = None
+            search.advance(None if budget is None else budget - spent)
             return Truth(search.score, search.nodes)
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from plyscope.engine.benchmarks.solver import read_set
 from plyscope.engine.games import Connect4, Connect4State
 from plyscope.engine.solver import Connect4Solver, book, centre_first, scores
 from plyscope.engine.solver.book import BOOK_PLY, OpeningBook, opening_book, pons_score
+from plyscope.engine.solver.openings import EARLY_SCORES, OPENING_SCORES
 from tests.pons import pons_positions
 
 GAME = Connect4()
@@ -84,18 +87,42 @@ def test_a_position_whose_player_wins_at_once_is_not_in_the_book() -> None:
     assert opening_book().score(state.current, state.mask) is None
 
 
-@pytest.mark.parametrize(
-    "count", [200, pytest.param(2_000, marks=pytest.mark.slow)], ids=["200-positions", "2000-positions"]
-)
-def test_the_book_scores_sampled_positions_and_their_mirrors_as_the_solver_does(count: int) -> None:
-    # The solver without the book, one probe each whose window holds the book's score alone: it returns that score
-    # exactly when it is the position's (2,000 positions: 240 million nodes, 42 s of CPU; 200: 4 s).
-    solver = Connect4Solver(GAME, book=False)
-    for state in book_positions(count, seed=39):
-        score = opening_book().score(state.current, state.mask)
+SOLVED_SAMPLE = Path(__file__).resolve().parents[1] / "data" / "connect4-book" / "sampled-12-stones"
+"""``book_positions(2000, seed=39)`` with their scores by the solver without the book, as in Pons' sets (``moves
+score``, for the player to move): 240 million nodes, some 45 s, so found once (``python -m tests.engine.test_book``)
+and checked again in part by ``test_the_recorded_scores_are_the_solver_s``."""
+SAMPLED = 2_000
+
+
+def solved_sample() -> list[tuple[Connect4State, int]]:
+    return [(GAME.parse(moves), score) for moves, score in read_set(SOLVED_SAMPLE, SAMPLED)]
+
+
+def test_the_book_scores_2000_sampled_positions_and_their_mirrors_as_the_solver_does() -> None:
+    solved = solved_sample()
+    assert [state for state, _ in solved] == book_positions(SAMPLED, seed=39)  # the sample is the sampler's
+    for state, score in solved:
         mirror = mirrored(state)
-        assert score is not None and opening_book().score(mirror.current, mirror.mask) == score, state.text()
+        assert opening_book().score(state.current, state.mask) == score, state.text()
+        assert opening_book().score(mirror.current, mirror.mask) == score, mirror.text()
+
+
+def test_the_recorded_scores_are_the_solver_s() -> None:
+    # The solver without the book, one probe each whose window holds the recorded score alone: it returns that score
+    # exactly when it is the position's; the first 200 positions (the first family's 190 and the next one's first 10,
+    # mirrored): siblings share most of their search, 16 million nodes in all, where 200 spread over the sample take
+    # ten times as many.
+    solver = Connect4Solver(GAME, book=False)
+    for state, score in solved_sample()[:200]:
         assert solver.probe(state, score - 1, score + 1) == score, state.text()
+
+
+def solve_sample() -> None:
+    """Write ``SOLVED_SAMPLE`` (the sample, scored by the solver without the book)."""
+    solver = Connect4Solver(GAME, book=False)
+    lines = [f"{state.text()} {solver.solve(state).relative}" for state in book_positions(SAMPLED, seed=39)]
+    SOLVED_SAMPLE.parent.mkdir(exist_ok=True)
+    SOLVED_SAMPLE.write_text("\n".join(lines) + "\n")
 
 
 # --- the solver with the book -------------------------------------------------------------------
@@ -113,6 +140,17 @@ def test_the_empty_board_s_columns_score_exactly() -> None:
         6: -1,
         7: -2,
     }  # Pons' scores: the centre wins (Allis 1988), 3 and 5 draw
+
+
+def test_the_early_scores_are_the_solver_s_and_its_read_book_reads_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh = OpeningBook()
+    monkeypatch.setattr(scores, "opening_book", lambda: fresh)
+    solver = Connect4Solver(GAME)
+    solver.read_book()  # (as the explorer's solver loads ahead)
+    assert fresh.loaded
+    for moves in ("", *"1234567"):  # the empty board and the first moves: negamax over the two-move openings
+        assert EARLY_SCORES[moves] == solver.solve(GAME.parse(moves)).relative, moves
+    assert {moves for moves in EARLY_SCORES if len(moves) == 2} == set(OPENING_SCORES)
 
 
 def test_both_kernels_search_down_to_the_book_alike() -> None:
@@ -162,3 +200,7 @@ def test_the_columns_of_a_position_score_as_without_the_book() -> None:
     assert scored == Connect4Solver(GAME, book=False).move_scores(state)
     assert list(scored) == [c for c in centre_first(GAME.width) if state.can_play(c)]
     assert with_book.nodes < 1_000
+
+
+if __name__ == "__main__":  # ``python -m tests.engine.test_book``: the sample solved again
+    solve_sample()

@@ -105,7 +105,7 @@ def test_a_set_is_found_by_any_of_its_names_and_sampled_with_the_seed(monkeypatc
 
 def test_a_position_left_unsettled_is_counted_and_its_moves_not_judged() -> None:
     game = make_game("connect4")
-    position = value_position(study_exact(1), game.parse("4"))  # one solver node settles nothing this early
+    position = value_position(study_exact(1), game.parse("17516442226766"))  # one solver node: nothing past the book
     assert position.value is None and not position.settled
     assert position.verdict(3) is None and position.kept_share() is None
 

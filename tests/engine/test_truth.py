@@ -106,10 +106,21 @@ def test_a_solve_started_from_a_known_move_value_gives_the_same_score_sooner() -
 
 
 def test_a_position_beyond_the_budget_is_unsettled_and_shown_so() -> None:
-    state = make_game("connect4").parse("4453")
+    state = make_game("connect4").parse("17516442226766")  # 14 stones, past the book: 10,672 solver nodes
     truth = Exact(budget=100).truth(state)
     assert truth == Truth(None, truth.nodes) and truth.nodes >= 100 and not truth.settled
     assert truth_words(truth, state, Exact()) == "…"
+
+
+def test_a_position_the_book_reaches_is_settled_whatever_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make_game("connect4")
+    for moves in ("", "4", "4453", "44535"):  # the first two from the table of early scores, the others searched
+        state = game.parse(moves)
+        assert Exact(budget=1).truth(state) == Exact(budget=10**9).truth(state), moves
+    assert Exact(budget=1).truth(game.parse("44535")).nodes > 1
+    assert Exact(budget=1).truth(game.parse("")) == Truth(PovScore(1, 1))  # the first player wins
+    monkeypatch.setenv(NO_BOOK_VARIABLE, "1")
+    assert not Exact(budget=100).truth(game.parse("44535")).settled  # without the book: a budget like any other
 
 
 def test_words_give_the_player_to_move_and_pons_distance() -> None:
