@@ -10,7 +10,7 @@ from rich.tree import Tree
 
 from plyscope.engine.games import State
 from plyscope.engine.tree_diff import Changed, Entry, Path, TreeDiff, labels
-from plyscope.tui.formatting import format_number, format_numbers
+from plyscope.tui.formatting import Number, format_number, format_numbers
 
 
 def summary(diff: TreeDiff, root: State) -> list[str]:
@@ -61,7 +61,8 @@ def drawn(diff: TreeDiff, root: State, most: int) -> Tree:
             if prefix not in branches:
                 branches[prefix] = branches[prefix[:-1]].add(Text(labels(root, prefix)[-1], "bold"))
         branch = branches[path]
-        branch.label = Text.assemble(branch.label, " ", note)  # type: ignore[arg-type]
+        assert isinstance(branch.label, Text)  # (every line drawn here is a Text)
+        branch.label = Text.assemble(branch.label, " ", note)
     if len(differing) > most:
         tree.add(Text(f"… {len(differing) - most:,} more differing nodes (--show N draws more; --json lists all)"))
     return tree
@@ -91,7 +92,12 @@ def _note(kind: str, change: Changed | None) -> Text:
 def entry(value: Entry) -> str:
     """A node's numbers and work as the diff writes them (``v=523 n=12 work=7``), in the app and the command alike."""
     numbers, work = value
-    text = format_numbers(numbers)  # type: ignore[arg-type]
+    text = format_numbers({name: _number(number) for name, number in numbers.items()})
     if work is None:
         return text
-    return f"{text} work={format_number(work if isinstance(work, int | float) else str(work))}"
+    return f"{text} work={format_number(_number(work))}"
+
+
+def _number(value: object) -> Number:
+    """A number as a file or a live tree gives it; anything else (a damaged file's) as its text, to be shown as is."""
+    return value if value is None or isinstance(value, int | float | str) else str(value)

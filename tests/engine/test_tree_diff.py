@@ -123,6 +123,18 @@ def test_work_is_written_alike_in_the_app_and_the_command() -> None:
     assert entry(({"v": 1.5}, 7.0)) == entry(({"v": 1.5}, 7)) == "v=1.5 work=7"
 
 
+def test_a_damaged_files_numbers_are_drawn_as_they_are_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A node's number that is not one (a list, in an edited file) once ended ``plyscope diff`` in an internal
+    error."""
+    document = saved(20)
+    assert isinstance(document, dict)
+    (tmp_path / "a.json").write_text(json.dumps(document))
+    document["tree"][1][2]["v"] = [1, 2]
+    (tmp_path / "b.json").write_text(json.dumps(document))
+    assert main(["diff", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    assert "│ B v=[1, 2]" in capsys.readouterr().out
+
+
 def test_the_header_says_which_count_is_the_searchs_and_which_the_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
