@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import plyscope.engine.rivest_experiment
+from plyscope.engine.arena.accuracy import TRUTH_NODES
 from plyscope.engine.arena.records import GameRecord
 from plyscope.engine.arena.summary import PairingStats, pairing_stats
 from plyscope.engine.search.registry import algorithms
@@ -185,7 +186,7 @@ def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFi
     assert pairing["agent"] == "minimax:depth=2" and pairing["opponent"] == "minimax:depth=1"
     assert pairing["games"] == 4 and pairing["wins"] + pairing["draws"] + pairing["losses"] == 4
     assert pairing["pairs"] == 2 and sum(pairing["pentanomial"]) == 2
-    assert set(data["summary"]) == {"pairings", "accuracy"} and data["truth_nodes"] == 10_000
+    assert set(data["summary"]) == {"pairings", "accuracy"} and data["truth_nodes"] == TRUTH_NODES
     for agent, judged in zip(data["summary"]["accuracy"], data["agents"], strict=True):
         assert agent["agent"] == judged and agent["moves"] == sum(
             game["stats"]["first" if game["first"] == judged else "second"]["turns"] for game in games

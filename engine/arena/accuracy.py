@@ -7,11 +7,12 @@ of the exact value it gives away, in the units of the game's exact scores (throu
 ``plyscope.engine.exact.Exact``): Pons' score for Connect Four (a win with one more stone to play is 1 less; a move
 that turns a win into a draw loses the whole score), 0 or 2 for Nim (a win is +1, a loss -1).
 A move is *judged* only when both positions are settled within the solver's node budget per position
-(``Truth.settled``); early Connect Four positions are often not, so the share of moves judged is reported beside
-the others.
+(``Truth.settled``); on 7x6 the opening book settles every position of at most 12 stones, and the budget most of
+those past it, but not all (the hardest, just past the book, take millions of nodes), so the share of moves judged
+is reported beside the others.
 
 Every position's value is solved once (the position after a move is the one before the next), from the end of the
-game back to the first position the solver cannot settle (``judge_game``).
+game back to the first position the solver cannot settle, then the book's alone (``judge_game``).
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ from plyscope.engine.exact import Exact
 from plyscope.engine.games import Game, State
 from plyscope.engine.kits.base import Number
 
-TRUTH_NODES = 10_000
-"""The solver nodes one position may take, by default, before it is left unsettled (a few ms compiled): an arena run
-at ``--moves 1000`` on compiled agents takes about 14% longer with it, as measured (GUIDE.md, "Accuracy against
-perfect play")."""
+TRUTH_NODES = 100_000
+"""The solver nodes one position past the opening book may take, by default, before it is left unsettled (some 6 ms
+compiled): with it some 96% of the moves of an arena run on 7x6 are judged (GUIDE.md, "Accuracy against perfect
+play", has the figures)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,14 @@ def judged_game(game: Game, budget: int) -> bool:
     return budget > 0 and Exact().refusal(game) is None
 
 
+def load_judge(game: Game) -> None:
+    """Load what judging moves of ``game`` needs (Connect Four: the solver's machine code and the opening book) here
+    and now: the arena does before its worker processes fork, so that none loads it again."""
+    loading = Exact().prepare(game)
+    if loading is not None:
+        loading.result()
+
+
 GAME_TABLE = 1 << 18
 """The transposition table of the solver that judges one game (``table_limit``: 2^18 slots, about 3 MB compiled):
 a game's positions at ``TRUTH_NODES`` each take a few hundred thousand nodes in all."""
@@ -54,22 +63,28 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
     """A verdict on each move of a game, given as the positions before and after it (``None``: not judged).
 
     The moves are judged from the game's end back to its start, so that each position's solve finds the positions
-    after it in the solver's table; going back stops at the first position not settled within ``budget`` solver
-    nodes: it and the moves before it are not judged (early Connect Four positions take millions of nodes, and
-    would each spend the whole budget for nothing).  A game is judged by a solver of its own, so that its verdicts
-    are the same whichever worker process plays it, after whichever games."""
+    after it in the solver's table, and starts from what the move played from it is worth.  A position not settled
+    within ``budget`` solver nodes leaves the moves into and out of it unjudged; from there back to the start, only
+    the positions settled whatever the budget are looked at (Connect Four's positions the opening book reaches, of
+    at most 12 stones, on 7x6): without the book, early positions take millions of nodes, and would each spend the
+    whole budget for nothing.  A game is judged by a solver of its own, so that its verdicts are the same whichever
+    worker process plays it, after whichever games."""
     exact = Exact(budget=budget, table=GAME_TABLE)
     verdicts: list[Verdict | None] = [None] * len(moves)
+    spent = budget
+    """The budget of the positions still to look at: 0 once one was not settled (the book's are, whatever it is)."""
     for index in range(len(moves) - 1, -1, -1):
         before, after = moves[index]
-        now = exact.truth(after)
+        now = exact.truth(after, budget=spent)
         if now.score is None:
-            break
+            spent = 0
+            continue
         player = before.player
         value_now = now.score.pov(player)
-        then = exact.truth(before, at_least=value_now)  # (the move played is worth that much: the solve starts there)
+        then = exact.truth(before, at_least=value_now, budget=spent)  # (the move is worth that much: start there)
         if then.score is None:
-            break
+            spent = 0
+            continue
         verdicts[index] = verdict(then.score.pov(player), value_now, exact.values(before.game).outcome)
     return verdicts
 

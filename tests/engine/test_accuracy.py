@@ -6,8 +6,10 @@ from __future__ import annotations
 from functools import reduce
 from operator import xor
 
+import pytest
+
 from plyscope.engine.agents import Agent
-from plyscope.engine.arena.accuracy import AccuracyTally, Verdict, judge_game
+from plyscope.engine.arena.accuracy import TRUTH_NODES, AccuracyTally, Verdict, judge_game
 from plyscope.engine.arena.play import play_game
 from plyscope.engine.arena.records import SideStats
 from plyscope.engine.arena.schedule import schedule
@@ -18,6 +20,7 @@ from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
+from plyscope.engine.solver.book import BOOK_PLY, NO_BOOK_VARIABLE
 from tests.pons import pons_positions
 
 
@@ -59,15 +62,23 @@ def _whole_game(moves: str) -> list[tuple[State, State]]:
     return pairs
 
 
-def test_judging_goes_back_from_the_end_and_stops_at_the_first_position_not_settled() -> None:
-    moves, _ = pons_positions("Test_L2_R1", 1)[0]
-    pairs = _whole_game(moves)
+def test_judging_goes_back_from_the_end_to_the_first_position_not_settled_then_the_book_s_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pairs = _whole_game("")
     verdicts = judge_game(pairs, 2_000)
     judged = [verdict is not None for verdict in verdicts]
-    assert judged == sorted(judged) and judged[-1] and not judged[0]  # a suffix of the game is judged
+    reached = sum(after.ply <= BOOK_PLY for _, after in pairs)  # moves between positions the book reaches
+    assert judged[:reached] == [True] * reached  # settled whatever the budget
+    rest = judged[reached:]
+    assert rest == sorted(rest) and not rest[0] and rest[-1]  # past the book, a suffix of the game is judged
     assert judge_game(pairs, 2_000) == verdicts  # each game on a solver of its own: the same verdicts every time
-    first = judged.index(True)
-    assert judge_game(pairs[first:], 10**8) == verdicts[first:]  # the budget decides what is judged, not the verdict
+    whole = judge_game(pairs, 10**8)
+    assert all(verdict is not None for verdict in whole)
+    assert [found for found, verdict in zip(whole, verdicts, strict=True) if verdict] == [v for v in verdicts if v]
+    monkeypatch.setenv(NO_BOOK_VARIABLE, "1")  # without the book: the two stones of the table of early scores alone
+    without = [verdict is not None for verdict in judge_game(pairs, 2_000)]
+    assert without[:2] == [True, True] and without[2:] == sorted(without[2:]) and not without[2] and without[-1]
 
 
 def _nim_wins(piles: tuple[int, ...]) -> bool:
@@ -99,6 +110,18 @@ def test_a_small_nim_arena_judges_every_move_as_bouton_does() -> None:
     assert document["accuracy"] == [{"agent": name, **tally.as_dict()} for name, tally in tallies.items()]
     losing = tallies["flat-mc"]
     assert losing.kept < losing.judged == losing.moves and losing.mean_loss == 2 * (1 - (losing.kept_share or 0))
+
+
+def test_a_small_connect_four_arena_judges_at_least_95_percent_of_each_agents_moves() -> None:
+    """At the default budget, from the first move on: the opening book settles the early positions, and the budget
+    nearly every one past it (before the book, 53% of these agents' moves were judged)."""
+    game = make_game("connect4")
+    agents = [Agent.parse("alphabeta", Limit(moves=1000)), Agent.parse("mcts", Limit(moves=1000))]
+    openings = [tuple(read_moves(game.start(), moves)) for moves in ("44", "35", "11", "77", "41", "23", "12", "66")]
+    records = [play_game(task) for task in schedule(game, agents, openings, 0, truth_nodes=TRUTH_NODES)]
+    for agent in agents:
+        tally = accuracy(records, agent.label)
+        assert tally.moves > 200 and (tally.judged_share or 0) >= 0.95, (agent.label, tally)
 
 
 def test_shares_of_nothing_are_none_and_said_so() -> None:

@@ -24,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from plyscope.engine import memory
 from plyscope.engine.agents import Agent, check_seed, limit_text, turn_limit
-from plyscope.engine.arena.accuracy import TRUTH_NODES, AccuracyTally, judge_game, judged_game
+from plyscope.engine.arena.accuracy import TRUTH_NODES, AccuracyTally, judged_game, load_judge
 from plyscope.engine.arena.openings import select_openings
 from plyscope.engine.arena.pool import RunOutcome, open_executor, run_games
 from plyscope.engine.arena.records import GameRecord
@@ -372,9 +372,7 @@ def _loads(tasks: Sequence[GameTask]) -> list[tuple[str, Sequence[str], Callable
     exact = Exact()
     sources = exact.values(game).compiled() if tasks[0].truth_nodes and exact.refusal(game) is None else ()
     if sources:
-        move = start.legal_moves()[0]
-        judge = partial(judge_game, [(start, start.play(move))], 1)  # (a judge of its own, as every game's)
-        loads.append(("solver", sources, judge))
+        loads.append(("solver", sources, partial(load_judge, game)))
     return loads
 
 
