@@ -20,7 +20,7 @@ from plyscope.engine.agents import Agent
 from plyscope.engine.arena.openings import balanced_openings, two_move_openings
 from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.benchmarks.playouts import POSITIONS, SEED, Rate
-from plyscope.engine.games import Connect4, Connect4State
+from plyscope.engine.games import Connect4, Connect4State, Move
 from plyscope.engine.numbers import signed
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.montecarlo.mcts import MonteCarloTreeSearch
@@ -239,6 +239,13 @@ def play_game(
     return points
 
 
+def _columns(opening: tuple[Move, ...]) -> tuple[int, ...]:
+    """A Connect Four opening's moves: columns, from 0."""
+    columns = tuple(move for move in opening if isinstance(move, int))
+    assert len(columns) == len(opening)
+    return columns
+
+
 def play_match(openings: list[tuple[int, ...]], iterations: int, simulations: int) -> tuple[Match, Pentanomial]:
     """Each opening twice, colours swapped; the games' counts and the pairs' points (ours)."""
     match = Match()
@@ -261,7 +268,7 @@ def measure_strength(scale: Scale) -> BenchTable:
     )
     game = Connect4()
     chosen = balanced_openings(game, two_move_openings(game), scale.match_openings, SEED)
-    openings = [tuple(int(move) for move in opening) for opening in chosen]  # type: ignore[call-overload]
+    openings = [_columns(opening) for opening in chosen]
     simulations = scale.match_iterations
     equal, equal_pairs = play_match(openings, simulations, simulations)
     ours_ms = equal.plyscope_cpu / max(equal.plyscope_moves, 1)
