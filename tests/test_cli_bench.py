@@ -64,25 +64,25 @@ def test_memory_probe_reports_resident_bytes_per_node_of_a_fresh_process() -> No
     assert float(size) > 0 and float(seconds) > 0
 
 
-def test_the_truth_figures_come_from_a_fresh_process_and_are_held_to_their_targets() -> None:
+def test_the_truth_figures_come_from_a_fresh_process_per_tree_and_are_held_to_their_targets() -> None:
+    quick = {"first value (s)": 0.2, "lines <= 12 stones (s)": 0.3, "90% of lines (s)": 0.3, "every line (s)": 0.4}
     measured = {
-        "figures": {f"{AT_ONCE}first value (s)": 1.2, f"{AHEAD}first value (s)": 0.2, f"{AHEAD}other (ms)": 3.0},
-        "searcher": "rivest",
-        "nodes": 10_003,
-        "lines": 57,
-        "unsettled": 51,
+        AT_ONCE: {**quick, "first value (s)": 1.2, "key max (ms)": 40.0, "lines": 57, "unsettled": 3},
+        AHEAD: {**quick, "head line (s)": 0.3, "key max (ms)": 20.0, "lines": 57, "unsettled": 3},
     }
     with mock.patch("plyscope.tui.benchmark.run_apart", return_value=json.dumps(measured).split(" ")) as apart:
         table = truth_figures(quick=True)
-    assert apart.call_args.args[:2] == ("plyscope.tui.benchmark", ["truth"])
-    assert table.rows == [
-        [f"{AT_ONCE}first value (s)", 1.2, 1.0, "no"],
-        [f"{AHEAD}first value (s)", 0.2, 1.0, "yes"],
-        [f"{AHEAD}other (ms)", 3.0, None, ""],
+    assert [call.args[:2] for call in apart.call_args_list] == [
+        ("plyscope.tui.benchmark", ["truth", "4453", "rivest"]),
+        ("plyscope.tui.benchmark", ["truth", "-", "rivest"]),  # the empty board
     ]
-    assert "rivest, 10,003 nodes; 57 lines shown, 51 beyond the solver's budget" in table.notes[0]
+    assert table.rows[:2] == [
+        ["4453", "rivest", AT_ONCE, "57 (3)", 1.2, 0.3, 0.3, 0.4, "–", 40.0, "no"],  # the first value over 1 s
+        ["4453", "rivest", AHEAD, "57 (3)", 0.2, 0.3, 0.3, 0.4, 0.3, 20.0, "yes"],
+    ]
+    assert table.rows[2][:2] == ["''", "rivest"]
     with mock.patch("plyscope.tui.benchmark.run_apart", return_value="over 300 s"):
-        assert truth_figures(quick=True).notes == ["not measured: over 300 s"]
+        assert truth_figures(quick=True).notes[0] == "4453, rivest: not measured: over 300 s"
     done = subprocess.run([sys.executable, "-m", "plyscope.tui.benchmark"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "usage: python -m plyscope.tui.benchmark truth" in done.stderr
 

@@ -10,8 +10,9 @@
 * the timeline's figures, and the explorer's resident bytes per tree node (``plyscope.tui.bench_memory``);
 * a hand-written tree of 1,000 leaves (``--game tree``): parsed, drawn on the board, and typed as a new position
   until the screen shows it (target: 100 ms);
-* the truth column (``T``) on a 10,000-node Connect Four tree from ``4453``: the first value and every line shown
-  settled (targets: 1 s and 10 s), and the keys answered meanwhile (target: 100 ms).
+* the truth column (``T``) on 10,000-node Connect Four trees, from ``4453`` and from the empty board with each
+  searcher family: the first value and every line of at most 12 stones (target: 1 s), 90% of the lines (target:
+  10 s), the head line complete, and the keys answered meanwhile (target: 100 ms).
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from plyscope.engine.benchmarks import BenchTable
 from plyscope.engine.benchmarks.memory import run_apart
 from plyscope.engine.exact import Exact
 from plyscope.engine.search_file import read_search
+from plyscope.engine.solver.book import BOOK_PLY
 from plyscope.engine.travel import travel_of
 from plyscope.tui.app import PlyscopeApp, freeze_loaded
 from plyscope.tui.bench_memory import measure as memory_figures
-from plyscope.tui.formatting import TRUTH_UNSETTLED
+from plyscope.tui.formatting import TRUTH_PENDING, TRUTH_UNSETTLED
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.session import Batch, SearchConfig, Session
 from plyscope.tui.widgets.boards.base import Board
@@ -234,86 +236,105 @@ def quit_figures(quick: bool) -> list[BenchTable]:
     return [quits]
 
 
-TRUTH_TREE = SearchConfig(position="4453", budget=None, node_cap=10_000)
-"""The default searcher on a Connect Four midgame position, its tree grown to 10,000 nodes."""
-TRUTH_FIGURE_TARGETS = {
+TRUTH_TREES = (
+    ("4453", "rivest"),
+    ("", "rivest"),
+    ("", "mcts"),
+    ("", "alphabeta"),
+    ("", "bestfirst"),
+    ("", "pns"),
+)
+"""The Connect Four trees the truth column is measured on, each grown to ``TRUTH_NODES`` nodes: a midgame position,
+then the empty board with each searcher family (with ``--quick``, the first two)."""
+TRUTH_NODES = 10_000
+TRUTH_COLUMNS = {
     "first value (s)": 1.0,
-    "every line shown settled (s)": 10.0,
-    "key answered, max (ms)": KEY_TARGET_MS,
+    "lines <= 12 stones (s)": 1.0,
+    "90% of lines (s)": 10.0,
+    "every line (s)": None,
+    "head line (s)": None,
+    "key max (ms)": KEY_TARGET_MS,
 }
-AT_ONCE = "T before the solver loaded: "
-"""The start of the names of the figures measured with ``T`` pressed before the pane loaded its solver (a fresh
-process: the worst case)."""
-AHEAD = "solver loaded ahead: "
-"""The start of the names of the figures measured with the truth column's solver loaded before ``T``."""
+"""The truth column's figures, each with its target (``None``: none): when the first value shows; when every line of at
+most 12 stones has its value (the opening book's reach), and 90% of the lines shown; when no line waits any more (a
+value or ``…``); when the head line has every root move settled; the slowest 'o' answered meanwhile."""
+AT_ONCE = "before"
+"""``T`` pressed before the pane loaded its solver (a fresh process: the worst case, a served session's)."""
+AHEAD = "ahead"
+"""``T`` pressed with the solver (and the opening book) loaded ahead, as a pane does ``LOAD_AHEAD_SECONDS`` after it
+shows a search."""
 TRUTH_TIMEOUT_SECONDS = 300
-TRUTH_TARGETS = {f"{case}{name}": target for name, target in TRUTH_FIGURE_TARGETS.items() for case in (AT_ONCE, AHEAD)}
+TRUTH_WAIT_SECONDS = 60.0
+"""How long one case waits for its figures; one not reached by then is left out (``–``, not met)."""
 
 
 def truth_figures(quick: bool) -> BenchTable:
-    """The truth column turned on over a grown tree, in a fresh process (``measure_truth``): when the first value
-    shows, when no line waits any more (a value or ``…``), and how long 'o' keys pressed meanwhile take to be
-    answered (the action run); first with ``T`` pressed before the pane has loaded the solver, then after."""
-    found = run_apart("plyscope.tui.benchmark", ["truth"], TRUTH_TIMEOUT_SECONDS)
+    """The truth column turned on over grown trees (``TRUTH_TREES``), each in a fresh process (``measure_truth``),
+    first with ``T`` pressed before the pane loaded the solver, then with it loaded ahead."""
     table = BenchTable(
-        "explorer: truth column on a 10,000-node Connect Four tree from 4453 (headless, a fresh process)",
-        ["figure", "value", "target", "met"],
+        f"explorer: truth column on {TRUTH_NODES:,}-node Connect Four trees (headless, a fresh process each)",
+        ["position", "searcher", "T", "lines (…)", *TRUTH_COLUMNS, "met"],
     )
-    if isinstance(found, str):
-        table.notes.append(f"not measured: {found}")
-        return table
-    measured = json.loads(" ".join(found))
-    for name, value in measured["figures"].items():
-        target = TRUTH_TARGETS.get(name)
-        table.rows.append([name, value, target, "" if target is None else ("yes" if value <= target else "no")])
+    for position, algorithm in TRUTH_TREES[:2] if quick else TRUTH_TREES:
+        found = run_apart("plyscope.tui.benchmark", ["truth", position or "-", algorithm], TRUTH_TIMEOUT_SECONDS)
+        if isinstance(found, str):
+            table.notes.append(f"{position or 'the empty board'}, {algorithm}: not measured: {found}")
+            continue
+        measured = json.loads(" ".join(found))
+        for case in (AT_ONCE, AHEAD):
+            figures = measured[case]
+            met = all(
+                figures.get(name) is not None and figures[name] <= target
+                for name, target in TRUTH_COLUMNS.items()
+                if target is not None
+            )
+            cells = [figures.get(name) for name in TRUTH_COLUMNS]
+            lines = f"{figures['lines']} ({figures['unsettled']})"
+            table.rows.append([position or "''", algorithm, case, lines, *("–" if v is None else v for v in cells)])
+            table.rows[-1].append("yes" if met else "no")
+    targets = ", ".join(f"{name} <= {target:g}" for name, target in TRUTH_COLUMNS.items() if target is not None)
     table.notes.append(
-        f"{measured['searcher']}, {measured['nodes']:,} nodes; {measured['lines']} lines shown, "
-        f"{measured['unsettled']} beyond the solver's budget (…); first with T pressed before the pane loaded the "
-        f"compiled solver (loading meanwhile), then with it loaded ahead, as a pane does {LOAD_AHEAD_SECONDS:g} s "
-        "after it shows a search; "
-        f"{cpu_share():.0%} of a CPU for busy work when measured"
+        f"targets: {targets}; lines (…): the lines shown with the principal variation open, and those left beyond the "
+        f"budget; T {AT_ONCE}: pressed before the pane loaded the compiled solver (loading meanwhile; a served "
+        f"session's case), {AHEAD}: with it and the opening book loaded ahead, as a pane does "
+        f"{LOAD_AHEAD_SECONDS:g} s after it shows a search; {cpu_share():.0%} of a CPU for busy work when measured"
     )
     return table
 
 
-def measure_truth() -> dict[str, object]:
-    """In this process, which has not loaded the solver yet: ``truth_figures``'s figures, as JSON's values."""
-    session = Session.create(TRUTH_TREE)
+def measure_truth(position: str, algorithm: str) -> dict[str, dict[str, float | int]]:
+    """In this process, which has not loaded the solver yet: ``truth_figures``'s figures on ``algorithm``'s tree from
+    ``position``, by case, as JSON's values."""
+    session = Session.create(SearchConfig(position=position, algorithm=algorithm, budget=None, node_cap=TRUTH_NODES))
     session.take(None)
     exact = Exact(loaded=freeze_loaded, load_ahead=False)  # T pressed before the pane has loaded the solver: the worst
-    figures, lines, unsettled = asyncio.run(_truth_times(session, exact))
+    before = asyncio.run(_truth_times(session, exact))
     exact.load_ahead = True
     loading = exact.prepare(session.searcher.root_state.game)
     assert loading is not None
     loading.result()
     exact.clear()  # (no value found yet, as before the first T)
-    ahead, _, _ = asyncio.run(_truth_times(session, exact))
-    return {
-        "figures": {f"{AT_ONCE}{name}": value for name, value in figures.items()}
-        | {f"{AHEAD}{name}": value for name, value in ahead.items()},
-        "searcher": session.config.label(),
-        "nodes": session.searcher.stats.nodes,
-        "lines": lines,
-        "unsettled": unsettled,
-    }
+    return {AT_ONCE: before, AHEAD: asyncio.run(_truth_times(session, exact))}
 
 
-async def _until_true(condition: Callable[[], bool]) -> None:
-    """Wait (yielding to the app) until ``condition()`` holds."""
-    while not condition():
-        await asyncio.sleep(0.0005)
+def _settled(truth: str) -> bool:
+    return truth not in (TRUTH_PENDING, TRUTH_UNSETTLED)
 
 
-async def _truth_times(session: Session, exact: Exact) -> tuple[dict[str, float], int, int]:
-    """The truth column's times on ``session``'s tree in an app whose door to exact values is ``exact`` (one kept from
-    a run to the next, its solver loaded or not)."""
+async def _truth_times(session: Session, exact: Exact) -> dict[str, float | int]:
+    """The truth column's figures on ``session``'s tree in an app whose door to exact values is ``exact`` (one kept
+    from a run to the next, its solver loaded or not): seconds from ``T`` to each, the slowest 'o' answered meanwhile
+    (ms), the lines shown and those left ``…``."""
     app = PlyscopeApp(session)
     app.exact = exact
     handled: list[float] = []
+    stones = session.searcher.root_state.ply
+    marks: dict[str, float] = {}
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = _explorer(app)
-        tree = screen.query_one(SearchTree)
+        pane = screen.pane
+        tree = pane.search_tree
         tree.reveal_moves(session.searcher.principal_variation())
         await pilot.pause()
         toggle = screen.action_follow
@@ -323,28 +344,46 @@ async def _truth_times(session: Session, exact: Exact) -> tuple[dict[str, float]
             handled.append((time.perf_counter() - sent) * 1000)
             toggle()
 
+        def note(now: float) -> None:
+            lines = list(zip(tree.shown(), tree.truths(), strict=True))
+            settled = [_settled(truth) for _, truth in lines]
+            judgement = pane.root_judgement
+            reached = {
+                "first value (s)": any(settled),
+                "lines <= 12 stones (s)": all(_settled(t) for node, t in lines if stones + node.depth <= BOOK_PLY),
+                "90% of lines (s)": sum(settled) >= 0.9 * len(settled),
+                "every line (s)": TRUTH_PENDING not in (truth for _, truth in lines),
+                "head line (s)": judgement is not None and None not in judgement.outcomes,
+            }
+            for name, done in reached.items():
+                if done and name not in marks:
+                    marks[name] = now
+
         screen.action_follow = probe  # type: ignore[method-assign]
         started = time.perf_counter()
         app.post_message(events.Key("T", "T"))
         await _until_true(lambda: tree.truth)
-        lines = len(tree.awaiting_truth())
-        await _until_true(lambda: len(tree.awaiting_truth()) < lines)
-        first = time.perf_counter() - started
-        while tree.awaiting_truth():
-            await asyncio.sleep(0.05)
+        while len(marks) < len(TRUTH_COLUMNS) - 1 and time.perf_counter() - started < TRUTH_WAIT_SECONDS:
+            note(time.perf_counter() - started)
+            await asyncio.sleep(0.02)
             sent = time.perf_counter()
             app.post_message(events.Key("o", "o"))
             await _until(handled, len(handled) + 1)
-        settled = time.perf_counter() - started
-        unsettled = tree.truths().count(TRUTH_UNSETTLED)
+        note(time.perf_counter() - started)
+        truths = tree.truths()
         app.workers.cancel_all()  # (the worker goes on with the choices below the lines: it ends before the next run)
         # Each waited for to its end; one cancelled says so by an exception (WorkerCancelled), which is no failure here.
         await asyncio.gather(*(worker.wait() for worker in list(app.workers)), return_exceptions=True)
-    figures = {"first value (s)": first, "every line shown settled (s)": settled}
+    figures: dict[str, float | int] = {name: round(value, 3) for name, value in marks.items()}
     if handled:
-        figures["key answered, max (ms)"] = max(handled)
-        figures["key answered, median (ms)"] = statistics.median(handled)
-    return figures, lines, unsettled
+        figures["key max (ms)"] = round(max(handled), 1)
+    return figures | {"lines": len(truths), "unsettled": truths.count(TRUTH_UNSETTLED)}
+
+
+async def _until_true(condition: Callable[[], bool]) -> None:
+    """Wait (yielding to the app) until ``condition()`` holds."""
+    while not condition():
+        await asyncio.sleep(0.0005)
 
 
 def replay_session(folder: Path, steps: int) -> Session:
@@ -498,7 +537,7 @@ PARTS: dict[str, Callable[[bool], list[BenchTable]]] = {
 """The parts of ``bench --ui`` (``--ui-part``), in the order they are measured."""
 
 
-if __name__ == "__main__":  # ``python -m plyscope.tui.benchmark truth``: ``measure_truth`` in a fresh process
-    if sys.argv[1:] != ["truth"]:
-        sys.exit("usage: python -m plyscope.tui.benchmark truth")
-    print(json.dumps(measure_truth()))
+if __name__ == "__main__":  # ``python -m plyscope.tui.benchmark truth POSITION ALGORITHM``: in a fresh process
+    if len(sys.argv) != 4 or sys.argv[1] != "truth":
+        sys.exit("usage: python -m plyscope.tui.benchmark truth POSITION|- ALGORITHM")
+    print(json.dumps(measure_truth("" if sys.argv[2] == "-" else sys.argv[2], sys.argv[3])))

@@ -16,10 +16,12 @@ from plyscope.engine.kits.base import Number, Truth
 from plyscope.engine.pov import PovScore
 from plyscope.engine.search.base import Node
 from plyscope.engine.truth import Judgement, work_shares
+from plyscope.tui.app import PlyscopeApp
 from plyscope.tui.cli import build_parser
 from plyscope.tui.commands import explore as explore_command
 from plyscope.tui.components.truth import TRUTH_DESCRIPTION
-from plyscope.tui.formatting import TRUTH_PENDING, truth_words
+from plyscope.tui.formatting import TRUTH_PENDING, TRUTH_UNSETTLED, truth_words
+from plyscope.tui.session import SearchConfig, Session
 from plyscope.tui.web import session
 from plyscope.tui.widgets.search_pane import SearchPane, share_cells
 from plyscope.tui.widgets.search_tree import FOOLED_MARK, SearchTree, truth_column
@@ -135,7 +137,8 @@ async def test_chance_refuses_the_column() -> None:
         await pilot.press("T")
         await pilot.pause()
         assert not screen.query_one(SearchTree).truth
-        assert "expected values" in str(screen.query_one("#status", Static).render())
+        said = str(screen.query_one("#status", Static).render())
+        assert "has expected values, not exact ones (and no opening book)" in " ".join(said.split())
 
 
 @run_async
@@ -347,3 +350,32 @@ def test_the_stats_say_the_losing_share_is_unknown_while_work_is_below_an_unsett
     assert dict(share_cells(work_shares(root, [1, 2], 1, [loses, loses], 1, nim)))["losing work"] == "100% moves"
     no_work = work_shares(Node(None, None), [1], None, [None], 1, nim)
     assert dict(share_cells(no_work))["losing work"] == "–"  # no work yet
+
+
+@run_async
+async def test_from_the_empty_board_every_line_of_up_to_12_stones_settles_and_the_head_line_is_complete() -> None:
+    """Issue 39, 4: on a tree from the empty board the column showed ``…`` on every line and the head line ``optimal?
+    (0 of 7 settled)``.  A position of at most 12 stones is settled whatever the budget (a search down to the opening
+    book; the empty board and its moves from the table of early scores): here one solver node a position, which
+    settles nothing past the book."""
+    searched = Session.create(SearchConfig(position="", algorithm="rivest", budget=None, node_cap=3_000))
+    searched.take(None)
+    app = PlyscopeApp(searched, clock=lambda: 0.0)
+    app.exact = Exact(budget=1, table=1 << 16)
+    async with app.run_test() as pilot:
+        pane = explorer(pilot).query_one(SearchPane)
+        tree = pane.search_tree
+        tree.reveal_moves(searched.searcher.principal_variation())
+        await pilot.press("T")
+
+        def early_lines() -> list[str]:
+            return [truth for node, truth in zip(tree.shown(), tree.truths(), strict=True) if node.depth <= 12]
+
+        await wait_until(
+            pilot, lambda: TRUTH_PENDING not in early_lines(), "a value on every line of at most 12 stones"
+        )
+        assert max(node.depth for node in tree.shown()) >= 5
+        assert TRUTH_UNSETTLED not in early_lines()
+        await wait_until(pilot, lambda: not busy(pane), "the truth worker's end")
+        head = str(pane.query_one("#head", Static).render())
+        assert "optimal (1 of 7 moves are)" in head  # the centre alone wins (Allis 1988)

@@ -229,6 +229,8 @@ class SearchPane(Vertical):
         self.losing_history = ValueHistory()
         """The share of the work below root moves that lose, each time ``work_shares`` was counted for the search
         shown: the sparkline's line while the truth column is on."""
+        self._room_to_make = False
+        """Whether the pane was resized and has yet to see whether its tree has room for the stats panel."""
         self.phase: Phase[Node] | None = None
         """In phase mode, the phase shown last (``None``: a whole step); with the class ``-phases`` (compare), its
         sentence is shown under the tree."""
@@ -252,16 +254,30 @@ class SearchPane(Vertical):
 
     def on_mount(self) -> None:
         self.set_class(self.session is None, "-empty")
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._make_room, immediate=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < SHORT_PANE, "-short")
         self.remove_class("-cramped")
-        self.call_after_refresh(self._make_room)
+        self._room_to_make = True
+        self.refresh(layout=True)
 
-    def _make_room(self) -> None:
-        """Leave the stats panel out if it leaves the tree fewer than ``TREE_LINES`` lines (a small terminal)."""
-        trees = list(self.query(SearchTree).results(SearchTree))  # (none once the pane is being taken down)
-        if trees and trees[0].display and trees[0].content_size.height < TREE_LINES:
+    def _make_room(self, _: object) -> None:
+        """After a resize, leave the stats panel out if it leaves the tree fewer than ``TREE_LINES`` lines (a small
+        terminal), measured in the first layout made since that shows the stats panel as its classes say (the parts
+        a class hides or shows ask for a layout of their own: one made before them measured the tree with the root
+        value's sparkline a short pane hides, and the stats were lost)."""
+        trees = list(self.query(SearchTree).results(SearchTree))
+        panels = list(self.query(StatsPanel).results(StatsPanel))
+        if not (self._room_to_make and trees and panels):  # (none once the pane is being taken down)
+            return
+        tree, stats = trees[0], panels[0]
+        if tree.display and stats.content_size.height != sum(
+            part.outer_size.height for part in stats.children if part.display
+        ):
+            return
+        self._room_to_make = False
+        if tree.display and tree.content_size.height < TREE_LINES:
             self.add_class("-cramped")
 
     @property
@@ -431,6 +447,9 @@ class SearchPane(Vertical):
             if truth is not None:
                 hand(node, state, truth)
                 settled.add(node)
+        if found:  # (shown now: the first solve may wait for the solver to load)
+            self.post_message(self.TruthsFound(run, found, False))
+            found, handed = [], time.perf_counter()
         for node, state in waiting:
             if worker.is_cancelled:
                 return
