@@ -284,7 +284,7 @@ MOST_TYPE_IGNORES = 10
 
 
 def test_types_are_said_not_waived() -> None:
-    """Issue 37, item 6: few lines with ``Any``, few ``type: ignore``, and no file-level ``mypy: disable-error-code``
+    """Issue 37, item 6: few lines with ``Any``, few ``type: ignore``, and no file-level disable of mypy error codes
     in ``engine/`` and ``tui/``."""
     lines = [
         (f"{path.relative_to(ROOT)}:{number}", line)
