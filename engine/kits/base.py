@@ -35,6 +35,7 @@ from plyscope.engine.errors import UserError
 from plyscope.engine.games.base import Draws, Game, Move, Player, State, is_chance
 from plyscope.engine.games.connect4 import Connect4
 from plyscope.engine.games.evaluators import Evaluator, NeutralEvaluator
+from plyscope.engine.kits.playouts import PlayoutEvaluator
 from plyscope.engine.pov import PovBounds, PovScore
 
 if TYPE_CHECKING:
@@ -302,6 +303,12 @@ class GameKit(ABC):
     """The board view that draws and plays it: a module of ``plyscope.tui.widgets.boards`` (``connect4``, ``nim``,
     ``tree``, ``grid``, ``text``) or ``package.module:Class`` for a plugin's own."""
 
+    def missing(self) -> str | None:
+        """Why the kit cannot be used here, in a few words (a package it needs is not installed: OpenSpiel's); ``None``:
+        it can.  A kit that is missing something is left out of ``kits``, and its ``make`` refuses its names saying
+        why."""
+        return None
+
     @abstractmethod
     def names(self) -> tuple[str, ...]:
         """The names ``--game`` takes, as help writes them (a pattern such as ``connect4:WxH`` included)."""
@@ -314,6 +321,10 @@ class GameKit(ABC):
     def make(self, name: str) -> Game | None:
         """The game ``name`` names (with its parameters), ``None`` when it is not one of this kit's; raises
         ``PositionError`` for one of its names with bad parameters."""
+
+    def describe(self, game: Game) -> str:
+        """One line on ``game`` (``plyscope games``): the kit's ``summary`` by default."""
+        return self.summary
 
     def first(self) -> Game:
         """The kit's first game (its first choice): what ``plyscope search --list`` checks a searcher against."""
@@ -368,8 +379,10 @@ class GameKit(ABC):
 
     def evaluator(self, game: Game, name: str, *, weights: str = "") -> Evaluator:
         """The evaluator ``name`` of ``game``, one of those ``evaluators`` lists (``weights``: the weighted features'
-        weights, ``plyscope.engine.games.evaluators.parse_weights``); ``make_evaluator`` checks the name first."""
-        return NeutralEvaluator()
+        weights, ``plyscope.engine.games.evaluators.parse_weights``); ``make_evaluator`` checks the name first.  Any
+        kit may list ``playouts`` (``plyscope.engine.kits.playouts.PlayoutEvaluator``: the mean of a few random
+        playouts), made here; ``neutral`` otherwise."""
+        return PlayoutEvaluator(game) if name == PlayoutEvaluator.name else NeutralEvaluator()
 
     def features(self, game: Game) -> Connect4 | None:
         """The Connect Four board whose weighted features (``eval=features``) ``plyscope tune`` fits for ``game``;

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from plyscope.engine.games import Connect4, Move, Nim, State
 from plyscope.engine.kits import make_game
+from plyscope.engine.kits.playouts import state_playout
 from plyscope.engine.search import Limit, SearchError
 from plyscope.engine.search.montecarlo.mcts import (
     DRAW,
@@ -23,7 +24,6 @@ from plyscope.engine.search.montecarlo.mcts import (
     secure_value,
     ucb1,
 )
-from plyscope.engine.search.montecarlo.playouts import state_playout
 from plyscope.engine.search.registry import AgentSpec, make_searcher
 from plyscope.engine.search.stream import RandomStream
 

@@ -7,7 +7,9 @@ import pytest
 
 from plyscope.engine.games import Connect4, Connect4State, Nim
 from plyscope.engine.games.connect4_playouts import Connect4Batch, batch_fits, connect4_batch, connect4_playout
-from plyscope.engine.search.montecarlo.playouts import Playouts, Tally, state_playout
+from plyscope.engine.games.evaluators import finished_on_rivest_scale
+from plyscope.engine.kits.playouts import PlayoutEvaluator, SeededDraws, position_seed, state_playout
+from plyscope.engine.search.montecarlo.playouts import Playouts, Tally
 from plyscope.engine.search.stream import RandomStream
 
 MIDGAME = "4453322"
@@ -147,3 +149,16 @@ def test_a_batch_from_a_stream_draws_what_numpy_draws_and_moves_past_it() -> Non
     assert np.array_equal(from_stream.winners, from_numpy.winners)
     assert stream.position == 1 + from_stream.moves * state.game.width  # a row of floats for every move
     assert stream.draw() == generator.random()
+
+
+def test_the_playouts_evaluator_is_the_mean_of_seeded_playouts_on_rivests_scale() -> None:
+    game = Nim("classic")
+    state = game.start()
+    evaluator = PlayoutEvaluator(game, count=8)
+    value = evaluator(state)
+    draws = SeededDraws(position_seed(state))
+    mean = sum(state_playout(state, draws)[0] for _ in range(8)) / 8
+    assert value == 512 + 510 * mean and 2 <= value <= 1022
+    assert PlayoutEvaluator(game, count=8)(game.parse("3,4,5")) == value  # (seeded by the position)
+    finished = game.parse("0,0,0/2")
+    assert evaluator(finished) == finished_on_rivest_scale(1, finished.ply)

@@ -7,8 +7,9 @@ first player won, ``-1`` the second, ``0`` a draw.
 All of them draw from a ``RandomStream`` (``plyscope.engine.search.stream``): a seeded sequence of
 floats that can be wound back, so that a search can take a step back exactly.
 
-* ``state_playout`` plays through the ``State`` interface (Nim, and any other game): one
-  draw ``r`` per move, picking ``legal_moves()[int(r * count)]``.
+* ``state_playout`` (``plyscope.engine.kits.playouts``, where the ``playouts`` evaluator uses it too) plays
+  through the ``State`` interface (Nim, and any other game): one draw ``r`` per move, picking
+  ``legal_moves()[int(r * count)]``.
 * A game's kit may offer playouts of its own that draw alike (``GameKit.playouts``, a
   ``FastPlayouts``): Connect Four's play on raw bitboards, and many at once as numpy
   batches (``plyscope.engine.games.connect4_playouts``); ``Playouts`` uses them where the
@@ -19,26 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plyscope.engine.games.base import Game, Player, State, is_chance
+from plyscope.engine.games.base import Game, Player, State
 from plyscope.engine.kits import kit_of
 from plyscope.engine.kits.base import FastPlayouts
+from plyscope.engine.kits.playouts import state_playout
 from plyscope.engine.search.stream import RandomStream
-
-
-def state_playout(state: State, stream: RandomStream) -> tuple[Player, int]:
-    """One random game from ``state`` through ``State.play``: (winner, moves played); one draw per move.
-
-    At a chance node the outcome is drawn with its probability (``outcome_for``), one draw too."""
-    draw = stream.draw
-    played = 0
-    while not state.is_terminal():
-        if is_chance(state):
-            state = state.play(state.outcome_for(draw()))
-        else:
-            moves = state.legal_moves()
-            state = state.play(moves[int(draw() * len(moves))])
-        played += 1
-    return state.utility(), played
 
 
 @dataclass(frozen=True, slots=True)
