@@ -25,8 +25,8 @@ from plyscope.engine.games import Game, State
 from plyscope.engine.kits.base import Number
 
 TRUTH_NODES = 100_000
-"""The solver nodes one position past the opening book may take, by default, before it is left unsettled (some 6 ms
-compiled): with it some 96% of the moves of an arena run on 7x6 are judged (GUIDE.md, "Accuracy against perfect
+"""The solver nodes one position past the opening book may take, by default, before it is left unsettled (some 16 ms
+compiled): with it some 95% of the moves of an arena run on 7x6 are judged (GUIDE.md, "Accuracy against perfect
 play", has the figures)."""
 
 
