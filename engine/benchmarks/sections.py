@@ -11,6 +11,7 @@ SECTIONS: dict[str, str] = {
     "alphabeta": "plyscope.engine.benchmarks.alphabeta",
     "playouts": "plyscope.engine.benchmarks.playouts",
     "peers": "plyscope.engine.benchmarks.peers",
+    "adapter": "plyscope.engine.benchmarks.adapter",
     "searchers": "plyscope.engine.benchmarks.searchers",
     "compiled": "plyscope.engine.benchmarks.compiled",
     "memory": "plyscope.engine.benchmarks.memory",

@@ -336,6 +336,11 @@ class GameKit(ABC):
         """Whether nature moves in ``game`` (only searchers that handle chance nodes search it)."""
         return False
 
+    def labels_by_position(self, game: Game) -> bool:
+        """Whether a move's label depends on the position it is played in (OpenSpiel's action strings): the search
+        tree then labels each move from its own position, not the root's."""
+        return False
+
     def refusal(self, game: Game, algorithm: str) -> str | None:
         """Why the searcher ``algorithm`` cannot search ``game`` beyond what chance and its ``AlgorithmInfo.games``
         say (a board too large, a missing evaluator); ``None``: nothing more."""
@@ -382,7 +387,10 @@ class GameKit(ABC):
         weights, ``plyscope.engine.games.evaluators.parse_weights``); ``make_evaluator`` checks the name first.  Any
         kit may list ``playouts`` (``plyscope.engine.kits.playouts.PlayoutEvaluator``: the mean of a few random
         playouts), made here; ``neutral`` otherwise."""
-        return PlayoutEvaluator(game) if name == PlayoutEvaluator.name else NeutralEvaluator()
+        if name != PlayoutEvaluator.name:
+            return NeutralEvaluator()
+        fast = self.playouts(game)
+        return PlayoutEvaluator(None if fast is None else fast.one)
 
     def features(self, game: Game) -> Connect4 | None:
         """The Connect Four board whose weighted features (``eval=features``) ``plyscope tune`` fits for ``game``;

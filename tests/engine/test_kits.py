@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from plyscope.engine.exact import Exact
@@ -44,8 +46,12 @@ def test_an_unknown_kit_is_refused_never_taken_for_another_game() -> None:
         make_game("chess")
 
 
+OPENSPIEL = ["openspiel"] if importlib.util.find_spec("pyspiel") else []
+"""OpenSpiel's kit, there where OpenSpiel is installed (the extra ``plyscope[openspiel]``)."""
+
+
 def test_every_built_in_game_is_a_kit_that_makes_its_names() -> None:
-    assert list(kits()) == ["connect4", "connect4-chance", "nim", "tictactoe", "tree"]
+    assert list(kits()) == ["connect4", "connect4-chance", "nim", *OPENSPIEL, "tictactoe", "tree"]
     assert {"connect4", "grundy", "nim", "nim-misere", "tree", "tictactoe", "connect4-chance"} <= set(game_names())
     for name in game_choices():
         game = make_game(name)
@@ -62,7 +68,7 @@ def test_a_searchers_refusal_comes_from_the_kit() -> None:
     assert refusal(algorithm("solver"), make_game("tictactoe")) == "solver works on connect4 only, not on tictactoe"
     with pytest.raises(SearchError, match="solver works on connect4 only, not on grundy"):
         check_plays(algorithm("solver"), make_game("grundy"))
-    assert kits_played(algorithm("minimax")) == ["connect4", "nim", "tictactoe", "tree"]
+    assert kits_played(algorithm("minimax")) == ["connect4", "nim", *OPENSPIEL, "tictactoe", "tree"]
     assert all(info.chance == ("connect4-chance" in kits_played(info)) for info in algorithms().values())
 
 
@@ -70,7 +76,7 @@ def test_the_default_evaluator_is_the_kits_first_and_every_kits_evaluator_is_a_c
     for name, first in (("connect4", "rivest"), ("connect4-chance", "features"), ("nim", "neutral"), ("tree", "tree")):
         assert default_evaluator(make_game(name)) == first
     assert default_evaluator(make_game("tictactoe")) == "lines"
-    assert set(evaluator_names()) == {"rivest", "threats", "features", "neutral", "lines", "tree"}
+    assert set(evaluator_names()) == {"rivest", "threats", "features", "neutral", "playouts", "lines", "tree"}
     with pytest.raises(PositionError, match="evaluator 'lines' does not fit connect4: choose features or neutral"):
         make_evaluator("lines", make_game("connect4"))
 

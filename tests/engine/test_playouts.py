@@ -154,11 +154,11 @@ def test_a_batch_from_a_stream_draws_what_numpy_draws_and_moves_past_it() -> Non
 def test_the_playouts_evaluator_is_the_mean_of_seeded_playouts_on_rivests_scale() -> None:
     game = Nim("classic")
     state = game.start()
-    evaluator = PlayoutEvaluator(game, count=8)
+    evaluator = PlayoutEvaluator(None, count=8)
     value = evaluator(state)
     draws = SeededDraws(position_seed(state))
     mean = sum(state_playout(state, draws)[0] for _ in range(8)) / 8
     assert value == 512 + 510 * mean and 2 <= value <= 1022
-    assert PlayoutEvaluator(game, count=8)(game.parse("3,4,5")) == value  # (seeded by the position)
+    assert PlayoutEvaluator(None, count=8)(game.parse("3,4,5")) == value  # (seeded by the position)
     finished = game.parse("0,0,0/2")
     assert evaluator(finished) == finished_on_rivest_scale(1, finished.ply)

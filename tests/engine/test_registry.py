@@ -147,7 +147,7 @@ def test_an_unknown_name_lists_the_known_ones() -> None:
         ({"depth": "3.5"}, "parameter depth: '3.5' is not a whole number"),
         (
             {"eval": "clever"},
-            "parameter eval: 'clever' is not one of auto, rivest, threats, features, neutral, lines, tree",
+            "parameter eval: 'clever' is not one of auto, rivest, threats, features, neutral, playouts, lines, tree",
         ),
     ],
 )

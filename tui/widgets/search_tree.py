@@ -179,8 +179,10 @@ class SearchTree(Tree[TreeItem]):
         self._shown: dict[Node, Shown] = {}
         """The record of each searcher node the pane shows (the root's included), and of no other."""
         self._chance = False
-        """Whether the game has chance nodes (their outcomes are labelled with their probability), or moves labelled
-        by the position they are played in (a hand-written tree's): each move is labelled in its position."""
+        """Whether the game has chance nodes (their outcomes are labelled with their probability)."""
+        self._by_position = False
+        """Whether each move is labelled in its own position: with chance, or where the kit says labels depend on the
+        position (``GameKit.labels_by_position``: OpenSpiel's action strings)."""
         self._pv: set[Node] = set()
         """The principal variation's nodes (shown or not: always listed, even beyond ``top_k``)."""
         self._marked: set[Node] = set()
@@ -228,7 +230,9 @@ class SearchTree(Tree[TreeItem]):
             with self._lock:
                 self._root_player = searcher.root_state.player
                 game = searcher.root_state.game
-                self._chance = kit_of(game).has_chance(game)
+                kit = kit_of(game)
+                self._chance = kit.has_chance(game)
+                self._by_position = self._chance or kit.labels_by_position(game)
                 self._adopt_root(searcher)
 
     def apply(self, batch: Batch, principal_path: Sequence[Node]) -> None:
@@ -595,7 +599,7 @@ class SearchTree(Tree[TreeItem]):
         ``○ ↓5 20%`` (the falling disc's owner, where it lands, and how likely that is)."""
         searcher = self._searcher
         assert searcher is not None and node.parent is not None
-        if not self._chance:
+        if not self._by_position:
             mover = self._root_player if node.depth % 2 == 1 else -self._root_player
             return f"{player_glyph(mover)} {searcher.root_state.move_label(node.move)}", mover
         before = searcher.state_at(node.parent)
