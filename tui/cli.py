@@ -22,6 +22,7 @@ from typing import TextIO
 
 from plyscope.engine import memory
 from plyscope.engine.errors import UserError, one_line
+from plyscope.engine.kits import report_problems_to
 from plyscope.tui.commands.options import Parser
 from plyscope.tui.crash import CRASH_EXIT_STATUS, failure_line
 from plyscope.tui.interrupts import interrupted, interruptible
@@ -40,6 +41,7 @@ COMMANDS = {
     "compare": "plyscope.tui.commands.compare",
     "tune": "plyscope.tui.commands.tune",
     "study": "plyscope.tui.commands.study",
+    "games": "plyscope.tui.commands.games",
 }
 """Each command's module, in the order ``plyscope --help`` lists them."""
 SUMMARIES = {
@@ -56,6 +58,7 @@ SUMMARIES = {
     "compare": "agents side by side on one position, at equal budgets",
     "tune": "fit the eval=features weights to solved positions; play them",
     "study": "anytime curves: how often each searcher's move is optimal as its budget grows",
+    "games": "every game --game takes, its exact values and the searchers that apply",
 }
 """Each command's line in ``plyscope --help`` (here, so that the list loads no command's module)."""
 
@@ -115,8 +118,14 @@ class WatchedOutput:
         return getattr(self.stream, name)
 
 
+def report_plugin_problem(line: str) -> None:
+    """A game plugin that did not load, in one line on stderr (as the kits are first loaded)."""
+    print(f"plyscope: {line}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
+    report_problems_to(report_plugin_problem)
     command = ""
     output = WatchedOutput(sys.stdout)
     sys.stdout = output

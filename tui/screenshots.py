@@ -119,6 +119,11 @@ VIEWS = (
         then=(_draw_playout,),
     ),
     View("tictactoe-play", SearchConfig(game="tictactoe", algorithm="alphabeta"), ("P", "2", "a"), size=(100, 30)),
+    View(
+        "openspiel-breakthrough",
+        SearchConfig(game="openspiel:breakthrough(rows=5,columns=5)", position="4 260", algorithm="mcts"),
+        ("f", "f"),
+    ),
     View("tree", SearchConfig(game="tree", position="classic", algorithm="alphabeta"), ("f",), then=(_choose_pv_end,)),
     View("setup", SearchConfig(algorithm="mcts"), ("e",), size=(100, 32)),
     View("help", SearchConfig(), ("question_mark",), size=(100, 40)),

@@ -5,6 +5,7 @@ endgames searched to the end).  Skipped, with the reason, without OpenSpiel."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -17,8 +18,9 @@ from plyscope.engine.games.base import PositionError, State
 from plyscope.engine.games.nim import NimState
 from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.kits.nim import nim_score
-from plyscope.engine.kits.openspiel import PASS, SpielGame, SpielState
+from plyscope.engine.kits.openspiel import PASS, SpielGame, SpielState, qualifying
 from plyscope.engine.kits.playouts import PlayoutEvaluator
+from plyscope.tui.cli import main
 
 BUDGET = 10_000_000
 """Nodes enough to settle every position these tests ask about."""
@@ -193,3 +195,19 @@ def test_the_bench_measures_the_adapter_beside_native_connect_four_on_the_same_p
     games = [row[1] for row in table.rows]
     assert games == ["connect4", "openspiel:connect_four"] * len(adapter.POSITIONS)
     assert all(isinstance(row[2], int) and isinstance(row[4], int) and min(row[2], row[4]) > 0 for row in table.rows)
+
+
+def test_plyscope_games_lists_every_qualifying_game_and_refuses_one_that_is_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["games", "--json"]) == 0
+    listed = {game["name"]: game for game in json.loads(capsys.readouterr().out)["games"]}
+    assert {f"openspiel:{short}" for short in qualifying()} <= set(listed)
+    backgammon = listed["openspiel:backgammon"]
+    assert backgammon["chance"] and backgammon["exact"] == "no" and "alphabeta" in backgammon["refused"]
+    assert (
+        listed["openspiel:tic_tac_toe"]["exact"] == "at once" and "pns" in listed["openspiel:tic_tac_toe"]["searchers"]
+    )
+    assert main(["games", "openspiel:kuhn_poker"]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "imperfect information" in said

@@ -9,15 +9,18 @@ from collections.abc import Hashable, Iterator, Sequence
 import pytest
 from rich.text import Text
 
-from plyscope.engine.games.base import Game, Move, Player, PositionError
+from plyscope.engine.game_record import PlayedGame
+from plyscope.engine.games.base import Game, Move, Player, PositionError, State
 from plyscope.engine.kits import kits
-from plyscope.engine.kits.base import GameKit
+from plyscope.engine.kits.base import ExactValues, GameKit, Number, Truth
 from plyscope.engine.numbers import shown
+from plyscope.engine.pov import PovScore
+from plyscope.tui.screens.play import PlayScreen
 from plyscope.tui.widgets.boards import view_named
 from plyscope.tui.widgets.boards.base import Board
 from plyscope.tui.widgets.boards.text import TextBoard
 from plyscope.tui.widgets.prompt_bar import PromptBar
-from tests.tui.contest_helpers import prompt_field
+from tests.tui.contest_helpers import app_with, prompt_field, wait_until
 from tests.tui.helpers import explorer, make_app, run_async, settle
 
 
@@ -107,6 +110,17 @@ class PebblesKit(GameKit):
 
     def make(self, name: str) -> Game | None:
         return Pebbles() if name == "pebbles" else None
+
+    def exact(self, game: Game) -> ExactValues:
+        return PebblesValues()
+
+
+class PebblesValues(ExactValues):
+    """The player to move wins unless the pebbles left are a multiple of 4."""
+
+    def truth(self, state: State, budget: int, at_least: Number | None = None) -> Truth:
+        assert isinstance(state, PebblesState)
+        return Truth(PovScore(1 if state.left % 4 else -1, state.player))
 
 
 class PileBoard(Board):
@@ -201,6 +215,24 @@ def test_the_text_view_is_played_by_a_click_on_a_move() -> None:
             await pilot.click(Board, offset=(2 + 8 + 1, 1 + row))
             await settle(pilot)
             assert screen.session.state.text() == "7"
+
+    scenario()
+
+
+@pytest.mark.usefixtures("text_kit")
+def test_the_text_view_writes_each_moves_exact_score_beside_it() -> None:
+    @run_async
+    async def scenario() -> None:
+        played = PlayedGame(Pebbles().parse("6"), None, None)
+        screen = PlayScreen(played, clock=lambda: 0.0)
+        app = app_with("pebbles", lambda: screen)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("a")
+            await wait_until(pilot, lambda: screen.analysis is not None and screen.analysis.done, "the analysis")
+            await pilot.pause()
+            drawn = board_text(screen.query_one(Board))
+            listed = drawn.partition("moves (3)\n")[2]
+            assert listed.split() == ["1", "take1", "-1", "2", "take2", "+1", "3", "take3", "-1"]  # 6 - 2 leaves 4
 
     scenario()
 

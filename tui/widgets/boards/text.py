@@ -114,6 +114,7 @@ class TextBoard(Board):
         if self.line:
             text.append_text(self._line_text())
         text.append_text(self._moves_text(text.plain.count("\n")))
+        text.rstrip()
         return text
 
     def _line_text(self) -> Text:
