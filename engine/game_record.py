@@ -64,6 +64,16 @@ class GameFileError(UserError):
     """A saved game that cannot be read or written; the message names the file, the line and the problem."""
 
 
+def first_choice(game: Game) -> State:
+    """The first position of ``game`` where a player chooses: its start, or the position after nature's first
+    outcomes (the first of each) in a game that starts with a roll (OpenSpiel's backgammon): where an agent is
+    checked."""
+    state = game.start()
+    while is_chance(state):
+        state = state.play(state.legal_moves()[0])
+    return state
+
+
 def parse_controller(text: str, default: Limit, game: Game) -> Controller:
     """The side written ``text``: ``human`` (``None``), or an agent able to play ``game``.
 
@@ -100,7 +110,7 @@ def parse_controller(text: str, default: Limit, game: Game) -> Controller:
             reason = f"{spec.name} plays {named} only, not {game.name}"
         raise SearchError(f"agent '{written}': {reason}")
     try:  # what only a searcher checks (its evaluator's weights file...): refused now, not at the agent's turn
-        spec.make(game.start())
+        spec.make(first_choice(game))
     except SearchError as error:
         raise SearchError(f"agent '{shown(written, 40)}': {error}") from None
     return Agent(spec, limit)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.engine.seeds import turn_seed
+
+OPENSPIEL = "openspiel:NAME, openspiel:NAME(param=value,...), " if importlib.util.find_spec("pyspiel") else ""
+"""OpenSpiel's games' names among the games there are, where OpenSpiel is installed."""
 
 DEFAULT = Limit(moves=1000)
 C4 = Connect4()
@@ -250,7 +254,7 @@ GOOD = "plyscope-game 1\ngame: connect4\nstart: -\nfirst: human\nsecond: minimax
         (
             GOOD.replace("connect4", "chess"),
             "line 2 (game): unknown game 'chess': choose one of connect4, connect4:WxH, connect4-chance, "
-            "connect4-chance:WxH:KEEP,SIDE, grundy, nim, nim-misere, tictactoe, mnk:M,N,K, tree",
+            f"connect4-chance:WxH:KEEP,SIDE, grundy, nim, nim-misere, {OPENSPIEL}tictactoe, mnk:M,N,K, tree",
         ),
         (GOOD.replace("start: -", "start: 8"), "line 3 (start): move 1 ('8'): not a column; columns are 1 to 7"),
         (

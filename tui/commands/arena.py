@@ -42,7 +42,7 @@ from plyscope.engine.arena.summary import (
 from plyscope.engine.errors import UserError
 from plyscope.engine.exact import Exact
 from plyscope.engine.files import check_writable, write_atomic
-from plyscope.engine.game_record import controller_text, parse_controller
+from plyscope.engine.game_record import controller_text, first_choice, parse_controller
 from plyscope.engine.games import Game
 from plyscope.engine.games.notation import spell
 from plyscope.engine.kits import make_game
@@ -188,7 +188,7 @@ def make_agents(
             agent = parse_controller(text, limit, game)
             if agent is None:
                 raise SearchError(f"agent '{text}': {command} plays agents, not humans")
-            agent.spec.make(game.start())
+            agent.spec.make(first_choice(game))
         except SearchError as error:
             message = str(error)
             raise SearchError(message if message.startswith("agent ") else f"agent '{text}': {message}") from None
@@ -364,7 +364,7 @@ def _loads(tasks: Sequence[GameTask]) -> list[tuple[str, Sequence[str], Callable
     """What the games of ``tasks`` load from numba's cache: the searchers (an agent with a compiled twin) and the
     solver (moves judged on a board the compiled solver plays), each with its source files and its load."""
     game = make_game(tasks[0].game)
-    start = game.start()
+    start = first_choice(game)
     agents = {agent.label: agent for task in tasks for agent in (task.first, task.second) if agent.compiled}
     loads: list[tuple[str, Sequence[str], Callable[[], object]]] = []
     if agents and any(registry.twin_kind(agent.spec.make(start)) is not None for agent in agents.values()):
