@@ -12,6 +12,7 @@ from plyscope.engine.search.registry import algorithm, algorithms, kits_played, 
 from plyscope.tui.cli import main
 from plyscope.tui.commands.search import SEARCH_DEFAULT_MOVES
 from plyscope.tui.formatting import format_memory
+from tests.engine.test_kits import OPENSPIEL
 
 CONTRACT_KEYS = {"best_move", "value", "pv", "moves", "nodes", "max_depth", "seconds"}
 
@@ -139,8 +140,8 @@ def test_list_json_describes_every_registered_algorithm(capsys: pytest.CaptureFi
         assert entry["games"] == kits_played(algorithms()[entry["name"]])
         assert entry["chance"] == algorithms()[entry["name"]].chance
     assert by_name["solver"]["games"] == ["connect4"] and not by_name["solver"]["chance"]
-    assert by_name["minimax"]["games"] == ["connect4", "nim", "tictactoe", "tree"]
-    assert by_name["mcts"]["games"] == ["connect4", "connect4-chance", "nim", "tictactoe", "tree"]
+    assert by_name["minimax"]["games"] == ["connect4", "nim", *OPENSPIEL, "tictactoe", "tree"]
+    assert by_name["mcts"]["games"] == ["connect4", "connect4-chance", "nim", *OPENSPIEL, "tictactoe", "tree"]
     assert by_name["mcts"]["chance"]
 
 
