@@ -66,3 +66,21 @@ async def test_at_the_smallest_size_the_tree_keeps_lines_and_the_stats_give_way(
         await pilot.resize_terminal(140, 45)
         await wait_until(pilot, lambda: pane.query_one(StatsPanel).display, "the stats shown again")
         assert pane.search_tree.content_size.height >= TREE_LINES
+
+
+@run_async
+async def test_from_tall_to_short_the_stats_stay_where_a_short_pane_has_room_for_them() -> None:
+    """At 60 x 22 a short pane (no sparkline) leaves its tree 5 lines with the stats shown; coming from 60 x 45 the
+    pane once measured its tree before the sparkline was hidden (2 lines) and left the stats out."""
+    app = make_app(position="4453")
+    async with app.run_test(size=(60, 45)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        pane = screen.pane
+        await pilot.resize_terminal(60, 22)
+        await wait_until(pilot, lambda: pane.has_class("-short"), "the pane short")
+        for _ in range(3):  # (each waits until the process is idle: every layout asked for is made)
+            await pilot.pause()
+        assert pane.query_one(StatsPanel).display
+        assert pane.search_tree.content_size.height >= TREE_LINES
