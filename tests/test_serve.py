@@ -738,6 +738,8 @@ def test_a_session_past_its_memory_limit_ends_with_a_message_in_the_page_and_no_
         tab = browser.open(served.url)
         tab.wait_app(WAIT)
         tab.focus()
+        tab.press("d")  # (lines of three stones and more: the empty board and its moves are known without a solver)
+        tab.wait_screen(lambda screen: screen.step() == 10, WAIT, "ten steps")
         tab.press("T")
         wait_for(lambda: "-closed" in tab.page_classes(), WAIT, "the session's end")
         assert "plyscope: this session reached its memory limit of 256 MB and ended" in tab.page_text()

@@ -24,7 +24,7 @@ from textual.worker import WorkerFailed
 
 from plyscope.engine.exact import NODE_BUDGET, Exact
 from plyscope.tui.contrast import LegibleText
-from plyscope.tui.crash import crash_line, memory_line, out_of_memory, save_crash
+from plyscope.tui.crash import CRASH_EXIT_STATUS, crash_line, memory_line, out_of_memory, save_crash, stopped_line
 from plyscope.tui.interrupts import INTERRUPTED_EXIT_STATUS, interrupted
 from plyscope.tui.screens.explore import ExploreScreen
 from plyscope.tui.screens.help import HelpScreen, help_sections, key_commands
@@ -222,8 +222,11 @@ def run_app(app: PlyscopeApp, command: str, *, headless: bool = False) -> int:
     on stderr)."""
     app.command = command
     app.run(headless=headless)
+    if app.return_code is None and not app.crash_message:  # (no exit: its message loop was stopped from under it)
+        app.crash_message = stopped_line(command)
     if app.crash_message:
         print(app.crash_message, file=sys.stderr)
-    elif app.return_code == INTERRUPTED_EXIT_STATUS:  # (ctrl+c)
+        return CRASH_EXIT_STATUS
+    if app.return_code == INTERRUPTED_EXIT_STATUS:  # (ctrl+c)
         return interrupted(command)
     return app.return_code or 0

@@ -89,6 +89,35 @@ def out_of_memory(error: BaseException) -> BaseException | None:
     return None
 
 
+ADDRESS_SPACE_MARGIN = 32 << 20
+"""How close to its address space limit (``RLIMIT_AS``) a process is taken to have run out of it (bytes): a thread's
+stack or a library's segments no longer fit."""
+
+
+def address_space_spent() -> bool:
+    """Whether this process has (nearly) spent the address space it may use (``RLIMIT_AS``: a served session's
+    memory limit); ``False`` without a limit, or where the size cannot be read."""
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == resource.RLIM_INFINITY:
+        return False
+    try:
+        status = Path("/proc/self/status").read_text()
+        size = int(status.split("VmSize:", 1)[1].split()[0]) * 1024
+    except (OSError, IndexError, ValueError):
+        return False
+    return size > limit - ADDRESS_SPACE_MARGIN
+
+
+def stopped_line(command: str) -> str:
+    """The one line a user sees when ``command``'s app stopped though nothing asked it to (its message loop was
+    cancelled from under it, as a failed allocation in a library can do, with no error raised to plyscope)."""
+    if address_space_spent():
+        return f"plyscope {command}: out of memory (the address space it may use is spent)"
+    return f"plyscope {command}: internal error (the app stopped though nothing asked it to)"
+
+
 def memory_line(command: str, error: BaseException) -> str:
     """The one line a user sees when ``command`` ran out of memory (``error``: what ``out_of_memory`` found)."""
     return f"plyscope {command}: out of memory ({_what(error)})"

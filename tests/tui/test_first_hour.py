@@ -12,6 +12,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+import plyscope.tui.crash
+import plyscope.tui.web.app_process
 from plyscope.engine.agents import Agent
 from plyscope.engine.game_record import PlayedGame
 from plyscope.engine.kits import make_game
@@ -141,6 +143,31 @@ def test_a_crash_in_the_app_exits_1_with_one_line_and_the_traceback_saved(
     assert app.crash_report is not None and "RuntimeError: a bug" in app.crash_report.read_text()
     line = f"plyscope explore: internal error (RuntimeError: a bug); the full traceback is in {app.crash_report}"
     assert capsys.readouterr().err == line + "\n"
+
+
+def test_an_app_whose_message_loop_is_stopped_from_under_it_exits_1_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Out of its address space, a served session's app ended with no error raised and exit status 0 (Textual's
+    message loop ended, cancelled, with no exit and no exception: seen under ``prlimit --as``): an app that stops
+    with no exit is a failure."""
+
+    def stopped(self: PlyscopeApp, *, headless: bool = False) -> None:
+        assert self.return_code is None  # (as Textual's run returns when its loop is cancelled)
+
+    monkeypatch.setattr(PlyscopeApp, "run", stopped)
+    app = make_app()
+    assert run_app(app, "explore", headless=True) == 1
+    assert capsys.readouterr().err == "plyscope explore: internal error (the app stopped though nothing asked it to)\n"
+
+
+def test_an_app_stopped_with_its_address_space_spent_says_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plyscope.tui.crash, "address_space_spent", lambda: True)
+    line = plyscope.tui.crash.stopped_line("explore")
+    assert line == "plyscope explore: out of memory (the address space it may use is spent)"
+    assert plyscope.tui.web.app_process.ended_words(1, line, 256) == (
+        "plyscope: this session reached its memory limit of 256 MB and ended"
+    )
 
 
 # --- defect 5: the analysis painted a lost position's best move in the winning colour --------------------
