@@ -15,6 +15,7 @@ moment, the exit status, what the run wrote, the games in its results file (``--
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import random
@@ -28,12 +29,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.progress import Progress
-
-from plyscope.engine.arena import pool
-from plyscope.engine.search.registry import load_twins
 from plyscope.tui import entry
-from plyscope.tui.commands import arena
+
+# The console script's last exit function registered before any module this harness loads ahead registers its own
+# (numba, Rich, multiprocessing), as in a console script, which loads them after: a forked run then exits as the
+# console script does, not as Python does (a Ctrl-C during Python's own exit killed it by the signal, status -2).
+atexit.register(entry._exit_at_once)
+
+from rich.progress import Progress  # noqa: E402
+
+from plyscope.engine.arena import pool  # noqa: E402
+from plyscope.engine.search.registry import load_twins  # noqa: E402
+from plyscope.tui.commands import arena  # noqa: E402
 
 
 def address_space() -> int:
