@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from plyscope.engine.errors import UserError
-from plyscope.engine.games import Game, Move, State
+from plyscope.engine.game_record import first_choice
+from plyscope.engine.games import Game, Move, State, is_chance
 from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.kits.base import EditableLeaf
 from plyscope.engine.numbers import parse_seed, shown
@@ -343,14 +344,20 @@ class Session:
 
     @classmethod
     def create(cls, config: SearchConfig) -> Session:
-        """A new session; raises a ``UserError`` naming the first thing wrong in ``config``."""
+        """A new session; raises a ``UserError`` naming the first thing wrong in ``config``.  A game that starts with
+        nature's move (OpenSpiel's backgammon) opens, from a blank position, where a player first chooses
+        (``first_choice``): nobody searches a chance node."""
         game = make_game(config.game)
         state = parse_position(game, config.position)
+        written = config.position
+        if is_chance(state) and not written.strip():
+            state = first_choice(game)
+            written = state.text()
         name = config.algorithm or default_algorithm(state.game)
         params = algorithm(name).validate(config.params)
         searcher = make_searcher(name, state, params, seed=config.seed)
         explicit = {key: value for key, value in params.items() if key in config.params}
-        resolved = replace(config, algorithm=name, params=explicit, position=state.text() if config.position else "")
+        resolved = replace(config, algorithm=name, params=explicit, position=state.text() if written else "")
         return cls(resolved, state, searcher)
 
     def renewed(self) -> Session:

@@ -68,3 +68,15 @@ async def test_an_openspiel_game_is_played_to_its_end_by_keys_against_an_agent()
             await pilot.press(str(state.legal_moves().index(best) + 1))  # (the text view numbers the moves listed)
             await wait_until(pilot, lambda: not screen.thinking, "the agent's move")
         assert played.state.winner() == 0 and len(played.moves) == 9
+
+
+@run_async
+async def test_a_game_that_starts_with_a_roll_opens_where_a_player_first_chooses() -> None:
+    app = make_app(game="openspiel:backgammon", algorithm="mcts")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = explorer(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        session = screen.session
+        assert session.config.position == "0" and session.state.player == 1  # (nature's first outcome: X starts)
+        assert session.steps_taken == 1
