@@ -43,7 +43,7 @@ from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.numbers import NumberError, parse_moves, parse_seconds, parse_seed, shown
 from plyscope.engine.search.base import Limit, SearchError
 from plyscope.engine.search.registry import AgentSpec, algorithm, kits_played, refusal
-from plyscope.engine.seeds import turn_seed
+from plyscope.engine.seeds import chance_draw, turn_seed
 
 FORMAT = "plyscope-game"
 """The first word of a saved game."""
@@ -139,7 +139,11 @@ class PlayedGame:
     """A game from a start position: its two sides, the moves played, and the moves taken back."""
 
     def __init__(self, start: State, first: Controller, second: Controller, *, seed: int = 0) -> None:
-        """``first`` moves for the first player (+1), ``second`` for the second (-1)."""
+        """``first`` moves for the first player (+1), ``second`` for the second (-1).  A ``start`` where nature moves
+        (a game that starts with a roll) is played on to where a player chooses, each outcome drawn with ``seed`` as
+        the match draws nature's moves (``chance_draw``)."""
+        while is_chance(start):
+            start = start.play(start.outcome_for(chance_draw(seed, start.ply)))
         self.start = start
         self.first = first
         self.second = second

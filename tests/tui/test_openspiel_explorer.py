@@ -80,3 +80,15 @@ async def test_a_game_that_starts_with_a_roll_opens_where_a_player_first_chooses
         session = screen.session
         assert session.config.position == "0" and session.state.player == 1  # (nature's first outcome: X starts)
         assert session.steps_taken == 1
+
+
+@run_async
+async def test_two_agents_play_a_game_that_starts_with_a_roll() -> None:
+    game = make_game("openspiel:backgammon")
+    agent = Agent(AgentSpec.parse("flat-mc"), Limit(moves=50))
+    played = PlayedGame(game.start(), agent, agent, seed=5)
+    assert played.start.player == 1 and played.start.ply == 1  # (the first roll drawn with the seed)
+    screen = PlayScreen(played, clock=lambda: 0.0)
+    app = app_with(game.name, lambda: screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: len(played.moves) >= 6, "six moves (rolls among them)")

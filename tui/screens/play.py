@@ -24,6 +24,7 @@ from plyscope.engine.agents import Agent, turn_limit
 from plyscope.engine.analysis import NODE_BUDGET, ScoresSnapshot
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import Controller, PlayedGame, controller_text
+from plyscope.engine.games import is_chance
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.tui.components.board_keys import BoardKeys
@@ -320,6 +321,8 @@ class PlayScreen(Screen[None]):
             doing = f"{mover.label} to move (paused: p resumes)"
         else:
             doing = f"your move: {board.how_to_move()}"
+        if is_chance(state):  # (its outcome is drawn in a moment: nobody's to move, nobody's glyph)
+            return first, Text("nature moves next (chance)")
         return first, Text.assemble(glyphs[state.player], f" {doing}")
 
     # ----------------------------------------------------------------- command palette
