@@ -17,6 +17,7 @@ from plyscope.engine.agents import Agent, Decision, turn_limit
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import Controller, PlayedGame, controller_text
 from plyscope.engine.games import Move, State, is_chance
+from plyscope.engine.kits import kit_of
 from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import AgentSpec
 from plyscope.engine.seeds import chance_draw
@@ -192,17 +193,17 @@ class MatchRunner:
         return f"{self.name(turn.agent)} played {label}{fallback}{capped}{self.play(decision.move)}"
 
     def play(self, move: Move) -> str:
-        """Play ``move`` (a human's or an agent's; it must be legal) and nature's moves after it: with chance, the
-        disc lands where the game's seeded draw says (``chance_draw(seed, ply)``, as the arena draws them).
-        Returns what chance did, ``"; the disc slipped into 5"`` (``""`` if nothing, or it landed as aimed)."""
+        """Play ``move`` (a human's or an agent's; it must be legal) and nature's moves after it: with chance, each
+        outcome is the game's seeded draw (``chance_draw(seed, ply)``, as the arena draws them).  Returns what chance
+        did in the kit's words (``GameKit.chance_words``): ``"; the disc slipped into 5"``, ``"; nature: Roll 6"``;
+        ``""`` if nothing worth saying."""
         played = self.played
         played.play(move)
         note = ""
         while is_chance(played.state):
             drop = played.state
             landing = drop.outcome_for(chance_draw(played.seed, drop.ply))
-            if landing != move:
-                note = f"; the disc slipped into {drop.move_label(landing)}"
+            note = kit_of(drop.game).chance_words(drop, move, landing)
             played.play(landing)
         return note
 

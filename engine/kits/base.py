@@ -336,6 +336,11 @@ class GameKit(ABC):
         """Whether nature moves in ``game`` (only searchers that handle chance nodes search it)."""
         return False
 
+    def chance_words(self, state: State, aimed: Move, outcome: Move) -> str:
+        """What play says of nature's ``outcome`` at the chance node ``state`` that followed the move ``aimed``:
+        ``"; nature: Roll 6"`` by default (``""``: nothing worth saying)."""
+        return f"; nature: {state.move_label(outcome)}"
+
     def labels_by_position(self, game: Game) -> bool:
         """Whether a move's label depends on the position it is played in (OpenSpiel's action strings): the search
         tree then labels each move from its own position, not the root's."""

@@ -8,7 +8,7 @@ node by the expectation over where the disc lands: ``ChanceBoardEvaluator``), th
 
 from __future__ import annotations
 
-from plyscope.engine.games.base import Game
+from plyscope.engine.games.base import Game, Move, State
 from plyscope.engine.games.chance import Connect4Chance, parse_chance_game
 from plyscope.engine.games.connect4_playouts import ChancePlayouts
 from plyscope.engine.games.evaluators import ChanceBoardEvaluator, Evaluator
@@ -34,6 +34,10 @@ class Connect4ChanceKit(GameKit):
 
     def make(self, name: str) -> Game | None:
         return parse_chance_game(name)
+
+    def chance_words(self, state: State, aimed: Move, outcome: Move) -> str:
+        """Where the disc slipped, if not into the column aimed at."""
+        return "" if outcome == aimed else f"; the disc slipped into {state.move_label(outcome)}"
 
     def has_chance(self, game: Game) -> bool:
         return True

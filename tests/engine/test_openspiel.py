@@ -14,6 +14,7 @@ pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install '
 
 from plyscope.engine.benchmarks import adapter
 from plyscope.engine.exact import Exact
+from plyscope.engine.game_record import PlayedGame
 from plyscope.engine.games.base import PositionError, State
 from plyscope.engine.games.nim import NimState
 from plyscope.engine.kits import kit_of, make_game
@@ -21,6 +22,7 @@ from plyscope.engine.kits.nim import nim_score
 from plyscope.engine.kits.openspiel import PASS, SpielGame, SpielState, qualifying
 from plyscope.engine.kits.playouts import PlayoutEvaluator
 from plyscope.tui.cli import main
+from plyscope.tui.match import MatchRunner
 
 BUDGET = 10_000_000
 """Nodes enough to settle every position these tests ask about."""
@@ -211,3 +213,10 @@ def test_plyscope_games_lists_every_qualifying_game_and_refuses_one_that_is_not(
     assert main(["games", "openspiel:kuhn_poker"]) == 2
     said = capsys.readouterr().err
     assert said.count("\n") == 1 and "imperfect information" in said
+
+
+def test_play_tells_natures_move_in_the_games_own_words() -> None:
+    runner = MatchRunner(PlayedGame(make_game("openspiel:pig(winscore=10)").start(), None, None, seed=3))
+    said = runner.play(0)  # (roll: then the die, nature's)
+    rolled = runner.played.state
+    assert isinstance(rolled, SpielState) and said == f"; nature: Roll {rolled.history[-1] + 1}"
