@@ -200,6 +200,31 @@ def test_a_tiny_arena_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFi
     ]
 
 
+def test_the_moves_judged_are_the_same_whichever_worker_judges_each_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game is judged in the worker that played it, after whichever games that worker played before: its verdicts
+    are the same with one worker as with two (and a budget that leaves some positions unsettled)."""
+    argv = ["arena", "--agents", "mcts:moves=200", "mcts:moves=20", "--openings", "4", "--seed", "5"]
+    runs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"workers{workers}.json"
+        assert main([*argv, "--truth-nodes", "20000", "--workers", workers, "--out", str(out)]) == 0
+        runs.append(json.loads(out.read_text()))
+    capsys.readouterr()
+    one, two = (
+        [
+            (g["moves"], [(side["judged"], side["kept"], side["loss"]) for side in g["stats"].values()])
+            for g in run["games"]
+        ]
+        for run in runs
+    )
+    assert one == two and runs[0]["summary"]["accuracy"] == runs[1]["summary"]["accuracy"]
+    judged = [agent["judged"] for agent in runs[0]["summary"]["accuracy"]]
+    moves = [agent["moves"] for agent in runs[0]["summary"]["accuracy"]]
+    assert all(j > 0 for j in judged) and judged != moves  # (some moves left unjudged: the budget mattered)
+
+
 def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [
         "arena",

@@ -12,17 +12,23 @@ those past it, but not all (the hardest, just past the book, take millions of no
 is reported beside the others.
 
 Every position's value is solved once (the position after a move is the one before the next), from the end of the
-game back to the first position the solver cannot settle, then the book's alone (``judge_game``).
+game back to the first position the solver cannot settle, then the book's alone (``judge_game``).  A thread judges
+its games with two solvers it keeps (``_Judges``): one, its table kept from game to game, for the positions settled
+whatever the budget (exact values, the same whatever it solved before), and one, its table emptied as each game
+starts, for the others (whether one is settled within the budget depends on what the table holds): so a game's
+verdicts are the same whichever worker process judges it, after whichever games.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from plyscope.engine.exact import Exact
 from plyscope.engine.games import Game, State
-from plyscope.engine.kits.base import Number
+from plyscope.engine.kits.base import Number, Truth
+from plyscope.engine.solver.book import book_allowed
 
 TRUTH_NODES = 100_000
 """The solver nodes one position past the opening book may take, by default, before it is left unsettled (some 16 ms
@@ -55,8 +61,36 @@ def load_judge(game: Game) -> None:
 
 
 GAME_TABLE = 1 << 18
-"""The transposition table of the solver that judges one game (``table_limit``: 2^18 slots, about 3 MB compiled):
-a game's positions at ``TRUTH_NODES`` each take a few hundred thousand nodes in all."""
+"""The transposition table of each of a thread's two judging solvers (``table_limit``: 2^18 slots, about 3 MB
+compiled): a game's positions at ``TRUTH_NODES`` each take a few hundred thousand nodes in all."""
+SETTLED_ENTRIES = 1 << 14
+"""Positions whose value (or that they are not settled whatever the budget) ``_Judges.settled`` keeps at most."""
+
+
+class _Judges:
+    """The two solvers (behind ``Exact``) with which a thread judges its games (``judge_game``)."""
+
+    def __init__(self) -> None:
+        self.settled = Exact(budget=0, table=GAME_TABLE, capacity=SETTLED_ENTRIES)
+        """Asked first, with no budget: it settles only what is settled whatever the budget (Connect Four on 7x6:
+        positions of at most 12 stones, by a search down to the opening book); its table and values are kept from
+        game to game, which changes what it costs, never what it finds."""
+        self.game = Exact(table=GAME_TABLE)
+        """Asked about the other positions, within the budget; emptied as each game starts (``Exact.clear``: as a
+        fresh solver), so that what it settles does not depend on the games judged before."""
+
+
+_THREAD = threading.local()
+"""This thread's ``_Judges``, by whether solvers may use the opening book (``book_allowed``: ``--no-book``)."""
+
+
+def _judges() -> _Judges:
+    """This thread's judging solvers, made on its first game (a worker process's games run in one thread)."""
+    made: dict[bool, _Judges] = _THREAD.__dict__.setdefault("judges", {})
+    book = book_allowed()
+    if book not in made:
+        made[book] = _Judges()
+    return made[book]
 
 
 def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdict | None]:
@@ -67,25 +101,33 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
     within ``budget`` solver nodes leaves the moves into and out of it unjudged; from there back to the start, only
     the positions settled whatever the budget are looked at (Connect Four's positions the opening book reaches, of
     at most 12 stones, on 7x6): without the book, early positions take millions of nodes, and would each spend the
-    whole budget for nothing.  A game is judged by a solver of its own, so that its verdicts are the same whichever
-    worker process plays it, after whichever games."""
-    exact = Exact(budget=budget, table=GAME_TABLE)
+    whole budget for nothing.  The verdicts are the same whichever thread or worker process judges the game, after
+    whichever games (``_Judges``)."""
+    judges = _judges()
+    judges.game.clear()
     verdicts: list[Verdict | None] = [None] * len(moves)
     spent = budget
     """The budget of the positions still to look at: 0 once one was not settled (the book's are, whatever it is)."""
+
+    def truth(state: State, at_least: Number | None = None) -> Truth:
+        known = judges.settled.truth(state, at_least=at_least)
+        if known.score is not None or not spent:
+            return known
+        return judges.game.truth(state, at_least=at_least, budget=spent)
+
     for index in range(len(moves) - 1, -1, -1):
         before, after = moves[index]
-        now = exact.truth(after, budget=spent)
+        now = truth(after)
         if now.score is None:
             spent = 0
             continue
         player = before.player
         value_now = now.score.pov(player)
-        then = exact.truth(before, at_least=value_now, budget=spent)  # (the move is worth that much: start there)
+        then = truth(before, value_now)  # (the move is worth that much: its search starts there)
         if then.score is None:
             spent = 0
             continue
-        verdicts[index] = verdict(then.score.pov(player), value_now, exact.values(before.game).outcome)
+        verdicts[index] = verdict(then.score.pov(player), value_now, judges.settled.values(before.game).outcome)
     return verdicts
 
 

@@ -24,7 +24,7 @@ from plyscope.engine.kits.base import ExactValues, MovesSolve, Number, Truth
 from plyscope.engine.pov import PovBounds, PovScore
 from plyscope.engine.solver.book import BOOK_PLY, NO_BOOK_NOTE, has_book, uses_book
 from plyscope.engine.solver.kernel import NATIVE_MAX_BITS, centre_first, native_fits
-from plyscope.engine.solver.openings import EARLY_SCORES
+from plyscope.engine.solver.openings import EARLY_PLY, EARLY_SCORES
 from plyscope.engine.solver.scores import Connect4Solver, ScoreSearch
 
 SOLVER_TABLE = 1 << 20
@@ -137,9 +137,9 @@ class Connect4Values(ExactValues):
         )
 
     def _known(self, state: Connect4State) -> Truth | None:
-        """``state``'s value from 7x6's table of the positions of at most two stones (``EARLY_SCORES``), else
+        """``state``'s value from 7x6's table of the positions of at most four stones (``EARLY_SCORES``), else
         ``None``."""
-        if state.ply > 2 or (self.game.width, self.game.height) != (7, 6):
+        if state.ply > EARLY_PLY or (self.game.width, self.game.height) != (7, 6):
             return None
         return Truth(PovScore(EARLY_SCORES[state.text()], state.player))
 

@@ -3,6 +3,7 @@ game, and in a small arena whose every move's value is known."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from functools import reduce
 from operator import xor
 
@@ -21,6 +22,7 @@ from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import make_searcher
 from plyscope.engine.solver import Connect4Solver
 from plyscope.engine.solver.book import BOOK_PLY, NO_BOOK_VARIABLE
+from plyscope.engine.solver.openings import EARLY_PLY
 from tests.pons import pons_positions
 
 
@@ -76,9 +78,25 @@ def test_judging_goes_back_from_the_end_to_the_first_position_not_settled_then_t
     whole = judge_game(pairs, 10**8)
     assert all(verdict is not None for verdict in whole)
     assert [found for found, verdict in zip(whole, verdicts, strict=True) if verdict] == [v for v in verdicts if v]
-    monkeypatch.setenv(NO_BOOK_VARIABLE, "1")  # without the book: the two stones of the table of early scores alone
+    monkeypatch.setenv(NO_BOOK_VARIABLE, "1")  # without the book: the four stones of the table of early scores alone
     without = [verdict is not None for verdict in judge_game(pairs, 2_000)]
-    assert without[:2] == [True, True] and without[2:] == sorted(without[2:]) and not without[2] and without[-1]
+    assert without[:EARLY_PLY] == [True] * EARLY_PLY and without[EARLY_PLY:] == sorted(without[EARLY_PLY:])
+    assert not without[EARLY_PLY] and without[-1]
+
+
+def test_a_game_s_verdicts_do_not_depend_on_the_games_judged_before_or_the_thread() -> None:
+    """Each thread keeps its judging solvers from game to game (``_Judges``): the table of the positions settled
+    whatever the budget is kept, the other emptied, so the verdicts at a budget that leaves some positions unsettled
+    are those of a fresh process, in whatever order the games come."""
+    games = [_whole_game(moves) for moves in ("", "4453", "17", "2233")]
+    alone = []
+    for pairs in games:  # each in a thread of its own: fresh solvers
+        with ThreadPoolExecutor(1) as fresh:
+            alone.append(fresh.submit(judge_game, pairs, 3_000).result())
+    assert any(None in verdicts for verdicts in alone) and any(v is not None for v in alone[0])
+    assert [judge_game(pairs, 3_000) for pairs in games] == alone
+    assert None not in judge_game(games[0], 10**8)  # (every position settled, in this thread's solvers)
+    assert [judge_game(pairs, 3_000) for pairs in reversed(games)] == alone[::-1]
 
 
 def _nim_wins(piles: tuple[int, ...]) -> bool:

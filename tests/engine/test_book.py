@@ -11,7 +11,7 @@ from plyscope.engine.benchmarks.solver import read_set
 from plyscope.engine.games import Connect4, Connect4State
 from plyscope.engine.solver import Connect4Solver, book, centre_first, scores
 from plyscope.engine.solver.book import BOOK_PLY, OpeningBook, opening_book, pons_score
-from plyscope.engine.solver.openings import EARLY_SCORES, OPENING_SCORES
+from plyscope.engine.solver.openings import EARLY_PLY, EARLY_SCORES, FOUR_STONE_SCORES, OPENING_SCORES
 from tests.pons import pons_positions
 
 GAME = Connect4()
@@ -151,6 +151,20 @@ def test_the_early_scores_are_the_solver_s_and_its_read_book_reads_the_book(monk
     for moves in ("", *"1234567"):  # the empty board and the first moves: negamax over the two-move openings
         assert EARLY_SCORES[moves] == solver.solve(GAME.parse(moves)).relative, moves
     assert {moves for moves in EARLY_SCORES if len(moves) == 2} == set(OPENING_SCORES)
+
+
+def test_the_four_stone_scores_give_the_openings_back_and_are_the_solver_s() -> None:
+    """The table of four-stone positions (``FOUR_STONE_SCORES``, which the arena's judge and the truth column answer
+    at once): mirror images score alike, negamax over it gives every two-move opening's score back, and a sample of
+    it is the solver's."""
+    mirrored = str.maketrans("1234567", "7654321")
+    assert len(FOUR_STONE_SCORES) == 7**4 and len(EARLY_SCORES) == sum(7**stones for stones in range(EARLY_PLY + 1))
+    assert all(FOUR_STONE_SCORES[moves.translate(mirrored)] == score for moves, score in FOUR_STONE_SCORES.items())
+    for opening, score in OPENING_SCORES.items():
+        assert max(-EARLY_SCORES[f"{opening}{column}"] for column in "1234567") == score, opening
+    solver = Connect4Solver(GAME)
+    for moves in random.Random(4).sample(sorted(FOUR_STONE_SCORES), 40):
+        assert FOUR_STONE_SCORES[moves] == solver.solve(GAME.parse(moves)).relative, moves
 
 
 def test_both_kernels_search_down_to_the_book_alike() -> None:

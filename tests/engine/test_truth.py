@@ -114,7 +114,7 @@ def test_a_position_beyond_the_budget_is_unsettled_and_shown_so() -> None:
 
 def test_a_position_the_book_reaches_is_settled_whatever_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     game = make_game("connect4")
-    for moves in ("", "4", "4453", "44535"):  # the first two from the table of early scores, the others searched
+    for moves in ("", "4", "4453", "44535"):  # the first three from the table of early scores, the last searched
         state = game.parse(moves)
         assert Exact(budget=1).truth(state) == Exact(budget=10**9).truth(state), moves
     assert Exact(budget=1).truth(game.parse("44535")).nodes > 1
