@@ -21,7 +21,7 @@ from pathlib import Path
 
 from plyscope.engine.errors import UserError
 from plyscope.engine.game_record import first_choice
-from plyscope.engine.games import Game, Move, State, is_chance
+from plyscope.engine.games import Game, Move, State
 from plyscope.engine.kits import kit_of, make_game
 from plyscope.engine.kits.base import EditableLeaf
 from plyscope.engine.numbers import parse_seed, shown
@@ -99,8 +99,10 @@ def file_position(text: str) -> str:
 
 
 def parse_position(game: Game, text: str) -> State:
-    """The position ``text`` of ``game``: a move string or piles; blank means the start."""
-    return game.parse(text) if text.strip() else game.start()
+    """The position ``text`` of ``game``: a move string or piles; blank means the start, or in a game that starts
+    with nature's move (OpenSpiel's backgammon) where a player first chooses (``first_choice``): nobody searches a
+    chance node."""
+    return game.parse(text) if text.strip() else first_choice(game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,19 +346,14 @@ class Session:
 
     @classmethod
     def create(cls, config: SearchConfig) -> Session:
-        """A new session; raises a ``UserError`` naming the first thing wrong in ``config``.  A game that starts with
-        nature's move (OpenSpiel's backgammon) opens, from a blank position, where a player first chooses
-        (``first_choice``): nobody searches a chance node."""
+        """A new session; raises a ``UserError`` naming the first thing wrong in ``config``."""
         game = make_game(config.game)
         state = parse_position(game, config.position)
-        written = config.position
-        if is_chance(state) and not written.strip():
-            state = first_choice(game)
-            written = state.text()
         name = config.algorithm or default_algorithm(state.game)
         params = algorithm(name).validate(config.params)
         searcher = make_searcher(name, state, params, seed=config.seed)
         explicit = {key: value for key, value in params.items() if key in config.params}
+        written = config.position or state.ply  # (a blank start past nature's first move is written out)
         resolved = replace(config, algorithm=name, params=explicit, position=state.text() if written else "")
         return cls(resolved, state, searcher)
 

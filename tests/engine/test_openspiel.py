@@ -220,3 +220,9 @@ def test_play_tells_natures_move_in_the_games_own_words() -> None:
     said = runner.play(0)  # (roll: then the die, nature's)
     rolled = runner.played.state
     assert isinstance(rolled, SpielState) and said == f"; nature: Roll {rolled.history[-1] + 1}"
+
+
+def test_a_blank_position_of_a_game_that_starts_with_a_roll_is_after_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "", "--game", "openspiel:backgammon", "--algo", "mcts", "--moves", "300", "--json"]) == 0
+    searched = json.loads(capsys.readouterr().out)
+    assert searched["position"] == "0" and searched["best_move"]
