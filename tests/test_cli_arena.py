@@ -5,16 +5,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
 import plyscope.engine.rivest_experiment
-from plyscope.engine.arena.accuracy import TRUTH_NODES
+from plyscope.engine.arena.accuracy import TRUTH_NODES, load_judge
 from plyscope.engine.arena.records import GameRecord
+from plyscope.engine.arena.schedule import schedule
 from plyscope.engine.arena.summary import PairingStats, pairing_stats
+from plyscope.engine.games import Game
+from plyscope.engine.kits import make_game
+from plyscope.engine.search import registry
+from plyscope.engine.search.base import Limit
 from plyscope.engine.search.registry import algorithms
 from plyscope.tui.cli import main
+from plyscope.tui.commands import arena
 from plyscope.tui.commands.arena import match_lines
 
 AGENTS = ["--agents", "minimax:depth=2", "minimax:depth=1"]
@@ -223,6 +230,27 @@ def test_the_moves_judged_are_the_same_whichever_worker_judges_each_game(
     judged = [agent["judged"] for agent in runs[0]["summary"]["accuracy"]]
     moves = [agent["moves"] for agent in runs[0]["summary"]["accuracy"]]
     assert all(j > 0 for j in judged) and judged != moves  # (some moves left unjudged: the budget mattered)
+
+
+def test_the_judge_s_load_starts_first_and_goes_on_beside_the_searchers_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver and the opening book load in a thread of their own, started before the searchers' load, and are
+    loaded when ``load_compiled`` returns (before the worker processes fork)."""
+    events: list[str] = []
+    loads: list[Future[object] | None] = []
+
+    def judge(game: Game) -> Future[object] | None:
+        events.append("judge")
+        loads.append(load_judge(game))
+        return loads[-1]
+
+    monkeypatch.setattr(arena, "load_judge", judge)
+    monkeypatch.setattr(registry, "load_twins", lambda: events.append("searchers"))
+    game = make_game("connect4")
+    agents = arena.make_agents(["alphabeta", "minimax"], Limit(moves=10), game)
+    arena.load_compiled(schedule(game, agents, [()], 0, truth_nodes=TRUTH_NODES))
+    assert events == ["judge", "searchers"]
+    (loading,) = loads
+    assert loading is not None and loading.done() and loading.exception() is None
 
 
 def test_round_robin_prints_standings(capsys: pytest.CaptureFixture[str]) -> None:

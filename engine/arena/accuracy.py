@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from plyscope.engine.exact import Exact
@@ -52,12 +53,11 @@ def judged_game(game: Game, budget: int) -> bool:
     return budget > 0 and Exact().refusal(game) is None
 
 
-def load_judge(game: Game) -> None:
-    """Load what judging moves of ``game`` needs (Connect Four: the solver's machine code and the opening book) here
-    and now: the arena does before its worker processes fork, so that none loads it again."""
-    loading = Exact().prepare(game)
-    if loading is not None:
-        loading.result()
+def load_judge(game: Game) -> Future[object] | None:
+    """Start loading what judging moves of ``game`` needs (Connect Four: the solver's machine code and the opening
+    book) in a thread of its own; the load, to wait for (``None``: nothing to load).  The arena starts it before its
+    other loads and waits for it before its worker processes fork, so that none loads it again."""
+    return Exact().prepare(game)
 
 
 GAME_TABLE = 1 << 18

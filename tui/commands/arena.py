@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -349,30 +350,33 @@ def load_compiled(tasks: Sequence[GameTask]) -> None:
 
     cold = [(what, sources) for what, sources, _ in loads if not numba_cache.holds(what, sources)]
     if cold:
-        what = " and ".join(f"the {name}" for name, _ in cold)
+        what = " and ".join(f"the {name}" for name in COMPILE_SECONDS if name in dict(cold))  # (searchers first)
         seconds = sum(COMPILE_SECONDS[name] for name, _ in cold)
         print(COMPILING.format(what=what, seconds=seconds, folder=numba_cache.cache_dir()), file=sys.stderr, flush=True)
     with ended_at_once():
-        for _, _, run in loads:
-            run()
+        started = [run() for _, _, run in loads]
+        for loading in started:  # (a load that goes on in a thread of its own, beside the next ones: waited for now)
+            if isinstance(loading, Future):
+                loading.result()
         gc.collect()  # (what the loading left to collect, collected now rather than in the middle of a game)
     for name, sources in cold:
         numba_cache.mark(name, sources)
 
 
 def _loads(tasks: Sequence[GameTask]) -> list[tuple[str, Sequence[str], Callable[[], object]]]:
-    """What the games of ``tasks`` load from numba's cache: the searchers (an agent with a compiled twin) and the
-    solver (moves judged on a board the compiled solver plays), each with its source files and its load."""
+    """What the games of ``tasks`` load from numba's cache: the solver (moves judged on a board the compiled solver
+    plays; first, as its load goes on in a thread of its own, the opening book's read beside the searchers' load) and
+    the searchers (an agent with a compiled twin), each with its source files and its load."""
     game = make_game(tasks[0].game)
     start = first_choice(game)
     agents = {agent.label: agent for task in tasks for agent in (task.first, task.second) if agent.compiled}
     loads: list[tuple[str, Sequence[str], Callable[[], object]]] = []
-    if agents and any(registry.twin_kind(agent.spec.make(start)) is not None for agent in agents.values()):
-        loads.append(("searchers", registry.twin_sources(), registry.load_twins))
     exact = Exact()
     sources = exact.values(game).compiled() if tasks[0].truth_nodes and exact.refusal(game) is None else ()
     if sources:
         loads.append(("solver", sources, partial(load_judge, game)))
+    if agents and any(registry.twin_kind(agent.spec.make(start)) is not None for agent in agents.values()):
+        loads.append(("searchers", registry.twin_sources(), registry.load_twins))
     return loads
 
 
