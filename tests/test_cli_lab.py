@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from plyscope.engine.games.evaluators import FEATURE_NAMES, parse_weights
+from plyscope.engine.kits import kits
 from plyscope.tui.cli import main
+
+OPENSPIEL = "openspiel, " if "openspiel" in kits() else ""
+"""How refusals that list the kits a searcher plays name OpenSpiel's (only where it is installed)."""
 
 
 def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -146,7 +150,7 @@ def test_tune_needs_an_existing_folder(capsys: pytest.CaptureFixture[str]) -> No
         (["solve", "4454", "--game", "connect4-chance"], "connect4-chance"),
         (
             ["arena", "--agents", "pns", "mcts", "--game", "connect4-chance"],
-            "agent 'pns': pns plays connect4, nim, tictactoe and tree only, not connect4-chance",
+            f"agent 'pns': pns plays connect4, nim, {OPENSPIEL}tictactoe and tree only, not connect4-chance",
         ),
     ],
 )

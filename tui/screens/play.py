@@ -285,7 +285,7 @@ class PlayScreen(Screen[None]):
             self.query_one(Board).analyse(None)
             self.app.pop_screen()
 
-    # ----------------------------------------------------------------- showing
+    # ----------------------------------------------------------------- showing, and the palette's choices
 
     def _refresh(self) -> None:
         """Bring the board, the moves and the status line up to date with the game."""
@@ -314,6 +314,8 @@ class PlayScreen(Screen[None]):
         first.append("  · live" if self.searches.live else "  · full speed", "dim")
         if state.is_terminal():
             return first, Text(f"■ {self.runner.outcome()} · n: new game · u: undo")
+        if is_chance(state):  # (its outcome is drawn in a moment: nobody's to move, nobody's glyph)
+            return first, Text("nature moves next (chance)")
         mover, searching = played.to_move(), self.runner.searching
         if searching is not None:
             doing = searching.progress()
@@ -321,11 +323,7 @@ class PlayScreen(Screen[None]):
             doing = f"{mover.label} to move (paused: p resumes)"
         else:
             doing = f"your move: {board.how_to_move()}"
-        if is_chance(state):  # (its outcome is drawn in a moment: nobody's to move, nobody's glyph)
-            return first, Text("nature moves next (chance)")
         return first, Text.assemble(glyphs[state.player], f" {doing}")
-
-    # ----------------------------------------------------------------- command palette
 
     def palette_commands(self) -> Iterator[SystemCommand]:
         """The palette's choices beyond the keys: sides against each fitting algorithm, and the hint agent."""
