@@ -97,12 +97,13 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
     """A verdict on each move of a game, given as the positions before and after it (``None``: not judged).
 
     The moves are judged from the game's end back to its start, so that each position's solve finds the positions
-    after it in the solver's table, and starts from what the move played from it is worth.  A position not settled
-    within ``budget`` solver nodes leaves the moves into and out of it unjudged; from there back to the start, only
-    the positions settled whatever the budget are looked at (Connect Four's positions the opening book reaches, of
-    at most 12 stones, on 7x6): without the book, early positions take millions of nodes, and would each spend the
-    whole budget for nothing.  The verdicts are the same whichever thread or worker process judges the game, after
-    whichever games (``_Judges``)."""
+    after it in the solver's table, and starts from what the move played from it is worth (or, where the position
+    before it is settled whatever the budget, just past the book, from what that one's value leaves it, if more).
+    A position not settled within ``budget`` solver nodes leaves the moves into and out of it unjudged; from there
+    back to the start, only the positions settled whatever the budget are looked at (Connect Four's positions the
+    opening book reaches, of at most 12 stones, on 7x6): without the book, early positions take millions of nodes,
+    and would each spend the whole budget for nothing.  The verdicts are the same whichever thread or worker
+    process judges the game, after whichever games (``_Judges``)."""
     judges = _judges()
     judges.game.clear()
     verdicts: list[Verdict | None] = [None] * len(moves)
@@ -123,7 +124,11 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
             continue
         player = before.player
         value_now = now.score.pov(player)
-        then = truth(before, value_now)  # (the move is worth that much: its search starts there)
+        least = value_now  # (the move is worth that much: its search starts there)
+        if index and moves[index - 1][1] is before and moves[index - 1][0].player == -player:
+            parent = judges.settled.truth(moves[index - 1][0])  # (its value bounds this one's, when settled)
+            least = value_now if parent.score is None else max(value_now, parent.score.pov(player))
+        then = truth(before, least)
         if then.score is None:
             spent = 0
             continue
