@@ -110,10 +110,16 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
     spent = budget
     """The budget of the positions still to look at: 0 once one was not settled (the book's are, whatever it is)."""
 
-    def truth(state: State, at_least: Number | None = None) -> Truth:
+    def truth(state: State, at_least: Number | None = None, parent: State | None = None) -> Truth:
+        """``state``'s value, ``at_least`` what its player to move is known to get; ``parent``: the position before
+        it, whose value (if settled whatever the budget) bounds its value too."""
         known = judges.settled.truth(state, at_least=at_least)
         if known.score is not None or not spent:
             return known
+        if parent is not None and parent.player == -state.player:
+            bound = judges.settled.truth(parent).score  # (just past the book, the position before it is the book's)
+            if bound is not None:
+                at_least = bound.pov(state.player) if at_least is None else max(at_least, bound.pov(state.player))
         return judges.game.truth(state, at_least=at_least, budget=spent)
 
     for index in range(len(moves) - 1, -1, -1):
@@ -124,11 +130,8 @@ def judge_game(moves: Sequence[tuple[State, State]], budget: int) -> list[Verdic
             continue
         player = before.player
         value_now = now.score.pov(player)
-        least = value_now  # (the move is worth that much: its search starts there)
-        if index and moves[index - 1][1] is before and moves[index - 1][0].player == -player:
-            parent = judges.settled.truth(moves[index - 1][0])  # (its value bounds this one's, when settled)
-            least = value_now if parent.score is None else max(value_now, parent.score.pov(player))
-        then = truth(before, least)
+        parent = moves[index - 1][0] if index and moves[index - 1][1] is before else None
+        then = truth(before, value_now, parent)  # (the move is worth that much: its search starts there)
         if then.score is None:
             spent = 0
             continue
