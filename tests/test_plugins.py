@@ -128,7 +128,7 @@ async def test_the_explorer_searches_the_plugin_game() -> None:
     app = make_app(game="subtraction", position="9", algorithm="alphabeta")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = explorer(pilot)
-        await pilot.press("r")
+        await pilot.press("f")  # (100 steps: r would run the whole budget at the explorer's pace)
         await settle(pilot)
         assert screen.session.searcher.best_move() == 1  # 9 - 1 leaves 8, a multiple of 4
 
