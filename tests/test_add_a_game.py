@@ -173,7 +173,7 @@ async def test_the_explorer_shows_it_with_its_truth_column() -> None:
     app = make_app(game="take12", position="8", algorithm="alphabeta")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = explorer(pilot)
-        await pilot.press("r")
+        await pilot.press("f")  # (100 steps: r would run the whole budget at the explorer's pace)
         await settle(pilot)
         await pilot.press("T")
         tree = screen.query_one(SearchTree)
