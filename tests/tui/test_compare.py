@@ -3,6 +3,7 @@ a match played to its end, choosing the agents, and the way in from the explorer
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 import pytest
@@ -14,7 +15,7 @@ from plyscope.engine.kits import make_game
 from plyscope.engine.search.base import Limit, Node
 from plyscope.engine.seeds import turn_seed
 from plyscope.tui.app import PlyscopeApp
-from plyscope.tui.cli import main
+from plyscope.tui.cli import main, parse_arguments
 from plyscope.tui.contest import agent_session, compared_agents, step_together
 from plyscope.tui.match import MatchRunner
 from plyscope.tui.screens.compare import COMPARE_MOVES, CompareScreen
@@ -356,3 +357,24 @@ async def test_d_diffs_the_trees_of_panes_a_and_b() -> None:
         assert f"{len(diff.changed):,} in both with different numbers or work (≠)" in shown and diff.changed
         await pilot.press("escape")
         assert top(pilot) is screen
+
+
+def test_l_typed_as_the_match_is_left_is_no_crash() -> None:
+    """m leaves the match; an l queued for the match before it had gone ran its action once the match's searches
+    were unmounted (``NoScreen``: the key fuzz found it): an action of a screen on its way out does nothing."""
+    from plyscope.tui.commands.compare import app_for
+
+    async def drive() -> None:
+        app = app_for(parse_arguments(["compare", "-", "--agents", "rivest", "ab-rivest", "--match"]))
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            match = app.screen
+            assert isinstance(match, CompareMatchScreen)
+            await pilot.press("m")
+            await wait_until(pilot, lambda: match not in app.screen_stack, "the match left")
+            live = app.screen.searches.live if isinstance(app.screen, CompareScreen) else None
+            match.action_toggle_live()  # (as a key queued for it would)
+            await pilot.pause()
+            assert isinstance(app.screen, CompareScreen) and app.screen.searches.live == live
+
+    asyncio.run(drive())

@@ -167,7 +167,8 @@ class CompareMatchScreen(Screen[None]):
         self.action_back()
 
     def action_toggle_live(self) -> None:
-        self.searches.toggle_live()
+        if self.is_current:  # (not for a key queued as the match was left: its searches are gone)
+            self.searches.toggle_live()
 
     # ----------------------------------------------------------------- showing
 
