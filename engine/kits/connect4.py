@@ -53,7 +53,7 @@ class Connect4Kit(GameKit):
         return Connect4Playouts()
 
     def evaluators(self, game: Game) -> tuple[str, ...]:
-        return ("rivest", "threats", "features", "neutral")
+        return ("rivest", "threats", "features", "neutral", "playouts")
 
     def evaluator(self, game: Game, name: str, *, weights: str = "") -> Evaluator:
         assert isinstance(game, Connect4)
