@@ -400,6 +400,24 @@ async def left_and_back(pilot: Pilot[object], screen: Screen[object], key: str) 
     return app.screen
 
 
+def at_rest(pilot: Pilot[object], screen: Screen[object]) -> bool:
+    """Whether ``screen`` is on top with no bar open."""
+    bar = screen.query(PromptBar)
+    return pilot.app.screen is screen and not (bar and bar.first(PromptBar).is_open)
+
+
+async def escape_from(pilot: Pilot[object], screen: Screen[object]) -> None:
+    """Press escape once, and let it take effect: the screen on top gone (a dismissal ends a few rounds later: an
+    escape pressed again meanwhile left ``screen`` too), or ``screen`` at rest, or as many rounds as a screen change
+    takes."""
+    top = pilot.app.screen
+    await pilot.press("escape")
+    for _ in range(SCREEN_CHANGE_PAUSES):  # (an escape may change nothing else: focus only)
+        if pilot.app.screen is not top or at_rest(pilot, screen):
+            return
+        await pilot.pause(0)
+
+
 async def drive(example: Example) -> None:
     module = importlib.import_module(COMMANDS[example.name])
     app = module.app_for(parse_arguments(example.words))
@@ -413,11 +431,9 @@ async def drive(example: Example) -> None:
                 screen = await left_and_back(pilot, screen, key)
                 continue
             for _ in range(3):  # back from a form, a palette, another screen or a bar
-                bar = screen.query(PromptBar)
-                if app.screen is screen and not (bar and bar.first(PromptBar).is_open):
+                if at_rest(pilot, screen):
                     break
-                await pilot.press("escape")
-                await pilot.pause(0)
+                await escape_from(pilot, screen)
             assert app.screen is screen, f"{key} left {type(screen).__name__} for {type(app.screen).__name__}"
         await pilot.pause(0)
 
